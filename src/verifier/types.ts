@@ -1,0 +1,71 @@
+import type { JSONWebKeySet } from 'jose';
+import type { AuthErrorCode } from '../spec/auth-errors.js';
+
+/** A request as the platform received it. */
+export interface VerifierRequest {
+  readonly method: string;
+  /** Absolute URL as the platform sees it (scheme, Host, path and query). */
+  readonly url: string;
+  /** Header fields in the order received; names in any case; repeated names allowed. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** Body bytes; null or empty for none. */
+  readonly body: Uint8Array | null;
+  /** Network address of the client. */
+  readonly clientAddress: string;
+  /** True when a platform route read the body before verification (7.3 request_body_consumed). */
+  readonly bodyConsumed?: boolean;
+}
+
+export interface PlatformTokenConfig {
+  /** The platform's key set for its bearer tokens. */
+  readonly keys: JSONWebKeySet;
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** The scope a token needs to act as an agent (5.3 "agent-use scope"). */
+  readonly agentScope: string;
+}
+
+export interface VerifierConfig {
+  /** The platform's own host (lower case, default port dropped), e.g. "platform.example". */
+  readonly authority: string;
+  /** Operator platform keys accepted in X-Service-Owner-Key for key continuity. */
+  readonly ownerKeys?: readonly string[];
+  /** Agent URLs (exact) this platform refuses with credential_refused. */
+  readonly blockedAgents?: readonly string[];
+  readonly platformToken?: PlatformTokenConfig;
+  /** Accept plain-http agent URLs (local fixtures only; never on by default). */
+  readonly allowInsecureAgentUrls?: boolean;
+}
+
+export interface Refusal {
+  readonly ok: false;
+  readonly status: 401;
+  readonly code: AuthErrorCode;
+  readonly description: string;
+  /** Lower-case header names: www-authenticate, content-type, and accept-signature where 7.3 asks. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: { readonly error: string; readonly error_code: AuthErrorCode; readonly error_description: string };
+  /** The agent URL when the request got far enough to name one. */
+  readonly agentUrl: string | null;
+}
+
+export interface SignatureAcceptance {
+  readonly ok: true;
+  readonly kind: 'signature';
+  readonly agentUrl: string;
+  /** The key set (or card, or directory) URL the Signature-Agent member names. */
+  readonly identifier: string;
+  readonly labels: readonly string[];
+  readonly thumbprints: readonly string[];
+  /** True when this request registered the agent (first sight). */
+  readonly registered: boolean;
+}
+
+export interface BearerAcceptance {
+  readonly ok: true;
+  readonly kind: 'platform-token';
+  readonly subject: string | null;
+  readonly scopes: readonly string[];
+}
+
+export type Verdict = Refusal | SignatureAcceptance | BearerAcceptance;
