@@ -57,9 +57,15 @@ export interface FailureCounter {
   record(address: string, now: number): Awaitable<void>;
 }
 
+/** A key of a key set with its RFC 7638 thumbprint, computed once when the set is read. */
+export interface PublishedKey {
+  readonly thumbprint: string;
+  readonly jwk: Ed25519PublicJwk;
+}
+
 /** A cached read of a key set: the keys, or the refusal it produced. */
 export type KeySetCacheEntry =
-  | { readonly ok: true; readonly keys: readonly Ed25519PublicJwk[]; readonly at: number }
+  | { readonly ok: true; readonly keys: readonly PublishedKey[]; readonly at: number }
   | { readonly ok: false; readonly code: 'key_set_unreachable' | 'key_set_invalid'; readonly description: string; readonly at: number };
 
 export interface KeySetCache {

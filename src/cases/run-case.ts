@@ -1,0 +1,143 @@
+import type { JSONWebKeySet } from 'jose';
+import { createMemoryFetcher } from '../fetch/memory-fetcher.js';
+import { createMemoryPorts } from '../verifier/memory-ports.js';
+import type { Registration } from '../verifier/ports.js';
+import type { Verdict, VerifierConfig } from '../verifier/types.js';
+import { verifyRequest } from '../verifier/verify-request.js';
+import type { CaseExpect, CaseRequest, SignedRequestCase } from './types.js';
+
+/** CONTRACTS.md section 2: a step's client address when the case names none. */
+export const DEFAULT_CLIENT_ADDRESS = '192.0.2.1';
+const ACCEPTED_STATUS = 200;
+
+export interface StepResult {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly error_code: string | null;
+  readonly agent_url: string | null;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The refusal's description, or null when accepted. */
+  readonly description: string | null;
+  /** null when the step states no expectation. */
+  readonly matches_expect: boolean | null;
+  /** One sentence per expect member that differs. */
+  readonly mismatches: readonly string[];
+}
+
+export interface CaseResult {
+  readonly id: string;
+  readonly steps: readonly StepResult[];
+}
+
+/** Optional platform members beyond CONTRACTS.md's, for bearer-token cases. */
+interface PlatformTokenMembers {
+  readonly token_keys?: JSONWebKeySet;
+  readonly token_issuer?: string;
+  readonly agent_scope?: string;
+  readonly revoked_token_ids?: readonly string[];
+}
+
+/** The scope a platform token needs when a case does not name one. */
+export const DEFAULT_AGENT_SCOPE = 'agent';
+
+/** Extensions of CONTRACTS.md's request (new optional members): a large body as a fill, a body a route consumed. */
+interface RequestExtensions {
+  readonly body_fill?: { readonly length: number; readonly byte: number };
+  readonly body_consumed?: boolean;
+}
+
+function bodyBytes(request: CaseRequest & RequestExtensions): Uint8Array | null {
+  if (request.body_fill) return new Uint8Array(request.body_fill.length).fill(request.body_fill.byte);
+  if (request.body_base64 !== undefined) return new Uint8Array(Buffer.from(request.body_base64, 'base64'));
+  if (request.body !== undefined) return new TextEncoder().encode(request.body);
+  return null;
+}
+
+function toResult(verdict: Verdict): Omit<StepResult, 'matches_expect' | 'mismatches'> {
+  if (verdict.ok) {
+    return {
+      ok: true,
+      status: ACCEPTED_STATUS,
+      error_code: null,
+      agent_url: verdict.kind === 'signature' ? verdict.agentUrl : null,
+      headers: {},
+      description: null,
+    };
+  }
+  return { ok: false, status: verdict.status, error_code: verdict.code, agent_url: verdict.agentUrl, headers: verdict.headers, description: verdict.description };
+}
+
+function compare(expect: CaseExpect | undefined, got: Omit<StepResult, 'matches_expect' | 'mismatches'>): { matches: boolean | null; mismatches: string[] } {
+  if (!expect) return { matches: null, mismatches: [] };
+  const mismatches: string[] = [];
+  const check = (member: keyof CaseExpect, actual: unknown) => {
+    if (expect[member] !== undefined && expect[member] !== actual) {
+      mismatches.push(`${member}: expected ${JSON.stringify(expect[member])}, got ${JSON.stringify(actual)}`);
+    }
+  };
+  check('ok', got.ok);
+  check('status', got.status);
+  check('error_code', got.error_code);
+  check('agent_url', got.agent_url);
+  return { matches: mismatches.length === 0, mismatches };
+}
+
+export function verifierConfigOf(c: SignedRequestCase): VerifierConfig {
+  const platform = c.platform as SignedRequestCase['platform'] & PlatformTokenMembers;
+  return {
+    authority: platform.authority,
+    ...(platform.owner_keys ? { ownerKeys: platform.owner_keys } : {}),
+    ...(platform.blocked_agents ? { blockedAgents: platform.blocked_agents } : {}),
+    ...(platform.token_keys
+      ? {
+          platformToken: {
+            keys: platform.token_keys,
+            agentScope: platform.agent_scope ?? DEFAULT_AGENT_SCOPE,
+            ...(platform.token_issuer ? { issuer: platform.token_issuer } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Runs the steps of a case, in order, against one verifier state (nonces, caches, counters, registrations). */
+export async function runCase(c: SignedRequestCase): Promise<CaseResult> {
+  let now = c.now;
+  const clock = { now: () => now };
+  let documents = { ...c.documents };
+  const fetcher = createMemoryFetcher(documents);
+  const registrations: Registration[] = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({
+    agentUrl,
+    thumbprints: [...r.thumbprints],
+    registeredAt: c.now,
+  }));
+  const ports = createMemoryPorts(clock, fetcher, registrations);
+  const platform = c.platform as SignedRequestCase['platform'] & PlatformTokenMembers;
+  for (const jti of platform.revoked_token_ids ?? []) ports.revocations.revoke(jti);
+  const config = verifierConfigOf(c);
+
+  const steps: StepResult[] = [];
+  for (const step of c.steps) {
+    now = step.at ?? c.now;
+    if (step.documents) {
+      documents = { ...documents, ...step.documents };
+      fetcher.replace(documents);
+    }
+    const verdict = await verifyRequest(
+      {
+        method: step.request.method,
+        url: step.request.url,
+        headers: step.request.headers,
+        body: bodyBytes(step.request),
+        clientAddress: step.client_address ?? DEFAULT_CLIENT_ADDRESS,
+        bodyConsumed: (step.request as CaseRequest & RequestExtensions).body_consumed === true,
+      },
+      ports,
+      config,
+    );
+    const result = toResult(verdict);
+    const { matches, mismatches } = compare(step.expect, result);
+    steps.push({ ...result, matches_expect: matches, mismatches });
+  }
+  return { id: c.id, steps };
+}

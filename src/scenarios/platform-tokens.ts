@@ -1,0 +1,18 @@
+import { importJWK, SignJWT, type JWTPayload } from 'jose';
+import { keyFromName, type KeyPair } from './identities.js';
+
+export const PLATFORM_TOKEN_ISSUER = 'https://platform.example';
+export const AGENT_SCOPE = 'agent';
+const ALG = 'EdDSA';
+
+export const platformTokenKey: KeyPair = keyFromName('platform-token-signer');
+
+export function platformTokenKeys() {
+  return { keys: [{ ...platformTokenKey.publicJwk, kid: platformTokenKey.thumbprint, alg: ALG }] };
+}
+
+/** A platform bearer token; Ed25519 is deterministic, so a fixed payload gives fixed bytes. */
+export async function platformToken(payload: JWTPayload, key: KeyPair = platformTokenKey): Promise<string> {
+  const signingKey = await importJWK({ ...key.privateJwk, alg: ALG }, ALG);
+  return new SignJWT(payload).setProtectedHeader({ alg: ALG, kid: key.thumbprint, typ: 'JWT' }).sign(signingKey);
+}

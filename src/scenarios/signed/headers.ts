@@ -1,0 +1,305 @@
+import { HEADERS } from '../../spec/headers.js';
+import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
+import { agentAt } from '../identities.js';
+import { refused, type Group, type Kit } from '../kit.js';
+import { defaultCovered, defaultParams, signatureAgentHeader, type LabelSpec } from '../request-builder.js';
+
+/** The default parameters of label sig1 with one of them replaced (or removed with null). */
+function params(k: Kit, change: Record<string, string | null>, label: LabelSpec = { label: 'sig1', key: k.A }) {
+  const base = defaultParams({ created: k.now, expires: k.now + 60, nonce: (l) => k.freshNonce(l) }, label);
+  const out = base.filter(([name]) => change[name] !== null).map(([name, v]) => [name, change[name] ?? v] as [string, string]);
+  for (const [name, v] of Object.entries(change)) if (v !== null && !base.some(([n]) => n === name)) out.push([name, v]);
+  return out;
+}
+
+function withHeader(name: string, value: string) {
+  return (r: { headers: Array<[string, string]> }) => {
+    const i = r.headers.findIndex(([n]) => n === name);
+    if (i >= 0) r.headers[i] = [name, value];
+    else r.headers.push([name, value]);
+  };
+}
+
+function withoutHeader(name: string) {
+  return (r: { headers: Array<[string, string]> }) => {
+    r.headers = r.headers.filter(([n]) => n !== name);
+  };
+}
+
+const sig1 = (k: Kit, extra: Partial<LabelSpec> = {}): LabelSpec => ({ label: 'sig1', key: k.A, ...extra });
+const covered = (hasBody = true) => defaultCovered('sig1', hasBody);
+
+export const headers: Group = {
+  comment: 'Signature-Input, Signature and Signature-Agent: syntax, parameters, time, coverage, authority and agent URL forms.',
+  scenarios: [
+    // signature_malformed
+    {
+      id: 'malformed-signature-input-unparseable',
+      description: 'Signature-Input is not a structured-field dictionary',
+      flags: ['Malformed'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'sig1=("@method" ') }), refused('signature_malformed'))] }),
+    },
+    {
+      id: 'malformed-signature-not-bytes',
+      description: 'a Signature member that is not a byte sequence',
+      flags: ['Malformed'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: withHeader(HEADERS.signature, 'sig1="not bytes"') }), refused('signature_malformed'))] }),
+    },
+    {
+      id: 'malformed-labels-differ',
+      description: 'Signature-Input and Signature name different labels',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ after: (r) => { const s = r.headers.find(([n]) => n === HEADERS.signature)!; s[1] = s[1].replace(/^sig1=/, 'sig9='); } }), refused('signature_malformed'))],
+      }),
+    },
+    {
+      id: 'malformed-no-web-bot-auth-tag',
+      description: 'no label carries tag="web-bot-auth"',
+      flags: ['Malformed'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { tag: null }) })] }), refused('signature_malformed'))] }),
+    },
+    {
+      id: 'malformed-tag-as-token',
+      description: 'tag=web-bot-auth as a token is not the tag string',
+      flags: ['Malformed'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { tag: 'web-bot-auth' }) })] }), refused('signature_malformed'))] }),
+    },
+    {
+      id: 'malformed-three-tagged-labels',
+      description: 'three labels carry the tag; at most two may',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(k.alice, [k.A, k.A2]),
+        steps: [k.step(k.request({ labels: [sig1(k), { label: 'sig2', key: k.A2 }, { label: 'sig3', key: k.A }] }), refused('signature_malformed'))],
+      }),
+    },
+    {
+      id: 'malformed-signature-63-bytes',
+      description: 'a signature of 63 bytes',
+      flags: ['Malformed'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => s.slice(0, 63) })] }), refused('signature_malformed'))] }),
+    },
+    {
+      id: 'malformed-disallowed-component',
+      description: 'covering @query-param, which the profile does not allow',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ url: k.url(undefined, '?a=1'), labels: [sig1(k, { covered: [...covered(), '"@query-param";name="a"'] })] }), refused('signature_malformed'))],
+      }),
+    },
+    {
+      id: 'malformed-disallowed-field-parameter',
+      description: 'covering a header field with the sf parameter',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 4), '"content-digest";sf', covered().at(-1)!] })] }), refused('signature_malformed'))],
+      }),
+    },
+    {
+      id: 'malformed-covered-header-absent',
+      description: 'a covered header field the request does not carry',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 5), '"x-trace"', covered().at(-1)!] })] }), refused('signature_malformed'))],
+      }),
+    },
+    {
+      id: 'malformed-signature-agent-legacy-string',
+      description: 'the legacy bare-string Signature-Agent is not a dictionary',
+      flags: ['Malformed'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: `"${k.alice.keySetUrl}"` }), refused('signature_malformed'))] }),
+    },
+    // signature_params_invalid
+    {
+      id: 'params-created-boolean',
+      description: 'created is a boolean, not an integer',
+      flags: ['Params'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { created: '?1' }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-expires-missing',
+      description: 'no expires parameter',
+      flags: ['Params'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { expires: null }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-keyid-not-thumbprint',
+      description: 'a keyid that is not a 43-character thumbprint',
+      flags: ['Params'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"alice-key-1"' }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-alg-not-ed25519',
+      description: 'alg names another algorithm',
+      flags: ['Params'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { alg: '"rsa-pss-sha512"' }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-nonce-missing',
+      description: 'no nonce parameter',
+      flags: ['Params'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: null }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-nonce-too-long',
+      description: 'a nonce of 257 characters',
+      flags: ['Params', 'Boundary'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: `"${'n'.repeat(257)}"` }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-expires-before-created',
+      description: 'expires is not after created',
+      flags: ['Params'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { expires: String(k.now) }) })] }), refused('signature_params_invalid'))] }),
+    },
+    {
+      id: 'params-window-3601',
+      description: 'expires - created of 3601 s',
+      flags: ['Params', 'Boundary'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ expires: k.now + 3601 }), refused('signature_params_invalid'))] }),
+    },
+    // signature_expired
+    {
+      id: 'expired-61-seconds-ago',
+      description: 'expires 61 s in the past',
+      flags: ['Time', 'Boundary'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 121, expires: k.now - 61 }), refused('signature_expired'))] }),
+    },
+    {
+      id: 'expired-created-61-ahead',
+      description: 'created 61 s in the future',
+      flags: ['Time', 'Boundary'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now + 61, expires: k.now + 121 }), refused('signature_expired'))] }),
+    },
+    // signature_coverage_insufficient
+    {
+      id: 'coverage-missing-query',
+      description: '@query is not covered',
+      flags: ['Coverage'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused('signature_coverage_insufficient'))] }),
+    },
+    {
+      id: 'coverage-body-without-digest',
+      description: 'a body whose digest the signature does not cover',
+      flags: ['Coverage'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { covered: covered(false) })] }), refused('signature_coverage_insufficient'))] }),
+    },
+    {
+      id: 'coverage-agent-member-not-covered',
+      description: 'the Signature-Agent member is not covered',
+      flags: ['Coverage'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { covered: covered().slice(0, -1) })] }), refused('signature_coverage_insufficient'))] }),
+    },
+    {
+      id: 'coverage-agent-member-other-key',
+      description: 'the covered member is keyed by another label',
+      flags: ['Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['agent2'], k.alice.keySetUrl), labels: [sig1(k, { covered: [...covered().slice(0, -1), '"signature-agent";key="agent2"'] })] }), refused('signature_coverage_insufficient'))],
+      }),
+    },
+    {
+      id: 'coverage-agent-member-twice',
+      description: 'the Signature-Agent member is covered twice',
+      flags: ['Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1', 'sig2'], k.alice.keySetUrl), labels: [sig1(k, { covered: [...covered(), '"signature-agent";key="sig2"'] })] }), refused('signature_coverage_insufficient'))],
+      }),
+    },
+    // signature_authority_mismatch
+    {
+      id: 'authority-alias-host',
+      description: "a request signed and sent to an alias of the platform, not its own host",
+      flags: ['Authority'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: `https://alias.${k.env.authority}/api/auth/cli/token` }), refused('signature_authority_mismatch'))] }),
+    },
+    {
+      id: 'authority-custom-port',
+      description: 'the platform host with a non-default port is another authority',
+      flags: ['Authority'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: `https://${k.env.authority}:8443/api/auth/cli/token` }), refused('signature_authority_mismatch'))] }),
+    },
+    // signature_agent_invalid
+    {
+      id: 'agent-header-absent',
+      description: 'a signed request without Signature-Agent',
+      flags: ['SignatureAgent'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: null }), refused('signature_agent_invalid'))] }),
+    },
+    {
+      id: 'agent-member-missing',
+      description: 'the dictionary has no member keyed by the covered key',
+      flags: ['SignatureAgent'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: withHeader(HEADERS.signatureAgent, signatureAgentHeader(['other'], k.alice.keySetUrl)) }), refused('signature_agent_invalid'))] }),
+    },
+    {
+      id: 'agent-plain-http',
+      description: 'an http key set URL',
+      flags: ['SignatureAgent'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.keySetUrl.replace('https:', 'http:')) }), refused('signature_agent_invalid'))] }),
+    },
+    {
+      id: 'agent-wrong-suffix',
+      description: 'a key set URL not ending in /.well-known/jwks.json',
+      flags: ['SignatureAgent'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], `${k.alice.agentUrl}/keys.json`) }), refused('signature_agent_invalid'))] }),
+    },
+    {
+      id: 'agent-cimd-not-card-url',
+      description: 'type=cimd naming a key set URL instead of a card URL',
+      flags: ['SignatureAgent'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.keySetUrl, SIGNATURE_AGENT_TYPES.cimd) }), refused('signature_agent_invalid'))] }),
+    },
+    {
+      id: 'agent-directory-with-path',
+      description: 'type=directory naming a URL with a path instead of an origin',
+      flags: ['SignatureAgent'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), refused('signature_agent_invalid'))] }),
+    },
+    {
+      id: 'agent-urls-differ',
+      description: 'two labels whose members name different agents',
+      flags: ['SignatureAgent', 'KeyRotation'],
+      build: (k) => ({
+        documents: { ...k.docs(), ...k.docs(k.bob, [k.B]) },
+        steps: [
+          k.step(
+            k.request({
+              signatureAgent: `${signatureAgentHeader(['sig1'], k.alice.keySetUrl)}, ${signatureAgentHeader(['sig2'], k.bob.keySetUrl)}`,
+              labels: [sig1(k), { label: 'sig2', key: k.B }],
+            }),
+            refused('signature_agent_invalid'),
+          ),
+        ],
+      }),
+    },
+    // credential_refused
+    {
+      id: 'refused-blocked-agent',
+      description: 'an agent the platform does not admit',
+      flags: ['Policy'],
+      build: (k) => ({ documents: k.docs(), platform: { blocked_agents: [k.alice.agentUrl] }, steps: [k.step(k.request(), refused('credential_refused'))] }),
+    },
+    {
+      id: 'refused-agent-on-platform-host',
+      description: "an agent URL on the platform's own host",
+      flags: ['Policy'],
+      build: (k) => {
+        const impostor = agentAt(`https://${k.env.authority}/agents/impostor`);
+        return {
+          documents: k.docs(impostor, [k.A]),
+          steps: [k.step(k.request({ keySetUrl: impostor.keySetUrl }), refused('credential_refused'))],
+        };
+      },
+    },
+  ],
+};
+
+export { withHeader, withoutHeader, params, sig1, covered, WELL_KNOWN };

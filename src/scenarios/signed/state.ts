@@ -1,0 +1,122 @@
+import { HEADERS } from '../../spec/headers.js';
+import { LIMITS } from '../../spec/limits.js';
+import type { CaseStep } from '../../cases/types.js';
+import { accepted, refused, type Group, type Kit } from '../kit.js';
+import { flip } from './credentials.js';
+
+const OWNER_KEY = 'owner-key-4f1c2a9e';
+const THROTTLED = '198.51.100.7';
+const OTHER = '198.51.100.8';
+
+function failures(k: Kit, count: number, address: string, at = k.now): CaseStep[] {
+  return Array.from({ length: count }, () =>
+    k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused('signature_invalid'), { client_address: address, at }),
+  );
+}
+
+export const state: Group = {
+  comment: 'What the platform remembers between requests: nonces, registrations and key continuity, failed signatures per address.',
+  scenarios: [
+    {
+      id: 'replay-same-request',
+      description: 'the same signed request twice: the second is a replay',
+      flags: ['Replay'],
+      build: (k) => {
+        const request = k.request();
+        return { documents: k.docs(), steps: [k.step(request, accepted(k.alice.agentUrl)), k.step(request, refused('signature_replayed'))] };
+      },
+    },
+    {
+      id: 'replay-nonce-reused-in-new-request',
+      description: 'a new request reusing a nonce already spent by this agent',
+      flags: ['Replay'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ nonce: () => 'reused-nonce' }), accepted(k.alice.agentUrl)),
+          k.step(k.request({ nonce: () => 'reused-nonce', bodyText: '{"n":2}' }), refused('signature_replayed')),
+        ],
+      }),
+    },
+    {
+      id: 'replay-one-nonce-two-labels',
+      description: 'two labels of one request sharing a nonce: the second label is a replay',
+      flags: ['Replay', 'KeyRotation'],
+      build: (k) => ({
+        documents: k.docs(k.alice, [k.A, k.A2]),
+        steps: [k.step(k.request({ nonce: () => 'shared-nonce', labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused('signature_replayed'))],
+      }),
+    },
+    {
+      id: 'replay-nonce-is-per-agent',
+      description: 'a nonce is single use per agent URL: another agent may use the same nonce',
+      flags: ['Replay', 'Valid'],
+      build: (k) => ({
+        documents: { ...k.docs(), ...k.docs(k.bob, [k.B]) },
+        steps: [
+          k.step(k.request({ nonce: () => 'same-nonce' }), accepted(k.alice.agentUrl)),
+          k.step(k.request({ nonce: () => 'same-nonce', keySetUrl: k.bob.keySetUrl, labels: [{ label: 'sig1', key: k.B }] }), accepted(k.bob.agentUrl)),
+        ],
+      }),
+    },
+    {
+      id: 'continuity-new-key-alone',
+      description: 'the key set carries the signing key but the registration holds none of the keys that signed',
+      flags: ['Continuity'],
+      build: (k) => ({
+        documents: k.docs(k.alice, [k.A, k.A2]),
+        registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
+        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), refused('key_continuity_required'))],
+      }),
+    },
+    {
+      id: 'continuity-old-key-removed',
+      description: 'the registered key was removed from the key set and a new key signs alone',
+      flags: ['Continuity'],
+      build: (k) => ({
+        documents: k.docs(k.alice, [k.A2]),
+        registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
+        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), refused('key_continuity_required'))],
+      }),
+    },
+    {
+      id: 'continuity-owner-key',
+      description: "a new key alone is admitted with the operator's platform key in X-Service-Owner-Key",
+      flags: ['Continuity', 'Valid'],
+      build: (k) => ({
+        documents: k.docs(k.alice, [k.A2]),
+        platform: { owner_keys: [OWNER_KEY] },
+        registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
+        steps: [
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, 'not-the-owner-key']] }), refused('key_continuity_required')),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, OWNER_KEY]] }), accepted(k.alice.agentUrl)),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), accepted(k.alice.agentUrl)),
+        ],
+      }),
+    },
+    {
+      id: 'throttle-thirty-failures',
+      description: '30 failed signed requests from one address in 60 s: the next is refused before reading, even a valid one',
+      flags: ['Throttle'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [...failures(k, LIMITS.failedSignatures.value, THROTTLED), k.step(k.request(), refused('too_many_failed_signatures'), { client_address: THROTTLED })],
+      }),
+    },
+    {
+      id: 'throttle-per-address-and-window',
+      description: 'the count is per address and only over the last 60 s; 29 failures do not throttle',
+      flags: ['Throttle', 'Boundary'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          ...failures(k, LIMITS.failedSignatures.value - 1, THROTTLED),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused('signature_invalid'), { client_address: THROTTLED }),
+          k.step(k.request(), refused('too_many_failed_signatures'), { client_address: THROTTLED }),
+          k.step(k.request(), accepted(k.alice.agentUrl), { client_address: OTHER }),
+          k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl), { client_address: THROTTLED, at: k.now + 60 }),
+        ],
+      }),
+    },
+  ],
+};

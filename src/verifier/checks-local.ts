@@ -1,0 +1,197 @@
+import { parseDictionary, Token } from 'structured-headers';
+import {
+  checkContentDigest,
+  ComponentError,
+  fieldValue,
+  deriveAuthority,
+  parseSignatureHeader,
+  parseSignatureInput,
+  serializeComponentId,
+  signatureBase,
+  splitDictionaryMembers,
+  type CoveredComponent,
+} from '../httpsig/index.js';
+import { HEADERS } from '../spec/headers.js';
+import { LIMITS } from '../spec/limits.js';
+import { ALLOWED_DERIVED_COMPONENTS, COMPONENTS, ED25519_ALG, MAX_SIGNATURE_LABELS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
+import { refusal, type CheckResult, type LabelState, type SignedContext } from './context.js';
+import { MESSAGES } from './messages.js';
+import { identityFromMember } from './signature-agent.js';
+
+const THUMBPRINT = new RegExp(`^[A-Za-z0-9_-]{${LIMITS.thumbprintLength.value}}$`);
+const REQUIRED_DERIVED = [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path, COMPONENTS.query];
+
+/** Signature-Input and Signature are dictionaries naming the same labels; Signature members are byte sequences. */
+export function checkHeadersParse(ctx: SignedContext): CheckResult {
+  const inputRaw = fieldValue(ctx.message.headers, HEADERS.signatureInput);
+  const signatureRaw = fieldValue(ctx.message.headers, HEADERS.signature);
+  const inputs = inputRaw === undefined ? null : parseSignatureInput(inputRaw);
+  const rawMembers = inputRaw === undefined ? null : splitDictionaryMembers(inputRaw);
+  const signatures = signatureRaw === undefined ? null : parseSignatureHeader(signatureRaw);
+  if (!inputs || !rawMembers || !signatures) return refusal(ctx, 'signature_malformed', MESSAGES.notDictionaries);
+  const onlyInput = [...inputs.keys()].filter((l) => !signatures.has(l));
+  const onlySignature = [...signatures.keys()].filter((l) => !inputs.has(l));
+  if (onlyInput.length || onlySignature.length) {
+    return refusal(ctx, 'signature_malformed', MESSAGES.labelsDiffer(onlyInput, onlySignature));
+  }
+  // Only members tagged web-bot-auth (a string, not a token) are this profile's; others are left alone.
+  const tagged = [...inputs.entries()].filter(([, m]) => m.params.get('tag') === WEB_BOT_AUTH_TAG && m.paramKinds.get('tag') === 'string');
+  if (tagged.length === 0) return refusal(ctx, 'signature_malformed', MESSAGES.noTag);
+  if (tagged.length > MAX_SIGNATURE_LABELS) return refusal(ctx, 'signature_malformed', MESSAGES.tooManyLabels(tagged.length, MAX_SIGNATURE_LABELS));
+  ctx.labels = tagged.map(([label, member]) => ({
+    label,
+    member,
+    paramsText: rawMembers.get(label)!,
+    signature: signatures.get(label)!,
+    created: 0,
+    expires: 0,
+    keyid: '',
+    nonce: '',
+    agentKey: '',
+    base: '',
+    key: undefined,
+  }));
+  return undefined;
+}
+
+function paramProblem(l: LabelState): string | null {
+  const { params, paramKinds } = l.member;
+  if (paramKinds.get('created') !== 'integer') return MESSAGES.paramCreated;
+  if (paramKinds.get('expires') !== 'integer') return MESSAGES.paramExpires;
+  const keyid = params.get('keyid');
+  if (paramKinds.get('keyid') !== 'string' || typeof keyid !== 'string' || !THUMBPRINT.test(keyid)) return MESSAGES.paramKeyid;
+  if (params.has('alg') && (paramKinds.get('alg') !== 'string' || params.get('alg') !== ED25519_ALG)) return MESSAGES.paramAlg(String(params.get('alg')));
+  const nonce = params.get('nonce');
+  if (paramKinds.get('nonce') !== 'string' || typeof nonce !== 'string' || nonce.length < LIMITS.nonceMinLength.value || nonce.length > LIMITS.nonceMaxLength.value) {
+    return MESSAGES.paramNonce;
+  }
+  const created = params.get('created') as number;
+  const expires = params.get('expires') as number;
+  if (expires <= created) return MESSAGES.paramOrder;
+  if (expires - created > LIMITS.signatureValidity.value) return MESSAGES.paramWindow(expires - created);
+  l.created = created;
+  l.expires = expires;
+  l.keyid = keyid;
+  l.nonce = nonce;
+  return null;
+}
+
+function componentProblem(l: LabelState): string | null {
+  if (!l.member.coveredAreStrings) return MESSAGES.componentNotString(l.label);
+  for (const c of l.member.covered) {
+    const derived = c.name.startsWith('@');
+    const allowed = derived
+      ? ALLOWED_DERIVED_COMPONENTS.includes(c.name) && c.params.size === 0
+      : c.params.size === 0 || (c.name === HEADERS.signatureAgent && c.params.size === 1 && typeof c.params.get('key') === 'string');
+    if (!allowed) return MESSAGES.componentNotAllowed(l.label, serializeComponentId(c));
+  }
+  return null;
+}
+
+/** Per label, as the platform's SDK orders them: parameters, signature size, covered components, then time. */
+export function checkLabels(ctx: SignedContext): CheckResult {
+  for (const l of ctx.labels) {
+    const params = paramProblem(l);
+    if (params) return refusal(ctx, 'signature_params_invalid', params);
+    if (l.signature.length !== LIMITS.signatureSize.value) return refusal(ctx, 'signature_malformed', MESSAGES.signatureSize(l.label, l.signature.length));
+    const component = componentProblem(l);
+    if (component) return refusal(ctx, 'signature_malformed', component);
+    const skew = LIMITS.clockSkew.value;
+    if (l.created > ctx.now + skew) return refusal(ctx, 'signature_expired', MESSAGES.createdAhead(l.created - ctx.now));
+    if (l.expires < ctx.now - skew) return refusal(ctx, 'signature_expired', MESSAGES.expired(ctx.now - l.expires));
+  }
+  return undefined;
+}
+
+export function checkAuthority(ctx: SignedContext): CheckResult {
+  const authority = deriveAuthority(ctx.message.url);
+  return authority === ctx.config.authority ? undefined : refusal(ctx, 'signature_authority_mismatch', MESSAGES.authority(authority, ctx.config.authority));
+}
+
+export function checkBodySize(ctx: SignedContext): CheckResult {
+  const size = ctx.body.length;
+  return size > LIMITS.signedRequestBody.value ? refusal(ctx, 'signature_body_too_large', MESSAGES.bodyTooLarge(size)) : undefined;
+}
+
+function isAgentMember(c: CoveredComponent): boolean {
+  return c.name === HEADERS.signatureAgent && c.params.has('key');
+}
+
+/** Each label covers @method @authority @path @query, content-digest when there is a body, and its own agent member once. */
+export function checkCoverage(ctx: SignedContext): CheckResult {
+  for (const l of ctx.labels) {
+    const names = new Set(l.member.covered.filter((c) => c.params.size === 0).map((c) => c.name));
+    const missing = REQUIRED_DERIVED.filter((n) => !names.has(n)).map((n) => `"${n}"`);
+    const members = l.member.covered.filter(isAgentMember);
+    if (members.length > 1) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageAgentTwice(l.label));
+    const member = members[0];
+    if (!member || member.params.get('key') !== l.label) missing.push(`"${HEADERS.signatureAgent}";key="${l.label}"`);
+    if (missing.length) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageMissing(l.label, missing));
+    if (ctx.hasBody && !names.has(HEADERS.contentDigest)) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageBody(l.label));
+    l.agentKey = l.label;
+  }
+  return undefined;
+}
+
+/** Signature-Agent is present and parses as a dictionary. */
+export function checkSignatureAgentHeader(ctx: SignedContext): CheckResult {
+  const raw = fieldValue(ctx.message.headers, HEADERS.signatureAgent);
+  if (raw === undefined) return refusal(ctx, 'signature_agent_invalid', MESSAGES.agentHeaderMissing);
+  try {
+    ctx.agentDictionary = parseDictionary(raw);
+  } catch {
+    return refusal(ctx, 'signature_malformed', MESSAGES.agentHeaderNotDictionary);
+  }
+  return undefined;
+}
+
+/** Each label's covered member is a string naming the same agent in one of the profile's forms. */
+export function checkSignatureAgentMembers(ctx: SignedContext): CheckResult {
+  for (const l of ctx.labels) {
+    const entry = ctx.agentDictionary!.get(l.agentKey);
+    if (!entry) return refusal(ctx, 'signature_agent_invalid', MESSAGES.memberMissing(l.agentKey));
+    const [value, params] = entry;
+    if (typeof value !== 'string') return refusal(ctx, 'signature_agent_invalid', MESSAGES.memberNotString(l.agentKey));
+    const typeParam = params.get('type');
+    const type = typeParam === undefined ? null : typeParam instanceof Token ? typeParam.toString() : `"${String(typeParam)}"`;
+    const result = identityFromMember(value, type, ctx.config.allowInsecureAgentUrls === true);
+    if (!result.ok) return refusal(ctx, 'signature_agent_invalid', MESSAGES.memberUrl(l.agentKey, result.why));
+    if (ctx.identity && ctx.identity.agentUrl !== result.identity.agentUrl) {
+      return refusal(ctx, 'signature_agent_invalid', MESSAGES.agentsDiffer([ctx.identity.agentUrl, result.identity.agentUrl]));
+    }
+    ctx.identity ??= result.identity;
+  }
+  return undefined;
+}
+
+/** Agents this platform will not admit, and agents claiming the platform's own host, are refused without saying which. */
+export function checkPolicy(ctx: SignedContext): CheckResult {
+  const agentUrl = ctx.identity!.agentUrl;
+  const blocked = ctx.config.blockedAgents?.includes(agentUrl) === true;
+  const ownHost = new URL(agentUrl).host === ctx.config.authority;
+  return blocked || ownHost ? refusal(ctx, 'credential_refused', MESSAGES.refusedAgent) : undefined;
+}
+
+/** RFC 9421 7.2.8: a covered content-digest protects only the header, so the body is hashed and compared here. */
+export function checkDigest(ctx: SignedContext): CheckResult {
+  const covered = ctx.labels.some((l) => l.member.covered.some((c) => c.name === HEADERS.contentDigest && c.params.size === 0));
+  if (!covered) return undefined;
+  const header = fieldValue(ctx.message.headers, HEADERS.contentDigest);
+  if (header === undefined) return refusal(ctx, 'content_digest_mismatch', MESSAGES.digestMissing);
+  const result = checkContentDigest(header, ctx.body);
+  return result.ok ? undefined : refusal(ctx, 'content_digest_mismatch', MESSAGES.digestMismatch(result.detail));
+}
+
+/** Builds each signature base from the received @signature-params text; a covered field the request lacks cannot be checked. */
+export function checkBases(ctx: SignedContext): CheckResult {
+  for (const l of ctx.labels) {
+    try {
+      l.base = signatureBase(ctx.message, l.member.covered, l.paramsText);
+    } catch (error) {
+      if (error instanceof ComponentError) return refusal(ctx, 'signature_malformed', MESSAGES.coveredFieldAbsent(l.label, error.message));
+      throw error;
+    }
+  }
+  return undefined;
+}
+

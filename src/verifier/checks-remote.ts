@@ -1,0 +1,153 @@
+import { ed25519Verify } from '../httpsig/index.js';
+import { HEADERS } from '../spec/headers.js';
+import { LIMITS } from '../spec/limits.js';
+import { MEDIA_TYPES } from '../spec/media-types.js';
+import { SIGNATURE_AGENT_TYPES } from '../spec/wire.js';
+import { judgeCard } from './card.js';
+import { refusal, type CheckResult, type SignedContext } from './context.js';
+import { judgeKeySet, parseJsonDocument } from './key-set.js';
+import { MESSAGES } from './messages.js';
+import type { KeySetCacheEntry } from './ports.js';
+
+const encoder = new TextEncoder();
+
+function mediaTypeOf(headers: Readonly<Record<string, string>>): string {
+  return (headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Fetches and judges a key set document; a key directory must also carry its media type (2.4). */
+async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean): Promise<KeySetCacheEntry> {
+  const at = ctx.now;
+  const fetched = await ctx.ports.fetcher.fetch(url);
+  if (!fetched.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(url, fetched.detail), at };
+  const parsed = parseJsonDocument(fetched.body);
+  if (!parsed.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(url, parsed.detail), at };
+  if (isDirectory && mediaTypeOf(fetched.headers) !== MEDIA_TYPES.keyDirectory) {
+    const got = mediaTypeOf(fetched.headers) || 'no media type';
+    return { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`), at };
+  }
+  const judged = judgeKeySet(parsed.value);
+  return judged.ok
+    ? { ok: true, keys: judged.keys, at }
+    : { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(url, judged.detail), at };
+}
+
+/** A card refusal remembered for this agent URL, if still within its memory window. */
+async function rememberedCardRefusal(ctx: SignedContext): Promise<CheckResult> {
+  const agentUrl = ctx.identity!.agentUrl;
+  const remembered = await ctx.ports.cardRefusals.get(agentUrl);
+  if (remembered && ctx.now - remembered.at < LIMITS.cardRefusalMemory.value) {
+    return refusal(ctx, remembered.code, MESSAGES.rememberedCard(remembered.description));
+  }
+  return undefined;
+}
+
+type CardRead = { refusal: CheckResult; keySetUrl: string | null; inlineKeySet: unknown };
+
+/** Reads and judges the card (2.4); a refusal is remembered per agent URL. */
+async function readCard(ctx: SignedContext): Promise<CardRead> {
+  const remembered = await rememberedCardRefusal(ctx);
+  if (remembered) return { refusal: remembered, keySetUrl: null, inlineKeySet: undefined };
+  const identity = ctx.identity!;
+  const remember = async (code: 'card_unreachable' | 'card_not_self_naming' | 'card_key_set_mismatch', description: string): Promise<CardRead> => {
+    await ctx.ports.cardRefusals.set(identity.agentUrl, { code, description, at: ctx.now });
+    return { refusal: refusal(ctx, code, description), keySetUrl: null, inlineKeySet: undefined };
+  };
+  const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
+  if (!fetched.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(identity.cardUrl, fetched.detail));
+  const parsed = parseJsonDocument(fetched.body);
+  if (!parsed.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(identity.cardUrl, parsed.detail));
+  const judged = judgeCard(parsed.value, identity.cardUrl, identity.agentUrl, identity.cardKeySetUrls);
+  if (!judged.ok) return remember(judged.code, judged.description);
+  return { refusal: undefined, keySetUrl: judged.keySetUrl, inlineKeySet: judged.inlineKeySet };
+}
+
+/** For type=cimd the card names the key set: card first, then its jwks_uri or inline jwks. */
+async function readKeysThroughCard(ctx: SignedContext): Promise<KeySetCacheEntry | CheckResult> {
+  const card = await readCard(ctx);
+  if (card.refusal) return card.refusal;
+  ctx.cardChecked = true;
+  if (card.keySetUrl) return readKeySet(ctx, card.keySetUrl, false);
+  const judged = judgeKeySet(card.inlineKeySet);
+  const url = ctx.identity!.cardUrl;
+  return judged.ok
+    ? { ok: true, keys: judged.keys, at: ctx.now }
+    : { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(`${url} (inline jwks)`, judged.detail), at: ctx.now };
+}
+
+/** 5.2 caching: a key set is read at most once per 5 minutes per URL; the answer, failure included, is reused. */
+export async function checkKeySet(ctx: SignedContext): Promise<CheckResult> {
+  const identity = ctx.identity!;
+  const cacheKey = identity.keySetUrl ?? identity.cardUrl;
+  ctx.keySetUrl = cacheKey;
+  let entry = await ctx.ports.keySets.get(cacheKey);
+  if (!entry || ctx.now - entry.at >= LIMITS.keySetRereadInterval.value || entry.at > ctx.now) {
+    const read =
+      identity.type === SIGNATURE_AGENT_TYPES.cimd
+        ? await readKeysThroughCard(ctx)
+        : await readKeySet(ctx, cacheKey, identity.type === SIGNATURE_AGENT_TYPES.directory);
+    if (read === undefined || 'status' in read) return read;
+    entry = read;
+    await ctx.ports.keySets.set(cacheKey, entry);
+  } else if (identity.type === SIGNATURE_AGENT_TYPES.cimd) {
+    ctx.cardChecked = true;
+  }
+  if (!entry.ok) return refusal(ctx, entry.code, entry.description);
+  ctx.keys = entry.keys;
+  return undefined;
+}
+
+/** Every label names a key of the set; one unknown key refuses the whole request. */
+export function checkKeyKnown(ctx: SignedContext): CheckResult {
+  for (const l of ctx.labels) {
+    l.key = ctx.keys!.find((k) => k.thumbprint === l.keyid);
+    if (!l.key) return refusal(ctx, 'signature_key_unknown', MESSAGES.keyUnknown(l.label, l.keyid, ctx.keySetUrl!));
+  }
+  return undefined;
+}
+
+export function checkSignatures(ctx: SignedContext): CheckResult {
+  for (const l of ctx.labels) {
+    if (!ed25519Verify(l.key!.jwk.x, encoder.encode(l.base), l.signature)) return refusal(ctx, 'signature_invalid', MESSAGES.signatureInvalid(l.label));
+  }
+  return undefined;
+}
+
+/** 5.2 key continuity: a registered agent must also sign with a key it holds, or present the operator's platform key. */
+export async function checkContinuity(ctx: SignedContext): Promise<CheckResult> {
+  const registration = await ctx.ports.registrations.get(ctx.identity!.agentUrl);
+  ctx.registration = registration;
+  if (!registration) return undefined;
+  const signedWithHeld = ctx.labels.some((l) => registration.thumbprints.includes(l.keyid));
+  if (signedWithHeld) return undefined;
+  const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === HEADERS.ownerKey)?.[1].trim();
+  if (ownerKey && ctx.config.ownerKeys?.includes(ownerKey)) return undefined;
+  return refusal(ctx, 'key_continuity_required', MESSAGES.continuity);
+}
+
+/** Nonces are spent only by requests whose signatures verified, so replays cannot burn someone else's. */
+export async function checkNonces(ctx: SignedContext): Promise<CheckResult> {
+  const until = Math.max(...ctx.labels.map((l) => l.expires)) + LIMITS.clockSkew.value;
+  for (const l of ctx.labels) {
+    if (!(await ctx.ports.nonces.spend(ctx.identity!.agentUrl, l.nonce, until))) return refusal(ctx, 'signature_replayed', MESSAGES.replayed(l.label));
+  }
+  return undefined;
+}
+
+/** First sight: the card is read and judged, then the agent is registered with the keys that signed. */
+export async function checkCardAndRegister(ctx: SignedContext): Promise<CheckResult> {
+  const identity = ctx.identity!;
+  const signing = [...new Set(ctx.labels.map((l) => l.keyid))];
+  if (ctx.registration) {
+    const added = signing.filter((t) => !ctx.registration!.thumbprints.includes(t));
+    if (added.length) await ctx.ports.registrations.put({ ...ctx.registration, thumbprints: [...ctx.registration.thumbprints, ...added] });
+    return undefined;
+  }
+  if (!ctx.cardChecked) {
+    const card = await readCard(ctx);
+    if (card.refusal) return card.refusal;
+  }
+  await ctx.ports.registrations.put({ agentUrl: identity.agentUrl, thumbprints: signing, registeredAt: ctx.now });
+  ctx.registered = true;
+  return undefined;
+}

@@ -1,0 +1,10 @@
+export * from './types.js';
+export * from './ports.js';
+export { verifyRequest, isSignedRequest } from './verify-request.js';
+export { SIGNED_REQUEST_CHECKS, type Check } from './order.js';
+export { acceptSignatureValue, bearerChallenge } from './refusal.js';
+export { judgeKeySet } from './key-set.js';
+export { judgeCard } from './card.js';
+export { identityFromMember, type AgentIdentity } from './signature-agent.js';
+export * from './memory-stores.js';
+export { createMemoryPorts, type MemoryPorts } from './memory-ports.js';

@@ -1,0 +1,50 @@
+import { jwkThumbprint } from '../httpsig/index.js';
+import { LIMITS } from '../spec/limits.js';
+import { ED25519_JWK, RFC9421_TEST_KEYS } from '../spec/wire.js';
+import type { Ed25519PublicJwk, PublishedKey } from './ports.js';
+
+export type KeySetJudgement = { ok: true; keys: PublishedKey[] } | { ok: false; detail: string };
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+function entryProblem(entry: unknown, index: number): string | null {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `keys[${index}] is not an object`;
+  const k = entry as Record<string, unknown>;
+  if (k.kty !== ED25519_JWK.kty) return `keys[${index}] has kty ${JSON.stringify(k.kty)}; only ${ED25519_JWK.kty} (Ed25519) keys are admitted`;
+  if (k.crv !== ED25519_JWK.crv) return `keys[${index}] has crv ${JSON.stringify(k.crv)}; only ${ED25519_JWK.crv} is admitted`;
+  if (k.use !== ED25519_JWK.use) return `keys[${index}] must say use "${ED25519_JWK.use}", not ${JSON.stringify(k.use)}`;
+  if ('d' in k) return `keys[${index}] carries a private key (d); publish the public key only`;
+  if (typeof k.x !== 'string' || !BASE64URL.test(k.x) || Buffer.from(k.x, 'base64url').length !== 32) {
+    return `keys[${index}] has no valid x (32 bytes, base64url)`;
+  }
+  if (RFC9421_TEST_KEYS.ed25519X.includes(k.x)) return `keys[${index}] is the RFC 9421 test key, which is public and never admitted`;
+  return null;
+}
+
+/** 2.4: a JWK Set of Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16, none of the RFC 9421 test keys. */
+export function judgeKeySet(document: unknown): KeySetJudgement {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return { ok: false, detail: 'it is not a JSON object' };
+  const keys = (document as { keys?: unknown }).keys;
+  if (!Array.isArray(keys)) return { ok: false, detail: 'it has no "keys" array' };
+  if (keys.length === 0) return { ok: false, detail: 'its "keys" array is empty' };
+  const max = LIMITS.keysPerKeySet.value;
+  if (keys.length > max) return { ok: false, detail: `it holds ${keys.length} keys; a key set may hold at most ${max}` };
+  const published: PublishedKey[] = [];
+  for (const [index, entry] of keys.entries()) {
+    const problem = entryProblem(entry, index);
+    if (problem) return { ok: false, detail: problem };
+    const e = entry as Record<string, unknown>;
+    const jwk: Ed25519PublicJwk = { kty: ED25519_JWK.kty, crv: ED25519_JWK.crv, x: e.x as string, use: ED25519_JWK.use };
+    published.push({ thumbprint: jwkThumbprint({ ...jwk }), jwk });
+  }
+  return { ok: true, keys: published };
+}
+
+/** Parses a fetched body as JSON; the fetch rules ask for a JSON body, so failure means the document could not be read. */
+export function parseJsonDocument(body: Uint8Array): { ok: true; value: unknown } | { ok: false; detail: string } {
+  try {
+    return { ok: true, value: JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) };
+  } catch {
+    return { ok: false, detail: 'the body is not JSON' };
+  }
+}

@@ -1,0 +1,84 @@
+import { fieldValue } from '../httpsig/index.js';
+import { HEADERS } from '../spec/headers.js';
+import { LIMITS } from '../spec/limits.js';
+import { authorizationScheme, verifyPlatformBearer } from './bearer.js';
+import type { SignedContext } from './context.js';
+import { MESSAGES } from './messages.js';
+import { SIGNED_REQUEST_CHECKS } from './order.js';
+import type { VerifierPorts } from './ports.js';
+import { refuse } from './refusal.js';
+import type { Verdict, VerifierConfig, VerifierRequest } from './types.js';
+
+const EMPTY = new Uint8Array(0);
+
+function hasHeader(request: VerifierRequest, name: string): boolean {
+  return request.headers.some(([n]) => n.toLowerCase() === name);
+}
+
+/** 5.3: a request carrying Signature-Input (or Signature) is a signed request, whatever else it carries. */
+export function isSignedRequest(request: VerifierRequest): boolean {
+  return hasHeader(request, HEADERS.signatureInput) || hasHeader(request, HEADERS.signature);
+}
+
+async function verifyBearerOrNothing(request: VerifierRequest, ports: VerifierPorts, config: VerifierConfig, now: number): Promise<Verdict> {
+  const hasBody = (request.body?.length ?? 0) > 0;
+  const authorization = fieldValue(request.headers, HEADERS.authorization);
+  if (authorization === undefined) return refuse('missing_credential', MESSAGES.missingCredential(null), { hasBody });
+  const { scheme, credentials, isBearer } = authorizationScheme(authorization);
+  if (!isBearer) return refuse('missing_credential', MESSAGES.missingCredential(scheme || 'empty'), { hasBody });
+  const outcome = await verifyPlatformBearer(credentials, config.platformToken, now, ports.revocations);
+  return outcome.ok ? outcome : refuse(outcome.code, outcome.description, { hasBody });
+}
+
+/**
+ * The reference verifier: a function of the request and the ports. It never throws for anything a client
+ * sends; every refusal is a 401 value carrying its catalogue code, headers and body.
+ */
+export async function verifyRequest(request: VerifierRequest, ports: VerifierPorts, config: VerifierConfig): Promise<Verdict> {
+  const now = ports.clock.now();
+  if (!isSignedRequest(request)) return verifyBearerOrNothing(request, ports, config, now);
+
+  const body = request.body ?? EMPTY;
+  const hasBody = body.length > 0;
+  const address = request.clientAddress;
+  // Refused before reading anything: the count is per client address and never grows from this answer.
+  const failures = await ports.failures.count(address, now, LIMITS.failedSignaturesWindow.value);
+  if (failures >= LIMITS.failedSignatures.value) return refuse('too_many_failed_signatures', MESSAGES.tooManyFailures(failures), { hasBody });
+  // A body read by the route cannot be hashed; this is the platform's fault, so it does not count as a failure.
+  if (request.bodyConsumed) return refuse('request_body_consumed', MESSAGES.bodyConsumed, { hasBody });
+
+  const ctx: SignedContext = {
+    request,
+    ports,
+    config,
+    now,
+    body,
+    hasBody,
+    message: { method: request.method, url: request.url, headers: request.headers, body },
+    labels: [],
+    agentDictionary: undefined,
+    identity: undefined,
+    keySetUrl: undefined,
+    keys: undefined,
+    cardChecked: false,
+    registration: undefined,
+    registered: false,
+  };
+  for (const check of SIGNED_REQUEST_CHECKS) {
+    const refusal = await check.run(ctx);
+    if (refusal) {
+      await ports.failures.record(address, now);
+      return refusal;
+    }
+  }
+  const identity = ctx.identity!;
+  return {
+    ok: true,
+    kind: 'signature',
+    agentUrl: identity.agentUrl,
+    identifier: identity.identifier,
+    labels: ctx.labels.map((l) => l.label),
+    thumbprints: ctx.labels.map((l) => l.keyid),
+    registered: ctx.registered,
+  };
+}
