@@ -18,6 +18,8 @@ export interface StepResult {
   readonly headers: Readonly<Record<string, string>>;
   /** The refusal's description, or null when accepted. */
   readonly description: string | null;
+  /** The refusal's JSON body (7.3), or null when accepted. */
+  readonly body: Readonly<Record<string, unknown>> | null;
   /** null when the step states no expectation. */
   readonly matches_expect: boolean | null;
   /** One sentence per expect member that differs. */
@@ -62,9 +64,10 @@ function toResult(verdict: Verdict): Omit<StepResult, 'matches_expect' | 'mismat
       agent_url: verdict.kind === 'signature' ? verdict.agentUrl : null,
       headers: {},
       description: null,
+      body: null,
     };
   }
-  return { ok: false, status: verdict.status, error_code: verdict.code, agent_url: verdict.agentUrl, headers: verdict.headers, description: verdict.description };
+  return { ok: false, status: verdict.status, error_code: verdict.code, agent_url: verdict.agentUrl, headers: verdict.headers, description: verdict.description, body: verdict.body };
 }
 
 function compare(expect: CaseExpect | undefined, got: Omit<StepResult, 'matches_expect' | 'mismatches'>): { matches: boolean | null; mismatches: string[] } {

@@ -8,6 +8,7 @@ export const HEADERS = Object.freeze({
   signatureAgent: 'signature-agent',
   contentDigest: 'content-digest',
   acceptSignature: 'accept-signature',
+  accept: 'accept',
   authorization: 'authorization',
   wwwAuthenticate: 'www-authenticate',
   retryAfter: 'retry-after',

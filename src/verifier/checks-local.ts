@@ -104,7 +104,12 @@ export function checkLabels(ctx: SignedContext): CheckResult {
 }
 
 export function checkAuthority(ctx: SignedContext): CheckResult {
-  const authority = deriveAuthority(ctx.message.url);
+  let authority: string;
+  try {
+    authority = deriveAuthority(ctx.message.url);
+  } catch {
+    return refusal(ctx, 'signature_authority_mismatch', MESSAGES.authority(ctx.message.url, ctx.config.authority));
+  }
   return authority === ctx.config.authority ? undefined : refusal(ctx, 'signature_authority_mismatch', MESSAGES.authority(authority, ctx.config.authority));
 }
 

@@ -19,9 +19,9 @@ function mediaTypeOf(headers: Readonly<Record<string, string>>): string {
 async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean): Promise<KeySetCacheEntry> {
   const at = ctx.now;
   const fetched = await ctx.ports.fetcher.fetch(url);
-  if (!fetched.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(url, fetched.detail), at };
+  if (!fetched.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(fetched.detail), at };
   const parsed = parseJsonDocument(fetched.body);
-  if (!parsed.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(url, parsed.detail), at };
+  if (!parsed.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(`${url}: ${parsed.detail}`), at };
   if (isDirectory && mediaTypeOf(fetched.headers) !== MEDIA_TYPES.keyDirectory) {
     const got = mediaTypeOf(fetched.headers) || 'no media type';
     return { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`), at };
@@ -54,9 +54,9 @@ async function readCard(ctx: SignedContext): Promise<CardRead> {
     return { refusal: refusal(ctx, code, description), keySetUrl: null, inlineKeySet: undefined };
   };
   const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
-  if (!fetched.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(identity.cardUrl, fetched.detail));
+  if (!fetched.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(fetched.detail));
   const parsed = parseJsonDocument(fetched.body);
-  if (!parsed.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(identity.cardUrl, parsed.detail));
+  if (!parsed.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(`${identity.cardUrl}: ${parsed.detail}`));
   const judged = judgeCard(parsed.value, identity.cardUrl, identity.agentUrl, identity.cardKeySetUrls);
   if (!judged.ok) return remember(judged.code, judged.description);
   return { refusal: undefined, keySetUrl: judged.keySetUrl, inlineKeySet: judged.inlineKeySet };

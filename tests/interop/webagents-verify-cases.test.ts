@@ -32,8 +32,8 @@ const SPEC_DIFFERENCES: Record<string, { expect: { ok: boolean; code?: string; a
     spec: '5.2: "Signature-Input and Signature are structured-field dictionaries with one member per label. Signature-Agent names the key set (https URL ending in /.well-known/jwks.json; alternatively a card URL with type=cimd or an origin with type=directory)" and the member is "covered exactly once as signature-agent;key=<label>"; a bare string is not a dictionary (7.3 signature_malformed: "Headers not structured-field dictionaries").',
   },
   'card-based discovery is not supported': {
-    expect: { ok: true, agentUrl: 'https://caller.example/agents/scout' },
-    spec: '5.2: "Signature-Agent names the key set (https URL ending in /.well-known/jwks.json; alternatively a card URL with type=cimd or an origin with type=directory)": the spec admits type=cimd, which the SDK verifier refuses.',
+    expect: { ok: false, code: 'signature_invalid' },
+    spec: '5.2: "Signature-Agent names the key set (https URL ending in /.well-known/jwks.json; alternatively a card URL with type=cimd or an origin with type=directory)": the spec admits type=cimd, which the SDK verifier refuses as signature_agent_invalid. Our verifier reads the card and the key set it names; the fixture rewrote the covered Signature-Agent member after signing (SOURCE.md), so the signature does not verify. vectors/signed-requests.json carries a valid type=cimd case.',
   },
 };
 

@@ -1,0 +1,84 @@
+import { isInnerList, parseDictionary, serializeInnerList, serializeItem, type Dictionary } from 'structured-headers';
+import { ALLOWED_DERIVED_COMPONENTS, COMPONENTS } from '../spec/index.js';
+import { ComponentError } from './component-error.js';
+import type { CoveredComponent } from './covered-component.js';
+import { deriveAuthority, derivePath, deriveQuery } from './derived-components.js';
+import { fieldValue, type HttpMessage } from './message.js';
+import { KEY_PARAM } from './signature-params.js';
+
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+/** Printable ASCII and HTAB: anything else (CR and LF above all) could forge lines of the base. */
+const BASE_SAFE = /^[\t\x20-\x7e]*$/;
+
+function derivedValue(msg: HttpMessage, name: string): string {
+  switch (name) {
+    case COMPONENTS.method:
+      return msg.method;
+    case COMPONENTS.authority:
+      return deriveAuthority(msg.url);
+    case COMPONENTS.path:
+      return derivePath(msg.url);
+    case COMPONENTS.query:
+      return deriveQuery(msg.url);
+    default:
+      throw new ComponentError('unsupported-component', `derived component ${name} is not supported`);
+  }
+}
+
+function dictionaryMemberValue(msg: HttpMessage, c: CoveredComponent, key: string): string {
+  const raw = fieldValue(msg.headers, c.name);
+  if (raw === undefined) throw new ComponentError('missing-field', `field ${c.name} is absent`);
+  let dictionary: Dictionary;
+  try {
+    dictionary = parseDictionary(raw);
+  } catch {
+    throw new ComponentError('not-a-dictionary', `field ${c.name} is not a structured-field dictionary`);
+  }
+  const member = dictionary.get(key);
+  if (member === undefined) throw new ComponentError('missing-member', `field ${c.name} has no member ${key}`);
+  try {
+    return isInnerList(member) ? serializeInnerList(member) : serializeItem(member);
+  } catch {
+    throw new ComponentError('not-a-dictionary', `member ${key} of field ${c.name} cannot be re-serialised`);
+  }
+}
+
+function fieldComponentValue(msg: HttpMessage, c: CoveredComponent): string {
+  if (!FIELD_NAME.test(c.name)) {
+    throw new ComponentError('unsupported-component', `${JSON.stringify(c.name)} is not a lower-case field name`);
+  }
+  const others = [...c.params.keys()].filter((p) => p !== KEY_PARAM);
+  if (others.length > 0) {
+    throw new ComponentError('unsupported-component', `parameter ${others[0]} on ${c.name} is not supported`);
+  }
+  if (!c.params.has(KEY_PARAM)) {
+    const value = fieldValue(msg.headers, c.name);
+    if (value === undefined) throw new ComponentError('missing-field', `field ${c.name} is absent`);
+    return value;
+  }
+  const key = c.params.get(KEY_PARAM);
+  const kind = c.paramKinds?.get(KEY_PARAM) ?? 'string';
+  if (typeof key !== 'string' || kind !== 'string') {
+    throw new ComponentError('bad-parameter', `the key parameter of ${c.name} must be a String`);
+  }
+  return dictionaryMemberValue(msg, c, key);
+}
+
+/**
+ * The value of one covered component (RFC 9421 §2.1, §2.2): the four derived components the profile
+ * admits (5.2), a plain field, or one member of a dictionary field re-serialised with its parameters.
+ */
+export function componentValue(msg: HttpMessage, c: CoveredComponent): string {
+  let value: string;
+  if (c.name.startsWith('@')) {
+    if (!ALLOWED_DERIVED_COMPONENTS.includes(c.name) || c.params.size > 0) {
+      const params = c.params.size > 0 ? ` with parameters ${[...c.params.keys()].join(', ')}` : '';
+      throw new ComponentError('unsupported-component', `derived component ${c.name}${params} is not supported`);
+    }
+    value = derivedValue(msg, c.name);
+  } else {
+    value = fieldComponentValue(msg, c);
+  }
+  if (!BASE_SAFE.test(value)) throw new ComponentError('non-ascii', `the value of ${c.name} is not printable ASCII`);
+  return value;
+}

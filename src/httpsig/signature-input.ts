@@ -1,0 +1,77 @@
+import { DisplayString, Token, isInnerList, parseDictionary, type BareItem, type Dictionary, type Parameters } from 'structured-headers';
+import type { CoveredComponent } from './covered-component.js';
+import { lexDictionaryMembers, paramKindsOf, type BareItemKind, type ParamKind, type RawParam } from './sf-text.js';
+
+export interface ParsedSignatureInputMember {
+  /** The String items of the inner list, in order (items of other types are left out; see coveredAreStrings). */
+  readonly covered: readonly CoveredComponent[];
+  /** Tokens keep their token text as a string; tell them from Strings with paramKinds. */
+  readonly params: ReadonlyMap<string, string | number | boolean | Uint8Array>;
+  readonly paramKinds: ReadonlyMap<string, ParamKind>;
+  /** False if any inner-list item is not an SF String. */
+  readonly coveredAreStrings: boolean;
+  /** The member value exactly as received: the text `@signature-params` must carry. */
+  readonly text: string;
+}
+
+class NotRfc8941 extends Error {}
+
+function plainValue(item: BareItem): string | number | boolean | Uint8Array {
+  if (item instanceof Token) return item.toString();
+  if (item instanceof ArrayBuffer) return new Uint8Array(item);
+  if (item instanceof Date || item instanceof DisplayString || typeof item === 'object') throw new NotRfc8941();
+  return item;
+}
+
+/** RFC 9421 builds on RFC 8941, which has no Dates or Display Strings. */
+function rfc8941Kinds(raw: readonly RawParam[]): Map<string, ParamKind> {
+  const kinds = paramKindsOf(raw);
+  for (const kind of kinds.values()) if (kind === 'date' || kind === 'display-string') throw new NotRfc8941();
+  return kinds as Map<string, Exclude<BareItemKind, 'date' | 'display-string'>>;
+}
+
+function componentParams(params: Parameters): Map<string, string | number | boolean> {
+  const out = new Map<string, string | number | boolean>();
+  for (const [key, value] of params) {
+    const plain = plainValue(value);
+    out.set(key, plain instanceof Uint8Array ? Buffer.from(plain).toString('base64') : plain);
+  }
+  return out;
+}
+
+/**
+ * Signature-Input (RFC 9421 §4.1): one inner list of component identifiers per label. Null when the field
+ * is not an RFC 8941 dictionary or a member is not an inner list.
+ */
+export function parseSignatureInput(raw: string): Map<string, ParsedSignatureInputMember> | null {
+  let dictionary: Dictionary;
+  try {
+    dictionary = parseDictionary(raw);
+  } catch {
+    return null;
+  }
+  const lexed = lexDictionaryMembers(raw, dictionary);
+  if (lexed === null) return null;
+  const out = new Map<string, ParsedSignatureInputMember>();
+  try {
+    for (const [label, member] of dictionary) {
+      const text = lexed.get(label);
+      if (!isInnerList(member) || text?.items == null) return null;
+      const covered: CoveredComponent[] = [];
+      let coveredAreStrings = true;
+      member[0].forEach(([value, params], n) => {
+        const kinds = rfc8941Kinds(text.items?.[n]?.params ?? []);
+        const paramValues = componentParams(params);
+        if (typeof value === 'string') covered.push({ name: value, params: paramValues, paramKinds: kinds });
+        else coveredAreStrings = false;
+      });
+      const params = new Map<string, string | number | boolean | Uint8Array>();
+      for (const [key, value] of member[1]) params.set(key, plainValue(value));
+      out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.params), coveredAreStrings, text: text.text });
+    }
+  } catch (e) {
+    if (e instanceof NotRfc8941) return null;
+    throw e;
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { generateEd25519Jwk, jwkThumbprint } from '../../src/httpsig/index.js';
+
+const RFC7638_N =
+  '0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw';
+
+describe('jwkThumbprint (RFC 7638)', () => {
+  it('RFC 7638 §3.1 RSA example', () => {
+    expect(jwkThumbprint({ kty: 'RSA', n: RFC7638_N, e: 'AQAB', alg: 'RS256', kid: '2011-04-29' })).toBe('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs');
+  });
+
+  it('RFC 8037 Appendix A.3 Ed25519 example', () => {
+    expect(jwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })).toBe(
+      'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+    );
+  });
+
+  it('RFC 9421 B.1.4 key, with kid, d and use ignored', () => {
+    const key = {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      kid: 'test-key-ed25519',
+      use: 'sig',
+      d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU',
+      x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs',
+    };
+    expect(jwkThumbprint(key)).toBe('poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U');
+    expect(jwkThumbprint(key)).toHaveLength(43);
+  });
+
+  it('accepts a JWK interface without an index signature', () => {
+    interface PublicJwk {
+      readonly kty: 'OKP';
+      readonly crv: 'Ed25519';
+      readonly x: string;
+      readonly kid?: string;
+    }
+    const key: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' };
+    expect(jwkThumbprint(key)).toBe('poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U');
+  });
+
+  it.each([
+    ['an unsupported kty', { kty: 'oct', k: 'AAAA' }],
+    ['a kty that is an Object.prototype member', { kty: 'toString' }],
+    ['an OKP key without x', { kty: 'OKP', crv: 'Ed25519' }],
+    ['an EC key without y', { kty: 'EC', crv: 'P-256', x: 'AAAA' }],
+    ['an RSA key with a numeric e', { kty: 'RSA', n: RFC7638_N, e: 65537 }],
+  ])('throws on %s', (_name, key) => {
+    expect(() => jwkThumbprint(key)).toThrow(TypeError);
+  });
+
+  it("agrees with jose's calculateJwkThumbprint on generated Ed25519, EC and RSA keys", async () => {
+    const keys: JWK[] = [];
+    for (let n = 0; n < 20; n++) keys.push(generateEd25519Jwk().publicJwk);
+    for (const namedCurve of ['P-256', 'P-384', 'P-521']) keys.push(generateKeyPairSync('ec', { namedCurve }).publicKey.export({ format: 'jwk' }) as JWK);
+    keys.push(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' }) as JWK);
+    for (const key of keys) {
+      expect(jwkThumbprint(key as { kty: string })).toBe(await calculateJwkThumbprint(key, 'sha256'));
+    }
+  });
+});
