@@ -31,24 +31,12 @@ export interface CaseResult {
   readonly steps: readonly StepResult[];
 }
 
-/** Optional platform members beyond CONTRACTS.md's, for bearer-token cases. */
-interface PlatformTokenMembers {
-  readonly token_keys?: JSONWebKeySet;
-  readonly token_issuer?: string;
-  readonly agent_scope?: string;
-  readonly revoked_token_ids?: readonly string[];
-}
 
 /** The scope a platform token needs when a case does not name one. */
 export const DEFAULT_AGENT_SCOPE = 'agent';
 
-/** Extensions of CONTRACTS.md's request (new optional members): a large body as a fill, a body a route consumed. */
-interface RequestExtensions {
-  readonly body_fill?: { readonly length: number; readonly byte: number };
-  readonly body_consumed?: boolean;
-}
 
-function bodyBytes(request: CaseRequest & RequestExtensions): Uint8Array | null {
+function bodyBytes(request: CaseRequest): Uint8Array | null {
   if (request.body_fill) return new Uint8Array(request.body_fill.length).fill(request.body_fill.byte);
   if (request.body_base64 !== undefined) return new Uint8Array(Buffer.from(request.body_base64, 'base64'));
   if (request.body !== undefined) return new TextEncoder().encode(request.body);
@@ -86,7 +74,7 @@ function compare(expect: CaseExpect | undefined, got: Omit<StepResult, 'matches_
 }
 
 export function verifierConfigOf(c: SignedRequestCase): VerifierConfig {
-  const platform = c.platform as SignedRequestCase['platform'] & PlatformTokenMembers;
+  const platform = c.platform;
   return {
     authority: platform.authority,
     ...(platform.owner_keys ? { ownerKeys: platform.owner_keys } : {}),
@@ -115,7 +103,7 @@ export async function runCase(c: SignedRequestCase): Promise<CaseResult> {
     registeredAt: c.now,
   }));
   const ports = createMemoryPorts(clock, fetcher, registrations);
-  const platform = c.platform as SignedRequestCase['platform'] & PlatformTokenMembers;
+  const platform = c.platform;
   for (const jti of platform.revoked_token_ids ?? []) ports.revocations.revoke(jti);
   const config = verifierConfigOf(c);
 
@@ -133,7 +121,7 @@ export async function runCase(c: SignedRequestCase): Promise<CaseResult> {
         headers: step.request.headers,
         body: bodyBytes(step.request),
         clientAddress: step.client_address ?? DEFAULT_CLIENT_ADDRESS,
-        bodyConsumed: (step.request as CaseRequest & RequestExtensions).body_consumed === true,
+        bodyConsumed: step.request.body_consumed === true,
       },
       ports,
       config,

@@ -1,0 +1,21 @@
+import type { Command } from './command.js';
+import { keygenCommand } from './keygen.js';
+import { checkAgentCommand, checkWidgetCommand, serveCommand } from './not-yet-available.js';
+import { runCommand } from './run.js';
+import { signCommand } from './sign.js';
+import { verifyCommand } from './verify.js';
+
+/** Every command, in the order help lists them (CONTRACTS.md section 1). */
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  verifyCommand,
+  signCommand,
+  keygenCommand,
+  checkAgentCommand,
+  checkWidgetCommand,
+  serveCommand,
+];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,0 +1,33 @@
+import type { CommandArgs } from './command.js';
+import { UsageError } from './errors.js';
+
+export function stringOption(args: CommandArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function requiredString(args: CommandArgs, name: string, command: string, placeholder: string): string {
+  const value = stringOption(args, name);
+  if (value === undefined) throw new UsageError(`${command} needs --${name} ${placeholder}`, command);
+  if (value === '') throw new UsageError(`--${name} is empty`, command);
+  return value;
+}
+
+export function stringOptions(args: CommandArgs, name: string): string[] {
+  const value = args.values[name];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function flag(args: CommandArgs, name: string): boolean {
+  return args.values[name] === true;
+}
+
+/** A whole number of seconds (or other integer) given on the command line. */
+export function integerOption(args: CommandArgs, name: string, command: string): number | undefined {
+  const value = stringOption(args, name);
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${name} must be a whole number of seconds, not "${value}"`, command);
+  }
+  return Number(value);
+}

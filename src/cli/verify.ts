@@ -1,0 +1,103 @@
+import { loadCaseFile } from '../cases/load-case.js';
+import { runCase } from '../cases/run-case.js';
+import type { CaseResult, StepResult } from '../cases/run-case.js';
+import type { SignedRequestCase } from '../cases/types.js';
+import type { Command, CommandArgs } from './command.js';
+import { HarnessError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { flag } from './option-values.js';
+import { readInputFile } from './read-input.js';
+
+const NAME = 'verify';
+
+export const verifyCommand: Command = {
+  name: NAME,
+  summary: 'run the steps of a signed-request case through the reference verifier',
+  usage: 'CASE.json [--json]',
+  description: [
+    'Runs each step of a signed-request case (CONTRACTS.md section 2), or of every case of a vectors',
+    'file such as vectors/signed-requests.json, in order against one reference verifier state, and',
+    "compares each verdict with the step's expect. Exits 1 when any expect member differs.",
+    'With --json prints { "steps": [...] } for a case, { "cases": [{ "id", "steps" }] } for a vectors file.',
+  ].join('\n'),
+  options: {
+    json: { type: 'boolean', help: 'print one JSON document' },
+  },
+  positionals: { names: ['CASE.json'], min: 1, max: 1 },
+  examples: ['agent-platform-conformance verify cases/key-set-redirect-refused.json', 'agent-platform-conformance verify vectors/signed-requests.json --json'],
+  available: true,
+  run: runVerify,
+};
+
+async function runVerify(args: CommandArgs, io: CliIo): Promise<number> {
+  const path = args.positionals[0]!;
+  const text = (await readInputFile(io, path, 'case file')).toString('utf8');
+  const file = loadCaseFile(text, path);
+  const results: CaseResult[] = [];
+  for (const c of file.cases) results.push(await run(c));
+
+  if (flag(args, 'json')) {
+    const document =
+      file.layout === 'case'
+        ? { steps: results[0]!.steps.map(stepJson) }
+        : { cases: results.map((r) => ({ id: r.id, steps: r.steps.map(stepJson) })) };
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  } else {
+    io.stdout.write(humanReport(file.cases, results));
+  }
+  const differs = results.some((r) => r.steps.some((s) => s.matches_expect === false));
+  return differs ? EXIT.expectationFailed : EXIT.ok;
+}
+
+async function run(c: SignedRequestCase): Promise<CaseResult> {
+  try {
+    return await runCase(c);
+  } catch (error) {
+    throw new HarnessError(`case "${c.id}" could not be run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** CONTRACTS.md's members first, in its order; then what helps a person read a difference. */
+function stepJson(s: StepResult) {
+  return {
+    ok: s.ok,
+    status: s.status,
+    error_code: s.error_code,
+    agent_url: s.agent_url,
+    headers: s.headers,
+    matches_expect: s.matches_expect,
+    description: s.description,
+    mismatches: s.mismatches,
+  };
+}
+
+function humanReport(cases: readonly SignedRequestCase[], results: readonly CaseResult[]): string {
+  const lines: string[] = [];
+  results.forEach((result, n) => {
+    lines.push(`case ${result.id}: ${cases[n]!.description}`);
+    result.steps.forEach((s, i) => {
+      lines.push(`  step ${i + 1}: ${verdictWords(s)}${expectWords(s.matches_expect)}`);
+      for (const m of s.mismatches) lines.push(`    ${m}`);
+    });
+  });
+  const steps = results.flatMap((r) => r.steps);
+  const differing = steps.filter((s) => s.matches_expect === false).length;
+  const compared = steps.filter((s) => s.matches_expect !== null).length;
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  lines.push(
+    `${count(results.length, 'case')}, ${count(steps.length, 'step')}: ` +
+      (differing > 0 ? `${differing} of ${compared} compared ${differing === 1 ? 'differs' : 'differ'} from expect` : `${compared} compared, all match expect`),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function verdictWords(s: StepResult): string {
+  if (s.ok) return s.agent_url ? `accepted, agent ${s.agent_url}` : 'accepted';
+  return `refused ${s.status} ${s.error_code ?? ''}${s.description ? ` — ${s.description}` : ''}`;
+}
+
+function expectWords(matches: boolean | null): string {
+  if (matches === null) return ' [no expect]';
+  return matches ? ' [matches expect]' : ' [DIFFERS from expect]';
+}

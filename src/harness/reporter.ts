@@ -1,0 +1,63 @@
+import { relative } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { parseCheckName, type CheckResult, type Verdict } from './results.js';
+
+export interface ProgressSink {
+  section(file: string, results: readonly CheckResult[]): void;
+}
+
+/** Collects every check as a graded result; reports progress per suite file. */
+export class ConformanceReporter implements Reporter {
+  readonly results: CheckResult[] = [];
+  readonly errors: string[] = [];
+  finished = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly progress?: ProgressSink,
+  ) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    this.results.push(this.toResult(testCase));
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const file = relative(this.root, module.moduleId);
+    const errors = module.errors();
+    for (const e of errors) this.errors.push(`${file}: ${e.message}`);
+    this.progress?.section(file, this.results.filter((r) => r.suite === file));
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message: string }>): void {
+    for (const e of unhandled) this.errors.push(e.message);
+    this.finished = true;
+  }
+
+  private toResult(testCase: TestCase): CheckResult {
+    const suite = relative(this.root, testCase.module.moduleId);
+    const { name, requirements, level } = parseCheckName(testCase.name);
+    const result = testCase.result();
+    const diagnostic = testCase.diagnostic();
+    let verdict: Verdict;
+    let message: string | undefined;
+    if (result.state === 'passed') verdict = 'pass';
+    else if (result.state === 'failed') {
+      verdict = level === 'SHOULD' ? 'warn' : 'fail';
+      message = result.errors?.map((e) => e.message).join('\n');
+    } else {
+      verdict = 'not-run';
+      message = (result as { note?: string }).note ?? 'skipped without a reason';
+    }
+    const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).trim();
+    return {
+      id: `${suite} > ${prefix ? `${prefix} > ` : ''}${name}`,
+      name,
+      suite,
+      requirements,
+      level,
+      verdict,
+      durationMs: Math.round((diagnostic?.duration ?? 0) * 10) / 10,
+      ...(message ? { message } : {}),
+    };
+  }
+}

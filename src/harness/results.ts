@@ -1,0 +1,47 @@
+import type { Level } from '../spec/types.js';
+
+/** pass; fail (a MUST broken); warn (a SHOULD broken); not-run (skipped, with the reason); error (the harness failed). */
+export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
+
+export interface CheckResult {
+  /** Stable id: suite file and full test name. */
+  readonly id: string;
+  readonly name: string;
+  readonly suite: string;
+  readonly requirements: readonly string[];
+  readonly level: Level;
+  readonly verdict: Verdict;
+  readonly durationMs: number;
+  /** Why it failed, or why it did not run. */
+  readonly message?: string;
+}
+
+export interface RunReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly target: { readonly kind: 'in-process' | 'live'; readonly description: string };
+  readonly selection: readonly string[];
+  readonly seed: number;
+  /** false when the run was interrupted or the harness failed before every check reported. */
+  readonly complete: boolean;
+  readonly counts: Readonly<Record<Verdict, number>> & { readonly total: number };
+  readonly results: readonly CheckResult[];
+  readonly harnessErrors: readonly string[];
+}
+
+const NAME_TAGS = /^(.*) \[([^\]]+)\] \((MUST|SHOULD)\)$/;
+
+/** Reads `<name> [ID ID] (LEVEL)` as suites/lib/check.ts writes it; untagged tests are MUST with no requirement. */
+export function parseCheckName(name: string): { name: string; requirements: string[]; level: Level } {
+  const m = NAME_TAGS.exec(name);
+  if (!m) return { name, requirements: [], level: 'MUST' };
+  return { name: m[1]!, requirements: m[2]!.split(' '), level: m[3] as Level };
+}
+
+export function countVerdicts(results: readonly CheckResult[]): RunReport['counts'] {
+  const counts = { pass: 0, fail: 0, warn: 0, 'not-run': 0, error: 0, total: results.length };
+  for (const r of results) counts[r.verdict]++;
+  return counts;
+}

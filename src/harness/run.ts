@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import { ConformanceReporter, type ProgressSink } from './reporter.js';
+import { countVerdicts, type RunReport } from './results.js';
+import { writeReports } from './write-reports.js';
+
+export interface RunOptions {
+  /** Sections (`7.3`, `7`) or requirement ids (`AUTH-SIGNATURE-EXPIRED`). */
+  readonly only?: readonly string[];
+  readonly seed?: number;
+  /** Where reports go; default `reports/` under the working directory. */
+  readonly out?: string;
+  /** Per-check timeout in milliseconds. */
+  readonly timeoutMs?: number;
+  readonly progress?: ProgressSink;
+}
+
+export type RunExitCode = 0 | 1 | 2 | 3;
+
+export interface RunOutcome {
+  readonly exitCode: RunExitCode;
+  readonly report: RunReport | null;
+  readonly runDir: string | null;
+  /** Set when the run could not be made (empty selection, harness failure). */
+  readonly problem?: string;
+}
+
+/** The package root: suites/ and vectors/ ship beside src/ and dist/. */
+export const PACKAGE_ROOT = fileURLToPath(new URL(existsSync(new URL('../../suites', import.meta.url)) ? '../..' : '../../..', import.meta.url));
+const SUITES = join(PACKAGE_ROOT, 'suites');
+const SECTION = /^\d+(\.\d+)*$/;
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Suite files for the selected sections (a file `7.3-x.test.ts` belongs to sections 7 and 7.3). */
+export function suiteFiles(sections: readonly string[]): string[] {
+  const files = readdirSync(SUITES).filter((f) => f.endsWith('.test.ts'));
+  if (sections.length === 0) return files.map((f) => join(SUITES, f));
+  return files.filter((f) => sections.some((s) => f.startsWith(`${s}-`) || f.startsWith(`${s}.`))).map((f) => join(SUITES, f));
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  const only = options.only ?? [];
+  const sections = only.filter((o) => SECTION.test(o));
+  const ids = only.filter((o) => !SECTION.test(o));
+  const files = suiteFiles(sections);
+  if (files.length === 0) return { exitCode: 2, report: null, runDir: null, problem: `no suite covers section ${sections.join(', ')}` };
+
+  const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
+  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${seed.toString(16)}`;
+  const startedAt = new Date().toISOString();
+  const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress);
+  const harnessErrors: string[] = [];
+  process.env.CONFORMANCE_SEED = String(seed);
+  try {
+    const vitest = await startVitest('test', files, {
+      root: PACKAGE_ROOT,
+      config: false,
+      watch: false,
+      include: ['suites/**/*.test.ts'],
+      reporters: [reporter],
+      ...(ids.length ? { testNamePattern: new RegExp(`\\[[^\\]]*\\b(${ids.map(escapeRegExp).join('|')})\\b[^\\]]*\\]`) } : {}),
+      ...(options.timeoutMs ? { testTimeout: options.timeoutMs } : {}),
+      passWithNoTests: true,
+    });
+    await vitest?.close();
+  } catch (error) {
+    harnessErrors.push(error instanceof Error ? error.message : String(error));
+  }
+  harnessErrors.push(...reporter.errors);
+
+  const results = reporter.results.filter((r) => ids.length === 0 || r.verdict !== 'not-run' || r.requirements.some((id) => ids.includes(id)));
+  const report: RunReport = {
+    tool: { name: 'agent-platform-conformance', version: packageVersion() },
+    runId,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    target: { kind: 'in-process', description: 'embedded reference verifier' },
+    selection: only,
+    seed,
+    complete: reporter.finished && harnessErrors.length === 0,
+    counts: countVerdicts(results),
+    results,
+    harnessErrors,
+  };
+  const runDir = writeReports(options.out ?? 'reports', report);
+  if (harnessErrors.length) return { exitCode: 3, report, runDir, problem: harnessErrors[0] };
+  if (report.counts.total === 0 || report.counts.total === report.counts['not-run']) {
+    return { exitCode: 2, report, runDir, problem: `the selection ${only.join(' ') || '(all)'} selects no check` };
+  }
+  return { exitCode: report.counts.fail > 0 || report.counts.error > 0 ? 1 : 0, report, runDir };
+}

@@ -1,0 +1,73 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckResult, RunReport } from './results.js';
+
+function atomicWrite(path: string, text: string): void {
+  const temporary = `${path}.partial`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+const xml = (text: string) =>
+  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/** JUnit XML: one testsuite per suite file, every testcase named, failures carrying the requirement. */
+export function junitXml(report: RunReport): string {
+  const bySuite = new Map<string, CheckResult[]>();
+  for (const r of report.results) bySuite.set(r.suite, [...(bySuite.get(r.suite) ?? []), r]);
+  const suites = [...bySuite].map(([suite, results]) => {
+    const failures = results.filter((r) => r.verdict === 'fail').length;
+    const errors = results.filter((r) => r.verdict === 'error').length;
+    const skipped = results.filter((r) => r.verdict === 'not-run').length;
+    const time = results.reduce((t, r) => t + r.durationMs, 0) / 1000;
+    const cases = results.map((r) => {
+      const attributes = `name="${xml(r.name)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
+      const body =
+        r.verdict === 'fail' ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}`)}</failure>`
+        : r.verdict === 'error' ? `<error message="${xml(requirement)}">${xml(r.message ?? '')}</error>`
+        : r.verdict === 'not-run' ? `<skipped message="${xml(r.message ?? '')}"/>`
+        : r.verdict === 'warn' ? `<system-out>${xml(`warning: ${requirement}\n${r.message ?? ''}`)}</system-out>`
+        : '';
+      return `    <testcase ${attributes}>${body}</testcase>`;
+    });
+    return `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  const c = report.counts;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agent-platform-conformance" tests="${c.total}" failures="${c.fail}" errors="${c.error}" skipped="${c['not-run']}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** A Markdown page that fits a CI job summary. */
+export function summaryMarkdown(report: RunReport): string {
+  const c = report.counts;
+  const verdict = c.fail > 0 || c.error > 0 || !report.complete ? 'NOT CONFORMANT' : 'CONFORMANT';
+  const lines = [
+    `# Conformance: ${verdict}`,
+    '',
+    `Target: ${report.target.description} (${report.target.kind}) · run ${report.runId} · seed ${report.seed}${report.complete ? '' : ' · **incomplete**'}`,
+    '',
+    '| pass | fail (MUST) | warn (SHOULD) | not run | error | total |',
+    '|---|---|---|---|---|---|',
+    `| ${c.pass} | ${c.fail} | ${c.warn} | ${c['not-run']} | ${c.error} | ${c.total} |`,
+  ];
+  const notable = report.results.filter((r) => r.verdict !== 'pass');
+  if (notable.length) {
+    lines.push('', '| verdict | requirement | check | why |', '|---|---|---|---|');
+    for (const r of notable.slice(0, 200)) {
+      const why = (r.message ?? '').split('\n')[0]!.replace(/\|/g, '\\|').slice(0, 200);
+      lines.push(`| ${r.verdict} | ${r.requirements.join(' ')} | ${r.name.replace(/\|/g, '\\|')} | ${why} |`);
+    }
+  }
+  for (const e of report.harnessErrors) lines.push('', `Harness error: ${e}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes report.json, junit.xml and summary.md under `dir/<runId>/`, each file atomically. */
+export function writeReports(dir: string, report: RunReport): string {
+  const runDir = join(dir, report.runId);
+  mkdirSync(runDir, { recursive: true });
+  atomicWrite(join(runDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  atomicWrite(join(runDir, 'junit.xml'), junitXml(report));
+  atomicWrite(join(runDir, 'summary.md'), summaryMarkdown(report));
+  return runDir;
+}

@@ -1,0 +1,11 @@
+/**
+ * agent-platform-conformance: the reference verifier, the RFC 9421 toolkit, the catalogue of the spec and the
+ * conformance run. Subpaths: `agent-platform-conformance/verifier`, `/httpsig`, `/spec`.
+ */
+export * as spec from './spec/index.js';
+export * as httpsig from './httpsig/index.js';
+export * from './verifier/index.js';
+export { createUndiciFetcher, createMemoryFetcher, type MemoryDocument, type UndiciFetcher } from './fetch/index.js';
+export { runCase, type CaseResult, type StepResult } from './cases/run-case.js';
+export type { SignedRequestCase, SignedRequestVectors } from './cases/types.js';
+export { runConformance, type RunOptions, type RunOutcome, type RunReport, type CheckResult } from './harness/index.js';

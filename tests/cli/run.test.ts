@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { PROJECT_ROOT } from '../paths.js';
+
+const exec = promisify(execFile);
+
+/** The run drives vitest itself, so it is tested as a separate process, as users and CI call it. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'run', ...args], { cwd: PROJECT_ROOT, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('agent-platform-conformance run', () => {
+  test('a run of one requirement writes report.json, junit.xml and summary.md and exits 0', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+    const { code, stdout } = await run(['--only', 'AUTH-SIGNATURE-REPLAYED', '--seed', '7', '--out', out, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.seed).toBe(7);
+    expect(report.complete).toBe(true);
+    expect(report.counts.fail).toBe(0);
+    expect(report.counts.pass).toBeGreaterThanOrEqual(2);
+    for (const r of report.results) expect(r.requirements).toContain('AUTH-SIGNATURE-REPLAYED');
+    const [runDir] = readdirSync(out);
+    for (const file of ['report.json', 'junit.xml', 'summary.md']) expect(existsSync(join(out, runDir!, file)), file).toBe(true);
+    const junit = readFileSync(join(out, runDir!, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-platform-conformance" tests="\d+" failures="0"/);
+    expect(junit).not.toMatch(/<testcase (?![^>]*name=")/);
+    expect(readFileSync(join(out, runDir!, 'summary.md'), 'utf8')).toMatch(/^# Conformance: CONFORMANT/);
+  });
+
+  test('a selection that selects nothing exits 2 and says so', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+    const section = await run(['--only', '9.9', '--out', out]);
+    expect(section.code).toBe(2);
+    expect(section.stderr).toContain('no suite covers section 9.9');
+    const id = await run(['--only', 'NO-SUCH-REQUIREMENT', '--out', out]);
+    expect(id.code).toBe(2);
+    expect(id.stderr).toContain('selects no check');
+  });
+
+  test('live runs are refused clearly until they exist, and bad options exit 2 without a stack trace', async () => {
+    const live = await run(['--base-url', 'https://platform.example']);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('not available in this version yet');
+    const seed = await run(['--seed', 'abc']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toContain('--seed must be a whole number');
+    expect(seed.stderr).not.toMatch(/\n\s+at /);
+  });
+});
