@@ -5,6 +5,7 @@ import { AUTH_ERRORS, AUTH_ERROR_BODY_ERROR, isAuthErrorCode, requirementId } fr
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { acceptSignatureValue, bearerChallenge } from '../src/verifier/refusal.js';
+import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { check } from './lib/check.js';
 import { readVectors } from './lib/vectors.js';
 
@@ -15,9 +16,14 @@ import { readVectors } from './lib/vectors.js';
  */
 const vectors = readVectors('signed-requests.json');
 
+function requestBody(r: CaseRequest): Uint8Array {
+  if (r.body_fill) return new Uint8Array(r.body_fill.length).fill(r.body_fill.byte);
+  if (r.body_base64 !== undefined) return new Uint8Array(Buffer.from(r.body_base64, 'base64'));
+  return new TextEncoder().encode(r.body ?? '');
+}
+
 function hasBody(request: CaseRequest): boolean {
-  const r = request as CaseRequest & { body_fill?: { length: number } };
-  return (r.body_fill?.length ?? 0) > 0 || (r.body_base64 ?? '').length > 0 || (r.body ?? '').length > 0;
+  return requestBody(request).length > 0;
 }
 
 function assertRefusalShape(step: StepResult, request: CaseRequest): void {
@@ -40,11 +46,18 @@ describe('7.3 agent authentication: signed requests and platform bearers (vector
       for (const c of group.cases) {
         const codes = [...new Set(c.steps.map((s) => s.expect?.error_code).filter((x): x is NonNullable<typeof x> => !!x))];
         const ids = codes.length ? codes.map((code) => requirementId('AUTH', code)) : ['AUTH-SIGNED-REQUEST-ACCEPTED'];
-        check(`${c.id}: ${c.description}`, ids, 'MUST', async () => {
+        check(`${c.id}: ${c.description}`, ids, 'MUST', async ({ record }) => {
           const result = await runCase(c);
           result.steps.forEach((step, i) => {
-            expect(step.mismatches, `step ${i + 1}`).toEqual([]);
-            expect(step.matches_expect).toBe(true);
+            const request = c.steps[i]!.request;
+            record({
+              request: recordRequest({ ...request, body: requestBody(request) }),
+              response: recordResponse({ status: step.status, headers: step.headers, body: step.body ? JSON.stringify(step.body) : '' }),
+            });
+            if (step.matches_expect !== true) {
+              const said = step.description ? ` The verifier said: ${step.description}` : ' The verifier accepted the request.';
+              expect.fail(`step ${i + 1} of ${c.steps.length}: ${step.mismatches.join('; ') || 'no expectation'}.${said}`);
+            }
             if (!step.ok) assertRefusalShape(step, c.steps[i]!.request);
           });
         });

@@ -1,6 +1,10 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Exchange } from './exchange.js';
 import { parseCheckName, type CheckResult, type Verdict } from './results.js';
+
+/** A failed check keeps its last few exchanges: the one that failed and what led to it. */
+const EXCHANGES_KEPT = 8;
 
 export interface ProgressSink {
   section(file: string, results: readonly CheckResult[]): void;
@@ -48,6 +52,7 @@ export class ConformanceReporter implements Reporter {
       verdict = 'not-run';
       message = (result as { note?: string }).note ?? 'skipped without a reason';
     }
+    const exchanges = ((testCase.meta() as { exchanges?: Exchange[] }).exchanges ?? []).slice(-EXCHANGES_KEPT);
     const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).trim();
     return {
       id: `${suite} > ${prefix ? `${prefix} > ` : ''}${name}`,
@@ -58,6 +63,7 @@ export class ConformanceReporter implements Reporter {
       verdict,
       durationMs: Math.round((diagnostic?.duration ?? 0) * 10) / 10,
       ...(message ? { message } : {}),
+      ...(verdict !== 'pass' && exchanges.length ? { exchanges } : {}),
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { Level } from '../spec/types.js';
+import type { Exchange } from './exchange.js';
 
 /** pass; fail (a MUST broken); warn (a SHOULD broken); not-run (skipped, with the reason); error (the harness failed). */
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
@@ -14,6 +15,8 @@ export interface CheckResult {
   readonly durationMs: number;
   /** Why it failed, or why it did not run. */
   readonly message?: string;
+  /** The exact requests and responses of a failed check (secrets redacted). */
+  readonly exchanges?: readonly Exchange[];
 }
 
 export interface RunReport {

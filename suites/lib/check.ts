@@ -1,10 +1,27 @@
-import { test } from 'vitest';
+import { test, type TestContext } from 'vitest';
+import type { Exchange } from '../../src/harness/exchange.js';
 import type { Level } from '../../src/spec/types.js';
+
+/** What a check body gets: a way to record the exchanges a report shows when the check fails. */
+export interface CheckContext {
+  record(exchange: Exchange): void;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    exchanges?: Exchange[];
+  }
+}
 
 /**
  * A conformance check: a vitest test whose name carries the requirement ids it checks and their level, in
  * the form `<name> [ID ID] (MUST)`, so reports can trace every result to the catalogue.
  */
-export function check(name: string, requirements: readonly string[], level: Level, fn: () => Promise<void> | void, timeout?: number): void {
-  test(`${name} [${requirements.join(' ')}] (${level})`, fn, timeout);
+export function check(name: string, requirements: readonly string[], level: Level, fn: (c: CheckContext) => Promise<void> | void, timeout?: number): void {
+  test(`${name} [${requirements.join(' ')}] (${level})`, (ctx: TestContext) => {
+    const record = (exchange: Exchange) => {
+      ctx.task.meta.exchanges = [...(ctx.task.meta.exchanges ?? []), exchange];
+    };
+    return fn({ record });
+  }, timeout);
 }

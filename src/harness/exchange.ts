@@ -1,0 +1,59 @@
+import { HEADERS } from '../spec/headers.js';
+
+/** One HTTP request and the response it got, as a failed check shows it (secrets redacted). */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** The body as text when it is UTF-8, else base64; cut to BODY_LIMIT bytes. */
+  readonly body: string;
+  readonly bodyEncoding: 'utf8' | 'base64';
+  readonly bodyLength: number;
+}
+
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly bodyEncoding: 'utf8' | 'base64';
+  readonly bodyLength: number;
+}
+
+export interface Exchange {
+  readonly request: RecordedRequest;
+  /** null when no response came (connection refused, timeout); `note` then says why. */
+  readonly response: RecordedResponse | null;
+  readonly note?: string;
+}
+
+export const BODY_LIMIT = 4096;
+export const REDACTED = '[redacted]';
+
+/** Header fields whose values are credentials; a report shows that they were sent, never what they were. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([HEADERS.authorization, HEADERS.paymentAuthorization, HEADERS.ownerKey, 'cookie', 'set-cookie', 'proxy-authorization']);
+
+function redactValue(name: string, value: string): string {
+  if (!SECRET_HEADERS.has(name.toLowerCase())) return value;
+  const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
+  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+}
+
+export function recordBody(bytes: Uint8Array | null | undefined): { body: string; bodyEncoding: 'utf8' | 'base64'; bodyLength: number } {
+  const data = bytes ?? new Uint8Array(0);
+  const cut = data.subarray(0, BODY_LIMIT);
+  const text = Buffer.from(cut).toString('utf8');
+  const isText = Buffer.from(text, 'utf8').equals(Buffer.from(cut)) && !/[\u0000-\u0008\u000e-\u001f]/.test(text);
+  return isText
+    ? { body: text, bodyEncoding: 'utf8', bodyLength: data.length }
+    : { body: Buffer.from(cut).toString('base64'), bodyEncoding: 'base64', bodyLength: data.length };
+}
+
+export function recordRequest(r: { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body?: Uint8Array | null }): RecordedRequest {
+  return { method: r.method, url: r.url, headers: r.headers.map(([n, v]) => [n, redactValue(n, v)] as const), ...recordBody(r.body) };
+}
+
+export function recordResponse(r: { status: number; headers: Readonly<Record<string, string>>; body?: Uint8Array | string | null }): RecordedResponse {
+  const bytes = typeof r.body === 'string' ? new TextEncoder().encode(r.body) : r.body;
+  const headers = Object.fromEntries(Object.entries(r.headers).map(([n, v]) => [n, redactValue(n, v)]));
+  return { status: r.status, headers, ...recordBody(bytes) };
+}
