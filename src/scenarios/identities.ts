@@ -1,3 +1,4 @@
+import { HEADERS } from '../spec/headers.js';
 import { createHash } from 'node:crypto';
 import { generateEd25519Jwk, jwkThumbprint, type Ed25519PrivateJwk } from '../httpsig/index.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
@@ -30,7 +31,7 @@ export function agentAt(agentUrl: string): AgentIdentity {
 
 const json = (value: unknown, mediaType: string = MEDIA_TYPES.json): CaseDocument => ({
   status: 200,
-  headers: { 'content-type': mediaType },
+  headers: { [HEADERS.contentType]: mediaType },
   body: JSON.stringify(value),
 });
 

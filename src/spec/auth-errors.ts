@@ -54,6 +54,11 @@ export const AUTH_ERRORS = Object.freeze(
   Object.fromEntries(AUTH_ERROR_LIST.map((r) => [r.code, r])),
 ) as { readonly [C in AuthErrorCode]: AuthErrorRecord & { readonly code: C } };
 
+/** Every 7.3 code as a value, by its own name: `AUTH_CODES.signature_expired`. Code elsewhere names codes through this. */
+export const AUTH_CODES = Object.freeze(Object.fromEntries(AUTH_ERROR_LIST.map((r) => [r.code, r.code]))) as {
+  readonly [C in AuthErrorCode]: C;
+};
+
 export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
   return typeof value === 'string' && Object.hasOwn(AUTH_ERRORS, value);
 }

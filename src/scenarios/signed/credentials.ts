@@ -1,3 +1,5 @@
+import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
 import { accepted, refused, type Group, type Kit } from '../kit.js';
 import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../platform-tokens.js';
@@ -25,31 +27,31 @@ export const credentials: Group = {
       id: 'missing-credential-nothing',
       description: 'no signature headers and no Authorization header',
       flags: ['Credential'],
-      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [['content-type', 'application/json']]), refused('missing_credential'))] }),
+      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.contentType, MEDIA_TYPES.json]]), refused(AUTH_CODES.missing_credential))] }),
     },
     {
       id: 'missing-credential-other-scheme',
       description: 'an Authorization header of another scheme lands on missing_credential',
       flags: ['Credential'],
-      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Basic YWxpY2U6c2VjcmV0']]), refused('missing_credential'))] }),
+      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Basic YWxpY2U6c2VjcmV0']]), refused(AUTH_CODES.missing_credential))] }),
     },
     {
       id: 'missing-credential-no-body',
       description: 'a GET without credential is asked for the components without content-digest',
       flags: ['Credential'],
-      build: (k) => ({ documents: {}, steps: [k.step({ method: 'GET', url: k.url(), headers: [] }, refused('missing_credential'))] }),
+      build: (k) => ({ documents: {}, steps: [k.step({ method: 'GET', url: k.url(), headers: [] }, refused(AUTH_CODES.missing_credential))] }),
     },
     {
       id: 'malformed-token-one-segment',
       description: 'a Bearer that is not a three-segment JWT',
       flags: ['Bearer'],
-      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Bearer not-a-jwt']]), refused('malformed_token'))] }),
+      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Bearer not-a-jwt']]), refused(AUTH_CODES.malformed_token))] }),
     },
     {
       id: 'malformed-token-two-segments',
       description: 'a Bearer with two segments',
       flags: ['Bearer'],
-      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Bearer eyJhbGciOiJFZERTQSJ9.e30']]), refused('malformed_token'))] }),
+      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Bearer eyJhbGciOiJFZERTQSJ9.e30']]), refused(AUTH_CODES.malformed_token))] }),
     },
     {
       id: 'platform-token-valid',
@@ -68,7 +70,7 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k), k.A)}`]]), refused('platform_token_invalid'))],
+        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k), k.A)}`]]), refused(AUTH_CODES.platform_token_invalid))],
       }),
     },
     {
@@ -78,7 +80,7 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { iat: k.now - 700, exp: k.now - 100 }))}`]]), refused('platform_token_invalid'))],
+        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { iat: k.now - 700, exp: k.now - 100 }))}`]]), refused(AUTH_CODES.platform_token_invalid))],
       }),
     },
     {
@@ -88,7 +90,7 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: { ...tokenPlatform(), revoked_token_ids: ['token-1'] },
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k))}`]]), refused('platform_token_invalid'))],
+        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k))}`]]), refused(AUTH_CODES.platform_token_invalid))],
       }),
     },
     {
@@ -98,7 +100,7 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: 'billing:read' }))}`]]), refused('insufficient_scope'))],
+        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: 'billing:read' }))}`]]), refused(AUTH_CODES.insufficient_scope))],
       }),
     },
     {
@@ -108,7 +110,7 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: undefined }))}`]]), refused('insufficient_scope'))],
+        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: undefined }))}`]]), refused(AUTH_CODES.insufficient_scope))],
       }),
     },
     {
@@ -123,7 +125,7 @@ export const credentials: Group = {
           steps: [
             k.step(
               k.request({ headers: [[HEADERS.authorization, `Bearer ${token}`]], labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }),
-              refused('signature_invalid'),
+              refused(AUTH_CODES.signature_invalid),
             ),
           ],
         };

@@ -1,3 +1,5 @@
+import { HEADERS } from '../../spec/headers.js';
+import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { LIMITS } from '../../spec/limits.js';
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
@@ -22,34 +24,34 @@ export const documents: Group = {
       flags: ['FetchRules'],
       build: (k) => ({
         documents: { ...withKeySet(k, { status: 302, headers: { location: 'https://elsewhere.example/jwks.json' }, body: '' }), 'https://elsewhere.example/jwks.json': keySetDocument([k.A.publicJwk]) },
-        steps: [k.step(k.request(), refused('key_set_unreachable'))],
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
       }),
     },
     {
       id: 'key-set-404',
       description: 'a key set answered with 404',
       flags: ['FetchRules'],
-      build: (k) => ({ documents: withKeySet(k, { status: 404, body: 'not found' }), steps: [k.step(k.request(), refused('key_set_unreachable'))] }),
+      build: (k) => ({ documents: withKeySet(k, { status: 404, body: 'not found' }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] }),
     },
     {
       id: 'key-set-500',
       description: 'a key set answered with 500',
       flags: ['FetchRules'],
-      build: (k) => ({ documents: withKeySet(k, { status: 500, body: '' }), steps: [k.step(k.request(), refused('key_set_unreachable'))] }),
+      build: (k) => ({ documents: withKeySet(k, { status: 500, body: '' }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] }),
     },
     {
       id: 'key-set-slow',
       description: 'a key set answered after more than 5 s',
       flags: ['FetchRules'],
-      build: (k) => ({ documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value + 1000 }), steps: [k.step(k.request(), refused('key_set_unreachable'))] }),
+      build: (k) => ({ documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value + 1000 }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] }),
     },
     {
       id: 'key-set-over-64-kib',
       description: 'a key set body over 64 KiB',
       flags: ['FetchRules', 'Boundary'],
       build: (k) => ({
-        documents: withKeySet(k, { status: 200, headers: { 'content-type': MEDIA_TYPES.json }, body: JSON.stringify({ keys: [k.A.publicJwk], padding: 'x'.repeat(LIMITS.documentSize.value) }) }),
-        steps: [k.step(k.request(), refused('key_set_unreachable'))],
+        documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify({ keys: [k.A.publicJwk], padding: 'x'.repeat(LIMITS.documentSize.value) }) }),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
       }),
     },
     {
@@ -59,14 +61,14 @@ export const documents: Group = {
       build: (k) => {
         const docs = { ...k.docs() };
         delete (docs as Record<string, unknown>)[k.alice.keySetUrl];
-        return { documents: docs, steps: [k.step(k.request(), refused('key_set_unreachable'))] };
+        return { documents: docs, steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] };
       },
     },
     {
       id: 'key-set-not-json',
       description: 'a key set whose body is not JSON',
       flags: ['FetchRules'],
-      build: (k) => ({ documents: withKeySet(k, { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>keys</html>' }), steps: [k.step(k.request(), refused('key_set_unreachable'))] }),
+      build: (k) => ({ documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.html }, body: '<html>keys</html>' }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] }),
     },
     // key_set_invalid
     {
@@ -75,7 +77,7 @@ export const documents: Group = {
       flags: ['KeySet', 'Boundary'],
       build: (k) => {
         const extra = Array.from({ length: 16 }, (_, i) => keyFromName(`filler-${i}`).publicJwk);
-        return { documents: withKeySet(k, keySetDocument([k.A.publicJwk, ...extra])), steps: [k.step(k.request(), refused('key_set_invalid'))] };
+        return { documents: withKeySet(k, keySetDocument([k.A.publicJwk, ...extra])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] };
       },
     },
     {
@@ -91,31 +93,31 @@ export const documents: Group = {
       id: 'key-set-rfc9421-test-key',
       description: 'a key set holding the RFC 9421 test key',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, RFC9421_TEST_KEY])), steps: [k.step(k.request(), refused('key_set_invalid'))] }),
+      build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, RFC9421_TEST_KEY])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
     },
     {
       id: 'key-set-rsa-key',
       description: 'a key set holding an RSA key',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, { kty: 'RSA', e: 'AQAB', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', use: 'sig' }])), steps: [k.step(k.request(), refused('key_set_invalid'))] }),
+      build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, { kty: 'RSA', e: 'AQAB', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', use: 'sig' }])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
     },
     {
       id: 'key-set-use-enc',
       description: 'a key whose use is enc, not sig',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, use: 'enc' }])), steps: [k.step(k.request(), refused('key_set_invalid'))] }),
+      build: (k) => ({ documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, use: 'enc' }])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
     },
     {
       id: 'key-set-no-keys-array',
       description: 'a JSON document without a keys array',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, { status: 200, headers: { 'content-type': MEDIA_TYPES.json }, body: JSON.stringify({ key: k.A.publicJwk }) }), steps: [k.step(k.request(), refused('key_set_invalid'))] }),
+      build: (k) => ({ documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify({ key: k.A.publicJwk }) }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
     },
     {
       id: 'key-set-private-key-published',
       description: 'a key set publishing a private key (d)',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, d: k.A.privateJwk.d }])), steps: [k.step(k.request(), refused('key_set_invalid'))] }),
+      build: (k) => ({ documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, d: k.A.privateJwk.d }])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
     },
     {
       id: 'key-directory-wrong-media-type',
@@ -125,7 +127,7 @@ export const documents: Group = {
         const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
         return {
           documents: { [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk]), [origin.cardUrl]: cardDocument(origin) },
-          steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), refused('key_set_invalid'))],
+          steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), refused(AUTH_CODES.key_set_invalid))],
         };
       },
     },
@@ -134,75 +136,75 @@ export const documents: Group = {
       id: 'key-unknown-other-key-published',
       description: 'the key set does not carry the key the keyid names',
       flags: ['KeySelection'],
-      build: (k) => ({ documents: k.docs(k.alice, [k.B]), steps: [k.step(k.request(), refused('signature_key_unknown'))] }),
+      build: (k) => ({ documents: k.docs(k.alice, [k.B]), steps: [k.step(k.request(), refused(AUTH_CODES.signature_key_unknown))] }),
     },
     {
       id: 'key-unknown-one-of-two-labels',
       description: 'one of two labels names a key the set does not carry; the whole request is refused',
       flags: ['KeySelection', 'KeyRotation'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused('signature_key_unknown'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused(AUTH_CODES.signature_key_unknown))] }),
     },
     // signature_invalid
     {
       id: 'invalid-path-changed',
       description: 'the path changed after signing',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.url = r.url.replace('/cli/token', '/cli/tokens'); } }), refused('signature_invalid'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.url = r.url.replace('/cli/token', '/cli/tokens'); } }), refused(AUTH_CODES.signature_invalid))] }),
     },
     {
       id: 'invalid-method-changed',
       description: 'the method changed after signing',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.method = 'PUT'; } }), refused('signature_invalid'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.method = 'PUT'; } }), refused(AUTH_CODES.signature_invalid))] }),
     },
     {
       id: 'invalid-query-added',
       description: 'a query string added after signing',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.url += '?admin=1'; } }), refused('signature_invalid'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.url += '?admin=1'; } }), refused(AUTH_CODES.signature_invalid))] }),
     },
     {
       id: 'invalid-signed-by-other-key',
       description: 'signed with another key under the thumbprint of a published key',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [{ label: 'sig1', key: { ...k.A, privateJwk: k.B.privateJwk } }] }), refused('signature_invalid'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [{ label: 'sig1', key: { ...k.A, privateJwk: k.B.privateJwk } }] }), refused(AUTH_CODES.signature_invalid))] }),
     },
     // card
     {
       id: 'card-404',
       description: 'first sight: the card answers 404',
       flags: ['Card', 'FetchRules'],
-      build: (k) => ({ documents: withCard(k, { status: 404, body: '' }), steps: [k.step(k.request(), refused('card_unreachable'))] }),
+      build: (k) => ({ documents: withCard(k, { status: 404, body: '' }), steps: [k.step(k.request(), refused(AUTH_CODES.card_unreachable))] }),
     },
     {
       id: 'card-redirect',
       description: 'first sight: the card answers with a redirect',
       flags: ['Card', 'FetchRules'],
-      build: (k) => ({ documents: withCard(k, { status: 301, headers: { location: 'https://agents.example/card.json' }, body: '' }), steps: [k.step(k.request(), refused('card_unreachable'))] }),
+      build: (k) => ({ documents: withCard(k, { status: 301, headers: { location: 'https://agents.example/card.json' }, body: '' }), steps: [k.step(k.request(), refused(AUTH_CODES.card_unreachable))] }),
     },
     {
       id: 'card-client-id-wrong',
       description: "the card's client_id is not the card's own URL",
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { client_id: 'alice' })), steps: [k.step(k.request(), refused('card_not_self_naming'))] }),
+      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { client_id: 'alice' })), steps: [k.step(k.request(), refused(AUTH_CODES.card_not_self_naming))] }),
     },
     {
       id: 'card-url-trailing-slash',
       description: "the card's url has a trailing slash",
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { url: `${k.alice.agentUrl}/` })), steps: [k.step(k.request(), refused('card_not_self_naming'))] }),
+      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { url: `${k.alice.agentUrl}/` })), steps: [k.step(k.request(), refused(AUTH_CODES.card_not_self_naming))] }),
     },
     {
       id: 'card-jwks-uri-differs',
       description: "the card's jwks_uri names another key set",
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { jwks_uri: k.bob.keySetUrl })), steps: [k.step(k.request(), refused('card_key_set_mismatch'))] }),
+      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { jwks_uri: k.bob.keySetUrl })), steps: [k.step(k.request(), refused(AUTH_CODES.card_key_set_mismatch))] }),
     },
     {
       id: 'card-both-jwks-uri-and-jwks',
       description: 'the card carries both jwks_uri and an inline jwks',
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { jwks: { keys: [k.A.publicJwk] } })), steps: [k.step(k.request(), refused('card_key_set_mismatch'))] }),
+      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { jwks: { keys: [k.A.publicJwk] } })), steps: [k.step(k.request(), refused(AUTH_CODES.card_key_set_mismatch))] }),
     },
     {
       id: 'card-refusal-remembered',
@@ -211,8 +213,8 @@ export const documents: Group = {
       build: (k) => ({
         documents: withCard(k, cardDocument(k.alice, { client_id: 'alice' })),
         steps: [
-          k.step(k.request(), refused('card_not_self_naming')),
-          k.step(k.request({ created: k.now + 300, expires: k.now + 360 }), refused('card_not_self_naming'), { at: k.now + 300, documents: { [k.alice.cardUrl]: cardDocument(k.alice) } }),
+          k.step(k.request(), refused(AUTH_CODES.card_not_self_naming)),
+          k.step(k.request({ created: k.now + 300, expires: k.now + 360 }), refused(AUTH_CODES.card_not_self_naming), { at: k.now + 300, documents: { [k.alice.cardUrl]: cardDocument(k.alice) } }),
           k.step(k.request({ created: k.now + 601, expires: k.now + 661 }), accepted(k.alice.agentUrl), { at: k.now + 601 }),
         ],
       }),
@@ -224,8 +226,8 @@ export const documents: Group = {
       build: (k) => ({
         documents: withKeySet(k, { status: 503, body: '' }),
         steps: [
-          k.step(k.request(), refused('key_set_unreachable')),
-          k.step(k.request({ created: k.now + 299, expires: k.now + 359 }), refused('key_set_unreachable'), { at: k.now + 299, documents: k.docs() }),
+          k.step(k.request(), refused(AUTH_CODES.key_set_unreachable)),
+          k.step(k.request({ created: k.now + 299, expires: k.now + 359 }), refused(AUTH_CODES.key_set_unreachable), { at: k.now + 299, documents: k.docs() }),
           k.step(k.request({ created: k.now + 300, expires: k.now + 360 }), accepted(k.alice.agentUrl), { at: k.now + 300 }),
         ],
       }),
@@ -239,7 +241,7 @@ export const documents: Group = {
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
           k.step(k.request(), accepted(k.alice.agentUrl)),
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }], created: k.now + 100, expires: k.now + 160 }), refused('signature_key_unknown'), { at: k.now + 100, documents: k.docs(k.alice, [k.A, k.A2]) }),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }], created: k.now + 100, expires: k.now + 160 }), refused(AUTH_CODES.signature_key_unknown), { at: k.now + 100, documents: k.docs(k.alice, [k.A, k.A2]) }),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }], created: k.now + 300, expires: k.now + 360 }), accepted(k.alice.agentUrl), { at: k.now + 300 }),
         ],
       }),

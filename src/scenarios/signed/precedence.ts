@@ -1,3 +1,4 @@
+import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
 import { accepted, refused, type Group } from '../kit.js';
 import { flip } from './credentials.js';
@@ -11,13 +12,13 @@ export const precedence: Group = {
       id: 'precedence-params-before-size',
       description: 'a bad keyid and a 63-byte signature: parameters are checked first',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"short"' }), tamper: (s) => s.slice(0, 63) })] }), refused('signature_params_invalid'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"short"' }), tamper: (s) => s.slice(0, 63) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
     },
     {
       id: 'precedence-expired-before-authority',
       description: 'expired and signed for another host: expiry wins',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 200, expires: k.now - 100, url: 'https://alias.example/api/auth/cli/token' }), refused('signature_expired'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 200, expires: k.now - 100, url: 'https://alias.example/api/auth/cli/token' }), refused(AUTH_CODES.signature_expired))] }),
     },
     {
       id: 'precedence-authority-before-coverage',
@@ -31,7 +32,7 @@ export const precedence: Group = {
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ keySetUrl: k.alice.keySetUrl.replace('https:', 'http:'), labels: [sig1(k, { covered: covered(false) })] }), refused('signature_coverage_insufficient'))],
+        steps: [k.step(k.request({ keySetUrl: k.alice.keySetUrl.replace('https:', 'http:'), labels: [sig1(k, { covered: covered(false) })] }), refused(AUTH_CODES.signature_coverage_insufficient))],
       }),
     },
     {
@@ -40,14 +41,14 @@ export const precedence: Group = {
       flags: ['Precedence'],
       build: (k) => ({
         documents: { ...k.docs(), [k.alice.keySetUrl]: { status: 404, body: '' } },
-        steps: [k.step(k.request({ after: (r) => { r.body = new TextEncoder().encode('{"x":1}'); } }), refused('content_digest_mismatch'))],
+        steps: [k.step(k.request({ after: (r) => { r.body = new TextEncoder().encode('{"x":1}'); } }), refused(AUTH_CODES.content_digest_mismatch))],
       }),
     },
     {
       id: 'precedence-key-unknown-before-invalid',
       description: 'an unknown keyid and a broken signature: the key is looked up first',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(k.alice, [k.B]), steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused('signature_key_unknown'))] }),
+      build: (k) => ({ documents: k.docs(k.alice, [k.B]), steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_key_unknown))] }),
     },
     {
       id: 'precedence-invalid-before-replay',
@@ -57,8 +58,8 @@ export const precedence: Group = {
         documents: k.docs(),
         steps: [
           k.step(k.request({ nonce: () => 'nonce-1' }), accepted(k.alice.agentUrl)),
-          k.step(k.request({ nonce: () => 'nonce-1', labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused('signature_invalid')),
-          k.step(k.request({ nonce: () => 'nonce-2', labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused('signature_invalid')),
+          k.step(k.request({ nonce: () => 'nonce-1', labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_invalid)),
+          k.step(k.request({ nonce: () => 'nonce-2', labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_invalid)),
           k.step(k.request({ nonce: () => 'nonce-2' }), accepted(k.alice.agentUrl)),
         ],
       }),
@@ -71,7 +72,7 @@ export const precedence: Group = {
         const request = k.request();
         return {
           documents: { ...k.docs(), [k.alice.cardUrl]: { status: 404, body: '' } },
-          steps: [k.step(request, refused('card_unreachable')), k.step(request, refused('signature_replayed'))],
+          steps: [k.step(request, refused(AUTH_CODES.card_unreachable)), k.step(request, refused(AUTH_CODES.signature_replayed))],
         };
       },
     },
@@ -84,7 +85,7 @@ export const precedence: Group = {
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
           k.step(k.request({ nonce: () => 'n' }), accepted(k.alice.agentUrl)),
-          k.step(k.request({ nonce: () => 'n', labels: [{ label: 'sig1', key: k.A2 }] }), refused('key_continuity_required')),
+          k.step(k.request({ nonce: () => 'n', labels: [{ label: 'sig1', key: k.A2 }] }), refused(AUTH_CODES.key_continuity_required)),
         ],
       }),
     },
@@ -93,10 +94,10 @@ export const precedence: Group = {
       description: 'a throttled address gets too_many_failed_signatures even for a malformed request',
       flags: ['Precedence', 'Throttle'],
       build: (k) => {
-        const bad = () => k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'nonsense (') }), refused('signature_malformed'), { client_address: '198.51.100.9' });
+        const bad = () => k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'nonsense (') }), refused(AUTH_CODES.signature_malformed), { client_address: '198.51.100.9' });
         return {
           documents: k.docs(),
-          steps: [...Array.from({ length: 30 }, bad), k.step(k.request({ bodyConsumed: true }), refused('too_many_failed_signatures'), { client_address: '198.51.100.9' })],
+          steps: [...Array.from({ length: 30 }, bad), k.step(k.request({ bodyConsumed: true }), refused(AUTH_CODES.too_many_failed_signatures), { client_address: '198.51.100.9' })],
         };
       },
     },

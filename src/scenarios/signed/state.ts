@@ -1,3 +1,4 @@
+import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
 import { LIMITS } from '../../spec/limits.js';
 import type { CaseStep } from '../../cases/types.js';
@@ -10,7 +11,7 @@ const OTHER = '198.51.100.8';
 
 function failures(k: Kit, count: number, address: string, at = k.now): CaseStep[] {
   return Array.from({ length: count }, () =>
-    k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused('signature_invalid'), { client_address: address, at }),
+    k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), { client_address: address, at }),
   );
 }
 
@@ -23,7 +24,7 @@ export const state: Group = {
       flags: ['Replay'],
       build: (k) => {
         const request = k.request();
-        return { documents: k.docs(), steps: [k.step(request, accepted(k.alice.agentUrl)), k.step(request, refused('signature_replayed'))] };
+        return { documents: k.docs(), steps: [k.step(request, accepted(k.alice.agentUrl)), k.step(request, refused(AUTH_CODES.signature_replayed))] };
       },
     },
     {
@@ -34,7 +35,7 @@ export const state: Group = {
         documents: k.docs(),
         steps: [
           k.step(k.request({ nonce: () => 'reused-nonce' }), accepted(k.alice.agentUrl)),
-          k.step(k.request({ nonce: () => 'reused-nonce', bodyText: '{"n":2}' }), refused('signature_replayed')),
+          k.step(k.request({ nonce: () => 'reused-nonce', bodyText: '{"n":2}' }), refused(AUTH_CODES.signature_replayed)),
         ],
       }),
     },
@@ -44,7 +45,7 @@ export const state: Group = {
       flags: ['Replay', 'KeyRotation'],
       build: (k) => ({
         documents: k.docs(k.alice, [k.A, k.A2]),
-        steps: [k.step(k.request({ nonce: () => 'shared-nonce', labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused('signature_replayed'))],
+        steps: [k.step(k.request({ nonce: () => 'shared-nonce', labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused(AUTH_CODES.signature_replayed))],
       }),
     },
     {
@@ -66,7 +67,7 @@ export const state: Group = {
       build: (k) => ({
         documents: k.docs(k.alice, [k.A, k.A2]),
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
-        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), refused('key_continuity_required'))],
+        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), refused(AUTH_CODES.key_continuity_required))],
       }),
     },
     {
@@ -76,7 +77,7 @@ export const state: Group = {
       build: (k) => ({
         documents: k.docs(k.alice, [k.A2]),
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
-        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), refused('key_continuity_required'))],
+        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), refused(AUTH_CODES.key_continuity_required))],
       }),
     },
     {
@@ -88,7 +89,7 @@ export const state: Group = {
         platform: { owner_keys: [OWNER_KEY] },
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, 'not-the-owner-key']] }), refused('key_continuity_required')),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, 'not-the-owner-key']] }), refused(AUTH_CODES.key_continuity_required)),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, OWNER_KEY]] }), accepted(k.alice.agentUrl)),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), accepted(k.alice.agentUrl)),
         ],
@@ -100,7 +101,7 @@ export const state: Group = {
       flags: ['Throttle'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [...failures(k, LIMITS.failedSignatures.value, THROTTLED), k.step(k.request(), refused('too_many_failed_signatures'), { client_address: THROTTLED })],
+        steps: [...failures(k, LIMITS.failedSignatures.value, THROTTLED), k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED })],
       }),
     },
     {
@@ -111,8 +112,8 @@ export const state: Group = {
         documents: k.docs(),
         steps: [
           ...failures(k, LIMITS.failedSignatures.value - 1, THROTTLED),
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused('signature_invalid'), { client_address: THROTTLED }),
-          k.step(k.request(), refused('too_many_failed_signatures'), { client_address: THROTTLED }),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), { client_address: THROTTLED }),
+          k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED }),
           k.step(k.request(), accepted(k.alice.agentUrl), { client_address: OTHER }),
           k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl), { client_address: THROTTLED, at: k.now + 60 }),
         ],
