@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createUndiciFetcher } from '../../src/fetch/index.js';
+import { startFixtureHost, type FixtureHost } from '../../src/harness/fixture-host.js';
+import { agentAt, agentDocuments, keyFromName } from '../../src/scenarios/identities.js';
+
+let host: FixtureHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe('the fixture host publishes scenario documents on loopback', () => {
+  test('a key set and card are served exactly; what is not published is refused', async () => {
+    host = await startFixtureHost();
+    const alice = agentAt(`${host.url}/c/case-1/a/alice`);
+    host.publish(agentDocuments(alice, [keyFromName('alice-1')]));
+    const fetcher = createUndiciFetcher({ allowInsecureLoopback: true });
+    try {
+      const keySet = await fetcher.fetch(alice.keySetUrl);
+      expect(keySet.ok).toBe(true);
+      if (keySet.ok) expect(JSON.parse(Buffer.from(keySet.body).toString()).keys[0].x).toBe(keyFromName('alice-1').publicJwk.x);
+      const missing = await fetcher.fetch(`${host.url}/c/case-1/a/bob/.well-known/jwks.json`);
+      expect(missing).toMatchObject({ ok: false, reason: 'network' });
+      expect(host.requests).toEqual(['/c/case-1/a/alice/.well-known/jwks.json', '/c/case-1/a/bob/.well-known/jwks.json']);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  test('faulty documents: a redirect is not followed, a slow answer times out', async () => {
+    host = await startFixtureHost();
+    host.publish({
+      [`${host.url}/moved.json`]: { status: 302, headers: { location: `${host.url}/target.json` }, body: '' },
+      [`${host.url}/target.json`]: { status: 200, body: '{"keys":[]}' },
+      [`${host.url}/slow.json`]: { status: 200, body: '{}', delay_ms: 2000 },
+    });
+    const fetcher = createUndiciFetcher({ allowInsecureLoopback: true, timeoutMs: 200 });
+    try {
+      expect(await fetcher.fetch(`${host.url}/moved.json`)).toMatchObject({ ok: false, reason: 'redirect' });
+      expect(host.requests).not.toContain('/target.json');
+      expect(await fetcher.fetch(`${host.url}/slow.json`)).toMatchObject({ ok: false, reason: 'timeout' });
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  test('documents outside the host are refused when published', async () => {
+    host = await startFixtureHost();
+    expect(() => host!.publish({ 'https://agents.example/x.json': { status: 200, body: '' } })).toThrow(/not under/);
+  });
+});
