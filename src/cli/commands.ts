@@ -1,7 +1,8 @@
 import type { Command } from './command.js';
 import { keygenCommand } from './keygen.js';
-import { checkAgentCommand, checkWidgetCommand, serveCommand } from './not-yet-available.js';
+import { checkAgentCommand, checkWidgetCommand } from './not-yet-available.js';
 import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 

@@ -14,20 +14,6 @@ export function notYetAvailable(spec: Omit<Command, 'available' | 'run'>): Comma
 
 const json: OptionSpec = { type: 'boolean', help: 'print one JSON document' };
 
-export const serveCommand = notYetAvailable({
-  name: 'serve',
-  summary: 'serve the reference platform and agent on a port',
-  usage: '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures]',
-  description: 'Serves the reference platform and agent; the first stdout line is `listening on http://HOST:PORT`.',
-  options: {
-    host: { type: 'string', value: 'HOST', help: 'address to bind (default 127.0.0.1)' },
-    port: { type: 'string', value: 'N', help: 'port to bind (default: any free port)' },
-    'allow-insecure-fixtures': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
-  },
-  positionals: { names: [], min: 0, max: 0 },
-  examples: ['agent-platform-conformance serve --port 8787'],
-});
-
 export const checkAgentCommand = notYetAvailable({
   name: 'check-agent',
   summary: "fetch and check an agent's key set, card and key directory under the fetch rules",

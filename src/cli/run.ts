@@ -1,7 +1,7 @@
 import { runConformance } from '../harness/run.js';
-import type { CheckResult, RunReport } from '../harness/results.js';
+import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
 import type { Command, CommandArgs } from './command.js';
-import { InputError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { flag, stringOption, stringOptions } from './option-values.js';
 
@@ -23,19 +23,26 @@ function failureLines(results: readonly CheckResult[]): string[] {
 
 function humanSummary(report: RunReport, runDir: string): string {
   const c = report.counts;
-  const verdict = c.fail || c.error || !report.complete ? 'NOT CONFORMANT' : 'CONFORMANT';
+  const verdict = RUN_VERDICT_LABELS[runVerdict(report)];
   return [
     '',
     `${verdict}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total} checks, seed ${report.seed})`,
     ...failureLines(report.results),
-    `reports: ${runDir}/report.json, junit.xml, summary.md`,
+    `reports: ${runDir}/report.html, report.json, junit.xml, summary.md`,
     '',
   ].join('\n');
 }
 
 async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
-  if (stringOption(args, 'base-url') !== undefined || stringOption(args, 'fixture-url') !== undefined) {
-    throw new InputError('live runs against --base-url are not available in this version yet; run without it to check the embedded reference');
+  const baseUrl = stringOption(args, 'base-url');
+  const fixtureUrl = stringOption(args, 'fixture-url');
+  const clientAddressHeader = stringOption(args, 'client-address-header');
+  const fixturePort = wholeNumber(args, 'fixture-port');
+  if (baseUrl === undefined && (fixtureUrl !== undefined || clientAddressHeader !== undefined || fixturePort !== undefined)) {
+    throw new UsageError('--fixture-url, --fixture-port and --client-address-header go with --base-url', NAME);
+  }
+  for (const [name, value] of [['base-url', baseUrl], ['fixture-url', fixtureUrl]] as const) {
+    if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
   const json = flag(args, 'json');
   const seed = wholeNumber(args, 'seed');
@@ -46,6 +53,16 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(seed === undefined ? {} : { seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(out === undefined ? {} : { out }),
+    ...(baseUrl === undefined
+      ? {}
+      : {
+          live: {
+            baseUrl: baseUrl.replace(/\/+$/, ''),
+            ...(fixtureUrl ? { fixtureUrl: fixtureUrl.replace(/\/+$/, '') } : {}),
+            ...(fixturePort === undefined ? {} : { fixturePort }),
+            ...(clientAddressHeader ? { clientAddressHeader: clientAddressHeader.toLowerCase() } : {}),
+          },
+        }),
     ...(json
       ? {}
       : {
@@ -65,14 +82,20 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
 
 export const runCommand: Command = {
   name: NAME,
-  summary: 'run the conformance suites and write report.json, junit.xml and summary.md',
-  usage: '[--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
+  summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
+  usage: '[--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
   description: [
-    'Runs the suites (one per spec section) against the embedded reference deployment and writes',
-    'DIR/<run-id>/report.json, junit.xml and summary.md. --only takes a section (7.3) or a requirement id',
+    'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
+    '--base-url, and writes',
+    'DIR/<run-id>/report.html, report.json, junit.xml and summary.md. --only takes a section (7.3) or a requirement id',
     '(AUTH-SIGNATURE-EXPIRED) and may repeat. Exit 0 conformant, 1 a MUST check failed, 2 a selection that',
     'selects nothing or bad options, 3 a harness failure (the report is then marked incomplete).',
-    '--base-url and --fixture-url (live runs) are not available in this version yet.',
+    'Live runs publish the agent documents the checks need on a fixture host this command starts on',
+    'loopback (--fixture-port); the deployment must reach it at --fixture-url (default its loopback URL).',
+    'Checks that need what a live deployment cannot offer (a controllable clock, seeded state) are reported',
+    'not-run with the reason. A live run paces its failing requests to stay under the platform throttle',
+    '(30 in 60 s per address) unless --client-address-header names a header the deployment takes the client',
+    'address from.',
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
@@ -80,11 +103,17 @@ export const runCommand: Command = {
     out: { type: 'string', value: 'DIR', help: 'where reports go (default reports/)' },
     timeout: { type: 'string', value: 'MS', help: 'per-check timeout in milliseconds' },
     json: { type: 'boolean', help: 'print report.json on stdout instead of the text summary' },
-    'base-url': { type: 'string', value: 'URL', help: 'live deployment to check (not available in this version yet)' },
-    'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (not available yet)' },
+    'base-url': { type: 'string', value: 'URL', help: 'the live deployment to check (default: the embedded reference)' },
+    'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (default its loopback URL)' },
+    'fixture-port': { type: 'string', value: 'N', help: 'port of the fixture host (default: any free port)' },
+    'client-address-header': { type: 'string', value: 'NAME', help: 'header the deployment reads the client address from (e.g. x-forwarded-for)' },
   },
   positionals: { names: [], min: 0, max: 0 },
-  examples: ['agent-platform-conformance run', 'agent-platform-conformance run --only 7.3 --seed 42 --out ci-reports'],
+  examples: [
+    'agent-platform-conformance run',
+    'agent-platform-conformance run --only 7.3 --seed 42 --out ci-reports',
+    'agent-platform-conformance run --base-url http://127.0.0.1:8787',
+  ],
   available: true,
   run: runRun,
 };

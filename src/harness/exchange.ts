@@ -30,12 +30,18 @@ export const BODY_LIMIT = 4096;
 export const REDACTED = '[redacted]';
 
 /** Header fields whose values are credentials; a report shows that they were sent, never what they were. */
-const SECRET_HEADERS: ReadonlySet<string> = new Set([HEADERS.authorization, HEADERS.paymentAuthorization, HEADERS.ownerKey, 'cookie', 'set-cookie', 'proxy-authorization']);
+const SECRET_HEADERS: ReadonlySet<string> = new Set([HEADERS.ownerKey, 'cookie', 'set-cookie']);
+/** Credentials of the form `<scheme> <token>`: the scheme is kept (it says what was sent), the token never. */
+const SCHEME_HEADERS: ReadonlySet<string> = new Set([HEADERS.authorization, HEADERS.paymentAuthorization, 'proxy-authorization']);
+const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,30})\s+\S/;
 
 function redactValue(name: string, value: string): string {
-  if (!SECRET_HEADERS.has(name.toLowerCase())) return value;
-  const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
-  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+  const lower = name.toLowerCase();
+  if (SCHEME_HEADERS.has(lower)) {
+    const scheme = AUTH_SCHEME.exec(value)?.[1];
+    return scheme && !scheme.includes('.') ? `${scheme} ${REDACTED}` : REDACTED;
+  }
+  return SECRET_HEADERS.has(lower) ? REDACTED : value;
 }
 
 export function recordBody(bytes: Uint8Array | null | undefined): { body: string; bodyEncoding: 'utf8' | 'base64'; bodyLength: number } {

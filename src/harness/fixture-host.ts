@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { HEADERS } from '../spec/headers.js';
 import type { CaseDocument, CaseDocuments } from '../cases/types.js';
 
 /**
@@ -14,6 +16,9 @@ export interface FixtureHost {
   publish(documents: CaseDocuments): void;
   /** Paths requested so far, in order. */
   readonly requests: readonly string[];
+  /** Where other processes publish documents: POST a JSON object of documents with `Authorization: Bearer <adminToken>`. */
+  readonly adminUrl: string;
+  readonly adminToken: string;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,10 @@ export interface FixtureHostOptions {
   readonly maxDelayMs?: number;
 }
 
+/** The path of the publishing endpoint; documents never live under it. */
+export const FIXTURE_ADMIN_PATH = '/.conformance/publish';
+const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
+
 function bodyOf(document: CaseDocument): Buffer {
   if (document.body_base64 !== undefined) return Buffer.from(document.body_base64, 'base64');
   return Buffer.from(document.body ?? '', 'utf8');
@@ -37,8 +46,37 @@ export async function startFixtureHost(options: FixtureHostOptions = {}): Promis
   const timers = new Set<NodeJS.Timeout>();
   const maxDelay = options.maxDelayMs ?? 8000;
 
+  const adminToken = randomBytes(16).toString('hex');
+  let publishDocuments: (next: CaseDocuments) => void = () => {};
+
+  const admin = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers[HEADERS.authorization] !== `Bearer ${adminToken}` || req.method !== 'POST') {
+      res.writeHead(403).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > ADMIN_BODY_LIMIT) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      try {
+        publishDocuments(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CaseDocuments);
+        res.writeHead(204).end();
+      } catch (error) {
+        res.writeHead(400).end(error instanceof Error ? error.message : String(error));
+      }
+    });
+  };
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
+    if (path === FIXTURE_ADMIN_PATH) {
+      admin(req, res);
+      return;
+    }
     requests.push(path);
     const document = documents.get(path);
     if (!document) {
@@ -63,15 +101,18 @@ export async function startFixtureHost(options: FixtureHostOptions = {}): Promis
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   const published = (options.publicUrl ?? url).replace(/\/+$/, '');
 
+  publishDocuments = (next: CaseDocuments) => {
+    for (const [documentUrl, document] of Object.entries(next)) {
+      if (!documentUrl.startsWith(`${published}/`)) throw new Error(`fixture document ${documentUrl} is not under ${published}`);
+      documents.set(documentUrl.slice(published.length), document);
+    }
+  };
   return {
     url: published,
     requests,
-    publish(next: CaseDocuments) {
-      for (const [documentUrl, document] of Object.entries(next)) {
-        if (!documentUrl.startsWith(`${published}/`)) throw new Error(`fixture document ${documentUrl} is not under ${published}`);
-        documents.set(documentUrl.slice(published.length), document);
-      }
-    },
+    adminUrl: `${url}${FIXTURE_ADMIN_PATH}`,
+    adminToken,
+    publish: publishDocuments,
     async close() {
       for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();

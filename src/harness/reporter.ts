@@ -53,7 +53,7 @@ export class ConformanceReporter implements Reporter {
       message = (result as { note?: string }).note ?? 'skipped without a reason';
     }
     const exchanges = ((testCase.meta() as { exchanges?: Exchange[] }).exchanges ?? []).slice(-EXCHANGES_KEPT);
-    const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).trim();
+    const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).replace(/[\s>]+$/, '');
     return {
       id: `${suite} > ${prefix ? `${prefix} > ` : ''}${name}`,
       name,

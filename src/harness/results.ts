@@ -48,3 +48,18 @@ export function countVerdicts(results: readonly CheckResult[]): RunReport['count
   for (const r of results) counts[r.verdict]++;
   return counts;
 }
+
+export type RunVerdict = 'conformant' | 'not-conformant' | 'incomplete';
+
+export const RUN_VERDICT_LABELS: Readonly<Record<RunVerdict, string>> = { conformant: 'CONFORMANT', 'not-conformant': 'NOT CONFORMANT', incomplete: 'INCOMPLETE' };
+
+/**
+ * The headline: NOT CONFORMANT when a MUST check failed or a check errored (exit code 1), else INCOMPLETE when
+ * the run did not finish or no check ran, else CONFORMANT.
+ */
+export function runVerdict(report: RunReport): RunVerdict {
+  const c = report.counts;
+  if (c.fail > 0 || c.error > 0) return 'not-conformant';
+  if (!report.complete || report.harnessErrors.length > 0 || c.total - c['not-run'] === 0) return 'incomplete';
+  return 'conformant';
+}

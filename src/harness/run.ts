@@ -3,7 +3,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
+import { startFixtureHost, type FixtureHost } from './fixture-host.js';
+import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
+import { TARGET_ENV, type TargetConfig } from './target-config.js';
 import { countVerdicts, type RunReport } from './results.js';
 import { writeReports } from './write-reports.js';
 
@@ -16,6 +19,14 @@ export interface RunOptions {
   /** Per-check timeout in milliseconds. */
   readonly timeoutMs?: number;
   readonly progress?: ProgressSink;
+  /** A live deployment; without it the run checks the embedded reference in-process. */
+  readonly live?: {
+    readonly baseUrl: string;
+    /** The URL the deployment uses to reach the fixture host; default the host's own loopback URL. */
+    readonly fixtureUrl?: string;
+    readonly fixturePort?: number;
+    readonly clientAddressHeader?: string;
+  };
 }
 
 export type RunExitCode = 0 | 1 | 2 | 3;
@@ -55,6 +66,22 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
 
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${seed.toString(16)}`;
+  let fixture: FixtureHost | undefined;
+  let target: TargetConfig = { kind: 'in-process' };
+  if (options.live) {
+    const answer = await reachable(options.live.baseUrl);
+    if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
+    fixture = await startFixtureHost({ port: options.live.fixturePort ?? 0, ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}) });
+    target = {
+      kind: 'live',
+      baseUrl: options.live.baseUrl,
+      fixture: { url: fixture.url, adminUrl: fixture.adminUrl, token: fixture.adminToken },
+      runId,
+      ...(options.live.clientAddressHeader ? { clientAddressHeader: options.live.clientAddressHeader } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    };
+  }
+  process.env[TARGET_ENV] = JSON.stringify(target);
   const startedAt = new Date().toISOString();
   const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress);
   const harnessErrors: string[] = [];
@@ -73,6 +100,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     await vitest?.close();
   } catch (error) {
     harnessErrors.push(error instanceof Error ? error.message : String(error));
+  } finally {
+    await fixture?.close();
   }
   harnessErrors.push(...reporter.errors);
 
@@ -82,7 +111,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     runId,
     startedAt,
     finishedAt: new Date().toISOString(),
-    target: { kind: 'in-process', description: 'embedded reference verifier' },
+    target: options.live
+      ? { kind: 'live', description: `${options.live.baseUrl} (fixture host ${target.kind === 'live' ? target.fixture.url : ''})` }
+      : { kind: 'in-process', description: 'embedded reference platform' },
     selection: only,
     seed,
     complete: reporter.finished && harnessErrors.length === 0,

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckResult, RunReport } from './results.js';
+import { reportHtml } from './report-html.js';
+import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
 
 function atomicWrite(path: string, text: string): void {
   const temporary = `${path}.partial`;
@@ -9,7 +10,7 @@ function atomicWrite(path: string, text: string): void {
 }
 
 const xml = (text: string) =>
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** JUnit XML: one testsuite per suite file, every testcase named, failures carrying the requirement. */
 export function junitXml(report: RunReport): string {
@@ -40,7 +41,7 @@ export function junitXml(report: RunReport): string {
 /** A Markdown page that fits a CI job summary. */
 export function summaryMarkdown(report: RunReport): string {
   const c = report.counts;
-  const verdict = c.fail > 0 || c.error > 0 || !report.complete ? 'NOT CONFORMANT' : 'CONFORMANT';
+  const verdict = RUN_VERDICT_LABELS[runVerdict(report)];
   const lines = [
     `# Conformance: ${verdict}`,
     '',
@@ -62,12 +63,13 @@ export function summaryMarkdown(report: RunReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes report.json, junit.xml and summary.md under `dir/<runId>/`, each file atomically. */
+/** Writes report.json, junit.xml, report.html and summary.md under `dir/<runId>/`, each file atomically. */
 export function writeReports(dir: string, report: RunReport): string {
   const runDir = join(dir, report.runId);
   mkdirSync(runDir, { recursive: true });
   atomicWrite(join(runDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   atomicWrite(join(runDir, 'junit.xml'), junitXml(report));
+  atomicWrite(join(runDir, 'report.html'), reportHtml(report));
   atomicWrite(join(runDir, 'summary.md'), summaryMarkdown(report));
   return runDir;
 }

@@ -1,10 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { isInnerList, parseDictionary, serializeDictionary, type Dictionary, type Item } from 'structured-headers';
+import { hash, timingSafeEqual } from 'node:crypto';
+import { isInnerList, serializeDictionary, type Dictionary, type Item } from 'structured-headers';
+import { parseDictionary } from './sf-parse.js';
 import { DIGEST_ALGORITHMS, type DigestAlgorithm } from '../spec/index.js';
 
 const NODE_HASH: Readonly<Record<DigestAlgorithm, string>> = { 'sha-256': 'sha256', 'sha-512': 'sha512' };
 
-const digest = (algorithm: DigestAlgorithm, body: Uint8Array): Buffer => createHash(NODE_HASH[algorithm]).update(body).digest();
+/** One-shot hashing (node:crypto `hash`, Node 20.12+): the same digest as createHash().update().digest(), without the Hash object. */
+const digest = (algorithm: DigestAlgorithm, body: Uint8Array): Buffer => hash(NODE_HASH[algorithm], body, 'buffer');
 
 const isSupported = (key: string): key is DigestAlgorithm => (DIGEST_ALGORITHMS as readonly string[]).includes(key);
 

@@ -1,4 +1,5 @@
 import { Token, serializeItem, type BareItem, type Parameters } from 'structured-headers';
+import { PLAIN_STRING, SF_KEY } from './sf-plain.js';
 import type { ParamKind } from './sf-text.js';
 
 /** A covered component identifier as parsed from Signature-Input: name plus its parameters. */
@@ -26,8 +27,25 @@ function bareItemFor(value: string | number | boolean, kind: ParamKind | undefin
   return value;
 }
 
+/**
+ * The identifier written directly when the name and every parameter are Strings needing no escapes (every
+ * identifier the profile admits); undefined otherwise. The text is the one serializeItem writes for them.
+ */
+function plainComponentId(c: CoveredComponent): string | undefined {
+  if (!PLAIN_STRING.test(c.name)) return undefined;
+  let id = `"${c.name}"`;
+  for (const [key, value] of c.params) {
+    const kind = c.paramKinds?.get(key);
+    if (typeof value !== 'string' || (kind !== undefined && kind !== 'string') || !SF_KEY.test(key) || !PLAIN_STRING.test(value)) return undefined;
+    id += `;${key}="${value}"`;
+  }
+  return id;
+}
+
 /** The identifier as RFC 9421 §2.5 writes it at the head of a base line, e.g. `"signature-agent";key="sig1"`. */
 export function serializeComponentId(c: CoveredComponent): string {
+  const plain = plainComponentId(c);
+  if (plain !== undefined) return plain;
   const params: Parameters = new Map();
   for (const [key, value] of c.params) params.set(key, bareItemFor(value, c.paramKinds?.get(key)));
   return serializeItem(c.name, params);

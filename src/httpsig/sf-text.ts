@@ -1,4 +1,7 @@
-import { parseDictionary, type Dictionary } from 'structured-headers';
+import type { Dictionary } from 'structured-headers';
+import { bareItemKind, parseDictionary } from './sf-parse.js';
+
+export { bareItemKind };
 
 /**
  * The received text of a Structured Field dictionary, member by member. structured-headers gives the
@@ -33,8 +36,12 @@ export interface RawMember {
   readonly params: readonly RawParam[];
 }
 
-const BARE_ITEM_END = new Set([' ', '\t', ';', ',', '(', ')']);
-const KEY_CHAR = /[a-z0-9_\-.*]/;
+/** Characters that end a bare item other than a String, Display String or Byte Sequence, by code unit. */
+const BARE_ITEM_END = new Uint8Array(128);
+for (const ch of ' \t;,()') BARE_ITEM_END[ch.charCodeAt(0)] = 1;
+/** Characters of an SF key (lcalpha, DIGIT, `_ - . *`), by code unit. */
+const KEY_CHAR = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyz0123456789_-.*') KEY_CHAR[ch.charCodeAt(0)] = 1;
 
 interface Cursor {
   readonly s: string;
@@ -47,7 +54,7 @@ function skipSpaces(c: Cursor, tabs: boolean): void {
 
 function readKey(c: Cursor): string {
   const start = c.i;
-  while (c.i < c.s.length && KEY_CHAR.test(c.s[c.i] as string)) c.i++;
+  while (c.i < c.s.length && KEY_CHAR[c.s.charCodeAt(c.i)] === 1) c.i++;
   return c.s.slice(start, c.i);
 }
 
@@ -64,7 +71,7 @@ function readBareItem(c: Cursor): string {
     c.i = s.indexOf(':', start + 1) + 1;
   } else {
     let j = start;
-    while (j < s.length && !BARE_ITEM_END.has(s[j] as string)) j++;
+    while (j < s.length && BARE_ITEM_END[s.charCodeAt(j)] !== 1) j++;
     c.i = j;
   }
   if (c.i <= start) throw new Error('lexer did not advance');
@@ -161,21 +168,6 @@ export function splitDictionaryMembers(raw: string): Map<string, string> | null 
   const members = lexDictionaryMembers(raw);
   if (members === null) return null;
   return new Map([...members].map(([key, member]) => [key, member.text]));
-}
-
-/** The kind of a bare item from its text (null text = a bare parameter key, i.e. Boolean true). */
-export function bareItemKind(valueText: string | null): BareItemKind {
-  if (valueText === null) return 'boolean';
-  const first = valueText[0];
-  if (first === '"') return 'string';
-  if (first === ':') return 'bytes';
-  if (first === '?') return 'boolean';
-  if (first === '@') return 'date';
-  if (first === '%') return 'display-string';
-  if (first === '-' || (first !== undefined && first >= '0' && first <= '9')) {
-    return valueText.includes('.') ? 'decimal' : 'integer';
-  }
-  return 'token';
 }
 
 /** Parameter kinds by key; a repeated key keeps the last kind, as its value does. */

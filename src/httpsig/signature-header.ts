@@ -1,4 +1,5 @@
-import { isInnerList, parseDictionary, type Dictionary } from 'structured-headers';
+import { isInnerList, type Dictionary } from 'structured-headers';
+import { parseDictionary } from './sf-parse.js';
 
 /** Signature (RFC 9421 §4.2): one Byte Sequence per label. Null when not a dictionary of Byte Sequences. */
 export function parseSignatureHeader(raw: string): Map<string, Uint8Array> | null {

@@ -1,6 +1,7 @@
-import { DisplayString, Token, isInnerList, parseDictionary, type BareItem, type Dictionary, type Parameters } from 'structured-headers';
+import { DisplayString, Token, isInnerList, type BareItem, type Dictionary, type Parameters } from 'structured-headers';
 import type { CoveredComponent } from './covered-component.js';
-import { lexDictionaryMembers, paramKindsOf, type BareItemKind, type ParamKind, type RawParam } from './sf-text.js';
+import { EMPTY_MAP, parseDictionaryWithText, type ReceivedMember } from './sf-parse.js';
+import type { BareItemKind, ParamKind } from './sf-text.js';
 
 export interface ParsedSignatureInputMember {
   /** The String items of the inner list, in order (items of other types are left out; see coveredAreStrings). */
@@ -24,14 +25,16 @@ function plainValue(item: BareItem): string | number | boolean | Uint8Array {
 }
 
 /** RFC 9421 builds on RFC 8941, which has no Dates or Display Strings. */
-function rfc8941Kinds(raw: readonly RawParam[]): Map<string, ParamKind> {
-  const kinds = paramKindsOf(raw);
+function rfc8941Kinds(kinds: ReadonlyMap<string, BareItemKind>): ReadonlyMap<string, ParamKind> {
+  // The parser shares one read-only empty map between items without parameters; callers get their own.
+  if (kinds.size === 0) return new Map();
   for (const kind of kinds.values()) if (kind === 'date' || kind === 'display-string') throw new NotRfc8941();
-  return kinds as Map<string, Exclude<BareItemKind, 'date' | 'display-string'>>;
+  return kinds as ReadonlyMap<string, Exclude<BareItemKind, 'date' | 'display-string'>>;
 }
 
 function componentParams(params: Parameters): Map<string, string | number | boolean> {
   const out = new Map<string, string | number | boolean>();
+  if (params.size === 0) return out;
   for (const [key, value] of params) {
     const plain = plainValue(value);
     out.set(key, plain instanceof Uint8Array ? Buffer.from(plain).toString('base64') : plain);
@@ -44,30 +47,32 @@ function componentParams(params: Parameters): Map<string, string | number | bool
  * is not an RFC 8941 dictionary or a member is not an inner list.
  */
 export function parseSignatureInput(raw: string): Map<string, ParsedSignatureInputMember> | null {
+  // One pass gives the values and each member as received (its text, its parameters' kinds): the same as
+  // parseDictionary followed by sf-text.ts's lexDictionaryMembers.
+  const received = new Map<string, ReceivedMember>();
   let dictionary: Dictionary;
   try {
-    dictionary = parseDictionary(raw);
+    dictionary = parseDictionaryWithText(raw, received);
   } catch {
     return null;
   }
-  const lexed = lexDictionaryMembers(raw, dictionary);
-  if (lexed === null) return null;
   const out = new Map<string, ParsedSignatureInputMember>();
   try {
     for (const [label, member] of dictionary) {
-      const text = lexed.get(label);
-      if (!isInnerList(member) || text?.items == null) return null;
+      const text = received.get(label);
+      if (!isInnerList(member) || text?.itemParamKinds == null) return null;
+      const itemParamKinds = text.itemParamKinds;
       const covered: CoveredComponent[] = [];
       let coveredAreStrings = true;
       member[0].forEach(([value, params], n) => {
-        const kinds = rfc8941Kinds(text.items?.[n]?.params ?? []);
+        const kinds = rfc8941Kinds(itemParamKinds[n] ?? EMPTY_MAP);
         const paramValues = componentParams(params);
         if (typeof value === 'string') covered.push({ name: value, params: paramValues, paramKinds: kinds });
         else coveredAreStrings = false;
       });
       const params = new Map<string, string | number | boolean | Uint8Array>();
       for (const [key, value] of member[1]) params.set(key, plainValue(value));
-      out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.params), coveredAreStrings, text: text.text });
+      out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.paramKinds), coveredAreStrings, text: text.text });
     }
   } catch (e) {
     if (e instanceof NotRfc8941) return null;

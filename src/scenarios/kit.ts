@@ -10,6 +10,8 @@ export interface ScenarioEnv {
   readonly now: number;
   readonly authority: string;
   readonly agentOrigin: string;
+  /** The platform's origin; default https://<authority>. A live run against a loopback server uses http. */
+  readonly platformOrigin?: string;
   /** A nonce for one label of one request; deterministic for vectors, random for live runs. */
   readonly nonce: (caseId: string, label: string, serial: number) => string;
 }
@@ -67,7 +69,7 @@ export class Kit {
   ) {
     this.alice = agentAt(`${env.agentOrigin}/a/alice`);
     this.bob = agentAt(`${env.agentOrigin}/a/bob`);
-    this.platformUrl = `https://${env.authority}`;
+    this.platformUrl = env.platformOrigin ?? `https://${env.authority}`;
   }
 
   get now(): number {

@@ -9,6 +9,7 @@ export const HEADERS = Object.freeze({
   contentDigest: 'content-digest',
   acceptSignature: 'accept-signature',
   accept: 'accept',
+  allow: 'allow',
   authorization: 'authorization',
   wwwAuthenticate: 'www-authenticate',
   retryAfter: 'retry-after',

@@ -9,3 +9,4 @@ export * from './headers.js';
 export * from './media-types.js';
 export * from './problem-types.js';
 export * from './wire.js';
+export * from './requirements.js';

@@ -1,4 +1,4 @@
-import { parseDictionary, Token } from 'structured-headers';
+import { Token } from 'structured-headers';
 import {
   checkContentDigest,
   ComponentError,
@@ -8,9 +8,9 @@ import {
   parseSignatureInput,
   serializeComponentId,
   signatureBase,
-  splitDictionaryMembers,
   type CoveredComponent,
 } from '../httpsig/index.js';
+import { parseDictionary } from '../httpsig/sf-parse.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { ALLOWED_DERIVED_COMPONENTS, COMPONENTS, ED25519_ALG, MAX_SIGNATURE_LABELS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
@@ -26,9 +26,8 @@ export function checkHeadersParse(ctx: SignedContext): CheckResult {
   const inputRaw = fieldValue(ctx.message.headers, HEADERS.signatureInput);
   const signatureRaw = fieldValue(ctx.message.headers, HEADERS.signature);
   const inputs = inputRaw === undefined ? null : parseSignatureInput(inputRaw);
-  const rawMembers = inputRaw === undefined ? null : splitDictionaryMembers(inputRaw);
   const signatures = signatureRaw === undefined ? null : parseSignatureHeader(signatureRaw);
-  if (!inputs || !rawMembers || !signatures) return refusal(ctx, 'signature_malformed', MESSAGES.notDictionaries);
+  if (!inputs || !signatures) return refusal(ctx, 'signature_malformed', MESSAGES.notDictionaries);
   const onlyInput = [...inputs.keys()].filter((l) => !signatures.has(l));
   const onlySignature = [...signatures.keys()].filter((l) => !inputs.has(l));
   if (onlyInput.length || onlySignature.length) {
@@ -41,7 +40,8 @@ export function checkHeadersParse(ctx: SignedContext): CheckResult {
   ctx.labels = tagged.map(([label, member]) => ({
     label,
     member,
-    paramsText: rawMembers.get(label)!,
+    // The member's received text, which parseSignatureInput already lexed (the same text splitDictionaryMembers gives).
+    paramsText: member.text,
     signature: signatures.get(label)!,
     created: 0,
     expires: 0,
@@ -115,7 +115,7 @@ export function checkAuthority(ctx: SignedContext): CheckResult {
 
 export function checkBodySize(ctx: SignedContext): CheckResult {
   const size = ctx.body.length;
-  return size > LIMITS.signedRequestBody.value ? refusal(ctx, 'signature_body_too_large', MESSAGES.bodyTooLarge(size)) : undefined;
+  return size > LIMITS.signedRequestBody.value ? refusal(ctx, 'signature_body_too_large', MESSAGES.bodyTooLarge()) : undefined;
 }
 
 function isAgentMember(c: CoveredComponent): boolean {
@@ -189,9 +189,11 @@ export function checkDigest(ctx: SignedContext): CheckResult {
 
 /** Builds each signature base from the received @signature-params text; a covered field the request lacks cannot be checked. */
 export function checkBases(ctx: SignedContext): CheckResult {
+  // Signature-Agent was parsed from this message's field by checkSignatureAgentHeader: the bases reuse that parse.
+  const parsed = ctx.agentDictionary ? new Map([[HEADERS.signatureAgent, ctx.agentDictionary]]) : undefined;
   for (const l of ctx.labels) {
     try {
-      l.base = signatureBase(ctx.message, l.member.covered, l.paramsText);
+      l.base = signatureBase(ctx.message, l.member.covered, l.paramsText, parsed);
     } catch (error) {
       if (error instanceof ComponentError) return refusal(ctx, 'signature_malformed', MESSAGES.coveredFieldAbsent(l.label, error.message));
       throw error;

@@ -7,7 +7,8 @@ import { judgeCard } from './card.js';
 import { refusal, type CheckResult, type SignedContext } from './context.js';
 import { judgeKeySet, parseJsonDocument } from './key-set.js';
 import { MESSAGES } from './messages.js';
-import type { KeySetCacheEntry } from './ports.js';
+import { andThen, isPromiseLike } from './awaitable.js';
+import type { Awaitable, KeySetCacheEntry } from './ports.js';
 
 const encoder = new TextEncoder();
 
@@ -76,22 +77,30 @@ async function readKeysThroughCard(ctx: SignedContext): Promise<KeySetCacheEntry
 }
 
 /** 5.2 caching: a key set is read at most once per 5 minutes per URL; the answer, failure included, is reused. */
-export async function checkKeySet(ctx: SignedContext): Promise<CheckResult> {
+export function checkKeySet(ctx: SignedContext): Awaitable<CheckResult> {
   const identity = ctx.identity!;
   const cacheKey = identity.keySetUrl ?? identity.cardUrl;
   ctx.keySetUrl = cacheKey;
-  let entry = await ctx.ports.keySets.get(cacheKey);
-  if (!entry || ctx.now - entry.at >= LIMITS.keySetRereadInterval.value || entry.at > ctx.now) {
-    const read =
-      identity.type === SIGNATURE_AGENT_TYPES.cimd
-        ? await readKeysThroughCard(ctx)
-        : await readKeySet(ctx, cacheKey, identity.type === SIGNATURE_AGENT_TYPES.directory);
-    if (read === undefined || 'status' in read) return read;
-    entry = read;
-    await ctx.ports.keySets.set(cacheKey, entry);
-  } else if (identity.type === SIGNATURE_AGENT_TYPES.cimd) {
-    ctx.cardChecked = true;
-  }
+  // A cache answering synchronously keeps the cached path free of promises; reading the documents is async.
+  return andThen(ctx.ports.keySets.get(cacheKey), (cached) => {
+    if (!cached || ctx.now - cached.at >= LIMITS.keySetRereadInterval.value || cached.at > ctx.now) return rereadKeySet(ctx, cacheKey);
+    if (identity.type === SIGNATURE_AGENT_TYPES.cimd) ctx.cardChecked = true;
+    return useKeySet(ctx, cached);
+  });
+}
+
+async function rereadKeySet(ctx: SignedContext, cacheKey: string): Promise<CheckResult> {
+  const identity = ctx.identity!;
+  const read =
+    identity.type === SIGNATURE_AGENT_TYPES.cimd
+      ? await readKeysThroughCard(ctx)
+      : await readKeySet(ctx, cacheKey, identity.type === SIGNATURE_AGENT_TYPES.directory);
+  if (read === undefined || 'status' in read) return read;
+  await ctx.ports.keySets.set(cacheKey, read);
+  return useKeySet(ctx, read);
+}
+
+function useKeySet(ctx: SignedContext, entry: KeySetCacheEntry): CheckResult {
   if (!entry.ok) return refusal(ctx, entry.code, entry.description);
   ctx.keys = entry.keys;
   return undefined;
@@ -114,35 +123,50 @@ export function checkSignatures(ctx: SignedContext): CheckResult {
 }
 
 /** 5.2 key continuity: a registered agent must also sign with a key it holds, or present the operator's platform key. */
-export async function checkContinuity(ctx: SignedContext): Promise<CheckResult> {
-  const registration = await ctx.ports.registrations.get(ctx.identity!.agentUrl);
-  ctx.registration = registration;
-  if (!registration) return undefined;
-  const signedWithHeld = ctx.labels.some((l) => registration.thumbprints.includes(l.keyid));
-  if (signedWithHeld) return undefined;
-  const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === HEADERS.ownerKey)?.[1].trim();
-  if (ownerKey && ctx.config.ownerKeys?.includes(ownerKey)) return undefined;
-  return refusal(ctx, 'key_continuity_required', MESSAGES.continuity);
+export function checkContinuity(ctx: SignedContext): Awaitable<CheckResult> {
+  return andThen(ctx.ports.registrations.get(ctx.identity!.agentUrl), (registration) => {
+    ctx.registration = registration;
+    if (!registration) return undefined;
+    const signedWithHeld = ctx.labels.some((l) => registration.thumbprints.includes(l.keyid));
+    if (signedWithHeld) return undefined;
+    const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === HEADERS.ownerKey)?.[1].trim();
+    if (ownerKey && ctx.config.ownerKeys?.includes(ownerKey)) return undefined;
+    return refusal(ctx, 'key_continuity_required', MESSAGES.continuity);
+  });
 }
 
 /** Nonces are spent only by requests whose signatures verified, so replays cannot burn someone else's. */
-export async function checkNonces(ctx: SignedContext): Promise<CheckResult> {
-  const until = Math.max(...ctx.labels.map((l) => l.expires)) + LIMITS.clockSkew.value;
-  for (const l of ctx.labels) {
-    if (!(await ctx.ports.nonces.spend(ctx.identity!.agentUrl, l.nonce, until))) return refusal(ctx, 'signature_replayed', MESSAGES.replayed(l.label));
+export function checkNonces(ctx: SignedContext): Awaitable<CheckResult> {
+  let until = -Infinity;
+  for (const l of ctx.labels) until = Math.max(until, l.expires);
+  return spendNonces(ctx, 0, until + LIMITS.clockSkew.value);
+}
+
+/** Spends the nonces of labels `from` onwards, one after the other, stopping at the first replay. */
+function spendNonces(ctx: SignedContext, from: number, until: number): Awaitable<CheckResult> {
+  for (let n = from; n < ctx.labels.length; n++) {
+    const l = ctx.labels[n]!;
+    const spent = ctx.ports.nonces.spend(ctx.identity!.agentUrl, l.nonce, until);
+    if (isPromiseLike(spent)) return andThen(spent, (ok) => (ok ? spendNonces(ctx, n + 1, until) : refusal(ctx, 'signature_replayed', MESSAGES.replayed(l.label))));
+    if (!spent) return refusal(ctx, 'signature_replayed', MESSAGES.replayed(l.label));
   }
   return undefined;
 }
 
 /** First sight: the card is read and judged, then the agent is registered with the keys that signed. */
-export async function checkCardAndRegister(ctx: SignedContext): Promise<CheckResult> {
-  const identity = ctx.identity!;
+export function checkCardAndRegister(ctx: SignedContext): Awaitable<CheckResult> {
   const signing = [...new Set(ctx.labels.map((l) => l.keyid))];
   if (ctx.registration) {
-    const added = signing.filter((t) => !ctx.registration!.thumbprints.includes(t));
-    if (added.length) await ctx.ports.registrations.put({ ...ctx.registration, thumbprints: [...ctx.registration.thumbprints, ...added] });
+    const registration = ctx.registration;
+    const added = signing.filter((t) => !registration.thumbprints.includes(t));
+    if (added.length) return andThen(ctx.ports.registrations.put({ ...registration, thumbprints: [...registration.thumbprints, ...added] }), () => undefined);
     return undefined;
   }
+  return registerOnFirstSight(ctx, signing);
+}
+
+async function registerOnFirstSight(ctx: SignedContext, signing: string[]): Promise<CheckResult> {
+  const identity = ctx.identity!;
   if (!ctx.cardChecked) {
     const card = await readCard(ctx);
     if (card.refusal) return card.refusal;

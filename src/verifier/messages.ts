@@ -43,7 +43,7 @@ export const MESSAGES = {
   createdAhead: (ahead: number) => `The created parameter is ${ahead} seconds in the future (more than ${skew} s of tolerated skew); check the signer's clock.`,
   expired: (ago: number) => `The signature expired ${ago} seconds ago (more than ${skew} s of tolerated skew); sign a fresh request.`,
   authority: (got: string, own: string) => `The request was signed for ${JSON.stringify(got)}, but this platform verifies signatures made for its own host only; sign the request for ${own} and send it there, not to an alias or custom domain.`,
-  bodyTooLarge: (size: number) => `The body is ${size} bytes; a signed request may carry at most ${LIMITS.signedRequestBody.value} bytes (4 MiB).`,
+  bodyTooLarge: () => `The body is larger than ${LIMITS.signedRequestBody.value} bytes (4 MiB), the most a signed request may carry; send less or split the request.`,
   agentHeaderMissing: 'The request is signed but carries no Signature-Agent header; send Signature-Agent: sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri and cover it.',
   agentHeaderNotDictionary: 'Signature-Agent must be an RFC 9651 dictionary such as sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri (the bare-string legacy form is not accepted).',
   coverageMissing: (label: string, missing: string[]) => `Signature ${label} does not cover ${missing.join(', ')}; Accept-Signature lists every component this platform needs.`,

@@ -1,6 +1,7 @@
 import { fieldValue } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
+import { isPromiseLike } from './awaitable.js';
 import { authorizationScheme, verifyPlatformBearer } from './bearer.js';
 import type { SignedContext } from './context.js';
 import { MESSAGES } from './messages.js';
@@ -42,7 +43,9 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
   const hasBody = body.length > 0;
   const address = request.clientAddress;
   // Refused before reading anything: the count is per client address and never grows from this answer.
-  const failures = await ports.failures.count(address, now, LIMITS.failedSignaturesWindow.value);
+  // Here and for each check: only a real promise is awaited (see awaitable.ts); values and order are unchanged.
+  const counted = ports.failures.count(address, now, LIMITS.failedSignaturesWindow.value);
+  const failures = isPromiseLike(counted) ? await counted : counted;
   if (failures >= LIMITS.failedSignatures.value) return refuse('too_many_failed_signatures', MESSAGES.tooManyFailures(failures), { hasBody });
   // A body read by the route cannot be hashed; this is the platform's fault, so it does not count as a failure.
   if (request.bodyConsumed) return refuse('request_body_consumed', MESSAGES.bodyConsumed, { hasBody });
@@ -65,7 +68,8 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     registered: false,
   };
   for (const check of SIGNED_REQUEST_CHECKS) {
-    const refusal = await check.run(ctx);
+    const ran = check.run(ctx);
+    const refusal = isPromiseLike(ran) ? await ran : ran;
     if (refusal) {
       await ports.failures.record(address, now);
       return refusal;

@@ -5,6 +5,8 @@ import type { Level } from '../../src/spec/types.js';
 /** What a check body gets: a way to record the exchanges a report shows when the check fails. */
 export interface CheckContext {
   record(exchange: Exchange): void;
+  /** Reports the check not-run with the reason (never passed). */
+  notRun(reason: string): never;
 }
 
 declare module 'vitest' {
@@ -22,6 +24,6 @@ export function check(name: string, requirements: readonly string[], level: Leve
     const record = (exchange: Exchange) => {
       ctx.task.meta.exchanges = [...(ctx.task.meta.exchanges ?? []), exchange];
     };
-    return fn({ record });
+    return fn({ record, notRun: (reason: string) => ctx.skip(reason) });
   }, timeout);
 }

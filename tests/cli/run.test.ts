@@ -48,10 +48,13 @@ describe('agent-platform-conformance run', () => {
     expect(id.stderr).toContain('selects no check');
   });
 
-  test('live runs are refused clearly until they exist, and bad options exit 2 without a stack trace', async () => {
-    const live = await run(['--base-url', 'https://platform.example']);
-    expect(live.code).toBe(2);
-    expect(live.stderr).toContain('not available in this version yet');
+  test('an unreachable target exits 3, and bad options exit 2 without a stack trace', async () => {
+    const live = await run(['--base-url', 'http://127.0.0.1:9', '--out', mkdtempSync(join(tmpdir(), 'apc-run-'))]);
+    expect(live.code).toBe(3);
+    expect(live.stderr).toContain('target unreachable: http://127.0.0.1:9 did not answer');
+    const stray = await run(['--fixture-url', 'http://127.0.0.1:1']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('go with --base-url');
     const seed = await run(['--seed', 'abc']);
     expect(seed.code).toBe(2);
     expect(seed.stderr).toContain('--seed must be a whole number');

@@ -49,3 +49,17 @@ describe('the fixture host publishes scenario documents on loopback', () => {
     expect(() => host!.publish({ 'https://agents.example/x.json': { status: 200, body: '' } })).toThrow(/not under/);
   });
 });
+
+describe('publishing from another process', () => {
+  test('documents posted to the admin endpoint with its token are served; without the token nothing changes', async () => {
+    host = await startFixtureHost();
+    const url = `${host.url}/c/x/doc.json`;
+    const post = (token: string) =>
+      fetch(host!.adminUrl, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ [url]: { status: 200, body: '{"a":1}' } }) });
+    expect((await post('wrong')).status).toBe(403);
+    expect((await post(host.adminToken)).status).toBe(204);
+    const served = await fetch(url);
+    expect(served.status).toBe(200);
+    expect(await served.json()).toEqual({ a: 1 });
+  });
+});

@@ -1,0 +1,123 @@
+import { isLoopbackAddress } from '../net/index.js';
+import { DEFAULT_SERVE_HOST, serveReference } from '../reference/serve.js';
+import type { Command, CommandArgs } from './command.js';
+import { InputError, UsageError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { flag, stringOption } from './option-values.js';
+
+const NAME = 'serve';
+const MAX_PORT = 65535;
+
+export const INSECURE_FIXTURES_WARNING =
+  'warning: --allow-insecure-fixtures is on: plain-http agent documents on loopback are accepted; never use this against a real deployment';
+
+/** Waits for the request to stop; `cancelled` aborts when serve gives up without serving (nothing to stop). */
+export type WaitForStop = (cancelled: AbortSignal) => Promise<unknown>;
+
+/** Resolves when the process is asked to stop (SIGINT or SIGTERM); its listeners go when it resolves or is cancelled. */
+export const untilSignal: WaitForStop = (cancelled) =>
+  new Promise((resolve) => {
+    const stop = (signal?: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      cancelled.removeEventListener('abort', onAbort);
+      resolve(signal);
+    };
+    const onAbort = () => stop();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    cancelled.addEventListener('abort', onAbort, { once: true });
+  });
+
+function portOption(args: CommandArgs): number {
+  const value = stringOption(args, 'port');
+  if (value === undefined) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > MAX_PORT) throw new UsageError(`--port must be a port number from 0 to ${MAX_PORT}, not "${value}"`, NAME);
+  return Number(value);
+}
+
+function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const name = bare.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopbackAddress(bare);
+}
+
+function hostOption(args: CommandArgs): string {
+  const value = stringOption(args, 'host');
+  if (value === undefined) return DEFAULT_SERVE_HOST;
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
+  if (bare === '' || /[\s/@?#]/.test(bare)) throw new UsageError(`--host must be an address or host name such as 127.0.0.1, not "${value}"`, NAME);
+  return bare;
+}
+
+function listenProblem(error: unknown, host: string, port: number): Error {
+  const code = (error as { code?: string }).code;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE') return new InputError(`cannot listen on ${where}: the port is already in use (try --port 0 for any free port)`);
+  if (code === 'EACCES') return new InputError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges)`);
+  if (code === 'EADDRNOTAVAIL') return new InputError(`cannot listen on ${where}: no network interface has that address`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new InputError(`cannot listen on ${where}: the host name does not resolve`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** `serve` with the way it learns to stop injected, so tests can run it in-process. */
+export function createServeCommand(waitForStop: WaitForStop = untilSignal): Command {
+  return {
+    name: NAME,
+    summary: 'serve the reference platform and agent on a port',
+    usage: '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST]',
+    description: [
+      'Serves the reference platform over plain HTTP: POST /api/auth/cli/token (verifies signed requests and',
+      'platform bearers, answers a platform token) and the key directory at',
+      '/.well-known/http-message-signatures-directory. The first stdout line is `listening on http://HOST:PORT`.',
+      'Runs until SIGINT or SIGTERM, then closes every connection and exits 0.',
+      '--allow-insecure-fixtures lets the fetch rules accept plain-http key sets and cards on loopback and',
+      'admits http agent URLs, for local testing only; it is never on by default and says so when on.',
+      'A --host other than a loopback address is served, with a warning: the reference is not hardened.',
+    ].join('\n'),
+    options: {
+      host: { type: 'string', value: 'HOST', help: `address to bind (default ${DEFAULT_SERVE_HOST})` },
+      port: { type: 'string', value: 'N', help: 'port to bind (default 0: any free port)' },
+      'allow-insecure-fixtures': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
+      authority: { type: 'string', value: 'HOST', help: 'the host signatures must name (default: the bound HOST:PORT)' },
+    },
+    positionals: { names: [], min: 0, max: 0 },
+    examples: ['agent-platform-conformance serve --port 8787', 'agent-platform-conformance serve --port 8787 --allow-insecure-fixtures'],
+    available: true,
+    run: (args, io) => runServe(args, io, waitForStop),
+  };
+}
+
+async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop): Promise<number> {
+  const host = hostOption(args);
+  const port = portOption(args);
+  const insecure = flag(args, 'allow-insecure-fixtures');
+  const authority = stringOption(args, 'authority');
+  if (authority === '') throw new UsageError('--authority is empty', NAME);
+  // Ask for the stop before binding, so a signal that arrives while the server starts is not lost.
+  const giveUp = new AbortController();
+  const stop = waitForStop(giveUp.signal);
+
+  let served;
+  try {
+    served = await serveReference({ host, port, allowInsecureFixtures: insecure, ...(authority === undefined ? {} : { authority }) });
+  } catch (error) {
+    giveUp.abort();
+    if (error instanceof TypeError && /authority/.test(error.message)) throw new UsageError(`--authority: ${error.message}`, NAME);
+    throw listenProblem(error, host, port);
+  }
+  io.stdout.write(`listening on ${served.url}\n`);
+  if (insecure) io.stdout.write(`${INSECURE_FIXTURES_WARNING}\n`);
+  if (!isLoopbackHost(host)) {
+    io.stderr.write(`warning: serving on ${host}, which is not a loopback address: anyone who can reach it can use this reference platform\n`);
+  }
+  try {
+    await stop;
+  } finally {
+    await served.close();
+  }
+  return EXIT.ok;
+}
+
+export const serveCommand: Command = createServeCommand();

@@ -1,0 +1,38 @@
+import { LIMITS } from '../spec/limits.js';
+
+/**
+ * A live run sends many signed requests that must fail; a conforming platform throttles an address after 30
+ * failures in 60 s (7.3 too_many_failed_signatures). The budget keeps the run under that limit by waiting,
+ * so a throttle answer is never caused by the suite's own pace. Time and sleep are injected.
+ */
+export class FailureBudget {
+  private readonly failures: number[] = [];
+  private readonly limit = LIMITS.failedSignatures.value - 1;
+  private readonly windowMs = LIMITS.failedSignaturesWindow.value * 1000;
+
+  constructor(
+    private readonly nowMs: () => number,
+    private readonly sleep: (ms: number) => Promise<void>,
+    /** Never wait longer than this in one go (the run's per-check timeout bounds the rest). */
+    private readonly maxWaitMs = 65_000,
+  ) {}
+
+  /** Waits until one more failure would stay under the limit; returns how long it waited. */
+  async reserve(): Promise<number> {
+    this.forgetOld();
+    if (this.failures.length < this.limit) return 0;
+    const wait = Math.min(this.failures[0]! + this.windowMs + 250 - this.nowMs(), this.maxWaitMs);
+    if (wait > 0) await this.sleep(wait);
+    this.forgetOld();
+    return Math.max(wait, 0);
+  }
+
+  record(): void {
+    this.failures.push(this.nowMs());
+  }
+
+  private forgetOld(): void {
+    const horizon = this.nowMs() - this.windowMs;
+    while (this.failures.length && this.failures[0]! <= horizon) this.failures.shift();
+  }
+}

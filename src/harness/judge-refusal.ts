@@ -1,0 +1,88 @@
+import { parseDictionary } from 'structured-headers';
+import { AUTH_ERRORS, AUTH_ERROR_BODY_ERROR, isAuthErrorCode } from '../spec/auth-errors.js';
+import { HEADERS } from '../spec/headers.js';
+import { MEDIA_TYPES } from '../spec/media-types.js';
+import { BEARER_CHALLENGE, COMPONENTS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
+import type { TargetResponse } from './target.js';
+
+/** Parses `Scheme a=b, c="d"` (RFC 9110 auth-params: token or quoted-string values). */
+export function parseChallenge(value: string): { scheme: string; params: Map<string, string> } | null {
+  const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*(.*)$/s.exec(value);
+  if (!match) return null;
+  const params = new Map<string, string>();
+  const rest = match[2]!;
+  const param = /\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z0-9!#$%&'*+.^_`|~-]+))\s*(?:,|$)/gy;
+  let consumed = 0;
+  for (let m = param.exec(rest); m; m = param.exec(rest)) {
+    params.set(m[1]!.toLowerCase(), m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]!);
+    consumed = param.lastIndex;
+  }
+  if (rest.slice(consumed).trim() !== '') return null;
+  return { scheme: match[1]!, params };
+}
+
+/** 7.3 / 5.2: the covered components Accept-Signature must name, with content-digest when the request has a body. */
+export function acceptSignatureProblems(value: string | undefined, hasBody: boolean): string[] {
+  if (value === undefined) return [`the answer carries no ${HEADERS.acceptSignature} header`];
+  let dictionary: ReturnType<typeof parseDictionary>;
+  try {
+    dictionary = parseDictionary(value);
+  } catch {
+    return [`${HEADERS.acceptSignature} is not a structured-field dictionary: ${JSON.stringify(value)}`];
+  }
+  const problems: string[] = [];
+  for (const [label, [items, params]] of dictionary) {
+    if (!Array.isArray(items)) continue;
+    const names = items.map(([name, p]) => `${String(name)}${p.has('key') ? ';key' : ''}`);
+    const required = [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path, COMPONENTS.query, `${HEADERS.signatureAgent};key`];
+    const digest = names.includes(HEADERS.contentDigest);
+    const memberProblems = [
+      ...required.filter((r) => !names.includes(r)).map((r) => `${label} does not name ${r}`),
+      ...(hasBody && !digest ? [`${label} does not name ${HEADERS.contentDigest} although the request has a body`] : []),
+      ...(!hasBody && digest ? [`${label} names ${HEADERS.contentDigest} although the request has no body`] : []),
+      ...(params.get('tag') !== WEB_BOT_AUTH_TAG ? [`${label} does not carry tag="${WEB_BOT_AUTH_TAG}"`] : []),
+    ];
+    if (memberProblems.length === 0) return [];
+    problems.push(...memberProblems);
+  }
+  return problems.length ? problems : [`${HEADERS.acceptSignature} has no member: ${JSON.stringify(value)}`];
+}
+
+export interface RefusalJudgement {
+  readonly code: string | null;
+  readonly description: string | null;
+  readonly problems: readonly string[];
+}
+
+/** Everything 7.3 says of a 401: the Bearer challenge, the body, Accept-Signature where due, no Retry-After. */
+export function judgeRefusal(response: TargetResponse, hasBody: boolean): RefusalJudgement {
+  const problems: string[] = [];
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(Buffer.from(response.body).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    problems.push('the 401 body is not JSON');
+  }
+  const code = typeof body.error_code === 'string' ? body.error_code : null;
+  const description = typeof body.error_description === 'string' ? body.error_description : null;
+  if (!(response.headers[HEADERS.contentType] ?? '').startsWith(MEDIA_TYPES.json)) problems.push(`Content-Type is ${JSON.stringify(response.headers[HEADERS.contentType] ?? null)}, not ${MEDIA_TYPES.json}`);
+  if (body.error !== AUTH_ERROR_BODY_ERROR) problems.push(`body.error is ${JSON.stringify(body.error)}, not "${AUTH_ERROR_BODY_ERROR}"`);
+  if (!isAuthErrorCode(code)) problems.push(`body.error_code ${JSON.stringify(code)} is not an error_code of 7.3`);
+  if (!description) problems.push('body.error_description is missing or empty');
+
+  const challenge = parseChallenge(response.headers[HEADERS.wwwAuthenticate] ?? '');
+  if (!challenge) problems.push(`WWW-Authenticate is missing or unreadable: ${JSON.stringify(response.headers[HEADERS.wwwAuthenticate] ?? null)}`);
+  else {
+    if (challenge.scheme.toLowerCase() !== BEARER_CHALLENGE.scheme.toLowerCase()) problems.push(`WWW-Authenticate scheme is ${challenge.scheme}, not ${BEARER_CHALLENGE.scheme}`);
+    if (challenge.params.get('realm') !== BEARER_CHALLENGE.realm) problems.push(`WWW-Authenticate realm is ${JSON.stringify(challenge.params.get('realm') ?? null)}, not ${BEARER_CHALLENGE.realm}`);
+    if (challenge.params.get('error') !== BEARER_CHALLENGE.error) problems.push(`WWW-Authenticate error is ${JSON.stringify(challenge.params.get('error') ?? null)}, not ${BEARER_CHALLENGE.error}`);
+    if (!challenge.params.get('error_description')) problems.push('WWW-Authenticate carries no error_description');
+  }
+  if (isAuthErrorCode(code)) {
+    const record = AUTH_ERRORS[code];
+    const accept = response.headers[HEADERS.acceptSignature];
+    if (record.acceptSignature) problems.push(...acceptSignatureProblems(accept, hasBody));
+    if (!record.retryAfter && response.headers[HEADERS.retryAfter] !== undefined) problems.push(`${code} carries Retry-After, which 7.3 does not give it`);
+  }
+  return { code, description, problems };
+}

@@ -1,0 +1,18 @@
+/** How the run tells the suites (in vitest workers) which target to use: one JSON environment variable. */
+export const TARGET_ENV = 'CONFORMANCE_TARGET';
+
+export type TargetConfig =
+  | { readonly kind: 'in-process' }
+  | {
+      readonly kind: 'live';
+      readonly baseUrl: string;
+      readonly fixture: { readonly url: string; readonly adminUrl: string; readonly token: string };
+      readonly clientAddressHeader?: string;
+      readonly runId: string;
+      readonly timeoutMs?: number;
+    };
+
+export function readTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  const raw = env[TARGET_ENV];
+  return raw ? (JSON.parse(raw) as TargetConfig) : { kind: 'in-process' };
+}

@@ -1,0 +1,83 @@
+import type { SignedRequestCase } from '../cases/types.js';
+
+/**
+ * What a target can do beyond answering requests. A check that needs a capability the target lacks is
+ * reported not-run with the reason, never passed.
+ */
+export type Capability =
+  /** The target's clock can be set (steps at later times: caches, memory windows). */
+  | 'clock-control'
+  /** Each request can claim its client network address (per-address throttling). */
+  | 'client-address'
+  /** Prior state (registrations) can be put in place before a case. */
+  | 'state-seeding'
+  /** The platform can be configured per case (owner keys, blocked agents, bearer-token keys). */
+  | 'platform-config'
+  /** Faults of the deployment itself can be switched on (a route that reads the body first). */
+  | 'fault-injection';
+
+export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
+  'clock-control': 'needs clock-control: steps happen at later times (caches, memory windows), which only an in-process target can fake',
+  'client-address': 'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
+  'state-seeding': 'needs state-seeding: the case starts from prior registrations',
+  'platform-config': 'needs platform-config: the case configures the platform (owner keys, blocked agents or bearer-token keys)',
+  'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route",
+};
+
+export interface TargetRequest {
+  readonly method: string;
+  /** Absolute URL on the target's platform origin. */
+  readonly url: string;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body: Uint8Array | null;
+  readonly clientAddress?: string;
+  readonly bodyConsumed?: boolean;
+}
+
+export interface TargetResponse {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}
+
+/** Where a case's scenarios are built: the platform's host, where agent documents live, and the time. */
+export interface TargetEnvironment {
+  readonly authority: string;
+  readonly platformOrigin: string;
+  /** The origin agents' documents are published under for this case. */
+  agentOrigin(caseId: string): string;
+  now(): number;
+  nonce(caseId: string, label: string, serial: number): string;
+}
+
+export interface Target {
+  readonly kind: 'in-process' | 'live';
+  readonly description: string;
+  readonly capabilities: ReadonlySet<Capability>;
+  readonly environment: TargetEnvironment;
+  /** Puts a case's documents, registrations and platform configuration in place. */
+  prepare(c: SignedRequestCase): Promise<void>;
+  /** Moves the target's clock (clock-control) and replaces documents from this step on. */
+  step(at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void>;
+  send(request: TargetRequest): Promise<TargetResponse>;
+  close(): Promise<void>;
+}
+
+/** The capabilities a case needs, with the reason each is needed. */
+export function capabilitiesNeeded(c: SignedRequestCase): Capability[] {
+  const needs = new Set<Capability>();
+  for (const step of c.steps) {
+    if (step.at !== undefined && step.at !== c.now) needs.add('clock-control');
+    if (step.client_address !== undefined) needs.add('client-address');
+    if (step.request.body_consumed) needs.add('fault-injection');
+  }
+  if (c.registrations && Object.keys(c.registrations).length) needs.add('state-seeding');
+  const { authority: _authority, ...rest } = c.platform;
+  if (Object.values(rest).some((v) => v !== undefined)) needs.add('platform-config');
+  return [...needs];
+}
+
+export function missingCapabilities(target: Target, c: SignedRequestCase): Capability[] {
+  return capabilitiesNeeded(c).filter((n) => !target.capabilities.has(n));
+}

@@ -1,0 +1,74 @@
+import type { SignedRequestCase } from '../../cases/types.js';
+import { DEFAULT_CLIENT_ADDRESS } from '../../cases/run-case.js';
+import { createMemoryFetcher, type MemoryFetcher } from '../../fetch/index.js';
+import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
+import { VECTOR_ENV } from '../../scenarios/kit.js';
+import { createMemoryPorts } from '../../verifier/index.js';
+import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
+
+const ALL: ReadonlySet<Capability> = new Set(['clock-control', 'client-address', 'state-seeding', 'platform-config', 'fault-injection']);
+
+/**
+ * The embedded reference platform, called as a fetch handler. Every case gets a fresh platform whose state,
+ * clock and configuration the case sets, and whose agent documents come from the case (no network).
+ */
+export class InProcessTarget implements Target {
+  readonly kind = 'in-process' as const;
+  readonly description = 'embedded reference platform';
+  readonly capabilities = ALL;
+  readonly environment: Target['environment'] = {
+    authority: VECTOR_ENV.authority,
+    platformOrigin: `https://${VECTOR_ENV.authority}`,
+    agentOrigin: () => VECTOR_ENV.agentOrigin,
+    now: () => VECTOR_ENV.now,
+    nonce: VECTOR_ENV.nonce,
+  };
+  private now = VECTOR_ENV.now;
+  private fetcher: MemoryFetcher | undefined;
+  private documents: SignedRequestCase['documents'] = {};
+  private platform: ReferencePlatform | undefined;
+
+  async prepare(c: SignedRequestCase): Promise<void> {
+    this.now = c.now;
+    this.documents = { ...c.documents };
+    const clock = { now: () => this.now };
+    this.fetcher = createMemoryFetcher(this.documents);
+    const registrations = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({ agentUrl, thumbprints: [...r.thumbprints], registeredAt: c.now }));
+    const ports = createMemoryPorts(clock, this.fetcher, registrations);
+    for (const jti of c.platform.revoked_token_ids ?? []) ports.revocations.revoke(jti);
+    this.platform = createReferencePlatform({
+      authority: c.platform.authority,
+      clock,
+      fetcher: this.fetcher,
+      ports,
+      ...(c.platform.owner_keys ? { ownerKeys: c.platform.owner_keys } : {}),
+      ...(c.platform.blocked_agents ? { blockedAgents: c.platform.blocked_agents } : {}),
+      ...(c.platform.token_keys ? { acceptedTokenKeys: c.platform.token_keys } : {}),
+      ...(c.platform.token_issuer ? { tokenIssuer: c.platform.token_issuer } : {}),
+      ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
+    });
+  }
+
+  async step(at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void> {
+    this.now = at;
+    if (documents) {
+      this.documents = { ...this.documents, ...documents };
+      this.fetcher!.replace(this.documents);
+    }
+  }
+
+  async send(r: TargetRequest): Promise<TargetResponse> {
+    const request = new Request(r.url, {
+      method: r.method,
+      headers: r.headers.map(([n, v]) => [n, v] as [string, string]),
+      ...(r.body && r.body.length ? { body: r.body } : {}),
+    });
+    const response = await this.platform!.fetch(request, {
+      clientAddress: r.clientAddress ?? DEFAULT_CLIENT_ADDRESS,
+      ...(r.bodyConsumed ? { bodyConsumed: true } : {}),
+    });
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { SignedRequestCase } from '../../cases/types.js';
+import { randomNonce } from '../../httpsig/index.js';
+import { HEADERS } from '../../spec/headers.js';
+import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { FailureBudget } from '../failure-budget.js';
+import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
+
+export interface LiveTargetOptions {
+  /** The deployment's base URL, e.g. https://platform.example or http://127.0.0.1:8787. */
+  readonly baseUrl: string;
+  /** Where the deployment reaches the fixture host, and how the run publishes documents there. */
+  readonly fixture: { readonly url: string; readonly adminUrl: string; readonly token: string };
+  /** A header the deployment takes the client address from (only where it honours one, e.g. behind a proxy). */
+  readonly clientAddressHeader?: string;
+  readonly runId: string;
+  /** Per-request timeout. */
+  readonly timeoutMs?: number;
+}
+
+const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
+const ATTEMPTS = 3;
+
+/** A per-case address in 198.18.0.0/15 (benchmarking range), so one case's failures never count against another's. */
+function caseAddress(caseId: string): string {
+  const h = createHash('sha256').update(caseId).digest();
+  return `198.${18 + (h[0]! & 1)}.${h[1]}.${h[2]! || 1}`;
+}
+
+export class LiveTarget implements Target {
+  readonly kind = 'live' as const;
+  readonly description: string;
+  readonly capabilities: ReadonlySet<Capability>;
+  readonly environment: Target['environment'];
+  private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
+  private readonly budget = new FailureBudget(() => Date.now(), (ms) => sleep(ms));
+  private readonly origin: string;
+  private currentCase = '';
+
+  constructor(private readonly options: LiveTargetOptions) {
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.description = options.baseUrl;
+    this.capabilities = new Set<Capability>(options.clientAddressHeader ? ['client-address'] : []);
+    this.environment = {
+      authority: base.host,
+      platformOrigin: base.origin,
+      agentOrigin: (caseId) => `${options.fixture.url}/r/${options.runId}/c/${caseId}`,
+      now: () => Math.floor(Date.now() / 1000),
+      nonce: () => randomNonce(),
+    };
+  }
+
+  async prepare(c: SignedRequestCase): Promise<void> {
+    this.currentCase = c.id;
+    await this.publish(c.documents);
+  }
+
+  async step(_at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void> {
+    if (documents) await this.publish(documents);
+  }
+
+  async send(r: TargetRequest): Promise<TargetResponse> {
+    // A request signed for another host (an alias) still goes to the target, naming that host in Host.
+    const url = new URL(r.url);
+    const headers: Array<[string, string]> = r.headers.map(([n, v]) => [n, v]);
+    if (url.origin !== this.origin) headers.push([HEADERS.host, url.host]);
+    const sendTo = `${this.origin}${url.pathname}${url.search}`;
+    const addressHeader = this.options.clientAddressHeader;
+    if (addressHeader) headers.push([addressHeader, r.clientAddress ?? caseAddress(this.currentCase)]);
+    const signed = r.headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
+    if (signed && !addressHeader) await this.budget.reserve();
+    const response = await this.exchange({ ...r, url: sendTo }, headers);
+    if (signed && !addressHeader && response.status === 401) this.budget.record();
+    return response;
+  }
+
+  private async exchange(r: TargetRequest, headers: Array<[string, string]>): Promise<TargetResponse> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await request(r.url, {
+          method: r.method as 'GET',
+          headers: headers.flat(),
+          body: r.body && r.body.length ? Buffer.from(r.body) : null,
+          dispatcher: this.dispatcher,
+          headersTimeout: this.options.timeoutMs ?? 10_000,
+          bodyTimeout: this.options.timeoutMs ?? 10_000,
+        });
+        const body = new Uint8Array(await answer.body.arrayBuffer());
+        const flat: Record<string, string> = {};
+        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+        return { status: answer.statusCode, headers: flat, body };
+      } catch (error) {
+        // Only a connection that never carried the request is retried: a signed request sent twice is a replay.
+        const code = (error as { code?: string }).code ?? '';
+        if (attempt >= ATTEMPTS || !RETRYABLE.has(code) || code === 'ECONNRESET') throw error;
+        await sleep(200 * attempt);
+      }
+    }
+  }
+
+  /** Documents outside the fixture host (another origin, the platform's own) cannot be published; the cases that name them never fetch them. */
+  private async publish(all: SignedRequestCase['documents']): Promise<void> {
+    const { adminUrl, token, url } = this.options.fixture;
+    const documents = Object.fromEntries(Object.entries(all).filter(([documentUrl]) => documentUrl.startsWith(`${url}/`)));
+    const answer = await request(adminUrl, {
+      method: 'POST',
+      headers: { [HEADERS.authorization]: `Bearer ${token}`, [HEADERS.contentType]: MEDIA_TYPES.json },
+      body: JSON.stringify(documents),
+      dispatcher: this.dispatcher,
+    });
+    await answer.body.dump();
+    if (answer.statusCode !== 204) throw new Error(`the fixture host refused the documents (${answer.statusCode})`);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+export function newRunToken(): string {
+  return randomBytes(16).toString('hex');
+}

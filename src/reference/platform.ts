@@ -1,0 +1,131 @@
+import type { JSONWebKeySet } from 'jose';
+import type { Ed25519PrivateJwk } from '../httpsig/index.js';
+import { createMemoryPorts, type MemoryPorts } from '../verifier/memory-ports.js';
+import type { Clock, DocumentFetcher, VerifierPorts } from '../verifier/ports.js';
+import type { VerifierConfig } from '../verifier/types.js';
+import { cliTokenRoute } from './cli-token.js';
+import { keyDirectoryRoute, type HostedAgentKeys } from './key-directory.js';
+import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
+import { errorAnswer, renderAnswer } from './render.js';
+import { PLATFORM_ERROR_CODES, RouteTable, type Route } from './routes.js';
+
+export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts> {
+  /** The platform's own host, e.g. "platform.example" or "127.0.0.1:8787" (what signatures must name). */
+  readonly authority: string;
+  /** The platform origin, the `iss` of its tokens; `https://<authority>` by default. */
+  readonly origin?: string;
+  /** Seconds; the system clock by default. Ignored when `ports` is given (its clock is used). */
+  readonly clock?: Clock;
+  /** Reads agents' key sets and cards; required unless `ports` is given. */
+  readonly fetcher?: DocumentFetcher;
+  /** The verifier's ports; in-memory stores around `clock` and `fetcher` by default. */
+  readonly ports?: P;
+  /** Ed25519 private JWK the platform signs its bearer tokens with; generated when absent. */
+  readonly platformTokenKey?: Ed25519PrivateJwk;
+  /** The agent-use scope (5.3); "agent" by default. */
+  readonly agentScope?: string;
+  /** The `iss` the platform writes into its tokens and requires of bearers; `origin` by default. */
+  readonly tokenIssuer?: string;
+  /** Further public keys whose tokens verify as platform tokens (another signer of the same platform, e.g. vectors' fixed key). */
+  readonly acceptedTokenKeys?: JSONWebKeySet;
+  /** Public JWKs of the agents this server hosts, for the key directory (2.4). */
+  readonly hostedAgentKeys?: HostedAgentKeys;
+  /** Operator platform keys accepted in X-Service-Owner-Key (5.2 key continuity). */
+  readonly ownerKeys?: readonly string[];
+  /** Agent URLs refused with credential_refused. */
+  readonly blockedAgents?: readonly string[];
+  /** Accept plain-http agent URLs (`--allow-insecure-fixtures`; never on by default). */
+  readonly allowInsecureAgentUrls?: boolean;
+  /** Routes added after the platform's own (they may not shadow them). */
+  readonly routes?: readonly Route[];
+}
+
+export interface RequestInfo {
+  /** The network address of the client (failed-signature counts are kept per address). */
+  readonly clientAddress: string;
+  /**
+   * Fault injection (DESIGN.md section 4): behave as a platform route that reads the body before verification.
+   * The body is read and dropped first, so the verifier can evaluate nothing (7.3 request_body_consumed).
+   */
+  readonly bodyConsumed?: boolean;
+}
+
+export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts> {
+  /** The deployment as a WHATWG fetch handler. Never rejects. */
+  fetch(request: Request, info: RequestInfo): Promise<Response>;
+  readonly authority: string;
+  readonly origin: string;
+  readonly ports: P;
+  readonly config: VerifierConfig;
+  readonly tokens: PlatformTokenIssuer;
+  /** Add routes here (purchases, MCP, widgets, the reference agent). */
+  readonly routes: RouteTable;
+}
+
+const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+/** The host as RFC 9421 @authority derives it: lower case, the origin scheme's default port dropped. */
+function normalisedAuthority(authority: string, origin: string): string {
+  const scheme = new URL(origin).protocol;
+  let parsed: URL;
+  try {
+    parsed = new URL(`${scheme}//${authority}`);
+  } catch {
+    throw new TypeError(`authority ${JSON.stringify(authority)} is not a host such as platform.example or 127.0.0.1:8787`);
+  }
+  if (parsed.host === '' || parsed.username || parsed.password || `${parsed.pathname}${parsed.search}${parsed.hash}` !== '/') {
+    throw new TypeError(`authority ${JSON.stringify(authority)} is not a host such as platform.example or 127.0.0.1:8787`);
+  }
+  return parsed.host;
+}
+
+/**
+ * The reference platform (DESIGN.md section 4): every verified route runs the reference verifier on the
+ * request as received, body included, before anything else. Routes: POST /api/auth/cli/token (4.7) and the
+ * public key directory (2.4). Any other path is 404, after the verifier refused whatever credential the request
+ * carried (a signed request that does not verify is 401 wherever it is sent).
+ */
+export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(options: ReferencePlatformOptions<P>): ReferencePlatform<P> {
+  const origin = (options.origin ?? `https://${options.authority}`).replace(/\/+$/, '');
+  const authority = normalisedAuthority(options.authority, origin);
+  let ports: P;
+  if (options.ports) {
+    ports = options.ports;
+  } else {
+    if (!options.fetcher) throw new TypeError('createReferencePlatform needs a fetcher (or ports)');
+    ports = createMemoryPorts(options.clock ?? systemClock, options.fetcher) as VerifierPorts as P;
+  }
+  const tokens = createPlatformTokenIssuer({
+    issuer: options.tokenIssuer ?? origin,
+    clock: ports.clock,
+    ...(options.platformTokenKey ? { privateJwk: options.platformTokenKey } : {}),
+    ...(options.agentScope ? { agentScope: options.agentScope } : {}),
+  });
+  const config: VerifierConfig = {
+    authority,
+    ...(options.ownerKeys ? { ownerKeys: options.ownerKeys } : {}),
+    ...(options.blockedAgents ? { blockedAgents: options.blockedAgents } : {}),
+    platformToken: options.acceptedTokenKeys
+      ? { ...tokens.verifierConfig, keys: { keys: [...tokens.publicKeys.keys, ...options.acceptedTokenKeys.keys] } }
+      : tokens.verifierConfig,
+    ...(options.allowInsecureAgentUrls ? { allowInsecureAgentUrls: true } : {}),
+  };
+  const routes = new RouteTable([cliTokenRoute(tokens), keyDirectoryRoute(options.hostedAgentKeys ?? []), ...(options.routes ?? [])]);
+
+  return {
+    authority,
+    origin,
+    ports,
+    config,
+    tokens,
+    routes,
+    async fetch(request, info) {
+      try {
+        if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();
+        return await routes.dispatch(request, info.clientAddress, { ports, config, ...(info.bodyConsumed ? { bodyConsumed: true } : {}) });
+      } catch {
+        return renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
+      }
+    },
+  };
+}

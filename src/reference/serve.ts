@@ -1,0 +1,144 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createUndiciFetcher, type UndiciFetcher } from '../fetch/undici-fetcher.js';
+import type { MemoryPorts } from '../verifier/memory-ports.js';
+import { normaliseClientAddress, requestUrl, toRequest, writeResponse } from './node-http.js';
+import { createReferencePlatform, type ReferencePlatform, type ReferencePlatformOptions } from './platform.js';
+import { errorAnswer, renderAnswer } from './render.js';
+import { PLATFORM_ERROR_CODES } from './routes.js';
+
+export const DEFAULT_SERVE_HOST = '127.0.0.1';
+
+/** Server-side time limits, so no client can hold a connection open forever. */
+export const SERVE_TIMEOUTS = Object.freeze({
+  /** Headers must arrive within this. */
+  headersMs: 10_000,
+  /** The whole request (headers and body) must arrive within this. */
+  requestMs: 30_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: 5_000,
+  /** A connection on which nothing moves for this long is destroyed (a stalled answer or a client that stopped reading). */
+  idleMs: 60_000,
+});
+
+export interface ServeOptions {
+  /** Address to bind; 127.0.0.1 by default. */
+  readonly host?: string;
+  /** 0 (the default) binds any free port. */
+  readonly port?: number;
+  /** `--allow-insecure-fixtures`: plain-http agent documents on loopback are fetched, http agent URLs accepted. */
+  readonly allowInsecureFixtures?: boolean;
+  /** The platform's own host; by default the bound `host:port`, the URL clients use. */
+  readonly authority?: string;
+  /** Anything else the platform takes (hosted agent keys, a clock, a fetcher, routes...). */
+  readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports'>;
+}
+
+export interface ServedReference {
+  /** `http://HOST:PORT` as bound. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly platform: ReferencePlatform<MemoryPorts>;
+  /** The node:http server (tests watch its connections). */
+  readonly server: http.Server;
+  /** Stops listening, ends every connection (keep-alive ones too) and releases the fetcher. */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Binds the reference platform to node:http. Request bodies are read only as far as the verifier needs
+ * (never past the signed-request cap plus one byte); a request whose body was not read to the end is answered
+ * with Connection: close and its connection is closed after the answer.
+ */
+export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
+  const host = options.host ?? DEFAULT_SERVE_HOST;
+  const sockets = new Set<Socket>();
+  let platform: ReferencePlatform<MemoryPorts> | undefined;
+  let fallbackAuthority = '';
+
+  const server = http.createServer(
+    { requestTimeout: SERVE_TIMEOUTS.requestMs, headersTimeout: SERVE_TIMEOUTS.headersMs, keepAliveTimeout: SERVE_TIMEOUTS.keepAliveMs },
+    (message, res) => {
+      void answer(message, res);
+    },
+  );
+  server.setTimeout(SERVE_TIMEOUTS.idleMs);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  async function respond(message: http.IncomingMessage): Promise<Response> {
+    const url = requestUrl(message, fallbackAuthority);
+    if (url === undefined || !platform) {
+      return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request target or Host header is not one this platform can read.'));
+    }
+    let request: Request;
+    try {
+      request = toRequest(message, url);
+    } catch {
+      return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request header fields are not ones this platform can read.'));
+    }
+    return platform.fetch(request, { clientAddress: normaliseClientAddress(message.socket.remoteAddress) });
+  }
+
+  async function answer(message: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    try {
+      const response = await respond(message);
+      // A body not read to the end stays on the socket: answer, then close rather than read the rest.
+      await writeResponse(response, res, { close: !message.complete });
+    } catch {
+      res.destroy();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const bound = `${urlHost(host)}:${port}`;
+  fallbackAuthority = options.authority ?? bound;
+
+  let fetcher: UndiciFetcher | undefined;
+  try {
+    const given = options.platform ?? {};
+    if (!given.fetcher) fetcher = createUndiciFetcher({ allowInsecureLoopback: options.allowInsecureFixtures === true });
+    platform = createReferencePlatform<MemoryPorts>({
+      ...given,
+      authority: options.authority ?? bound,
+      origin: given.origin ?? `http://${options.authority ?? bound}`,
+      ...(fetcher ? { fetcher } : {}),
+      allowInsecureAgentUrls: options.allowInsecureFixtures === true,
+    });
+  } catch (error) {
+    server.close();
+    await fetcher?.close();
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${bound}`,
+    host,
+    port,
+    platform,
+    server,
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        await closed;
+        await fetcher?.close();
+      })()),
+  };
+}

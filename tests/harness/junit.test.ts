@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { junitXml } from '../../src/harness/write-reports.js';
+import { check, failingReport, incompleteReport, report } from './sample-reports.js';
+import { elements, xmlProblems } from './xml-well-formed.js';
+
+describe('the XML well-formedness check used here', () => {
+  it('accepts well-formed XML and rejects each kind of malformed XML', () => {
+    expect(xmlProblems('<?xml version="1.0" encoding="UTF-8"?>\n<a x="1" y=\'&amp;\'><b/><!-- c --><c>&lt;&#60;&#x3c;</c></a>\n')).toEqual([]);
+    const bad: Array<[string, RegExp]> = [
+      ['<a><b></a></b>', /<\/a> closes <b>/],
+      ['<a>', /unclosed: <a>/],
+      ['<a/><b/>', /second root element <b>/],
+      ['<a>x & y</a>', /stray & in text/],
+      ['<a x="<">', /raw < in attribute x/],
+      ['<a x=1/>', /malformed tag/],
+      ['<a x="1" x="2"/>', /duplicate attribute x/],
+      ['<a>\u0001</a>', /U\+0001 is not allowed/],
+      ['<a>\uffff</a>', /U\+ffff is not allowed/],
+      ['text<a/>', /text outside the root element/],
+      ['<a/>text', /text after the root element/],
+      ['', /no root element/],
+    ];
+    for (const [xml, problem] of bad) expect(xmlProblems(xml).join('\n'), xml).toMatch(problem);
+  });
+});
+
+describe('junit.xml', () => {
+  it('is well formed for a report with a failure, a warning, a skip and a pass, and names every testcase', () => {
+    const r = failingReport();
+    const xml = junitXml(r);
+    expect(xmlProblems(xml)).toEqual([]);
+    const cases = elements(xml, 'testcase');
+    expect(cases).toHaveLength(r.counts.total);
+    for (const c of cases) {
+      expect(c.name).toMatch(/\S/);
+      expect(c.classname).toBe('suites/7.3-signed-requests.test.ts');
+      expect(c.time).toMatch(/^\d+\.\d{3}$/);
+    }
+    expect(cases.map((c) => c.name)).toEqual(r.results.map((x) => x.name));
+    const [root] = elements(xml, 'testsuites');
+    expect(root).toMatchObject({ tests: String(r.counts.total), failures: String(r.counts.fail), errors: String(r.counts.error), skipped: String(r.counts['not-run']) });
+    expect(elements(xml, 'failure')).toEqual([{ message: 'MUST AUTH-SIGNATURE-REPLAYED' }]);
+    expect(elements(xml, 'skipped')).toEqual([{ message: 'the target lacks clock-control' }]);
+  });
+
+  it('stays well formed whatever the names and messages hold', () => {
+    const nasty = `<tag attr="x"> & ' ]]> <![CDATA[ \u0001\u001b[31m red \u001b[39m`;
+    const r = report([
+      check(`fails ${nasty}`, ['AUTH-SIGNATURE-INVALID'], 'fail', { message: nasty, suite: `suites/${nasty}.test.ts` }),
+      check(`errs ${nasty}`, [], 'error', { message: nasty }),
+      check(`skips ${nasty}`, ['LIMIT-CLOCK-SKEW'], 'not-run', { message: nasty }),
+      check(`warns ${nasty}`, ['AUTH-SIGNATURE-EXPIRED'], 'warn', { message: nasty }),
+    ]);
+    const xml = junitXml(r);
+    expect(xmlProblems(xml)).toEqual([]);
+    const cases = elements(xml, 'testcase');
+    expect(cases).toHaveLength(4);
+    for (const c of cases) expect(c.name).toContain('<tag attr="x"> & \' ]]>');
+    expect(elements(xml, 'error')).toHaveLength(1);
+    expect(elements(xml, 'testsuite').map((s) => s.name)).toEqual([`suites/<tag attr="x"> & ' ]]> <![CDATA[ [31m red [39m.test.ts`, 'suites/7.3-signed-requests.test.ts']);
+  });
+
+  it('is well formed for an incomplete run and for a run with no check', () => {
+    expect(xmlProblems(junitXml(incompleteReport()))).toEqual([]);
+    const empty = junitXml(report([]));
+    expect(xmlProblems(empty)).toEqual([]);
+    expect(elements(empty, 'testcase')).toEqual([]);
+  });
+});

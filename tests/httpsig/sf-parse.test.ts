@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { DisplayString, Token, parseDictionary as libraryParse, serializeDictionary, type BareItem, type Dictionary, type InnerList, type Item, type Parameters } from 'structured-headers';
+import { describe, expect, it } from 'vitest';
+import { parseDictionary as fastParse } from '../../src/httpsig/sf-parse.js';
+
+/**
+ * src/httpsig/sf-parse.ts claims to be structured-headers' parseDictionary step for step. Both run on the
+ * same inputs here: either both throw the same message, or both return the same values.
+ */
+
+type Described = unknown;
+
+function bare(v: BareItem): Described {
+  if (v instanceof Token) return { token: v.toString() };
+  if (v instanceof DisplayString) return { display: v.toString() };
+  if (v instanceof Date) return { date: v.getTime() };
+  if (v instanceof ArrayBuffer) return { bytes: Buffer.from(v).toString('hex') };
+  if (typeof v === 'number') return Object.is(v, -0) ? { negativeZero: true } : { number: v };
+  return { [typeof v]: v };
+}
+const params = (p: Parameters): Described => [...p].map(([k, v]) => [k, bare(v)]);
+const member = (m: Item | InnerList): Described =>
+  Array.isArray(m[0]) ? { inner: (m[0] as Item[]).map(([v, p]) => [bare(v), params(p)]), params: params(m[1]) } : { item: bare(m[0] as BareItem), params: params(m[1]) };
+const dictionary = (d: Dictionary): Described => [...d].map(([k, m]) => [k, member(m)]);
+
+function outcome(parse: (s: string) => Dictionary, input: string): Described {
+  try {
+    return { ok: dictionary(parse(input)) };
+  } catch (error) {
+    return { error: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
+  }
+}
+
+function same(input: string): void {
+  expect(outcome(fastParse, input), JSON.stringify(input)).toEqual(outcome(libraryParse, input));
+}
+
+/** Fragments of dictionary syntax, valid and not, glued at random: most inputs land near a parse decision. */
+const FRAGMENTS = [
+  'sig1', 'a', '*', 'k_1.-*', 'A', '1a', '=', '(', ')', ';', ',', ' ', '  ', '\t', ', ', '"', '"x"', '"a\\"b"', '"\\\\"', '"\\x"', '"é"', '"\t"', '"\x7f"', '"\x1f"', '"~ "',
+  'tok', 'T:/!#$%&\'*+-.^_`|~9', '*t', '1', '-', '-0', '0', '123456789012345', '1234567890123456', '1.5', '1.', '1.2345', '123456789012.5', '1234567890123.5',
+  '12.', '.5', ':', ':AAEC:', ':AAE=:', ':A:', ':A=B:', ':!:', '?1', '?0', '?2', '?', '@1', '@-1', '@', '@1234567890123456', '%"', '%"a%20b"', '%"%ZZ"',
+  '%"%c3%28"', '%"\u0100"', '%', '"@method"', '"signature-agent";key="sig1"', ';created=1800000000', ';keyid="abc"', ';alg="ed25519"', ';nonce="bm9uY2U="',
+  ';tag="web-bot-auth"', ';type=jwks_uri', '\u00e9', '\u{1f600}', '\r', '\n',
+];
+const fragmented = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 14 }).map((parts) => parts.join(''));
+const printable = fc.string({ unit: fc.integer({ min: 0x09, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const anyText = fc.string({ unit: 'binary', maxLength: 24 });
+
+/** Valid dictionaries from the library's own serializer, so the accepting paths are covered too. */
+const sfBare: fc.Arbitrary<BareItem> = fc.oneof(
+  fc.integer({ min: -999_999_999_999_999, max: 999_999_999_999_999 }),
+  fc.integer({ min: -999_999_999, max: 999_999_999 }).map((n) => n / 1000),
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
+  fc.stringMatching(/^[A-Za-z*][!#$%&'*+.^_`|~A-Za-z0-9:/-]{0,8}$/).map((t) => new Token(t)),
+  fc.uint8Array({ maxLength: 12 }).map((b) => b.buffer as ArrayBuffer),
+  fc.boolean(),
+);
+const sfKey = fc.stringMatching(/^[a-z*][a-z0-9_.*-]{0,5}$/);
+const sfParams: fc.Arbitrary<Parameters> = fc.array(fc.tuple(sfKey, sfBare), { maxLength: 3 }).map((e) => new Map(e));
+const sfItem: fc.Arbitrary<Item> = fc.tuple(sfBare, sfParams);
+const sfMember: fc.Arbitrary<Item | InnerList> = fc.oneof(sfItem, fc.tuple(fc.array(sfItem, { maxLength: 4 }), sfParams));
+const serialized = fc
+  .array(fc.tuple(sfKey, sfMember), { minLength: 1, maxLength: 4 })
+  .map((entries) => {
+    try {
+      return serializeDictionary(new Map(entries));
+    } catch {
+      return 'a=1';
+    }
+  });
+/** A valid dictionary with one character inserted, removed or replaced. */
+const mutated = fc.tuple(serialized, fc.nat(), fc.constantFrom('', ' ', '\t', ',', ';', '=', '(', ')', '"', '\\', ':', '.', '-', '?', '@', '%', 'A', '0', '\x7f', '\u00e9'), fc.boolean()).map(
+  ([s, at, c, replace]) => {
+    const i = at % (s.length + 1);
+    return s.slice(0, i) + c + s.slice(replace ? i + 1 : i);
+  },
+);
+
+describe('sf-parse: the same dictionaries as structured-headers', () => {
+  it('on hand-picked inputs', () => {
+    for (const input of ['', ' ', 'a', 'a=', 'a=1,', 'a=1, ', 'a=1 ,b=2', 'a=1,\tb=2', ' a=1', '\ta=1', 'a=1  ', 'a=("x" "y");p=1', 'a=("x""y")', 'a=( "x" )', 'a=(', 'a=@1', 'a=@1, b=2', 'a=%"x"', 'a=?1;b', 'a;b=1, c', 'a="\x7f"', 'a="\x1f"', 'a="~"', 'a=1.', 'a=-', 'a=1234567890123456', 'a=-0', 'a=:AB=C:', ...FRAGMENTS]) {
+      same(input);
+    }
+  });
+
+  it('on fragments of dictionary syntax', () => {
+    fc.assert(fc.property(fragmented, (s) => {
+      same(s);
+    }), { numRuns: 20_000 });
+  });
+
+  it('on serialized dictionaries and one-character mutations of them', () => {
+    fc.assert(fc.property(serialized, (s) => {
+      same(s);
+    }), { numRuns: 3_000 });
+    fc.assert(fc.property(mutated, (s) => {
+      same(s);
+    }), { numRuns: 10_000 });
+  });
+
+  it('on printable and arbitrary text', () => {
+    fc.assert(fc.property(printable, (s) => {
+      same(s);
+    }), { numRuns: 5_000 });
+    fc.assert(fc.property(anyText, (s) => {
+      same(s);
+    }), { numRuns: 2_000 });
+  });
+});
