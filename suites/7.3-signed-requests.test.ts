@@ -20,8 +20,13 @@ const target = suiteTarget();
 afterAll(() => target.close());
 const vectors = new Map(readVectors('signed-requests.json').testGroups.flatMap((g) => g.cases.map((c) => [c.id, c] as const)));
 
+/** A live check may wait out the platform's failure window (60 s) while pacing its failing requests. */
+const CHECK_TIMEOUT_MS = target.kind === 'live' ? 180_000 : 30_000;
+
 /** Cases live targets cannot isolate: a directory names an origin, which every run shares. */
 const NEEDS_OWN_ORIGIN = new Set(['valid-directory-origin', 'key-directory-wrong-media-type']);
+/** Cases whose point is refusing plain http, which a deployment reading fixtures over http must accept. */
+const NEEDS_HTTPS_FIXTURES = new Set(['agent-plain-http']);
 
 async function caseFor(scenario: Scenario): Promise<SignedRequestCase> {
   if (target.kind === 'in-process') return vectors.get(scenario.id)!;
@@ -43,14 +48,17 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
       for (const scenario of group.scenarios) {
         check(`${scenario.id}: ${scenario.description}`, requirementsOf(scenario.id), 'MUST', async ({ record, notRun }) => {
           if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id)) notRun('needs an origin of its own: a key directory is read per origin, and a live run shares the fixture host\'s origin between cases');
+          if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
+            notRun('needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs');
+          }
           const c = await caseFor(scenario);
           const missing = missingCapabilities(target, c);
           if (missing.length) notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
           const outcomes = await runCaseOnTarget(c, target);
           for (const o of outcomes) record(o.exchange);
           const problems = outcomes.flatMap((o, i) => o.problems.map((p) => `step ${i + 1} of ${outcomes.length}: ${p}`));
-          expect(problems, problems.join('\n')).toEqual([]);
-        }, 30_000);
+          if (problems.length) expect.fail(problems.join('\n'));
+        }, CHECK_TIMEOUT_MS);
       }
     });
   }

@@ -66,7 +66,7 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
   return {
     name: NAME,
     summary: 'serve the reference platform and agent on a port',
-    usage: '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST]',
+    usage: '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST] [--client-address-header NAME]',
     description: [
       'Serves the reference platform over plain HTTP: POST /api/auth/cli/token (verifies signed requests and',
       'platform bearers, answers a platform token) and the key directory at',
@@ -80,6 +80,7 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       host: { type: 'string', value: 'HOST', help: `address to bind (default ${DEFAULT_SERVE_HOST})` },
       port: { type: 'string', value: 'N', help: 'port to bind (default 0: any free port)' },
       'allow-insecure-fixtures': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
+      'client-address-header': { type: 'string', value: 'NAME', help: 'take the client address from this header when the peer is loopback (a proxy in front)' },
       authority: { type: 'string', value: 'HOST', help: 'the host signatures must name (default: the bound HOST:PORT)' },
     },
     positionals: { names: [], min: 0, max: 0 },
@@ -101,7 +102,14 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
 
   let served;
   try {
-    served = await serveReference({ host, port, allowInsecureFixtures: insecure, ...(authority === undefined ? {} : { authority }) });
+    const addressHeader = stringOption(args, 'client-address-header');
+    served = await serveReference({
+      host,
+      port,
+      allowInsecureFixtures: insecure,
+      ...(authority === undefined ? {} : { authority }),
+      ...(addressHeader ? { clientAddressHeader: addressHeader } : {}),
+    });
   } catch (error) {
     giveUp.abort();
     if (error instanceof TypeError && /authority/.test(error.message)) throw new UsageError(`--authority: ${error.message}`, NAME);

@@ -19,10 +19,14 @@ export class ConformanceReporter implements Reporter {
   constructor(
     private readonly root: string,
     private readonly progress?: ProgressSink,
+    /** Requirement ids the run selects; checks the selection left out are not results of the run. */
+    private readonly selectedIds: readonly string[] = [],
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
-    this.results.push(this.toResult(testCase));
+    const result = this.toResult(testCase);
+    const filteredOut = this.selectedIds.length > 0 && !result.requirements.some((id) => this.selectedIds.includes(id));
+    if (!filteredOut) this.results.push(result);
   }
 
   onTestModuleEnd(module: TestModule): void {

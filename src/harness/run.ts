@@ -83,7 +83,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   }
   process.env[TARGET_ENV] = JSON.stringify(target);
   const startedAt = new Date().toISOString();
-  const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress);
+  const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress, ids);
   const harnessErrors: string[] = [];
   process.env.CONFORMANCE_SEED = String(seed);
   try {
@@ -105,7 +105,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   }
   harnessErrors.push(...reporter.errors);
 
-  const results = reporter.results.filter((r) => ids.length === 0 || r.verdict !== 'not-run' || r.requirements.some((id) => ids.includes(id)));
+  const results = reporter.results;
   const report: RunReport = {
     tool: { name: 'agent-platform-conformance', version: packageVersion() },
     runId,

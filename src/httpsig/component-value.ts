@@ -37,6 +37,13 @@ function derivedValue(msg: HttpMessage, name: string, target: TargetUrl): string
  */
 export type ParsedDictionaries = ReadonlyMap<string, Dictionary>;
 
+/** What a caller already parsed from the message, so that building a base does not parse it again. */
+export interface PreparedMessage {
+  /** Exactly `new URL(msg.url)`, not to be modified. */
+  readonly targetUrl?: URL | undefined;
+  readonly dictionaries?: ParsedDictionaries | undefined;
+}
+
 function dictionaryMemberValue(msg: HttpMessage, c: CoveredComponent, key: string, parsed: ParsedDictionaries | undefined): string {
   let dictionary = parsed?.get(c.name);
   if (dictionary === undefined) {
@@ -62,9 +69,8 @@ function fieldComponentValue(msg: HttpMessage, c: CoveredComponent, parsed: Pars
   if (!FIELD_NAME.test(c.name)) {
     throw new ComponentError('unsupported-component', `${JSON.stringify(c.name)} is not a lower-case field name`);
   }
-  const others = [...c.params.keys()].filter((p) => p !== KEY_PARAM);
-  if (others.length > 0) {
-    throw new ComponentError('unsupported-component', `parameter ${others[0]} on ${c.name} is not supported`);
+  for (const p of c.params.keys()) {
+    if (p !== KEY_PARAM) throw new ComponentError('unsupported-component', `parameter ${p} on ${c.name} is not supported`);
   }
   if (!c.params.has(KEY_PARAM)) {
     const value = fieldValue(msg.headers, c.name);
@@ -79,9 +85,9 @@ function fieldComponentValue(msg: HttpMessage, c: CoveredComponent, parsed: Pars
   return dictionaryMemberValue(msg, c, key, parsed);
 }
 
-/** A TargetUrl that parses `msg.url` on first use and then hands back the same parse. */
-export function targetUrlOf(msg: HttpMessage): TargetUrl {
-  let url: URL | undefined;
+/** A TargetUrl handing back `parsed` (the caller's `new URL(msg.url)`), or parsing `msg.url` on first use and keeping it. */
+export function targetUrlOf(msg: HttpMessage, parsed?: URL): TargetUrl {
+  let url = parsed;
   return () => (url ??= new URL(msg.url));
 }
 

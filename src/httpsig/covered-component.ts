@@ -34,6 +34,7 @@ function bareItemFor(value: string | number | boolean, kind: ParamKind | undefin
 function plainComponentId(c: CoveredComponent): string | undefined {
   if (!PLAIN_STRING.test(c.name)) return undefined;
   let id = `"${c.name}"`;
+  if (c.params.size === 0) return id;
   for (const [key, value] of c.params) {
     const kind = c.paramKinds?.get(key);
     if (typeof value !== 'string' || (kind !== undefined && kind !== 'string') || !SF_KEY.test(key) || !PLAIN_STRING.test(value)) return undefined;

@@ -73,6 +73,22 @@ const isDigitCode = (code: number): boolean => code >= 0x30 && code <= 0x39;
 const isLcAlphaCode = (code: number): boolean => code >= 0x61 && code <= 0x7a;
 const isAlphaCode = (code: number): boolean => isLcAlphaCode(code) || (code >= 0x41 && code <= 0x5a);
 
+/** bareItemKind(s.slice(start, end)), without making the slice. */
+function kindOfText(s: string, start: number, end: number): BareItemKind {
+  if (start >= end) return 'token';
+  const first = s.charCodeAt(start);
+  if (first === DQUOTE) return 'string';
+  if (first === 0x3a /* : */) return 'bytes';
+  if (first === 0x3f /* ? */) return 'boolean';
+  if (first === 0x40 /* @ */) return 'date';
+  if (first === 0x25 /* % */) return 'display-string';
+  if (first === 0x2d /* - */ || isDigitCode(first)) {
+    const dot = s.indexOf('.', start);
+    return dot !== -1 && dot < end ? 'decimal' : 'integer';
+  }
+  return 'token';
+}
+
 class Parser {
   private pos = 0;
   /** When recording: the kinds of the parameters parseParameters read last. */
@@ -169,15 +185,15 @@ class Parser {
       this.skipWS();
       const key = this.parseKey();
       let value: BareItem = true;
-      let valueText: string | null = null;
+      let kind: BareItemKind = 'boolean';
       if (this.code() === 0x3d /* = */) {
         this.pos++;
         const start = this.pos;
         value = this.parseBareItem();
-        if (recording) valueText = this.input.slice(start, this.pos);
+        if (recording) kind = kindOfText(this.input, start, this.pos);
       }
       parameters.set(key, value);
-      kinds?.set(key, bareItemKind(valueText));
+      kinds?.set(key, kind);
     }
     if (kinds !== undefined) this.kinds = kinds;
     return parameters;

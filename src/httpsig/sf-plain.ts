@@ -20,7 +20,7 @@ function plainBareItem(value: BareItem): string | undefined {
 /** serializeItem([value, params]) when the value and every parameter are plain Strings, Tokens or true; else undefined. */
 export function plainItem(value: BareItem, params: Parameters): string | undefined {
   let text = plainBareItem(value);
-  if (text === undefined) return undefined;
+  if (text === undefined || params.size === 0) return text;
   for (const [key, param] of params) {
     if (!SF_KEY.test(key)) return undefined;
     if (param === true) {

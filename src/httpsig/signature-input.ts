@@ -64,12 +64,14 @@ export function parseSignatureInput(raw: string): Map<string, ParsedSignatureInp
       const itemParamKinds = text.itemParamKinds;
       const covered: CoveredComponent[] = [];
       let coveredAreStrings = true;
-      member[0].forEach(([value, params], n) => {
+      const items = member[0];
+      for (let n = 0; n < items.length; n++) {
+        const [value, params] = items[n]!;
         const kinds = rfc8941Kinds(itemParamKinds[n] ?? EMPTY_MAP);
         const paramValues = componentParams(params);
         if (typeof value === 'string') covered.push({ name: value, params: paramValues, paramKinds: kinds });
         else coveredAreStrings = false;
-      });
+      }
       const params = new Map<string, string | number | boolean | Uint8Array>();
       for (const [key, value] of member[1]) params.set(key, plainValue(value));
       out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.paramKinds), coveredAreStrings, text: text.text });

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { isLoopbackAddress } from '../net/index.js';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createUndiciFetcher, type UndiciFetcher } from '../fetch/undici-fetcher.js';
@@ -30,6 +32,11 @@ export interface ServeOptions {
   readonly allowInsecureFixtures?: boolean;
   /** The platform's own host; by default the bound `host:port`, the URL clients use. */
   readonly authority?: string;
+  /**
+   * A header naming the client's address, as a proxy in front of a deployment sets it. Honoured only from
+   * loopback peers (the proxy); the first address listed is the client's.
+   */
+  readonly clientAddressHeader?: string;
   /** Anything else the platform takes (hosted agent keys, a clock, a fetcher, routes...). */
   readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports'>;
 }
@@ -55,6 +62,14 @@ function urlHost(host: string): string {
  * (never past the signed-request cap plus one byte); a request whose body was not read to the end is answered
  * with Connection: close and its connection is closed after the answer.
  */
+function clientAddressOf(message: http.IncomingMessage, header: string | undefined): string {
+  const peer = normaliseClientAddress(message.socket.remoteAddress);
+  if (!header || !isLoopbackAddress(peer)) return peer;
+  const named = message.headers[header.toLowerCase()];
+  const first = (Array.isArray(named) ? named[0] : named)?.split(',')[0]?.trim();
+  return first && isIP(first) ? normaliseClientAddress(first) : peer;
+}
+
 export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
   const host = options.host ?? DEFAULT_SERVE_HOST;
   const sockets = new Set<Socket>();
@@ -84,7 +99,7 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     } catch {
       return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request header fields are not ones this platform can read.'));
     }
-    return platform.fetch(request, { clientAddress: normaliseClientAddress(message.socket.remoteAddress) });
+    return platform.fetch(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
   }
 
   async function answer(message: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

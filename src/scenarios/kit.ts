@@ -72,6 +72,16 @@ export class Kit {
     this.platformUrl = env.platformOrigin ?? `https://${env.authority}`;
   }
 
+  /** The platform's host without its port, for building hosts that are not the platform's. */
+  get hostname(): string {
+    return new URL(this.platformUrl).hostname;
+  }
+
+  /** The same route on another host: an alias or custom domain of the platform (not its own host). */
+  onHost(host: string, path: string = PLATFORM_ROUTES.cliToken): string {
+    return `${new URL(this.platformUrl).protocol}//${host}${path}`;
+  }
+
   get now(): number {
     return this.env.now;
   }

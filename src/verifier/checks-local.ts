@@ -10,6 +10,7 @@ import {
   signatureBase,
   type CoveredComponent,
 } from '../httpsig/index.js';
+import type { PreparedMessage } from '../httpsig/component-value.js';
 import { parseDictionary } from '../httpsig/sf-parse.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
@@ -28,30 +29,41 @@ export function checkHeadersParse(ctx: SignedContext): CheckResult {
   const inputs = inputRaw === undefined ? null : parseSignatureInput(inputRaw);
   const signatures = signatureRaw === undefined ? null : parseSignatureHeader(signatureRaw);
   if (!inputs || !signatures) return refusal(ctx, 'signature_malformed', MESSAGES.notDictionaries);
-  const onlyInput = [...inputs.keys()].filter((l) => !signatures.has(l));
-  const onlySignature = [...signatures.keys()].filter((l) => !inputs.has(l));
-  if (onlyInput.length || onlySignature.length) {
+  if (!sameKeys(inputs, signatures)) {
+    const onlyInput = [...inputs.keys()].filter((l) => !signatures.has(l));
+    const onlySignature = [...signatures.keys()].filter((l) => !inputs.has(l));
     return refusal(ctx, 'signature_malformed', MESSAGES.labelsDiffer(onlyInput, onlySignature));
   }
   // Only members tagged web-bot-auth (a string, not a token) are this profile's; others are left alone.
-  const tagged = [...inputs.entries()].filter(([, m]) => m.params.get('tag') === WEB_BOT_AUTH_TAG && m.paramKinds.get('tag') === 'string');
-  if (tagged.length === 0) return refusal(ctx, 'signature_malformed', MESSAGES.noTag);
-  if (tagged.length > MAX_SIGNATURE_LABELS) return refusal(ctx, 'signature_malformed', MESSAGES.tooManyLabels(tagged.length, MAX_SIGNATURE_LABELS));
-  ctx.labels = tagged.map(([label, member]) => ({
-    label,
-    member,
-    // The member's received text, which parseSignatureInput already lexed (the same text splitDictionaryMembers gives).
-    paramsText: member.text,
-    signature: signatures.get(label)!,
-    created: 0,
-    expires: 0,
-    keyid: '',
-    nonce: '',
-    agentKey: '',
-    base: '',
-    key: undefined,
-  }));
+  const labels: LabelState[] = [];
+  for (const [label, member] of inputs) {
+    if (member.params.get('tag') !== WEB_BOT_AUTH_TAG || member.paramKinds.get('tag') !== 'string') continue;
+    labels.push({
+      label,
+      member,
+      // The member's received text, which parseSignatureInput already lexed (the same text splitDictionaryMembers gives).
+      paramsText: member.text,
+      signature: signatures.get(label)!,
+      created: 0,
+      expires: 0,
+      keyid: '',
+      nonce: '',
+      agentKey: '',
+      base: '',
+      key: undefined,
+    });
+  }
+  if (labels.length === 0) return refusal(ctx, 'signature_malformed', MESSAGES.noTag);
+  if (labels.length > MAX_SIGNATURE_LABELS) return refusal(ctx, 'signature_malformed', MESSAGES.tooManyLabels(labels.length, MAX_SIGNATURE_LABELS));
+  ctx.labels = labels;
   return undefined;
+}
+
+/** Whether both maps have the same keys (in any order). */
+function sameKeys(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+  if (a.size !== b.size) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }
 
 function paramProblem(l: LabelState): string | null {
@@ -106,7 +118,10 @@ export function checkLabels(ctx: SignedContext): CheckResult {
 export function checkAuthority(ctx: SignedContext): CheckResult {
   let authority: string;
   try {
-    authority = deriveAuthority(ctx.message.url);
+    // Parsed once here and handed to the signature bases, whose derived components read the same URL.
+    const url = new URL(ctx.message.url);
+    authority = deriveAuthority(url);
+    ctx.targetUrl = url;
   } catch {
     return refusal(ctx, 'signature_authority_mismatch', MESSAGES.authority(ctx.message.url, ctx.config.authority));
   }
@@ -125,17 +140,25 @@ function isAgentMember(c: CoveredComponent): boolean {
 /** Each label covers @method @authority @path @query, content-digest when there is a body, and its own agent member once. */
 export function checkCoverage(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
-    const names = new Set(l.member.covered.filter((c) => c.params.size === 0).map((c) => c.name));
-    const missing = REQUIRED_DERIVED.filter((n) => !names.has(n)).map((n) => `"${n}"`);
-    const members = l.member.covered.filter(isAgentMember);
-    if (members.length > 1) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageAgentTwice(l.label));
-    const member = members[0];
-    if (!member || member.params.get('key') !== l.label) missing.push(`"${HEADERS.signatureAgent}";key="${l.label}"`);
-    if (missing.length) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageMissing(l.label, missing));
-    if (ctx.hasBody && !names.has(HEADERS.contentDigest)) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageBody(l.label));
+    const covered = l.member.covered;
+    let member: CoveredComponent | undefined;
+    let members = 0;
+    for (const c of covered) if (isAgentMember(c) && members++ === 0) member = c;
+    if (members > 1) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageAgentTwice(l.label));
+    let missing: string[] | undefined;
+    for (const n of REQUIRED_DERIVED) if (!coversPlain(covered, n)) (missing ??= []).push(`"${n}"`);
+    if (!member || member.params.get('key') !== l.label) (missing ??= []).push(`"${HEADERS.signatureAgent}";key="${l.label}"`);
+    if (missing) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageMissing(l.label, missing));
+    if (ctx.hasBody && !coversPlain(covered, HEADERS.contentDigest)) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageBody(l.label));
     l.agentKey = l.label;
   }
   return undefined;
+}
+
+/** Whether `name` is covered without parameters. */
+function coversPlain(covered: readonly CoveredComponent[], name: string): boolean {
+  for (const c of covered) if (c.params.size === 0 && c.name === name) return true;
+  return false;
 }
 
 /** Signature-Agent is present and parses as a dictionary. */
@@ -189,11 +212,15 @@ export function checkDigest(ctx: SignedContext): CheckResult {
 
 /** Builds each signature base from the received @signature-params text; a covered field the request lacks cannot be checked. */
 export function checkBases(ctx: SignedContext): CheckResult {
-  // Signature-Agent was parsed from this message's field by checkSignatureAgentHeader: the bases reuse that parse.
-  const parsed = ctx.agentDictionary ? new Map([[HEADERS.signatureAgent, ctx.agentDictionary]]) : undefined;
+  // The bases reuse what earlier checks parsed from this very message: the target URI (checkAuthority) and
+  // the Signature-Agent field (checkSignatureAgentHeader).
+  const prepared: PreparedMessage = {
+    targetUrl: ctx.targetUrl,
+    dictionaries: ctx.agentDictionary ? new Map([[HEADERS.signatureAgent, ctx.agentDictionary]]) : undefined,
+  };
   for (const l of ctx.labels) {
     try {
-      l.base = signatureBase(ctx.message, l.member.covered, l.paramsText, parsed);
+      l.base = signatureBase(ctx.message, l.member.covered, l.paramsText, prepared);
     } catch (error) {
       if (error instanceof ComponentError) return refusal(ctx, 'signature_malformed', MESSAGES.coveredFieldAbsent(l.label, error.message));
       throw error;

@@ -33,6 +33,8 @@ export interface SignedContext {
   readonly hasBody: boolean;
   readonly message: HttpMessage;
   labels: LabelState[];
+  /** The target URI as checkAuthority parsed it (`new URL(message.url)`), shared with the signature bases. */
+  targetUrl: URL | undefined;
   agentDictionary: Dictionary | undefined;
   identity: AgentIdentity | undefined;
   keySetUrl: string | undefined;

@@ -13,7 +13,7 @@ import type { Verdict, VerifierConfig, VerifierRequest } from './types.js';
 const EMPTY = new Uint8Array(0);
 
 function hasHeader(request: VerifierRequest, name: string): boolean {
-  return request.headers.some(([n]) => n.toLowerCase() === name);
+  return request.headers.some(([n]) => n === name || n.toLowerCase() === name);
 }
 
 /** 5.3: a request carrying Signature-Input (or Signature) is a signed request, whatever else it carries. */
@@ -59,6 +59,7 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     hasBody,
     message: { method: request.method, url: request.url, headers: request.headers, body },
     labels: [],
+    targetUrl: undefined,
     agentDictionary: undefined,
     identity: undefined,
     keySetUrl: undefined,

@@ -3,7 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { SignedRequestCase } from '../../cases/types.js';
 import { randomNonce } from '../../httpsig/index.js';
+import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
+import { LIMITS } from '../../spec/limits.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { FailureBudget } from '../failure-budget.js';
 import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
@@ -72,8 +74,16 @@ export class LiveTarget implements Target {
     if (addressHeader) headers.push([addressHeader, r.clientAddress ?? caseAddress(this.currentCase)]);
     const signed = r.headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
     if (signed && !addressHeader) await this.budget.reserve();
-    const response = await this.exchange({ ...r, url: sendTo }, headers);
-    if (signed && !addressHeader && response.status === 401) this.budget.record();
+    let response = await this.exchange({ ...r, url: sendTo }, headers);
+    if (signed && !addressHeader && response.status === 401) {
+      this.budget.record();
+      // Failures the run could not see (an earlier run, another client) tripped the throttle. A throttled request
+      // was refused before reading, so nothing of it was spent: wait out the window and send it once more.
+      if (errorCodeOf(response) === AUTH_CODES.too_many_failed_signatures) {
+        await sleep((LIMITS.failedSignaturesWindow.value + 2) * 1000);
+        response = await this.exchange({ ...r, url: sendTo }, headers);
+      }
+    }
     return response;
   }
 
@@ -117,6 +127,14 @@ export class LiveTarget implements Target {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
+  }
+}
+
+function errorCodeOf(response: TargetResponse): unknown {
+  try {
+    return (JSON.parse(Buffer.from(response.body).toString('utf8')) as { error_code?: unknown }).error_code;
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,13 +18,13 @@ export const precedence: Group = {
       id: 'precedence-expired-before-authority',
       description: 'expired and signed for another host: expiry wins',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 200, expires: k.now - 100, url: 'https://alias.example/api/auth/cli/token' }), refused(AUTH_CODES.signature_expired))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 200, expires: k.now - 100, url: k.onHost('alias-of-the-platform.example') }), refused(AUTH_CODES.signature_expired))] }),
     },
     {
       id: 'precedence-authority-before-coverage',
       description: 'another host and an uncovered @query: authority wins',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: 'https://alias.example/api/auth/cli/token', labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused('signature_authority_mismatch'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example'), labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused('signature_authority_mismatch'))] }),
     },
     {
       id: 'precedence-coverage-before-agent-url',
