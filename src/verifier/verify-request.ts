@@ -12,13 +12,13 @@ import type { Verdict, VerifierConfig, VerifierRequest } from './types.js';
 
 const EMPTY = new Uint8Array(0);
 
-function hasHeader(request: VerifierRequest, name: string): boolean {
-  return request.headers.some(([n]) => n === name || n.toLowerCase() === name);
-}
-
 /** 5.3: a request carrying Signature-Input (or Signature) is a signed request, whatever else it carries. */
 export function isSignedRequest(request: VerifierRequest): boolean {
-  return hasHeader(request, HEADERS.signatureInput) || hasHeader(request, HEADERS.signature);
+  for (const [name] of request.headers) {
+    const n = name === HEADERS.signatureInput || name === HEADERS.signature ? name : name.toLowerCase();
+    if (n === HEADERS.signatureInput || n === HEADERS.signature) return true;
+  }
+  return false;
 }
 
 async function verifyBearerOrNothing(request: VerifierRequest, ports: VerifierPorts, config: VerifierConfig, now: number): Promise<Verdict> {
