@@ -210,10 +210,12 @@ class Parser {
     }
     if (!isDigitCode(this.code())) throw new ParseError(this.pos, 'Expected a digit (0-9)');
     const start = this.pos;
+    let integer = 0;
     while (!this.eof()) {
       const code = this.input.charCodeAt(this.pos++);
       if (isDigitCode(code)) {
-        // a digit joins the number
+        // At most 15 digits: the running value stays an exact integer, the one parseInt gives.
+        integer = integer * 10 + (code - 0x30);
       } else if (type === 'integer' && code === 0x2e /* . */) {
         if (this.pos - 1 - start > 12) throw new ParseError(this.pos, 'Exceeded maximum decimal length');
         dot = this.pos - 1;
@@ -226,11 +228,10 @@ class Parser {
       if (type === 'integer' && length > 15) throw new ParseError(this.pos, 'Exceeded maximum integer length');
       if (type === 'decimal' && length > 16) throw new ParseError(this.pos, 'Exceeded maximum decimal length');
     }
-    const inputNumber = this.input.slice(start, this.pos);
-    if (type === 'integer') return parseInt(inputNumber, 10) * sign;
+    if (type === 'integer') return integer * sign;
     if (dot === this.pos - 1) throw new ParseError(this.pos, 'Decimal cannot end on a period');
     if (this.pos - 1 - dot > 3) throw new ParseError(this.pos, 'Number of digits after the decimal point cannot exceed 3');
-    return parseFloat(inputNumber) * sign;
+    return parseFloat(this.input.slice(start, this.pos)) * sign;
   }
 
   private parseString(): string {

@@ -1,4 +1,4 @@
-import { Token } from 'structured-headers';
+import { Token, type Dictionary } from 'structured-headers';
 import {
   checkContentDigest,
   ComponentError,
@@ -17,7 +17,12 @@ import { LIMITS } from '../spec/limits.js';
 import { ALLOWED_DERIVED_COMPONENTS, COMPONENTS, ED25519_ALG, MAX_SIGNATURE_LABELS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
 import { refusal, type CheckResult, type LabelState, type SignedContext } from './context.js';
 import { MESSAGES } from './messages.js';
+import { BoundedMemo } from './memo.js';
 import { identityFromMember } from './signature-agent.js';
+
+/** Parsed Signature-Agent fields and the hosts of agent URLs, which repeat request after request (memo.ts). */
+const agentDictionaries = new BoundedMemo<Dictionary>(1024, 2048);
+const agentHosts = new BoundedMemo<string>(1024, 2048);
 
 const THUMBPRINT = new RegExp(`^[A-Za-z0-9_-]{${LIMITS.thumbprintLength.value}}$`);
 const REQUIRED_DERIVED = [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path, COMPONENTS.query];
@@ -166,7 +171,8 @@ export function checkSignatureAgentHeader(ctx: SignedContext): CheckResult {
   const raw = fieldValue(ctx.message.headers, HEADERS.signatureAgent);
   if (raw === undefined) return refusal(ctx, 'signature_agent_invalid', MESSAGES.agentHeaderMissing);
   try {
-    ctx.agentDictionary = parseDictionary(raw);
+    // Agents send the same Signature-Agent on every request; the parse is remembered (see memo.ts).
+    ctx.agentDictionary = agentDictionaries.get(raw, () => parseDictionary(raw));
   } catch {
     return refusal(ctx, 'signature_malformed', MESSAGES.agentHeaderNotDictionary);
   }
@@ -196,7 +202,7 @@ export function checkSignatureAgentMembers(ctx: SignedContext): CheckResult {
 export function checkPolicy(ctx: SignedContext): CheckResult {
   const agentUrl = ctx.identity!.agentUrl;
   const blocked = ctx.config.blockedAgents?.includes(agentUrl) === true;
-  const ownHost = new URL(agentUrl).host === ctx.config.authority;
+  const ownHost = agentHosts.get(agentUrl, () => new URL(agentUrl).host) === ctx.config.authority;
   return blocked || ownHost ? refusal(ctx, 'credential_refused', MESSAGES.refusedAgent) : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../spec/wire.js';
+import { BoundedMemo } from './memo.js';
 
 export type AgentUrlType = (typeof SIGNATURE_AGENT_TYPES)[keyof typeof SIGNATURE_AGENT_TYPES];
 
@@ -27,6 +28,14 @@ function withoutSuffix(value: string, suffix: string): string | null {
  * a card URL ending in /.well-known/agent.json with type=cimd, or an origin with type=directory.
  */
 export function identityFromMember(value: string, type: string | null, allowInsecure: boolean): IdentityResult {
+  // A pure function of its three arguments, asked the same question on every request of an agent.
+  const key = `${allowInsecure ? 1 : 0}${type === null ? '-' : `${type.length}:${type}`}\n${value}`;
+  return identities.get(key, () => readIdentity(value, type, allowInsecure));
+}
+
+const identities = new BoundedMemo<IdentityResult>(1024, 2048);
+
+function readIdentity(value: string, type: string | null, allowInsecure: boolean): IdentityResult {
   let url: URL;
   try {
     url = new URL(value);
