@@ -1,4 +1,3 @@
-import { runConformance } from '../harness/run.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
@@ -48,6 +47,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const seed = wholeNumber(args, 'seed');
   const timeoutMs = wholeNumber(args, 'timeout');
   const out = stringOption(args, 'out');
+  // vitest is loaded only when a run starts, so every other command starts fast.
+  const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
     only: stringOptions(args, 'only'),
     ...(seed === undefined ? {} : { seed }),
@@ -67,6 +68,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
       ? {}
       : {
           progress: {
+            notice: (line) => io.stdout.write(`${line}\n`),
             section: (file, results) => {
               const failed = results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').length;
               io.stdout.write(`${file}: ${results.length} checks, ${results.length - failed} ok${failed ? `, ${failed} FAILED` : ''}\n`);

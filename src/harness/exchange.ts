@@ -63,3 +63,14 @@ export function recordResponse(r: { status: number; headers: Readonly<Record<str
   const headers = Object.fromEntries(Object.entries(r.headers).map(([n, v]) => [n, redactValue(n, v)]));
   return { status: r.status, headers, ...recordBody(bytes) };
 }
+
+/** An exchange as HTTP text, for JUnit failures and terminals. */
+export function exchangeText(e: Exchange): string {
+  const body = (b: { body: string; bodyEncoding: string; bodyLength: number }) =>
+    b.bodyLength === 0 ? '' : `\n\n${b.bodyEncoding === 'base64' ? `[${b.bodyLength} bytes, base64] ` : ''}${b.body}${b.bodyLength > BODY_LIMIT ? ` [… ${b.bodyLength} bytes in all]` : ''}`;
+  const request = `${e.request.method} ${e.request.url}\n${e.request.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}${body(e.request)}`;
+  const response = e.response
+    ? `HTTP ${e.response.status}\n${Object.entries(e.response.headers).map(([n, v]) => `${n}: ${v}`).join('\n')}${body(e.response)}`
+    : `no response${e.note ? `: ${e.note}` : ''}`;
+  return `--- request\n${request}\n--- response\n${response}`;
+}

@@ -8,6 +8,8 @@ const EXCHANGES_KEPT = 8;
 
 export interface ProgressSink {
   section(file: string, results: readonly CheckResult[]): void;
+  /** A line the user needs before checks run (e.g. what a live deployment must be able to reach). */
+  notice?(line: string): void;
 }
 
 /** Collects every check as a graded result; reports progress per suite file. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
@@ -72,6 +72,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const answer = await reachable(options.live.baseUrl);
     if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
     fixture = await startFixtureHost({ port: options.live.fixturePort ?? 0, ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}) });
+    options.progress?.notice?.(
+      `target ${options.live.baseUrl}; agent documents are served at ${fixture.url}/r/${runId}/… (the deployment must be able to fetch from ${fixture.url})`,
+    );
     target = {
       kind: 'live',
       baseUrl: options.live.baseUrl,
@@ -85,9 +88,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const startedAt = new Date().toISOString();
   const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress, ids);
   const harnessErrors: string[] = [];
+  let interrupted: NodeJS.Signals | undefined;
   process.env.CONFORMANCE_SEED = String(seed);
   try {
-    const vitest = await startVitest('test', files, {
+    const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    const vitest = await createVitest('test', {
       root: PACKAGE_ROOT,
       config: false,
       watch: false,
@@ -97,13 +102,33 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.timeoutMs ? { testTimeout: options.timeoutMs } : {}),
       passWithNoTests: true,
     });
-    await vitest?.close();
+    // vitest's own signal handlers exit the process at once; the run's handler below cancels and reports instead.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const listener of process.listeners(signal)) if (!signalListeners[signal].includes(listener)) process.off(signal, listener);
+    }
+    // An interrupted run stops its checks and still writes a report, marked incomplete; a second signal kills.
+    const interrupt = (signal: NodeJS.Signals) => () => {
+      interrupted = signal;
+      void vitest.cancelCurrentRun('keyboard-input');
+    };
+    const onInt = interrupt('SIGINT');
+    const onTerm = interrupt('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+    try {
+      await vitest.start(files);
+    } finally {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      await vitest.close();
+    }
   } catch (error) {
     harnessErrors.push(error instanceof Error ? error.message : String(error));
   } finally {
     await fixture?.close();
   }
   harnessErrors.push(...reporter.errors);
+  if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
   const results = reporter.results;
   const report: RunReport = {

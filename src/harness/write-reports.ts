@@ -1,4 +1,5 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { exchangeText } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
@@ -11,6 +12,12 @@ function atomicWrite(path: string, text: string): void {
 
 const xml = (text: string) =>
   text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/** The last exchange of a failed check (the one that failed), as HTTP text. */
+function exchanges(r: CheckResult): string {
+  const last = r.exchanges?.at(-1);
+  return last ? `\n\n${exchangeText(last)}` : '';
+}
 
 /** JUnit XML: one testsuite per suite file, every testcase named, failures carrying the requirement. */
 export function junitXml(report: RunReport): string {
@@ -25,7 +32,7 @@ export function junitXml(report: RunReport): string {
       const attributes = `name="${xml(r.name)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
       const body =
-        r.verdict === 'fail' ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}`)}</failure>`
+        r.verdict === 'fail' ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
         : r.verdict === 'error' ? `<error message="${xml(requirement)}">${xml(r.message ?? '')}</error>`
         : r.verdict === 'not-run' ? `<skipped message="${xml(r.message ?? '')}"/>`
         : r.verdict === 'warn' ? `<system-out>${xml(`warning: ${requirement}\n${r.message ?? ''}`)}</system-out>`

@@ -208,8 +208,7 @@ export function checkPolicy(ctx: SignedContext): CheckResult {
 
 /** RFC 9421 7.2.8: a covered content-digest protects only the header, so the body is hashed and compared here. */
 export function checkDigest(ctx: SignedContext): CheckResult {
-  const covered = ctx.labels.some((l) => l.member.covered.some((c) => c.name === HEADERS.contentDigest && c.params.size === 0));
-  if (!covered) return undefined;
+  if (!ctx.labels.some((l) => coversPlain(l.member.covered, HEADERS.contentDigest))) return undefined;
   const header = fieldValue(ctx.message.headers, HEADERS.contentDigest);
   if (header === undefined) return refusal(ctx, 'content_digest_mismatch', MESSAGES.digestMissing);
   const result = checkContentDigest(header, ctx.body);

@@ -155,7 +155,8 @@ function spendNonces(ctx: SignedContext, from: number, until: number): Awaitable
 
 /** First sight: the card is read and judged, then the agent is registered with the keys that signed. */
 export function checkCardAndRegister(ctx: SignedContext): Awaitable<CheckResult> {
-  const signing = [...new Set(ctx.labels.map((l) => l.keyid))];
+  const signing: string[] = [];
+  for (const l of ctx.labels) if (!signing.includes(l.keyid)) signing.push(l.keyid);
   if (ctx.registration) {
     const registration = ctx.registration;
     const added = signing.filter((t) => !registration.thumbprints.includes(t));

@@ -67,3 +67,16 @@ describe('junit.xml', () => {
     expect(elements(empty, 'testcase')).toEqual([]);
   });
 });
+
+describe('a JUnit failure carries the exchange', () => {
+  it('shows the request and the response of the failed step', async () => {
+    const { junitXml } = await import('../../src/harness/write-reports.js');
+    const { failingReport } = await import('./sample-reports.js');
+    const report = failingReport();
+    const failed = report.results.find((r) => r.verdict === 'fail')!;
+    const last = failed.exchanges!.at(-1)!;
+    const failure = /<failure message="[^"]*">([\s\S]*?)<\/failure>/.exec(junitXml(report))![1]!;
+    expect(failure).toContain(`--- request\n${last.request.method} ${last.request.url}`);
+    expect(failure).toContain(last.response ? `--- response\nHTTP ${last.response.status}` : `--- response\nno response: ${last.note}`);
+  });
+});
