@@ -1,4 +1,4 @@
-import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
+import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
@@ -70,8 +70,9 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
           progress: {
             notice: (line) => io.stdout.write(`${line}\n`),
             section: (file, results) => {
-              const failed = results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').length;
-              io.stdout.write(`${file}: ${results.length} checks, ${results.length - failed} ok${failed ? `, ${failed} FAILED` : ''}\n`);
+              const c = countVerdicts(results);
+              const parts = [`${c.pass} passed`, c.fail && `${c.fail} FAILED`, c.warn && `${c.warn} warnings`, c['not-run'] && `${c['not-run']} not run`, c.error && `${c.error} errors`];
+              io.stdout.write(`${file}: ${parts.filter(Boolean).join(', ')}\n`);
             },
           },
         }),

@@ -2,9 +2,13 @@ import type { SignedRequestCase } from '../../cases/types.js';
 import { DEFAULT_CLIENT_ADDRESS } from '../../cases/run-case.js';
 import { createMemoryFetcher, type MemoryFetcher } from '../../fetch/index.js';
 import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
+import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
 import { createMemoryPorts } from '../../verifier/index.js';
 import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
+
+/** Keys of the agents the in-process platform hosts, which its key directory lists. */
+const HOSTED_AGENT_KEYS = [keyFromName('hosted-agent-1').publicJwk, keyFromName('hosted-agent-2').publicJwk];
 
 const ALL: ReadonlySet<Capability> = new Set(['clock-control', 'client-address', 'state-seeding', 'platform-config', 'fault-injection']);
 
@@ -26,7 +30,12 @@ export class InProcessTarget implements Target {
   private now = VECTOR_ENV.now;
   private fetcher: MemoryFetcher | undefined;
   private documents: SignedRequestCase['documents'] = {};
-  private platform: ReferencePlatform | undefined;
+  private platform: ReferencePlatform | undefined = createReferencePlatform({
+    authority: VECTOR_ENV.authority,
+    clock: { now: () => this.now },
+    fetcher: createMemoryFetcher({}),
+    hostedAgentKeys: HOSTED_AGENT_KEYS,
+  });
 
   async prepare(c: SignedRequestCase): Promise<void> {
     this.now = c.now;
@@ -46,6 +55,7 @@ export class InProcessTarget implements Target {
       ...(c.platform.token_keys ? { acceptedTokenKeys: c.platform.token_keys } : {}),
       ...(c.platform.token_issuer ? { tokenIssuer: c.platform.token_issuer } : {}),
       ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
+      hostedAgentKeys: HOSTED_AGENT_KEYS,
     });
   }
 
