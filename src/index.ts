@@ -9,3 +9,4 @@ export { createUndiciFetcher, createMemoryFetcher, type MemoryDocument, type Und
 export { runCase, type CaseResult, type StepResult } from './cases/run-case.js';
 export type { SignedRequestCase, SignedRequestVectors } from './cases/types.js';
 export { runConformance, type RunOptions, type RunOutcome, type RunReport, type CheckResult } from './harness/index.js';
+export { createReferencePlatform, serveReference, type ReferencePlatform, type ReferencePlatformOptions, type ServedReference } from './reference/index.js';
