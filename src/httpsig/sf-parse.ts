@@ -78,7 +78,7 @@ function kindOfText(s: string, start: number, end: number): BareItemKind {
   if (start >= end) return 'token';
   const first = s.charCodeAt(start);
   if (first === DQUOTE) return 'string';
-  if (first === 0x3a) return 'string';
+  if (first === 0x3a /* : */) return 'bytes';
   if (first === 0x3f /* ? */) return 'boolean';
   if (first === 0x40 /* @ */) return 'date';
   if (first === 0x25 /* % */) return 'display-string';

@@ -7,6 +7,7 @@ import { cliTokenRoute } from './cli-token.js';
 import { keyDirectoryRoute, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
 import { errorAnswer, renderAnswer } from './render.js';
+import { decideUpgrade, type SocketRoute, type UpgradeDecision } from './upgrade.js';
 import { PLATFORM_ERROR_CODES, RouteTable, type Route } from './routes.js';
 
 export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts> {
@@ -38,6 +39,8 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly allowInsecureAgentUrls?: boolean;
   /** Routes added after the platform's own (they may not shadow them). */
   readonly routes?: readonly Route[];
+  /** WebSocket endpoints. */
+  readonly sockets?: readonly SocketRoute[];
 }
 
 export interface RequestInfo {
@@ -60,6 +63,10 @@ export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts> {
   readonly tokens: PlatformTokenIssuer;
   /** Add routes here (purchases, MCP, widgets, the reference agent). */
   readonly routes: RouteTable;
+  /** WebSocket endpoints; add them here (the agent socket and others). */
+  readonly sockets: SocketRoute[];
+  /** Decides a WebSocket upgrade before the handshake: accept it, or the HTTP answer that refuses it. */
+  upgrade(request: Request, info: RequestInfo): Promise<UpgradeDecision>;
 }
 
 const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
@@ -110,6 +117,7 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
       : tokens.verifierConfig,
     ...(options.allowInsecureAgentUrls ? { allowInsecureAgentUrls: true } : {}),
   };
+  const sockets: SocketRoute[] = [...(options.sockets ?? [])];
   const routes = new RouteTable([cliTokenRoute(tokens), keyDirectoryRoute(options.hostedAgentKeys ?? []), ...(options.routes ?? [])]);
 
   return {
@@ -119,6 +127,14 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     config,
     tokens,
     routes,
+    sockets,
+    async upgrade(request, info) {
+      try {
+        return await decideUpgrade(sockets, request, info.clientAddress, { ports, config });
+      } catch {
+        return { refuse: renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this upgrade.')) };
+      }
+    },
     async fetch(request, info) {
       try {
         if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();

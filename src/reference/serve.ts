@@ -1,3 +1,6 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { isIP } from 'node:net';
 import { isLoopbackAddress } from '../net/index.js';
 import http from 'node:http';
@@ -53,15 +56,23 @@ export interface ServedReference {
   close(): Promise<void>;
 }
 
+/** An HTTP answer on a socket that asked to upgrade: status line, headers, body, then the connection closes. */
+async function writeRawAnswer(socket: Duplex, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers = [...response.headers].filter(([n]) => n !== 'content-length' && n !== 'connection');
+  const head = [
+    `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`,
+    ...headers.map(([n, v]) => `${n}: ${v}`),
+    `content-length: ${body.length}`,
+    'connection: close',
+  ].join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
+}
+
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-/**
- * Binds the reference platform to node:http. Request bodies are read only as far as the verifier needs
- * (never past the signed-request cap plus one byte); a request whose body was not read to the end is answered
- * with Connection: close and its connection is closed after the answer.
- */
 function clientAddressOf(message: http.IncomingMessage, header: string | undefined): string {
   const peer = normaliseClientAddress(message.socket.remoteAddress);
   if (!header || !isLoopbackAddress(peer)) return peer;
@@ -70,6 +81,11 @@ function clientAddressOf(message: http.IncomingMessage, header: string | undefin
   return first && isIP(first) ? normaliseClientAddress(first) : peer;
 }
 
+/**
+ * Binds the reference platform to node:http. Request bodies are read only as far as the verifier needs
+ * (never past the signed-request cap plus one byte); a request whose body was not read to the end is answered
+ * with Connection: close and its connection is closed after the answer.
+ */
 export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
   const host = options.host ?? DEFAULT_SERVE_HOST;
   const sockets = new Set<Socket>();
@@ -101,6 +117,18 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     }
     return platform.fetch(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
   }
+
+  /** WebSocket upgrades: decided by the platform before the handshake; a refusal is written as plain HTTP. */
+  const websockets = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (message: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    void (async () => {
+      const url = requestUrl(message, fallbackAuthority);
+      if (url === undefined || !platform) return void writeRawAnswer(socket, renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The upgrade target or Host header is not one this platform can read.')));
+      const decision = await platform.upgrade(toRequest(message, url), { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
+      if ('refuse' in decision) return void writeRawAnswer(socket, decision.refuse);
+      websockets.handleUpgrade(message, socket, head, (ws) => decision.accept(ws));
+    })().catch(() => socket.destroy());
+  });
 
   async function answer(message: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
@@ -151,6 +179,8 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
+        for (const client of websockets.clients) client.terminate();
+        websockets.close();
         for (const socket of sockets) socket.destroy();
         await closed;
         await fetcher?.close();

@@ -2,13 +2,16 @@ import fc from 'fast-check';
 import { DisplayString, Token, parseDictionary as libraryParse, serializeDictionary, serializeItem, type BareItem, type Dictionary, type InnerList, type Item, type Parameters } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { serializeComponentId } from '../../src/httpsig/covered-component.js';
+import { fieldValue } from '../../src/httpsig/message.js';
 import { parseDictionary as fastParse, parseDictionaryWithText, type ReceivedMember } from '../../src/httpsig/sf-parse.js';
 import { plainItem } from '../../src/httpsig/sf-plain.js';
 import { lexDictionaryMembers, paramKindsOf } from '../../src/httpsig/sf-text.js';
 
 /**
- * src/httpsig/sf-parse.ts claims to be structured-headers' parseDictionary step for step. Both run on the
- * same inputs here: either both throw the same message, or both return the same values.
+ * The verifier's fast paths against what they stand for. src/httpsig/sf-parse.ts claims to be
+ * structured-headers' parseDictionary step for step: both run on the same inputs here, and either both
+ * throw the same message or both return the same values. Its recording pass claims to read what
+ * sf-text.ts's lexer reads; the serialisation shortcuts claim the library's text; fieldValue its definition.
  */
 
 type Described = unknown;
@@ -177,6 +180,23 @@ describe('serialisation shortcuts: the text structured-headers writes', () => {
           return;
         }
         expect(serializeComponentId(c)).toBe(expected);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('fieldValue: the lines of a field, trimmed of SP and HTAB, joined', () => {
+  it('matches the regular-expression definition', () => {
+    const EDGE_WHITESPACE = /^[ \t]+|[ \t]+$/g;
+    const reference = (headers: ReadonlyArray<readonly [string, string]>, name: string) => {
+      const values = headers.filter(([n]) => n.toLowerCase() === name.toLowerCase()).map(([, v]) => v.replace(EDGE_WHITESPACE, ''));
+      return values.length === 0 ? undefined : values.join(', ');
+    };
+    const text = fc.array(fc.constantFrom(' ', '\t', 'a', 'A', '\n', '\u00a0', 'İ', 'K', 'k', ','), { maxLength: 6 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { maxLength: 4 }), text, (headers, name) => {
+        expect(fieldValue(headers, name)).toBe(reference(headers, name));
       }),
       { numRuns: 5_000 },
     );
