@@ -32,7 +32,19 @@ function humanSummary(report: RunReport, runDir: string): string {
   ].join('\n');
 }
 
+function counted(results: readonly CheckResult[]): string {
+  const c = countVerdicts(results);
+  const parts = [`${c.pass} passed`, c.fail && `${c.fail} FAILED`, c.warn && `${c.warn} warnings`, c['not-run'] && `${c['not-run']} not run`, c.error && `${c.error} errors`];
+  return parts.filter(Boolean).join(', ');
+}
+
+/** A terminal a person watches, as opposed to CI logs and pipes. */
+function isInteractive(io: CliIo): boolean {
+  return (io.stdout as { isTTY?: boolean }).isTTY === true && !process.env.CI;
+}
+
 async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
+  const interactive = isInteractive(io);
   const baseUrl = stringOption(args, 'base-url');
   const fixtureUrl = stringOption(args, 'fixture-url');
   const clientAddressHeader = stringOption(args, 'client-address-header');
@@ -69,11 +81,9 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
       : {
           progress: {
             notice: (line) => io.stdout.write(`${line}\n`),
-            section: (file, results) => {
-              const c = countVerdicts(results);
-              const parts = [`${c.pass} passed`, c.fail && `${c.fail} FAILED`, c.warn && `${c.warn} warnings`, c['not-run'] && `${c['not-run']} not run`, c.error && `${c.error} errors`];
-              io.stdout.write(`${file}: ${parts.filter(Boolean).join(', ')}\n`);
-            },
+            // On a terminal a running count per suite, rewritten in place; in CI one line per suite when it ends.
+            ...(interactive ? { check: (file: string, _r: CheckResult, sofar: readonly CheckResult[]) => io.stdout.write(`\r${file}: ${counted(sofar)}\u001b[K`) } : {}),
+            section: (file, results) => io.stdout.write(`${interactive ? '\r' : ''}${file}: ${counted(results)}${interactive ? '\u001b[K' : ''}\n`),
           },
         }),
   });

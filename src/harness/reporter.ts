@@ -10,6 +10,8 @@ export interface ProgressSink {
   section(file: string, results: readonly CheckResult[]): void;
   /** A line the user needs before checks run (e.g. what a live deployment must be able to reach). */
   notice?(line: string): void;
+  /** Every finished check, as it finishes (a terminal shows a running count). */
+  check?(file: string, result: CheckResult, sofar: readonly CheckResult[]): void;
 }
 
 /** Collects every check as a graded result; reports progress per suite file. */
@@ -28,7 +30,9 @@ export class ConformanceReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const result = this.toResult(testCase);
     const filteredOut = this.selectedIds.length > 0 && !result.requirements.some((id) => this.selectedIds.includes(id));
-    if (!filteredOut) this.results.push(result);
+    if (filteredOut) return;
+    this.results.push(result);
+    this.progress?.check?.(result.suite, result, this.results.filter((r) => r.suite === result.suite));
   }
 
   onTestModuleEnd(module: TestModule): void {
