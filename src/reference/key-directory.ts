@@ -1,3 +1,4 @@
+import { isSignedRequest } from '../verifier/verify-request.js';
 import { jwkThumbprint, type Ed25519PublicJwkShape } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
@@ -36,8 +37,10 @@ export function keyDirectoryDocument(keys: readonly HostedAgentKey[]): { keys: K
 }
 
 /**
- * GET (and HEAD) /.well-known/http-message-signatures-directory, readable by anyone who verifies (2.4, 4.3).
- * A platform hosting no agent answers an empty directory.
+ * GET (and HEAD) /.well-known/http-message-signatures-directory (2.4, 4.3). It must be readable by anyone who
+ * verifies, so an unsigned request gets it; a request that is signed is verified like on every platform route,
+ * and one that does not verify is refused as the verifier says. A platform hosting no agent answers an empty
+ * directory.
  */
 export function keyDirectoryRoute(keys: HostedAgentKeys): PublicRoute {
   return {
@@ -45,12 +48,17 @@ export function keyDirectoryRoute(keys: HostedAgentKeys): PublicRoute {
     path: WELL_KNOWN.keyDirectory,
     access: 'public',
     methods: {
-      GET: () =>
-        renderAnswer({
+      GET: async (ctx) => {
+        if (isSignedRequest((await ctx.read()).request)) {
+          const verdict = await ctx.verify();
+          if (!verdict.ok) return renderAnswer({ status: verdict.status, headers: verdict.headers, body: verdict.body });
+        }
+        return renderAnswer({
           status: 200,
           headers: { [HEADERS.contentType]: MEDIA_TYPES.keyDirectory },
           body: keyDirectoryDocument(typeof keys === 'function' ? keys() : keys),
-        }),
+        });
+      },
     },
   };
 }
