@@ -25,16 +25,17 @@ function plainValue(item: BareItem): string | number | boolean | Uint8Array {
 }
 
 /** RFC 9421 builds on RFC 8941, which has no Dates or Display Strings. */
-function rfc8941Kinds(kinds: ReadonlyMap<string, BareItemKind>): ReadonlyMap<string, ParamKind> {
-  // The parser shares one read-only empty map between items without parameters; callers get their own.
-  if (kinds.size === 0) return new Map();
+function rfc8941Kinds(kinds: ReadonlyMap<string, BareItemKind>, shareEmpty: boolean): ReadonlyMap<string, ParamKind> {
+  // The parser shares one read-only empty map between items without parameters; callers get their own
+  // unless they asked to share it.
+  if (kinds.size === 0) return shareEmpty ? EMPTY_MAP : new Map();
   for (const kind of kinds.values()) if (kind === 'date' || kind === 'display-string') throw new NotRfc8941();
   return kinds as ReadonlyMap<string, Exclude<BareItemKind, 'date' | 'display-string'>>;
 }
 
-function componentParams(params: Parameters): Map<string, string | number | boolean> {
+function componentParams(params: Parameters, shareEmpty: boolean): ReadonlyMap<string, string | number | boolean> {
+  if (params.size === 0) return shareEmpty ? EMPTY_MAP : new Map();
   const out = new Map<string, string | number | boolean>();
-  if (params.size === 0) return out;
   for (const [key, value] of params) {
     const plain = plainValue(value);
     out.set(key, plain instanceof Uint8Array ? Buffer.from(plain).toString('base64') : plain);
@@ -47,6 +48,18 @@ function componentParams(params: Parameters): Map<string, string | number | bool
  * is not an RFC 8941 dictionary or a member is not an inner list.
  */
 export function parseSignatureInput(raw: string): Map<string, ParsedSignatureInputMember> | null {
+  return readSignatureInput(raw, false);
+}
+
+/**
+ * parseSignatureInput for the verifier's hot path: the same members, except that every empty `params` and
+ * `paramKinds` map is one shared read-only map (its `set` throws) instead of a new one per component.
+ */
+export function parseSignatureInputSharingEmptyMaps(raw: string): Map<string, ParsedSignatureInputMember> | null {
+  return readSignatureInput(raw, true);
+}
+
+function readSignatureInput(raw: string, shareEmpty: boolean): Map<string, ParsedSignatureInputMember> | null {
   // One pass gives the values and each member as received (its text, its parameters' kinds): the same as
   // parseDictionary followed by sf-text.ts's lexDictionaryMembers.
   const received = new Map<string, ReceivedMember>();
@@ -67,14 +80,14 @@ export function parseSignatureInput(raw: string): Map<string, ParsedSignatureInp
       const items = member[0];
       for (let n = 0; n < items.length; n++) {
         const [value, params] = items[n]!;
-        const kinds = rfc8941Kinds(itemParamKinds[n] ?? EMPTY_MAP);
-        const paramValues = componentParams(params);
+        const kinds = rfc8941Kinds(itemParamKinds[n] ?? EMPTY_MAP, shareEmpty);
+        const paramValues = componentParams(params, shareEmpty);
         if (typeof value === 'string') covered.push({ name: value, params: paramValues, paramKinds: kinds });
         else coveredAreStrings = false;
       }
       const params = new Map<string, string | number | boolean | Uint8Array>();
       for (const [key, value] of member[1]) params.set(key, plainValue(value));
-      out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.paramKinds), coveredAreStrings, text: text.text });
+      out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.paramKinds, shareEmpty), coveredAreStrings, text: text.text });
     }
   } catch (e) {
     if (e instanceof NotRfc8941) return null;

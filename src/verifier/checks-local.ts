@@ -5,13 +5,13 @@ import {
   fieldValue,
   deriveAuthority,
   parseSignatureHeader,
-  parseSignatureInput,
   serializeComponentId,
   signatureBase,
   type CoveredComponent,
 } from '../httpsig/index.js';
 import type { PreparedMessage } from '../httpsig/component-value.js';
 import { parseDictionary } from '../httpsig/sf-parse.js';
+import { parseSignatureInputSharingEmptyMaps } from '../httpsig/signature-input.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { ALLOWED_DERIVED_COMPONENTS, COMPONENTS, ED25519_ALG, MAX_SIGNATURE_LABELS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
@@ -31,7 +31,7 @@ const REQUIRED_DERIVED = [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.pa
 export function checkHeadersParse(ctx: SignedContext): CheckResult {
   const inputRaw = fieldValue(ctx.message.headers, HEADERS.signatureInput);
   const signatureRaw = fieldValue(ctx.message.headers, HEADERS.signature);
-  const inputs = inputRaw === undefined ? null : parseSignatureInput(inputRaw);
+  const inputs = inputRaw === undefined ? null : parseSignatureInputSharingEmptyMaps(inputRaw);
   const signatures = signatureRaw === undefined ? null : parseSignatureHeader(signatureRaw);
   if (!inputs || !signatures) return refusal(ctx, 'signature_malformed', MESSAGES.notDictionaries);
   if (!sameKeys(inputs, signatures)) {

@@ -1,22 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../paths.js';
 import { STACK_LINE } from './run-cli.js';
-
-const run = promisify(execFile);
-
-/** The command line as a process: `tsx src/cli/entry.ts ...`. */
-async function spawnCli(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...argv], { cwd: PROJECT_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { PROJECT_ROOT } from '../paths.js';
+import { spawnCli } from './spawn-cli.js';
 
 describe('src/cli/entry.ts', () => {
   it('exits with the code main returns and prints no stack trace', async () => {

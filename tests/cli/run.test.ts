@@ -1,23 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { PROJECT_ROOT } from '../paths.js';
+import { spawnCli } from './spawn-cli.js';
 
-const exec = promisify(execFile);
-
-/** The run drives vitest itself, so it is tested as a separate process, as users and CI call it. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'run', ...args], { cwd: PROJECT_ROOT, timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const run = (args: string[]) => spawnCli(['run', ...args]);
 
 describe('agent-platform-conformance run', () => {
   test('a run of one requirement writes report.json, junit.xml and summary.md and exits 0', async () => {

@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/harness/results.js';
@@ -12,13 +10,12 @@ import { serveReference, type ServedReference } from '../../src/reference/index.
 import { AUTH_CODES } from '../../src/spec/auth-errors.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { requirementId } from '../../src/spec/ids.js';
-import { PROJECT_ROOT } from '../paths.js';
+import { spawnCli } from '../cli/spawn-cli.js';
 
 /**
  * Proof that a live run is real: deployments that are wrong in one way make `run --base-url` exit 1 with the
  * broken requirements named in report.json, while the reference itself passes.
  */
-const exec = promisify(execFile);
 const ADDRESS_HEADER = 'x-forwarded-for';
 
 type Mutation = (answer: { status: number; headers: Record<string, string>; body: Buffer }) => { status: number; headers: Record<string, string>; body: Buffer };
@@ -54,14 +51,8 @@ const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as Addre
 
 async function run(baseUrl: string, only: string[]): Promise<{ code: number; report: RunReport }> {
   const out = mkdtempSync(join(tmpdir(), 'apc-wrong-'));
-  const args = ['--import', 'tsx', 'src/cli/entry.ts', 'run', '--base-url', baseUrl, '--client-address-header', ADDRESS_HEADER, '--out', out, '--json', ...only.flatMap((o) => ['--only', o])];
-  try {
-    const { stdout } = await exec(process.execPath, args, { cwd: PROJECT_ROOT, timeout: 120_000 });
-    return { code: 0, report: JSON.parse(stdout) as RunReport };
-  } catch (error) {
-    const e = error as { code: number; stdout: string };
-    return { code: e.code, report: JSON.parse(e.stdout) as RunReport };
-  }
+  const { code, stdout } = await spawnCli(['run', '--base-url', baseUrl, '--client-address-header', ADDRESS_HEADER, '--out', out, '--json', ...only.flatMap((o) => ['--only', o])]);
+  return { code, report: JSON.parse(stdout) as RunReport };
 }
 
 const failingChecks = (report: RunReport) => report.results.filter((r) => r.verdict === 'fail');
