@@ -124,7 +124,7 @@ export function requirementCoverage(results: readonly CheckResult[], catalogue: 
       checks,
       verdicts: tally(checks),
     }));
-  const sectionNames = [...new Set(catalogue.map((r) => r.section))];
+  const sectionNames = bySectionNumber([...new Set(catalogue.map((r) => r.section))]);
   return {
     requirements,
     counts: countStatuses(requirements.map((r) => r.status)),
@@ -141,6 +141,16 @@ const SUITE_SECTION = /(?:^|\/)(\d+(?:\.\d+)*)-[^/]*$/;
  * The spec sections a check belongs to: the catalogue sections of the requirements it names, or, when it
  * names none the catalogue holds, the section its suite file is named after (`7.3-signed-requests.test.ts`).
  */
+/** Spec sections in document order: 2.4 before 5.2 before 7.1 before 8. */
+export function bySectionNumber(sections: readonly string[]): string[] {
+  const key = (s: string) => s.split('.').map(Number);
+  return [...sections].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+    return 0;
+  });
+}
+
 export function sectionsOfCheck(result: Pick<CheckResult, 'requirements' | 'suite'>, catalogue: readonly RequirementRecord[] = CATALOGUE): string[] {
   let sectionOf = sectionMaps.get(catalogue);
   if (!sectionOf) sectionMaps.set(catalogue, (sectionOf = new Map(catalogue.map((r) => [r.id, r.section]))));

@@ -58,6 +58,7 @@ const SEVERITY: readonly Verdict[] = ['fail', 'error', 'warn', 'not-run', 'pass'
 
 /** Titles of the spec sections the catalogue covers; display only (ids come from the catalogue). */
 const SECTION_TITLES: Readonly<Record<string, string>> = {
+  '2.4': 'Key set, agent card and key directory',
   '5.2': 'Signed requests toward the platform',
   '7.1': 'Host bridge errors',
   '7.2': 'Agent endpoint errors',
