@@ -69,13 +69,14 @@ function fieldComponentValue(msg: HttpMessage, c: CoveredComponent, parsed: Pars
   if (!FIELD_NAME.test(c.name)) {
     throw new ComponentError('unsupported-component', `${JSON.stringify(c.name)} is not a lower-case field name`);
   }
-  for (const p of c.params.keys()) {
-    if (p !== KEY_PARAM) throw new ComponentError('unsupported-component', `parameter ${p} on ${c.name} is not supported`);
-  }
-  if (!c.params.has(KEY_PARAM)) {
+  if (c.params.size === 0) {
     const value = fieldValue(msg.headers, c.name);
     if (value === undefined) throw new ComponentError('missing-field', `field ${c.name} is absent`);
     return value;
+  }
+  // The only parameter admitted is key, so from here on the component names a dictionary member.
+  for (const p of c.params.keys()) {
+    if (p !== KEY_PARAM) throw new ComponentError('unsupported-component', `parameter ${p} on ${c.name} is not supported`);
   }
   const key = c.params.get(KEY_PARAM);
   const kind = c.paramKinds?.get(KEY_PARAM) ?? 'string';

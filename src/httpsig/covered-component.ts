@@ -1,4 +1,5 @@
 import { Token, serializeItem, type BareItem, type Parameters } from 'structured-headers';
+import { ALLOWED_DERIVED_COMPONENTS, HEADERS } from '../spec/index.js';
 import { PLAIN_STRING, SF_KEY } from './sf-plain.js';
 import type { ParamKind } from './sf-text.js';
 
@@ -27,11 +28,20 @@ function bareItemFor(value: string | number | boolean, kind: ParamKind | undefin
   return value;
 }
 
+/** The identifiers of the components every signed request covers, written once (see plainComponentId). */
+const KNOWN_IDS: ReadonlyMap<string, string> = new Map(
+  [...ALLOWED_DERIVED_COMPONENTS, HEADERS.contentDigest, HEADERS.signatureAgent].map((name) => [name, `"${name}"`]),
+);
+
 /**
  * The identifier written directly when the name and every parameter are Strings needing no escapes (every
  * identifier the profile admits); undefined otherwise. The text is the one serializeItem writes for them.
  */
 function plainComponentId(c: CoveredComponent): string | undefined {
+  if (c.params.size === 0) {
+    const known = KNOWN_IDS.get(c.name);
+    if (known !== undefined) return known;
+  }
   if (!PLAIN_STRING.test(c.name)) return undefined;
   let id = `"${c.name}"`;
   if (c.params.size === 0) return id;

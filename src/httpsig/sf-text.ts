@@ -1,7 +1,5 @@
-import type { Dictionary } from 'structured-headers';
-import { bareItemKind, parseDictionary } from './sf-parse.js';
+import { parseDictionary, type Dictionary } from 'structured-headers';
 
-export { bareItemKind };
 
 /**
  * The received text of a Structured Field dictionary, member by member. structured-headers gives the
@@ -173,4 +171,19 @@ export function splitDictionaryMembers(raw: string): Map<string, string> | null 
 /** Parameter kinds by key; a repeated key keeps the last kind, as its value does. */
 export function paramKindsOf(params: readonly RawParam[]): Map<string, BareItemKind> {
   return new Map(params.map((p) => [p.key, bareItemKind(p.valueText)]));
+}
+
+/** The kind of a bare item from its text (null text = a bare parameter key, i.e. Boolean true). */
+export function bareItemKind(valueText: string | null): BareItemKind {
+  if (valueText === null) return 'boolean';
+  const first = valueText[0];
+  if (first === '"') return 'string';
+  if (first === ':') return 'bytes';
+  if (first === '?') return 'boolean';
+  if (first === '@') return 'date';
+  if (first === '%') return 'display-string';
+  if (first === '-' || (first !== undefined && first >= '0' && first <= '9')) {
+    return valueText.includes('.') ? 'decimal' : 'integer';
+  }
+  return 'token';
 }

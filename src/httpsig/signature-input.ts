@@ -43,6 +43,22 @@ function componentParams(params: Parameters, shareEmpty: boolean): ReadonlyMap<s
   return out;
 }
 
+const isPlain = (value: BareItem): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * The member's parameters as plain values. The parser's map is this parse's own: when every value is
+ * already plain (Strings, numbers, booleans: the usual case) it is handed over as is instead of copied.
+ */
+function memberParams(parsed: Parameters, shareEmpty: boolean): ReadonlyMap<string, string | number | boolean | Uint8Array> {
+  if (parsed.size === 0) return shareEmpty ? EMPTY_MAP : new Map();
+  let plain = true;
+  for (const value of parsed.values()) if (!isPlain(value)) plain = false;
+  if (plain) return parsed as ReadonlyMap<string, string | number | boolean>;
+  const params = new Map<string, string | number | boolean | Uint8Array>();
+  for (const [key, value] of parsed) params.set(key, plainValue(value));
+  return params;
+}
+
 /**
  * Signature-Input (RFC 9421 §4.1): one inner list of component identifiers per label. Null when the field
  * is not an RFC 8941 dictionary or a member is not an inner list.
@@ -85,8 +101,7 @@ function readSignatureInput(raw: string, shareEmpty: boolean): Map<string, Parse
         if (typeof value === 'string') covered.push({ name: value, params: paramValues, paramKinds: kinds });
         else coveredAreStrings = false;
       }
-      const params = new Map<string, string | number | boolean | Uint8Array>();
-      for (const [key, value] of member[1]) params.set(key, plainValue(value));
+      const params = memberParams(member[1], shareEmpty);
       out.set(label, { covered, params, paramKinds: rfc8941Kinds(text.paramKinds, shareEmpty), coveredAreStrings, text: text.text });
     }
   } catch (e) {

@@ -1,45 +1,17 @@
 import fc from 'fast-check';
-import { DisplayString, Token, parseDictionary as libraryParse, serializeDictionary, serializeItem, type BareItem, type Dictionary, type InnerList, type Item, type Parameters } from 'structured-headers';
+import { Token, parseDictionary as libraryParse, serializeDictionary, serializeItem, type BareItem, type Dictionary, type InnerList, type Item, type Parameters } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { serializeComponentId } from '../../src/httpsig/covered-component.js';
 import { fieldValue } from '../../src/httpsig/message.js';
-import { parseDictionary as fastParse, parseDictionaryWithText, type ReceivedMember } from '../../src/httpsig/sf-parse.js';
+import { parseDictionaryWithText, type ReceivedMember } from '../../src/httpsig/sf-parse.js';
 import { plainItem } from '../../src/httpsig/sf-plain.js';
 import { lexDictionaryMembers, paramKindsOf } from '../../src/httpsig/sf-text.js';
 
 /**
- * The verifier's fast paths against what they stand for. src/httpsig/sf-parse.ts claims to be
- * structured-headers' parseDictionary step for step: both run on the same inputs here, and either both
- * throw the same message or both return the same values. Its recording pass claims to read what
- * sf-text.ts's lexer reads; the serialisation shortcuts claim the library's text; fieldValue its definition.
+ * The verifier's fast paths against what they stand for: the recording pass of sf-parse.ts reads what
+ * sf-text.ts's lexer reads, the serialisation shortcuts write the library's text, fieldValue matches its
+ * definition. Parsing itself is structured-headers'.
  */
-
-type Described = unknown;
-
-function bare(v: BareItem): Described {
-  if (v instanceof Token) return { token: v.toString() };
-  if (v instanceof DisplayString) return { display: v.toString() };
-  if (v instanceof Date) return { date: v.getTime() };
-  if (v instanceof ArrayBuffer) return { bytes: Buffer.from(v).toString('hex') };
-  if (typeof v === 'number') return Object.is(v, -0) ? { negativeZero: true } : { number: v };
-  return { [typeof v]: v };
-}
-const params = (p: Parameters): Described => [...p].map(([k, v]) => [k, bare(v)]);
-const member = (m: Item | InnerList): Described =>
-  Array.isArray(m[0]) ? { inner: (m[0] as Item[]).map(([v, p]) => [bare(v), params(p)]), params: params(m[1]) } : { item: bare(m[0] as BareItem), params: params(m[1]) };
-const dictionary = (d: Dictionary): Described => [...d].map(([k, m]) => [k, member(m)]);
-
-function outcome(parse: (s: string) => Dictionary, input: string): Described {
-  try {
-    return { ok: dictionary(parse(input)) };
-  } catch (error) {
-    return { error: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
-  }
-}
-
-function same(input: string): void {
-  expect(outcome(fastParse, input), JSON.stringify(input)).toEqual(outcome(libraryParse, input));
-}
 
 /** Fragments of dictionary syntax, valid and not, glued at random: most inputs land near a parse decision. */
 const FRAGMENTS = [
@@ -50,8 +22,6 @@ const FRAGMENTS = [
   ';tag="web-bot-auth"', ';type=jwks_uri', '\u00e9', '\u{1f600}', '\r', '\n',
 ];
 const fragmented = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 14 }).map((parts) => parts.join(''));
-const printable = fc.string({ unit: fc.integer({ min: 0x09, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 40 });
-const anyText = fc.string({ unit: 'binary', maxLength: 24 });
 
 /** Valid dictionaries from the library's own serializer, so the accepting paths are covered too. */
 const sfBare: fc.Arbitrary<BareItem> = fc.oneof(
@@ -82,38 +52,6 @@ const mutated = fc.tuple(serialized, fc.nat(), fc.constantFrom('', ' ', '\t', ',
     return s.slice(0, i) + c + s.slice(replace ? i + 1 : i);
   },
 );
-
-describe('sf-parse: the same dictionaries as structured-headers', () => {
-  it('on hand-picked inputs', () => {
-    for (const input of ['', ' ', 'a', 'a=', 'a=1,', 'a=1, ', 'a=1 ,b=2', 'a=1,\tb=2', ' a=1', '\ta=1', 'a=1  ', 'a=("x" "y");p=1', 'a=("x""y")', 'a=( "x" )', 'a=(', 'a=@1', 'a=@1, b=2', 'a=%"x"', 'a=?1;b', 'a;b=1, c', 'a="\x7f"', 'a="\x1f"', 'a="~"', 'a=1.', 'a=-', 'a=1234567890123456', 'a=-0', 'a=:AB=C:', ...FRAGMENTS]) {
-      same(input);
-    }
-  });
-
-  it('on fragments of dictionary syntax', () => {
-    fc.assert(fc.property(fragmented, (s) => {
-      same(s);
-    }), { numRuns: 10_000 });
-  });
-
-  it('on serialized dictionaries and one-character mutations of them', () => {
-    fc.assert(fc.property(serialized, (s) => {
-      same(s);
-    }), { numRuns: 3_000 });
-    fc.assert(fc.property(mutated, (s) => {
-      same(s);
-    }), { numRuns: 10_000 });
-  });
-
-  it('on printable and arbitrary text', () => {
-    fc.assert(fc.property(printable, (s) => {
-      same(s);
-    }), { numRuns: 5_000 });
-    fc.assert(fc.property(anyText, (s) => {
-      same(s);
-    }), { numRuns: 2_000 });
-  });
-});
 
 describe('parseDictionaryWithText: each member as sf-text.ts lexes it, in the same pass', () => {
   it('gives the lexer’s member texts and parameter kinds wherever the parser accepts', () => {
