@@ -30,6 +30,8 @@ const NEEDS_HTTPS_FIXTURES = new Set(['agent-plain-http']);
 
 async function caseFor(scenario: Scenario): Promise<SignedRequestCase> {
   if (target.kind === 'in-process') return vectors.get(scenario.id)!;
+  // Pace before building: a case's times must be fresh when its requests go out.
+  await target.ready?.(vectors.get(scenario.id)!.steps.filter((s) => s.expect?.ok === false).length);
   const env = target.environment;
   return buildCase(
     { now: env.now(), authority: env.authority, platformOrigin: env.platformOrigin, agentOrigin: env.agentOrigin(scenario.id), nonce: env.nonce },

@@ -18,14 +18,19 @@ export class FailureBudget {
     private readonly maxWaitMs = 65_000,
   ) {}
 
-  /** Waits until one more failure would stay under the limit; returns how long it waited. */
-  async reserve(): Promise<number> {
+  /** Waits until `count` more failures would stay under the limit; returns how long it waited. */
+  async reserve(count = 1): Promise<number> {
+    const room = Math.max(this.limit - Math.min(count, this.limit), 0);
+    let waited = 0;
     this.forgetOld();
-    if (this.failures.length < this.limit) return 0;
-    const wait = Math.min(this.failures[0]! + this.windowMs + 250 - this.nowMs(), this.maxWaitMs);
-    if (wait > 0) await this.sleep(wait);
-    this.forgetOld();
-    return Math.max(wait, 0);
+    while (this.failures.length > room && waited < this.maxWaitMs) {
+      const wait = Math.min(this.failures[this.failures.length - room - 1]! + this.windowMs + 250 - this.nowMs(), this.maxWaitMs - waited);
+      if (wait <= 0) break;
+      await this.sleep(wait);
+      waited += wait;
+      this.forgetOld();
+    }
+    return waited;
   }
 
   record(): void {

@@ -56,6 +56,11 @@ export interface Target {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
   readonly environment: TargetEnvironment;
+  /**
+   * Called before a case is built (so its times are fresh when sent): waits until the target can take this
+   * many failed signed requests without throttling the run itself.
+   */
+  ready?(expectedFailures: number): Promise<void>;
   /** Puts a case's documents, registrations and platform configuration in place. */
   prepare(c: SignedRequestCase): Promise<void>;
   /** Moves the target's clock (clock-control) and replaces documents from this step on. */

@@ -55,6 +55,10 @@ export class LiveTarget implements Target {
     };
   }
 
+  async ready(expectedFailures: number): Promise<void> {
+    if (!this.options.clientAddressHeader) await this.budget.reserve(expectedFailures);
+  }
+
   async prepare(c: SignedRequestCase): Promise<void> {
     this.currentCase = c.id;
     await this.publish(c.documents);
