@@ -1,3 +1,4 @@
+import { AUTH_CODES } from '../spec/auth-errors.js';
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { AUTH_SCHEMES } from '../spec/wire.js';
 import { MESSAGES } from './messages.js';
@@ -6,7 +7,7 @@ import type { BearerAcceptance, PlatformTokenConfig } from './types.js';
 
 export type BearerOutcome =
   | BearerAcceptance
-  | { ok: false; code: 'malformed_token' | 'platform_token_invalid' | 'insufficient_scope'; description: string };
+  | { ok: false; code: typeof AUTH_CODES.malformed_token | typeof AUTH_CODES.platform_token_invalid | typeof AUTH_CODES.insufficient_scope; description: string };
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -35,13 +36,13 @@ export async function verifyPlatformBearer(
   now: number,
   revocations: RevocationList,
 ): Promise<BearerOutcome> {
-  if (!JWT_SHAPE.test(token)) return { ok: false, code: 'malformed_token', description: MESSAGES.malformedToken };
+  if (!JWT_SHAPE.test(token)) return { ok: false, code: AUTH_CODES.malformed_token, description: MESSAGES.malformedToken };
   try {
     decodeProtectedHeader(token);
   } catch {
-    return { ok: false, code: 'malformed_token', description: MESSAGES.malformedToken };
+    return { ok: false, code: AUTH_CODES.malformed_token, description: MESSAGES.malformedToken };
   }
-  if (!config) return { ok: false, code: 'platform_token_invalid', description: MESSAGES.tokenInvalid('this platform has no key set for bearer tokens') };
+  if (!config) return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid('this platform has no key set for bearer tokens') };
   let payload: Record<string, unknown>;
   try {
     const verified = await jwtVerify(token, createLocalJWKSet(config.keys), {
@@ -51,14 +52,14 @@ export async function verifyPlatformBearer(
     });
     payload = verified.payload as Record<string, unknown>;
   } catch (error) {
-    return { ok: false, code: 'platform_token_invalid', description: MESSAGES.tokenInvalid(whyInvalid(error)) };
+    return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid(whyInvalid(error)) };
   }
   if (typeof payload.jti === 'string' && (await revocations.isRevoked(payload.jti))) {
-    return { ok: false, code: 'platform_token_invalid', description: MESSAGES.tokenInvalid('it has been revoked') };
+    return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid('it has been revoked') };
   }
   const scopes = typeof payload.scope === 'string' ? payload.scope.split(/\s+/).filter(Boolean) : [];
   if (!scopes.includes(config.agentScope)) {
-    return { ok: false, code: 'insufficient_scope', description: MESSAGES.tokenScope(config.agentScope) };
+    return { ok: false, code: AUTH_CODES.insufficient_scope, description: MESSAGES.tokenScope(config.agentScope) };
   }
   return { ok: true, kind: 'platform-token', subject: typeof payload.sub === 'string' ? payload.sub : null, scopes };
 }

@@ -1,3 +1,4 @@
+import { AUTH_CODES } from '../spec/auth-errors.js';
 import { Token, type Dictionary } from 'structured-headers';
 import {
   checkContentDigest,
@@ -33,11 +34,11 @@ export function checkHeadersParse(ctx: SignedContext): CheckResult {
   const signatureRaw = fieldValue(ctx.message.headers, HEADERS.signature);
   const inputs = inputRaw === undefined ? null : parseSignatureInputSharingEmptyMaps(inputRaw);
   const signatures = signatureRaw === undefined ? null : parseSignatureHeader(signatureRaw);
-  if (!inputs || !signatures) return refusal(ctx, 'signature_malformed', MESSAGES.notDictionaries);
+  if (!inputs || !signatures) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.notDictionaries);
   if (!sameKeys(inputs, signatures)) {
     const onlyInput = [...inputs.keys()].filter((l) => !signatures.has(l));
     const onlySignature = [...signatures.keys()].filter((l) => !inputs.has(l));
-    return refusal(ctx, 'signature_malformed', MESSAGES.labelsDiffer(onlyInput, onlySignature));
+    return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.labelsDiffer(onlyInput, onlySignature));
   }
   // Only members tagged web-bot-auth (a string, not a token) are this profile's; others are left alone.
   const labels: LabelState[] = [];
@@ -58,8 +59,8 @@ export function checkHeadersParse(ctx: SignedContext): CheckResult {
       key: undefined,
     });
   }
-  if (labels.length === 0) return refusal(ctx, 'signature_malformed', MESSAGES.noTag);
-  if (labels.length > MAX_SIGNATURE_LABELS) return refusal(ctx, 'signature_malformed', MESSAGES.tooManyLabels(labels.length, MAX_SIGNATURE_LABELS));
+  if (labels.length === 0) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.noTag);
+  if (labels.length > MAX_SIGNATURE_LABELS) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.tooManyLabels(labels.length, MAX_SIGNATURE_LABELS));
   ctx.labels = labels;
   return undefined;
 }
@@ -109,13 +110,13 @@ function componentProblem(l: LabelState): string | null {
 export function checkLabels(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
     const params = paramProblem(l);
-    if (params) return refusal(ctx, 'signature_params_invalid', params);
-    if (l.signature.length !== LIMITS.signatureSize.value) return refusal(ctx, 'signature_malformed', MESSAGES.signatureSize(l.label, l.signature.length));
+    if (params) return refusal(ctx, AUTH_CODES.signature_params_invalid, params);
+    if (l.signature.length !== LIMITS.signatureSize.value) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.signatureSize(l.label, l.signature.length));
     const component = componentProblem(l);
-    if (component) return refusal(ctx, 'signature_malformed', component);
+    if (component) return refusal(ctx, AUTH_CODES.signature_malformed, component);
     const skew = LIMITS.clockSkew.value;
-    if (l.created > ctx.now + skew) return refusal(ctx, 'signature_expired', MESSAGES.createdAhead(l.created - ctx.now));
-    if (l.expires < ctx.now - skew) return refusal(ctx, 'signature_expired', MESSAGES.expired(ctx.now - l.expires));
+    if (l.created > ctx.now + skew) return refusal(ctx, AUTH_CODES.signature_expired, MESSAGES.createdAhead(l.created - ctx.now));
+    if (l.expires < ctx.now - skew) return refusal(ctx, AUTH_CODES.signature_expired, MESSAGES.expired(ctx.now - l.expires));
   }
   return undefined;
 }
@@ -128,14 +129,14 @@ export function checkAuthority(ctx: SignedContext): CheckResult {
     authority = deriveAuthority(url);
     ctx.targetUrl = url;
   } catch {
-    return refusal(ctx, 'signature_authority_mismatch', MESSAGES.authority(ctx.message.url, ctx.config.authority));
+    return refusal(ctx, AUTH_CODES.signature_authority_mismatch, MESSAGES.authority(ctx.message.url, ctx.config.authority));
   }
-  return authority === ctx.config.authority ? undefined : refusal(ctx, 'signature_authority_mismatch', MESSAGES.authority(authority, ctx.config.authority));
+  return authority === ctx.config.authority ? undefined : refusal(ctx, AUTH_CODES.signature_authority_mismatch, MESSAGES.authority(authority, ctx.config.authority));
 }
 
 export function checkBodySize(ctx: SignedContext): CheckResult {
   const size = ctx.body.length;
-  return size > LIMITS.signedRequestBody.value ? refusal(ctx, 'signature_body_too_large', MESSAGES.bodyTooLarge()) : undefined;
+  return size > LIMITS.signedRequestBody.value ? refusal(ctx, AUTH_CODES.signature_body_too_large, MESSAGES.bodyTooLarge()) : undefined;
 }
 
 function isAgentMember(c: CoveredComponent): boolean {
@@ -149,12 +150,12 @@ export function checkCoverage(ctx: SignedContext): CheckResult {
     let member: CoveredComponent | undefined;
     let members = 0;
     for (const c of covered) if (isAgentMember(c) && members++ === 0) member = c;
-    if (members > 1) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageAgentTwice(l.label));
+    if (members > 1) return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageAgentTwice(l.label));
     let missing: string[] | undefined;
     for (const n of REQUIRED_DERIVED) if (!coversPlain(covered, n)) (missing ??= []).push(`"${n}"`);
     if (!member || member.params.get('key') !== l.label) (missing ??= []).push(`"${HEADERS.signatureAgent}";key="${l.label}"`);
-    if (missing) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageMissing(l.label, missing));
-    if (ctx.hasBody && !coversPlain(covered, HEADERS.contentDigest)) return refusal(ctx, 'signature_coverage_insufficient', MESSAGES.coverageBody(l.label));
+    if (missing) return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageMissing(l.label, missing));
+    if (ctx.hasBody && !coversPlain(covered, HEADERS.contentDigest)) return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageBody(l.label));
     l.agentKey = l.label;
   }
   return undefined;
@@ -169,12 +170,12 @@ function coversPlain(covered: readonly CoveredComponent[], name: string): boolea
 /** Signature-Agent is present and parses as a dictionary. */
 export function checkSignatureAgentHeader(ctx: SignedContext): CheckResult {
   const raw = fieldValue(ctx.message.headers, HEADERS.signatureAgent);
-  if (raw === undefined) return refusal(ctx, 'signature_agent_invalid', MESSAGES.agentHeaderMissing);
+  if (raw === undefined) return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.agentHeaderMissing);
   try {
     // Agents send the same Signature-Agent on every request; the parse is remembered (see memo.ts).
     ctx.agentDictionary = agentDictionaries.get(raw, () => parseDictionary(raw));
   } catch {
-    return refusal(ctx, 'signature_malformed', MESSAGES.agentHeaderNotDictionary);
+    return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.agentHeaderNotDictionary);
   }
   return undefined;
 }
@@ -183,15 +184,15 @@ export function checkSignatureAgentHeader(ctx: SignedContext): CheckResult {
 export function checkSignatureAgentMembers(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
     const entry = ctx.agentDictionary!.get(l.agentKey);
-    if (!entry) return refusal(ctx, 'signature_agent_invalid', MESSAGES.memberMissing(l.agentKey));
+    if (!entry) return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.memberMissing(l.agentKey));
     const [value, params] = entry;
-    if (typeof value !== 'string') return refusal(ctx, 'signature_agent_invalid', MESSAGES.memberNotString(l.agentKey));
+    if (typeof value !== 'string') return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.memberNotString(l.agentKey));
     const typeParam = params.get('type');
     const type = typeParam === undefined ? null : typeParam instanceof Token ? typeParam.toString() : `"${String(typeParam)}"`;
     const result = identityFromMember(value, type, ctx.config.allowInsecureAgentUrls === true);
-    if (!result.ok) return refusal(ctx, 'signature_agent_invalid', MESSAGES.memberUrl(l.agentKey, result.why));
+    if (!result.ok) return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.memberUrl(l.agentKey, result.why));
     if (ctx.identity && ctx.identity.agentUrl !== result.identity.agentUrl) {
-      return refusal(ctx, 'signature_agent_invalid', MESSAGES.agentsDiffer([ctx.identity.agentUrl, result.identity.agentUrl]));
+      return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.agentsDiffer([ctx.identity.agentUrl, result.identity.agentUrl]));
     }
     ctx.identity ??= result.identity;
   }
@@ -203,16 +204,16 @@ export function checkPolicy(ctx: SignedContext): CheckResult {
   const agentUrl = ctx.identity!.agentUrl;
   const blocked = ctx.config.blockedAgents?.includes(agentUrl) === true;
   const ownHost = agentHosts.get(agentUrl, () => new URL(agentUrl).host) === ctx.config.authority;
-  return blocked || ownHost ? refusal(ctx, 'credential_refused', MESSAGES.refusedAgent) : undefined;
+  return blocked || ownHost ? refusal(ctx, AUTH_CODES.credential_refused, MESSAGES.refusedAgent) : undefined;
 }
 
 /** RFC 9421 7.2.8: a covered content-digest protects only the header, so the body is hashed and compared here. */
 export function checkDigest(ctx: SignedContext): CheckResult {
   if (!ctx.labels.some((l) => coversPlain(l.member.covered, HEADERS.contentDigest))) return undefined;
   const header = fieldValue(ctx.message.headers, HEADERS.contentDigest);
-  if (header === undefined) return refusal(ctx, 'content_digest_mismatch', MESSAGES.digestMissing);
+  if (header === undefined) return refusal(ctx, AUTH_CODES.content_digest_mismatch, MESSAGES.digestMissing);
   const result = checkContentDigest(header, ctx.body);
-  return result.ok ? undefined : refusal(ctx, 'content_digest_mismatch', MESSAGES.digestMismatch(result.detail));
+  return result.ok ? undefined : refusal(ctx, AUTH_CODES.content_digest_mismatch, MESSAGES.digestMismatch(result.detail));
 }
 
 /** Builds each signature base from the received @signature-params text; a covered field the request lacks cannot be checked. */
@@ -227,7 +228,7 @@ export function checkBases(ctx: SignedContext): CheckResult {
     try {
       l.base = signatureBase(ctx.message, l.member.covered, l.paramsText, prepared);
     } catch (error) {
-      if (error instanceof ComponentError) return refusal(ctx, 'signature_malformed', MESSAGES.coveredFieldAbsent(l.label, error.message));
+      if (error instanceof ComponentError) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.coveredFieldAbsent(l.label, error.message));
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { AUTH_CODES } from '../spec/auth-errors.js';
 import { ed25519Verify } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
@@ -20,17 +21,17 @@ function mediaTypeOf(headers: Readonly<Record<string, string>>): string {
 async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean): Promise<KeySetCacheEntry> {
   const at = ctx.now;
   const fetched = await ctx.ports.fetcher.fetch(url);
-  if (!fetched.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(fetched.detail), at };
+  if (!fetched.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(fetched.detail), at };
   const parsed = parseJsonDocument(fetched.body);
-  if (!parsed.ok) return { ok: false, code: 'key_set_unreachable', description: MESSAGES.keySetUnreachable(`${url}: ${parsed.detail}`), at };
+  if (!parsed.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(`${url}: ${parsed.detail}`), at };
   if (isDirectory && mediaTypeOf(fetched.headers) !== MEDIA_TYPES.keyDirectory) {
     const got = mediaTypeOf(fetched.headers) || 'no media type';
-    return { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`), at };
+    return { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`), at };
   }
   const judged = judgeKeySet(parsed.value);
   return judged.ok
     ? { ok: true, keys: judged.keys, at }
-    : { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(url, judged.detail), at };
+    : { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(url, judged.detail), at };
 }
 
 /** A card refusal remembered for this agent URL, if still within its memory window. */
@@ -50,14 +51,14 @@ async function readCard(ctx: SignedContext): Promise<CardRead> {
   const remembered = await rememberedCardRefusal(ctx);
   if (remembered) return { refusal: remembered, keySetUrl: null, inlineKeySet: undefined };
   const identity = ctx.identity!;
-  const remember = async (code: 'card_unreachable' | 'card_not_self_naming' | 'card_key_set_mismatch', description: string): Promise<CardRead> => {
+  const remember = async (code: typeof AUTH_CODES.card_unreachable | typeof AUTH_CODES.card_not_self_naming | typeof AUTH_CODES.card_key_set_mismatch, description: string): Promise<CardRead> => {
     await ctx.ports.cardRefusals.set(identity.agentUrl, { code, description, at: ctx.now });
     return { refusal: refusal(ctx, code, description), keySetUrl: null, inlineKeySet: undefined };
   };
   const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
-  if (!fetched.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(fetched.detail));
+  if (!fetched.ok) return remember(AUTH_CODES.card_unreachable, MESSAGES.cardUnreachable(fetched.detail));
   const parsed = parseJsonDocument(fetched.body);
-  if (!parsed.ok) return remember('card_unreachable', MESSAGES.cardUnreachable(`${identity.cardUrl}: ${parsed.detail}`));
+  if (!parsed.ok) return remember(AUTH_CODES.card_unreachable, MESSAGES.cardUnreachable(`${identity.cardUrl}: ${parsed.detail}`));
   const judged = judgeCard(parsed.value, identity.cardUrl, identity.agentUrl, identity.cardKeySetUrls);
   if (!judged.ok) return remember(judged.code, judged.description);
   return { refusal: undefined, keySetUrl: judged.keySetUrl, inlineKeySet: judged.inlineKeySet };
@@ -73,7 +74,7 @@ async function readKeysThroughCard(ctx: SignedContext): Promise<KeySetCacheEntry
   const url = ctx.identity!.cardUrl;
   return judged.ok
     ? { ok: true, keys: judged.keys, at: ctx.now }
-    : { ok: false, code: 'key_set_invalid', description: MESSAGES.keySetInvalid(`${url} (inline jwks)`, judged.detail), at: ctx.now };
+    : { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(`${url} (inline jwks)`, judged.detail), at: ctx.now };
 }
 
 /** 5.2 caching: a key set is read at most once per 5 minutes per URL; the answer, failure included, is reused. */
@@ -110,14 +111,14 @@ function useKeySet(ctx: SignedContext, entry: KeySetCacheEntry): CheckResult {
 export function checkKeyKnown(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
     l.key = ctx.keys!.find((k) => k.thumbprint === l.keyid);
-    if (!l.key) return refusal(ctx, 'signature_key_unknown', MESSAGES.keyUnknown(l.label, l.keyid, ctx.keySetUrl!));
+    if (!l.key) return refusal(ctx, AUTH_CODES.signature_key_unknown, MESSAGES.keyUnknown(l.label, l.keyid, ctx.keySetUrl!));
   }
   return undefined;
 }
 
 export function checkSignatures(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
-    if (!ed25519Verify(l.key!.jwk.x, encoder.encode(l.base), l.signature)) return refusal(ctx, 'signature_invalid', MESSAGES.signatureInvalid(l.label));
+    if (!ed25519Verify(l.key!.jwk.x, encoder.encode(l.base), l.signature)) return refusal(ctx, AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label));
   }
   return undefined;
 }
@@ -131,7 +132,7 @@ export function checkContinuity(ctx: SignedContext): Awaitable<CheckResult> {
     if (signedWithHeld) return undefined;
     const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === HEADERS.ownerKey)?.[1].trim();
     if (ownerKey && ctx.config.ownerKeys?.includes(ownerKey)) return undefined;
-    return refusal(ctx, 'key_continuity_required', MESSAGES.continuity);
+    return refusal(ctx, AUTH_CODES.key_continuity_required, MESSAGES.continuity);
   });
 }
 
@@ -147,8 +148,8 @@ function spendNonces(ctx: SignedContext, from: number, until: number): Awaitable
   for (let n = from; n < ctx.labels.length; n++) {
     const l = ctx.labels[n]!;
     const spent = ctx.ports.nonces.spend(ctx.identity!.agentUrl, l.nonce, until);
-    if (isPromiseLike(spent)) return andThen(spent, (ok) => (ok ? spendNonces(ctx, n + 1, until) : refusal(ctx, 'signature_replayed', MESSAGES.replayed(l.label))));
-    if (!spent) return refusal(ctx, 'signature_replayed', MESSAGES.replayed(l.label));
+    if (isPromiseLike(spent)) return andThen(spent, (ok) => (ok ? spendNonces(ctx, n + 1, until) : refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label))));
+    if (!spent) return refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label));
   }
   return undefined;
 }

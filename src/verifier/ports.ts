@@ -1,3 +1,4 @@
+import { AUTH_CODES } from '../spec/auth-errors.js';
 /**
  * The ports the reference verifier takes (DESIGN.md section 3). The verifier owns no clock, network or
  * storage; in-memory adapters live in ./memory-stores.ts, the real document fetcher in src/fetch/.
@@ -66,7 +67,7 @@ export interface PublishedKey {
 /** A cached read of a key set: the keys, or the refusal it produced. */
 export type KeySetCacheEntry =
   | { readonly ok: true; readonly keys: readonly PublishedKey[]; readonly at: number }
-  | { readonly ok: false; readonly code: 'key_set_unreachable' | 'key_set_invalid'; readonly description: string; readonly at: number };
+  | { readonly ok: false; readonly code: typeof AUTH_CODES.key_set_unreachable | typeof AUTH_CODES.key_set_invalid; readonly description: string; readonly at: number };
 
 export interface KeySetCache {
   get(keySetUrl: string): Awaitable<KeySetCacheEntry | undefined>;
@@ -74,7 +75,7 @@ export interface KeySetCache {
 }
 
 export interface CardRefusal {
-  readonly code: 'card_unreachable' | 'card_not_self_naming' | 'card_key_set_mismatch';
+  readonly code: typeof AUTH_CODES.card_unreachable | typeof AUTH_CODES.card_not_self_naming | typeof AUTH_CODES.card_key_set_mismatch;
   readonly description: string;
   readonly at: number;
 }

@@ -219,13 +219,13 @@ export const headers: Group = {
       id: 'authority-alias-host',
       description: "a request signed and sent to an alias of the platform, not its own host",
       flags: ['Authority'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example') }), refused('signature_authority_mismatch'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example') }), refused(AUTH_CODES.signature_authority_mismatch))] }),
     },
     {
       id: 'authority-custom-port',
       description: 'the platform host with a non-default port is another authority',
       flags: ['Authority'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost(`${k.hostname}:8443`) }), refused('signature_authority_mismatch'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost(`${k.hostname}:8443`) }), refused(AUTH_CODES.signature_authority_mismatch))] }),
     },
     // signature_agent_invalid
     {

@@ -24,7 +24,7 @@ export const precedence: Group = {
       id: 'precedence-authority-before-coverage',
       description: 'another host and an uncovered @query: authority wins',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example'), labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused('signature_authority_mismatch'))] }),
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example'), labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused(AUTH_CODES.signature_authority_mismatch))] }),
     },
     {
       id: 'precedence-coverage-before-agent-url',
