@@ -10,3 +10,4 @@ export * from './media-types.js';
 export * from './problem-types.js';
 export * from './wire.js';
 export * from './requirements.js';
+export * from './payments.js';
