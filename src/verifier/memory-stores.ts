@@ -48,25 +48,20 @@ export class MemoryFailureCounter implements FailureCounter {
   }
 }
 
-export class MemoryKeySetCache implements KeySetCache {
-  private readonly entries = new Map<string, KeySetCacheEntry>();
-  get(url: string): KeySetCacheEntry | undefined {
+/** A value per URL, kept for the life of the process: the shape of the key-set cache and the card memory. */
+class MemoryByUrl<V> {
+  private readonly entries = new Map<string, V>();
+  get(url: string): V | undefined {
     return this.entries.get(url);
   }
-  set(url: string, entry: KeySetCacheEntry): void {
-    this.entries.set(url, entry);
+  set(url: string, value: V): void {
+    this.entries.set(url, value);
   }
 }
 
-export class MemoryCardRefusals implements CardRefusalMemory {
-  private readonly entries = new Map<string, CardRefusal>();
-  get(agentUrl: string): CardRefusal | undefined {
-    return this.entries.get(agentUrl);
-  }
-  set(agentUrl: string, refusal: CardRefusal): void {
-    this.entries.set(agentUrl, refusal);
-  }
-}
+export class MemoryKeySetCache extends MemoryByUrl<KeySetCacheEntry> implements KeySetCache {}
+
+export class MemoryCardRefusals extends MemoryByUrl<CardRefusal> implements CardRefusalMemory {}
 
 export class MemoryRegistrations implements RegistrationStore {
   private readonly entries = new Map<string, Registration>();
