@@ -6,3 +6,4 @@ export * from './challenge.js';
 export * from './challenge-parse.js';
 export * from './credential.js';
 export * from './answers.js';
+export * from './machine/index.js';

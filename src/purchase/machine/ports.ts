@@ -1,0 +1,158 @@
+import type { ProblemBases } from '../../spec/problem-types.js';
+import type { TermsNotice } from '../answers.js';
+import type { ChallengeEcho } from '../challenge.js';
+import type { JsonObject } from '../json.js';
+
+/**
+ * The ports the purchase machine takes (DESIGN.md section 3). The machine owns no clock, randomness,
+ * processor or storage; in-memory adapters live in ./memory.ts. Every port may answer synchronously (the
+ * in-memory adapters) or with a promise (a database, the card processor's API).
+ */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Seconds since the epoch. */
+export interface Clock {
+  now(): number;
+}
+
+/** Unpredictable bytes: the nonce that makes every challenge id unique. */
+export interface Random {
+  bytes(length: number): Uint8Array;
+}
+
+/** What the card processor says about a charge. `unknown` is a reply, never a state the charge is in. */
+export type ChargeOutcome = 'settled' | 'declined' | 'processing' | 'unknown' | 'cancelled-unsettled';
+
+/** What the processor answers to a charge or a status read. `chargeId` is absent when it could not say (an `unknown` reply). */
+export interface ChargeReply {
+  readonly outcome: ChargeOutcome;
+  readonly chargeId?: string;
+}
+
+/**
+ * The card processor (the `stripe` method: a shared payment token). `charge` is idempotent on its key: the
+ * same key answers about the same charge and never creates a second one, which is how the machine resumes a
+ * charge whose id it never learned. Either call may throw (a network fault): the outcome is then unknown.
+ */
+export interface CardProcessor {
+  charge(token: string, amount: ChargeAmount, idempotencyKey: string): Awaitable<ChargeReply>;
+  status(chargeId: string): Awaitable<ChargeReply>;
+}
+
+/** An amount in the currency's minor units, as the challenge's request carries it ("500", "usd"). */
+export interface ChargeAmount {
+  readonly amount: string;
+  readonly currency: string;
+}
+
+/** A challenge the machine issued, as it went out: the echo a credential must repeat byte for byte. */
+export interface IssuedChallenge {
+  readonly id: string;
+  readonly echo: ChallengeEcho;
+  /** Clock seconds at issue and at expiry (issue + the challenge lifetime of section 8). */
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+  /** The terms version the challenge names (the one a charge sent under it keeps, 7.4 terms-version-stale). */
+  readonly termsVersion: string;
+  readonly packId: string;
+  readonly price: ChargeAmount;
+  /** Balance the pack credits, in nano units (a decimal integer string). */
+  readonly creditNano: string;
+}
+
+/**
+ * Where a credential's card charge stands. `sent`: the charge was (or may have been) sent, outcome not yet
+ * final; `failed`: the processor reported nothing captured (a decline or an intent cancelled unsettled);
+ * `settled`: captured. The record is written before the charge is sent, so every charge sent has one.
+ */
+export type ChargeState = 'sent' | 'settled' | 'failed';
+
+export interface ChargeRecord {
+  /** The challenge id: a challenge is redeemed once, so it keys the credential. */
+  readonly challengeId: string;
+  readonly token: string;
+  readonly idempotencyKey: string;
+  /** The buyer the charge was sent for; a resumed credential credits this buyer and no other. */
+  readonly buyer: string;
+  readonly termsVersion: string;
+  readonly packId: string;
+  readonly price: ChargeAmount;
+  readonly creditNano: string;
+  readonly state: ChargeState;
+  /** Learned from the processor's first reply that names it. */
+  readonly chargeId?: string;
+  readonly sentAt: number;
+}
+
+/** A pack credited to a buyer, once per challenge. */
+export interface Grant {
+  readonly challengeId: string;
+  readonly buyer: string;
+  readonly packId: string;
+  readonly creditNano: string;
+  readonly chargeId: string;
+  readonly termsVersion: string;
+  readonly grantedAt: number;
+}
+
+export type OpenCharge =
+  | { readonly opened: true; readonly record: ChargeRecord }
+  /** Not opened: the challenge already has a charge (`challenge`), or the token already paid under another challenge (`token`). */
+  | { readonly opened: false; readonly clash: 'challenge' | 'token'; readonly existing: ChargeRecord };
+
+export type GrantResult =
+  | { readonly granted: true; readonly grant: Grant; readonly balanceNano: string }
+  | { readonly granted: false; readonly grant: Grant; readonly balanceNano: string };
+
+/** Challenges issued, credentials seen with their charge record, grants per buyer and the balance credited. */
+export interface PurchaseStore {
+  issue(challenge: IssuedChallenge): Awaitable<void>;
+  challenge(id: string): Awaitable<IssuedChallenge | undefined>;
+  /** The charge record of a challenge, if a charge was ever opened under it. */
+  chargeOf(challengeId: string): Awaitable<ChargeRecord | undefined>;
+  chargeById(chargeId: string): Awaitable<ChargeRecord | undefined>;
+  chargeByKey(idempotencyKey: string): Awaitable<ChargeRecord | undefined>;
+  /** Atomically: opens the record unless the challenge or the token already has one. */
+  openCharge(record: ChargeRecord): Awaitable<OpenCharge>;
+  /** Updates the state and, once known, the processor's id of an open charge. */
+  updateCharge(challengeId: string, update: { readonly state: ChargeState; readonly chargeId?: string }): Awaitable<ChargeRecord>;
+  /** Atomically: credits the grant and the buyer's balance unless this challenge was already granted. */
+  grant(grant: Grant): Awaitable<GrantResult>;
+  grantOf(challengeId: string): Awaitable<Grant | undefined>;
+  balance(buyer: string): Awaitable<string>;
+}
+
+/** The pack /api/mpp/credits sells. */
+export interface PackOffer {
+  readonly packId: string;
+  readonly price: ChargeAmount;
+  readonly creditNano: string;
+  /** The card processor's profile the token must be minted for (request.methodDetails.networkId). */
+  readonly networkId?: string;
+}
+
+/** What the deployment sets. Read on every call, so a switch flipped between calls takes effect at once. */
+export interface PurchaseConfig {
+  /** The Payment realm (the host buyers pay). */
+  readonly realm: string;
+  readonly problemBases: ProblemBases;
+  /** The terms URL and the current version. */
+  readonly terms: TermsNotice;
+  /** Buying with the card method is open on the deployment (7.4 mpp_disabled). */
+  readonly mppEnabled: boolean;
+  /** Purchases are open in some market (7.4 purchases_disabled). */
+  readonly purchasesOpen: boolean;
+  readonly pack: PackOffer;
+  /** With a secret a challenge id is an HMAC (unforgeable); without one, a SHA-256 (the store still binds it). */
+  readonly challengeSecret?: Uint8Array;
+}
+
+export interface PurchasePorts {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly processor: CardProcessor;
+  readonly store: PurchaseStore;
+}
+
+/** A JSON receipt as the Payment-Receipt header and the purchase block carry it. */
+export type Receipt = JsonObject;
