@@ -2,6 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import type { SignedRequestCase } from '../src/cases/types.js';
 import { runCaseOnTarget } from '../src/harness/case-on-target.js';
 import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
+import { checkTimeoutMs } from '../src/harness/target-config.js';
 import { buildCase, type Scenario } from '../src/scenarios/kit.js';
 import { SIGNED_REQUEST_GROUPS } from '../src/scenarios/signed/index.js';
 import { requirementId } from '../src/spec/ids.js';
@@ -20,8 +21,8 @@ const target = suiteTarget();
 afterAll(() => target.close());
 const vectors = new Map(readVectors('signed-requests.json').testGroups.flatMap((g) => g.cases.map((c) => [c.id, c] as const)));
 
-/** A live check may wait out the platform's failure window (60 s) while pacing its failing requests. */
-const CHECK_TIMEOUT_MS = target.kind === 'live' ? 180_000 : 30_000;
+/** A live check may wait out the platform's failure window (60 s) while pacing its failing requests; `run --timeout` overrides. */
+const CHECK_TIMEOUT_MS = checkTimeoutMs(target.kind === 'live' ? 180_000 : 30_000);
 
 /** Cases live targets cannot isolate: a directory names an origin, which every run shares. */
 const NEEDS_OWN_ORIGIN = new Set(['valid-directory-origin', 'key-directory-wrong-media-type']);

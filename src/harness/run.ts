@@ -6,7 +6,7 @@ import { createVitest } from 'vitest/node';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
-import { TARGET_ENV, type TargetConfig } from './target-config.js';
+import { CHECK_TIMEOUT_ENV, TARGET_ENV, type TargetConfig } from './target-config.js';
 import { countVerdicts, type RunReport } from './results.js';
 import { writeReports } from './write-reports.js';
 
@@ -85,6 +85,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
   }
   process.env[TARGET_ENV] = JSON.stringify(target);
+  if (options.timeoutMs) process.env[CHECK_TIMEOUT_ENV] = String(options.timeoutMs);
+  else delete process.env[CHECK_TIMEOUT_ENV];
   const startedAt = new Date().toISOString();
   const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress, ids);
   const harnessErrors: string[] = [];

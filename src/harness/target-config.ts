@@ -16,3 +16,11 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = process.env): TargetCo
   const raw = env[TARGET_ENV];
   return raw ? (JSON.parse(raw) as TargetConfig) : { kind: 'in-process' };
 }
+
+/** The run's per-check timeout (`run --timeout`), for checks that would otherwise pick their own. */
+export const CHECK_TIMEOUT_ENV = 'CONFORMANCE_CHECK_TIMEOUT_MS';
+
+export function checkTimeoutMs(fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const configured = Number(env[CHECK_TIMEOUT_ENV]);
+  return Number.isSafeInteger(configured) && configured > 0 ? configured : fallback;
+}
