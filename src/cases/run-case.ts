@@ -4,7 +4,8 @@ import { createMemoryPorts } from '../verifier/memory-ports.js';
 import type { Registration } from '../verifier/ports.js';
 import type { Verdict, VerifierConfig } from '../verifier/types.js';
 import { verifyRequest } from '../verifier/verify-request.js';
-import type { CaseExpect, CaseRequest, SignedRequestCase } from './types.js';
+import { caseRequestBody } from './request-body.js';
+import type { CaseExpect, SignedRequestCase } from './types.js';
 
 /** CONTRACTS.md section 2: a step's client address when the case names none. */
 export const DEFAULT_CLIENT_ADDRESS = '192.0.2.1';
@@ -36,12 +37,6 @@ export interface CaseResult {
 export const DEFAULT_AGENT_SCOPE = 'agent';
 
 
-function bodyBytes(request: CaseRequest): Uint8Array | null {
-  if (request.body_fill) return new Uint8Array(request.body_fill.length).fill(request.body_fill.byte);
-  if (request.body_base64 !== undefined) return new Uint8Array(Buffer.from(request.body_base64, 'base64'));
-  if (request.body !== undefined) return new TextEncoder().encode(request.body);
-  return null;
-}
 
 function toResult(verdict: Verdict): Omit<StepResult, 'matches_expect' | 'mismatches'> {
   if (verdict.ok) {
@@ -119,7 +114,7 @@ export async function runCase(c: SignedRequestCase): Promise<CaseResult> {
         method: step.request.method,
         url: step.request.url,
         headers: step.request.headers,
-        body: bodyBytes(step.request),
+        body: caseRequestBody(step.request),
         clientAddress: step.client_address ?? DEFAULT_CLIENT_ADDRESS,
         bodyConsumed: step.request.body_consumed === true,
       },

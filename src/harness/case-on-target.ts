@@ -1,4 +1,5 @@
 import type { CaseRequest, SignedRequestCase } from '../cases/types.js';
+import { caseRequestBody } from '../cases/request-body.js';
 import { recordRequest, recordResponse, type Exchange } from './exchange.js';
 import { judgeRefusal } from './judge-refusal.js';
 import type { Target, TargetResponse } from './target.js';
@@ -15,15 +16,9 @@ export interface TargetStepOutcome {
   readonly exchange: Exchange;
 }
 
-export function requestBody(r: CaseRequest): Uint8Array | null {
-  if (r.body_fill) return new Uint8Array(r.body_fill.length).fill(r.body_fill.byte);
-  if (r.body_base64 !== undefined) return new Uint8Array(Buffer.from(r.body_base64, 'base64'));
-  if (r.body !== undefined) return new TextEncoder().encode(r.body);
-  return null;
-}
 
 function judge(response: TargetResponse, request: CaseRequest, expect: SignedRequestCase['steps'][number]['expect']) {
-  const hasBody = (requestBody(request)?.length ?? 0) > 0;
+  const hasBody = (caseRequestBody(request)?.length ?? 0) > 0;
   const refused = response.status === REFUSED;
   const judgement = refused ? judgeRefusal(response, hasBody) : { code: null, description: null, problems: [] };
   const problems = [...judgement.problems];
@@ -39,7 +34,7 @@ export async function runCaseOnTarget(c: SignedRequestCase, target: Target): Pro
   const outcomes: TargetStepOutcome[] = [];
   for (const step of c.steps) {
     await target.step(step.at ?? c.now, step.documents);
-    const body = requestBody(step.request);
+    const body = caseRequestBody(step.request);
     const request = { method: step.request.method, url: step.request.url, headers: step.request.headers, body };
     const response = await target.send({
       ...request,

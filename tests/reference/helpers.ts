@@ -1,14 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaseDocuments, CaseRequest } from '../../src/cases/types.js';
+import { caseRequestBody as caseBody } from '../../src/cases/request-body.js';
 
-/** The body bytes a case request carries, or null for none. */
-export function caseBody(request: CaseRequest): Uint8Array | null {
-  if (request.body_fill) return new Uint8Array(request.body_fill.length).fill(request.body_fill.byte);
-  if (request.body_base64 !== undefined) return new Uint8Array(Buffer.from(request.body_base64, 'base64'));
-  if (request.body !== undefined) return new TextEncoder().encode(request.body);
-  return null;
-}
+export { caseBody };
 
 /** A case request as a WHATWG Request (an empty body is no body). */
 export function fetchRequest(request: CaseRequest, extraHeaders: ReadonlyArray<readonly [string, string]> = []): Request {

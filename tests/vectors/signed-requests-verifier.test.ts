@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { caseRequestBody } from '../../src/cases/request-body.js';
 import { runCase, type StepResult } from '../../src/cases/run-case.js';
 import type { CaseRequest } from '../../src/cases/types.js';
 import { AUTH_ERRORS, AUTH_ERROR_BODY_ERROR, isAuthErrorCode, requirementId } from '../../src/spec/index.js';
@@ -17,14 +18,9 @@ import { readVectors } from '../../suites/lib/vectors.js';
  */
 const vectors = readVectors('signed-requests.json');
 
-function requestBody(r: CaseRequest): Uint8Array {
-  if (r.body_fill) return new Uint8Array(r.body_fill.length).fill(r.body_fill.byte);
-  if (r.body_base64 !== undefined) return new Uint8Array(Buffer.from(r.body_base64, 'base64'));
-  return new TextEncoder().encode(r.body ?? '');
-}
 
 function hasBody(request: CaseRequest): boolean {
-  return requestBody(request).length > 0;
+  return (caseRequestBody(request)?.length ?? 0) > 0;
 }
 
 function assertRefusalShape(step: StepResult, request: CaseRequest): void {
@@ -52,7 +48,7 @@ describe('7.3 agent authentication: signed requests and platform bearers (vector
           result.steps.forEach((step, i) => {
             const request = c.steps[i]!.request;
             record({
-              request: recordRequest({ ...request, body: requestBody(request) }),
+              request: recordRequest({ ...request, body: caseRequestBody(request) }),
               response: recordResponse({ status: step.status, headers: step.headers, body: step.body ? JSON.stringify(step.body) : '' }),
             });
             if (step.matches_expect !== true) {
