@@ -2,6 +2,9 @@ import type { ProblemBases } from '../../spec/problem-types.js';
 import type { TermsNotice } from '../answers.js';
 import type { ChallengeEcho } from '../challenge.js';
 import type { JsonObject } from '../json.js';
+import type { PaymentMethodId, PURCHASE_KINDS } from '../../spec/payments.js';
+
+export type PurchaseKind = (typeof PURCHASE_KINDS)[keyof typeof PURCHASE_KINDS];
 
 /**
  * The ports the purchase machine takes (DESIGN.md section 3). The machine owns no clock, randomness,
@@ -54,6 +57,11 @@ export interface IssuedChallenge {
   readonly expiresAt: number;
   /** The terms version the challenge names (the one a charge sent under it keeps, 7.4 terms-version-stale). */
   readonly termsVersion: string;
+  readonly method: PaymentMethodId;
+  /** A pack (redeemed at /api/mpp/credits from any resource) or a single call (redeemed only where issued). */
+  readonly kind: PurchaseKind;
+  /** The resource path that issued it. */
+  readonly origin: string;
   readonly packId: string;
   readonly price: ChargeAmount;
   /** Balance the pack credits, in nano units (a decimal integer string). */

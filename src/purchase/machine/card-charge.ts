@@ -1,0 +1,79 @@
+import { PAYMENT_PROBLEMS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
+import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
+import { purchaseAnswer } from '../answers.js';
+import type { PaymentCredential } from '../credential.js';
+import { grantedAnswer, receiptOf } from './granted.js';
+import { withFreshChallenge } from './issue.js';
+import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import type { ChargeRecord, ChargeReply, Grant, PurchaseConfig, PurchasePorts } from './ports.js';
+
+/** Credits the pack once for a settled charge; a store fault is 503 grant_failed (the same credential completes it). */
+export async function grantSettled(record: ChargeRecord, chargeId: string, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
+  const grant: Grant = {
+    challengeId: record.challengeId,
+    buyer: record.buyer,
+    packId: record.packId,
+    creditNano: record.creditNano,
+    chargeId,
+    termsVersion: record.termsVersion,
+    grantedAt: now,
+  };
+  try {
+    const result = await ports.store.grant(grant);
+    // Granted here, or by a settlement report that landed while this presentation was in flight: either way
+    // this presentation is the one that tells the buyer, so it answers 200 (409 is for a later presentation).
+    return grantedAnswer(result.grant, result.balanceNano, config);
+  } catch {
+    return purchaseAnswer(PURCHASE_ERRORS.grant_failed, surfaceOf(config));
+  }
+}
+
+/** Sends (or resumes) the charge and turns the processor's word into the answer. */
+export async function runCharge(record: ChargeRecord, send: () => ChargeReply | Promise<ChargeReply>, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
+  let reply: ChargeReply;
+  try {
+    reply = await send();
+  } catch {
+    return purchaseAnswer(PURCHASE_ERRORS.charge_outcome_unknown, surfaceOf(config));
+  }
+  const chargeId = reply.chargeId ?? record.chargeId;
+  const known = chargeId === undefined ? {} : { chargeId };
+  switch (reply.outcome) {
+    case 'settled': {
+      const settled = await ports.store.updateCharge(record.challengeId, { state: 'settled', ...known });
+      return grantSettled(settled, chargeId ?? record.idempotencyKey, ports, config, now);
+    }
+    case 'declined':
+    case 'cancelled-unsettled':
+      await ports.store.updateCharge(record.challengeId, { state: 'failed', ...known });
+      return withFreshChallenge(PAYMENT_PROBLEMS.verificationFailed, ports, config, now);
+    case 'processing':
+      await ports.store.updateCharge(record.challengeId, { state: 'sent', ...known });
+      return purchaseAnswer(PURCHASE_ERRORS.charge_processing, surfaceOf(config));
+    case 'unknown':
+      await ports.store.updateCharge(record.challengeId, { state: 'sent', ...known });
+      return purchaseAnswer(PURCHASE_ERRORS.charge_outcome_unknown, surfaceOf(config));
+  }
+}
+
+/**
+ * Section 3 row 1: a credential whose charge was already sent resumes the original charge; terms version,
+ * switches, expiry and the other earlier checks are not asked again. Only the caller is: the credit goes to
+ * the buyer the charge was sent for, so only that buyer may resume it.
+ */
+export async function resumeCharge(record: ChargeRecord, input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
+  if (input.buyer?.agentUrl !== record.buyer) return purchaseAnswer(PURCHASE_ERRORS.terms_acceptance_unauthenticated, surfaceOf(config));
+  const grant = await ports.store.grantOf(record.challengeId);
+  if (grant) return purchaseAnswer(PURCHASE_ERRORS.purchase_already_granted, surfaceOf(config), { receipt: receiptOf(grant) });
+  if (record.state === 'failed') return withFreshChallenge(PAYMENT_PROBLEMS.verificationFailed, ports, config, input.now);
+  if (record.state === 'settled') return grantSettled(record, record.chargeId ?? record.idempotencyKey, ports, config, input.now);
+  const { chargeId } = record;
+  const send = chargeId !== undefined ? () => ports.processor.status(chargeId) : () => ports.processor.charge(record.token, record.price, record.idempotencyKey);
+  return runCharge(record, send, ports, config, input.now);
+}
+
+export function tokenOf(credential: PaymentCredential): string | undefined {
+  const token = credential.payload[STRIPE_PAYLOAD_MEMBERS.spt];
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+

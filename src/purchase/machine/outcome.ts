@@ -1,0 +1,55 @@
+import { HEADERS } from '../../spec/headers.js';
+import type { PaidSurface, PurchaseAnswer } from '../answers.js';
+import type { JsonObject } from '../json.js';
+import type { PurchaseConfig } from './ports.js';
+
+/** A request to POST /api/mpp/credits whose caller the verifier already decided. */
+export interface PurchaseRequest {
+  /** The authenticated buying agent; null for an unauthenticated request. */
+  readonly buyer: { readonly agentUrl: string } | null;
+  /** Whether the caller authenticated with a signature (then assent counts only when covered). */
+  readonly signed: boolean;
+  /** Covered components of the signature, lower-case. */
+  readonly coveredHeaders: readonly string[];
+  /** Request header fields (names in any case). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Clock seconds the request is decided at. */
+  readonly now: number;
+}
+
+/** The paid answer: the pack is on the buyer's balance. */
+export interface PurchaseGranted {
+  readonly ok: true;
+  readonly status: 200;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: JsonObject;
+}
+
+export type PurchaseOutcome = PurchaseAnswer | PurchaseGranted;
+
+export function isGranted(outcome: PurchaseOutcome): outcome is PurchaseGranted {
+  return 'ok' in outcome && outcome.ok === true;
+}
+
+export function headerOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
+export const surfaceOf = (config: PurchaseConfig): PaidSurface => ({ problemBases: config.problemBases, terms: config.terms });
+
+/** A header counts on a signed request only when covered; on a bearer-authenticated or unauthenticated one, as sent. */
+export function trustedHeader(input: PurchaseRequest, name: string): string | undefined {
+  const value = headerOf(input.headers, name);
+  if (value === undefined) return undefined;
+  if (input.signed && !input.coveredHeaders.some((c) => c.toLowerCase() === name)) return undefined;
+  return value;
+}
+
+
+/** Method ids of Service-Payment-Methods (`tempo, stripe`), or undefined when absent or not covered. */
+export function acceptedMethods(input: PurchaseRequest): string[] | undefined {
+  const value = trustedHeader(input, HEADERS.paymentMethods);
+  return value?.split(',').map((m) => m.trim().toLowerCase()).filter((m) => m !== '');
+}
+
