@@ -5,6 +5,7 @@ import { purchaseAnswer } from '../answers.js';
 import { parseCredential, sameEcho } from '../credential.js';
 import { resumeCharge, runCharge, tokenOf } from './card-charge.js';
 import { withFreshChallenge } from './issue.js';
+import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from './pack-guards.js';
 import { acceptedMethods, headerOf, surfaceOf, trustedHeader, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
 import type { PurchaseConfig, PurchasePorts } from './ports.js';
 import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
@@ -26,8 +27,11 @@ import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
  * 9. A payload without a shared payment token: 402 invalid-payload.
  * 10. No assent, or assent not covered on a signed request: 402 terms-acceptance-required; assent or the
  *     challenge naming a version that is not the current one: 402 terms-version-stale.
- * 11. A token that already paid under another challenge: 403 foreign_token.
- * 12. The charge, recorded before it is sent: settled 200, declined or cancelled unsettled 402
+ * 11. Refusals before charging (pack-guards.ts): 503 payment_unreconciled, 403 purchases_unavailable_region,
+ *     403 ownerless_balance_cap; then the buyer's lock (503 purchase_lock_unavailable, 503 purchase_in_flight)
+ *     and the assent recorded (503 terms_record_failed).
+ * 12. A token that already paid under another challenge: 403 foreign_token.
+ * 13. The charge, recorded before it is sent: settled 200, declined or cancelled unsettled 402
  *     verification-failed, processing 503 charge_processing, unknown or a fault 503 charge_outcome_unknown.
  */
 export async function decidePurchase(input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
@@ -72,6 +76,21 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
   if (assent === undefined) return withFreshChallenge(PURCHASE_ERRORS['terms-acceptance-required'], ports, config, now);
   if (assent.trim() !== config.terms.version || issued.termsVersion !== config.terms.version) return withFreshChallenge(PURCHASE_ERRORS['terms-version-stale'], ports, config, now);
 
+  const candidate = { input, buyer, token, issued };
+  const refused = await refusalBeforeCharge(candidate, ports, config);
+  if (refused !== undefined) return refused;
+  const lock = await serialisePurchase(candidate, ports, config);
+  if (!lock.held) return lock.answer;
+  try {
+    return await openAndCharge(candidate, ports, config);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Opens the charge record (before the charge is sent, so every charge sent has one) and sends it. */
+async function openAndCharge(candidate: ChargeCandidate, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
+  const { input, buyer, token, issued } = candidate;
   const opened = await ports.store.openCharge({
     challengeId: issued.id,
     token,
@@ -82,15 +101,15 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
     price: issued.price,
     creditNano: issued.creditNano,
     state: 'sent',
-    sentAt: now,
+    sentAt: input.now,
   });
   if (!opened.opened) {
-    if (opened.clash === 'token') return purchaseAnswer(PURCHASE_ERRORS.foreign_token, surface);
+    if (opened.clash === 'token') return purchaseAnswer(PURCHASE_ERRORS.foreign_token, surfaceOf(config));
     // Another presentation of this very credential opened the charge a moment ago: resume it.
     if (opened.existing.token === token) return resumeCharge(opened.existing, input, ports, config);
-    return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, now);
+    return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, input.now);
   }
   const record = opened.record;
-  return runCharge(record, () => ports.processor.charge(record.token, record.price, record.idempotencyKey), ports, config, now);
+  return runCharge(record, () => ports.processor.charge(record.token, record.price, record.idempotencyKey), ports, config, input.now);
 }
 

@@ -5,5 +5,6 @@ export * from './outcome.js';
 export * from './issue.js';
 export * from './granted.js';
 export * from './card-charge.js';
+export * from './pack-guards.js';
 export * from './decide.js';
 export * from './settle.js';

@@ -11,9 +11,14 @@ import type {
   GrantResult,
   IssuedChallenge,
   OpenCharge,
+  PurchaseLock,
   PurchaseStore,
   Random,
+  BuyerDirectory,
+  TermsAssent,
+  UnreconciledPayment,
 } from './ports.js';
+import type { RefundState } from '../../spec/payments.js';
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
@@ -50,6 +55,10 @@ export class MemoryPurchaseStore implements PurchaseStore {
   private readonly tokens = new Map<string, string>();
   private readonly grants = new Map<string, Grant>();
   private readonly balances = new Map<string, bigint>();
+  private readonly assents: TermsAssent[] = [];
+  private readonly unreconciled = new Map<string, UnreconciledPayment>();
+  /** Fault injection: recording assent fails (7.4 terms_record_failed). */
+  failAssent = false;
 
   issue(challenge: IssuedChallenge): void {
     this.challenges.set(challenge.id, challenge);
@@ -96,6 +105,23 @@ export class MemoryPurchaseStore implements PurchaseStore {
   }
   balance(buyer: string): string {
     return String(this.balances.get(buyer) ?? 0n);
+  }
+  recordAssent(assent: TermsAssent): void {
+    if (this.failAssent) throw new Error('terms store unavailable');
+    this.assents.push(assent);
+  }
+  pendingChargeOf(buyer: string, except: string): ChargeRecord | undefined {
+    for (const record of this.charges.values()) if (record.buyer === buyer && record.state === 'sent' && record.challengeId !== except) return record;
+    return undefined;
+  }
+  recordUnreconciled(payment: UnreconciledPayment): void {
+    this.unreconciled.set(payment.token, payment);
+  }
+  unreconciledOf(token: string): UnreconciledPayment | undefined {
+    return this.unreconciled.get(token);
+  }
+  allAssents(): TermsAssent[] {
+    return [...this.assents];
   }
   allGrants(): Grant[] {
     return [...this.grants.values()];
@@ -190,5 +216,49 @@ export class FakeCardProcessor implements CardProcessor {
 
   chargeCalls(): number {
     return this.calls.filter((c) => c.kind === 'charge').length;
+  }
+
+  /** Card countries by token; a token not listed is from `defaultCountry` (undefined: cannot be established). */
+  readonly countries = new Map<string, string | undefined>();
+  defaultCountry: string | undefined = 'US';
+  instrumentCountry(token: string): string | undefined {
+    return this.countries.has(token) ? this.countries.get(token) : this.defaultCountry;
+  }
+
+  readonly refunds: string[] = [];
+  refundState: RefundState = 'issued';
+  refund(chargeId: string): RefundState {
+    this.refunds.push(chargeId);
+    return this.refundState;
+  }
+}
+
+/** A per-buyer lock in memory, with the faults a real one has: held by another presentation, or unavailable. */
+export class MemoryPurchaseLock implements PurchaseLock {
+  private readonly held = new Set<string>();
+  /** Fault injection: the lock service is down (7.4 purchase_lock_unavailable). */
+  unavailable = false;
+  acquire(buyer: string): (() => void) | null {
+    if (this.unavailable) throw new Error('lock service unavailable');
+    if (this.held.has(buyer)) return null;
+    this.held.add(buyer);
+    return () => {
+      this.held.delete(buyer);
+    };
+  }
+  /** Holds the lock for a buyer, as a purchase settling elsewhere would. */
+  hold(buyer: string): void {
+    this.held.add(buyer);
+  }
+  isHeld(buyer: string): boolean {
+    return this.held.has(buyer);
+  }
+}
+
+/** Owned agents in memory; every agent has an owner unless listed as ownerless. */
+export class MemoryBuyerDirectory implements BuyerDirectory {
+  readonly ownerless = new Set<string>();
+  hasOwner(buyer: string): boolean {
+    return !this.ownerless.has(buyer);
   }
 }

@@ -1,5 +1,7 @@
 import { HEADERS } from '../../spec/headers.js';
-import type { PaidSurface, PurchaseAnswer } from '../answers.js';
+import { purchaseAnswer, type AnswerDetails, type PaidSurface, type PurchaseAnswer } from '../answers.js';
+import type { PurchaseErrorRecord } from '../../spec/types.js';
+import { DEFAULT_RETRY_AFTER_S } from './wire.js';
 import type { JsonObject } from '../json.js';
 import type { PurchaseConfig } from './ports.js';
 
@@ -53,3 +55,12 @@ export function acceptedMethods(input: PurchaseRequest): string[] | undefined {
   return value?.split(',').map((m) => m.trim().toLowerCase()).filter((m) => m !== '');
 }
 
+
+/**
+ * A 7.4 code row answered with the deployment's Retry-After where the catalogue says the row carries one
+ * (the spec gives no number; platform-facts g shows the platform sending 5).
+ */
+export function codeAnswer(record: PurchaseErrorRecord, config: PurchaseConfig, details: AnswerDetails = {}): PurchaseAnswer {
+  const retry = record.retryAfter ? { retryAfterSeconds: config.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_S } : {};
+  return purchaseAnswer(record, surfaceOf(config), { ...retry, ...details });
+}

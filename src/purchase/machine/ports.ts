@@ -2,7 +2,8 @@ import type { ProblemBases } from '../../spec/problem-types.js';
 import type { TermsNotice } from '../answers.js';
 import type { ChallengeEcho } from '../challenge.js';
 import type { JsonObject } from '../json.js';
-import type { PaymentMethodId, PURCHASE_KINDS } from '../../spec/payments.js';
+import type { PaymentMethodId, PURCHASE_KINDS, RefundState } from '../../spec/payments.js';
+import type { StablecoinOffer, StablecoinPorts } from './tempo-ports.js';
 
 export type PurchaseKind = (typeof PURCHASE_KINDS)[keyof typeof PURCHASE_KINDS];
 
@@ -40,6 +41,39 @@ export interface ChargeReply {
 export interface CardProcessor {
   charge(token: string, amount: ChargeAmount, idempotencyKey: string): Awaitable<ChargeReply>;
   status(chargeId: string): Awaitable<ChargeReply>;
+  /** The country (ISO 3166-1 alpha-2) of the card behind a token, read before charging; undefined when it cannot be established. */
+  instrumentCountry(token: string): Awaitable<string | undefined>;
+  /** Refunds a captured charge; says whether the refund is issued or still pending. */
+  refund(chargeId: string): Awaitable<RefundState>;
+}
+
+/**
+ * One purchase at a time per buyer (7.4 purchase_in_flight). `acquire` answers a release function, or null
+ * when another presentation for this buyer holds the lock; it throws when the lock itself is unavailable
+ * (7.4 purchase_lock_unavailable).
+ */
+export interface PurchaseLock {
+  acquire(buyer: string): Awaitable<(() => Awaitable<void>) | null>;
+}
+
+/** Who owns the agents that buy (7.4 ownerless_balance_cap). */
+export interface BuyerDirectory {
+  hasOwner(buyer: string): Awaitable<boolean>;
+}
+
+/** Terms acceptance as recorded before anything is charged (7.4 terms_record_failed). */
+export interface TermsAssent {
+  readonly buyer: string;
+  readonly version: string;
+  readonly challengeId: string;
+  readonly at: number;
+}
+
+/** A settled card payment that matched nothing sold, and its refund (7.4 payment_unreconciled). */
+export interface UnreconciledPayment {
+  readonly chargeId: string;
+  readonly token: string;
+  readonly refund: RefundState;
 }
 
 /** An amount in the currency's minor units, as the challenge's request carries it ("500", "usd"). */
@@ -128,6 +162,12 @@ export interface PurchaseStore {
   grant(grant: Grant): Awaitable<GrantResult>;
   grantOf(challengeId: string): Awaitable<Grant | undefined>;
   balance(buyer: string): Awaitable<string>;
+  /** Records the buyer's assent; may throw (then nothing is charged). */
+  recordAssent(assent: TermsAssent): Awaitable<void>;
+  /** A charge for this buyer still `sent` (outcome not final) under another challenge than `except`. */
+  pendingChargeOf(buyer: string, except: string): Awaitable<ChargeRecord | undefined>;
+  recordUnreconciled(payment: UnreconciledPayment): Awaitable<void>;
+  unreconciledOf(token: string): Awaitable<UnreconciledPayment | undefined>;
 }
 
 /** The pack /api/mpp/credits sells. */
@@ -153,6 +193,16 @@ export interface PurchaseConfig {
   readonly pack: PackOffer;
   /** With a secret a challenge id is an HMAC (unforgeable); without one, a SHA-256 (the store still binds it). */
   readonly challengeSecret?: Uint8Array;
+  /** Markets (card countries) purchases are closed in; a card whose country cannot be established is refused too (7.4 purchases_unavailable_region). */
+  readonly closedMarkets?: readonly string[];
+  /** The purchased balance an agent without an owner may hold, in nano units (7.4 ownerless_balance_cap); no cap when absent. */
+  readonly ownerlessBalanceCapNano?: string;
+  /** Retry-After seconds on the rows that carry one (7.4); DEFAULT_RETRY_AFTER_S when absent. */
+  readonly retryAfterSeconds?: number;
+  /** Operator platform keys that claim an ownerless agent when sent in X-Service-Owner-Key (covered when signed). */
+  readonly ownerKeys?: readonly string[];
+  /** The stablecoin (`tempo`) offer; absent when the deployment sells no transfers (then a tempo credential is 400 method-unsupported). */
+  readonly stablecoin?: StablecoinOffer;
 }
 
 export interface PurchasePorts {
@@ -160,6 +210,10 @@ export interface PurchasePorts {
   readonly random: Random;
   readonly processor: CardProcessor;
   readonly store: PurchaseStore;
+  readonly lock: PurchaseLock;
+  readonly buyers: BuyerDirectory;
+  /** The stablecoin network, transfer records, wallet caps and locations; tempo is offered only when these and `config.stablecoin` are both present. */
+  readonly stablecoin?: StablecoinPorts;
 }
 
 /** A JSON receipt as the Payment-Receipt header and the purchase block carry it. */

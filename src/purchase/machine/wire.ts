@@ -41,3 +41,6 @@ export const RECEIPT_STATUS_SUCCESS = 'success';
 
 /** Prefix of the processor idempotency key; the challenge id follows (a challenge is redeemed once). */
 export const IDEMPOTENCY_KEY_PREFIX = 'mpp_';
+
+/** Retry-After seconds on the 7.4 rows that carry one, unless the deployment sets its own (platform-facts g: the platform sends 5). */
+export const DEFAULT_RETRY_AFTER_S = 5;

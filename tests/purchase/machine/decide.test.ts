@@ -6,49 +6,7 @@ import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PAYMENT_PROBLEMS, type Paym
 import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../../src/spec/problem-types.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
-import { BUYER, NEXT_VERSION, OTHER_BUYER, PACK_NANO, T0, TERMS_URL, VERSION, World, challengeCount, oneChallenge, paid } from './helpers.js';
-
-const TERMS_LINK = `<${TERMS_URL}>; rel="terms-of-service"`;
-const twice = (nano: string): string => String(2n * BigInt(nano));
-
-/** A 402 of the Payment scheme or a 7.4 problem row: status, type, one fresh challenge, terms headers; returns the challenge. */
-function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, version = VERSION) {
-  const [slug, base] = 'slug' in refusal ? [refusal.slug, refusal.base] : [refusal.code, refusal.problemBase!];
-  expect(answer.status).toBe(402);
-  expect(isGranted(answer)).toBe(false);
-  expect(answer.body.type).toBe(problemTypeUrl(DEFAULT_PROBLEM_BASES, base, slug));
-  expect(answer.headers[HEADERS.contentType]).toBe(MEDIA_TYPES.problemJson);
-  expect(answer.headers[HEADERS.link]).toBe(TERMS_LINK);
-  expect(answer.headers[HEADERS.termsVersion]).toBe(version);
-  expect(answer.headers[HEADERS.retryAfter]).toBeUndefined();
-  expect(challengeCount(answer)).toBe(1);
-  const challenge = oneChallenge(answer);
-  expect(challenge.method).toBe(PAYMENT_METHODS.stripe);
-  expect(answer.body.challengeId).toBe(challenge.id);
-  return challenge;
-}
-
-/** A code row (401, 403, 409, 503): status, code, no Payment challenge, Retry-After and retry object as the catalogue says. */
-function expectCode(answer: PurchaseOutcome, record: PurchaseErrorRecord) {
-  expect(answer.status).toBe(record.status);
-  expect(isGranted(answer)).toBe(false);
-  expect(answer.body.error_code).toBe(record.code);
-  expect(challengeCount(answer)).toBe(0);
-  expect(answer.headers[HEADERS.retryAfter] !== undefined).toBe(record.retryAfter);
-  const retry = record.retry ? { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) } : undefined;
-  expect(answer.body.retry).toEqual(retry);
-}
-
-function expectGranted(answer: PurchaseOutcome, balance: string, chargeId: string) {
-  expect(answer.status).toBe(200);
-  if (!isGranted(answer)) throw new Error(`expected 200, got ${answer.status} ${answer.code}`);
-  expect(answer.body).toMatchObject({ ok: true, granted: true, packId: 'mpp_5', balance: { nano: balance }, paymentIntentId: chargeId });
-  expect(challengeCount(answer)).toBe(0);
-  expect(answer.headers[HEADERS.link]).toBe(TERMS_LINK);
-  const receipt = decodeBase64urlJson(answer.headers[HEADERS.paymentReceipt]!);
-  expect(receipt).toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.stripe, reference: chargeId, status: 'success' } });
-  expect(answer.body.receipt).toEqual((receipt as { value: unknown }).value);
-}
+import { BUYER, NEXT_VERSION, OTHER_BUYER, PACK_NANO, T0, TERMS_LINK, TERMS_URL, VERSION, World, challengeCount, expectCode, expectFresh402, expectGranted, oneChallenge, paid, twice } from './helpers.js';
 
 describe('move 1: no credential', () => {
   it('answers 402 payment-required with one fresh stripe challenge expiring after 300 s, the terms headers and nothing charged', async () => {

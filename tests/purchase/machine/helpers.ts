@@ -1,10 +1,18 @@
 import { expect } from 'vitest';
+import { MEDIA_TYPES } from '../../../src/spec/media-types.js';
+import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, type PaymentProblemRecord } from '../../../src/spec/payments.js';
+import { problemTypeUrl } from '../../../src/spec/problem-types.js';
+import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
 import {
   FakeCardProcessor,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
   ManualClock,
   MemoryPurchaseStore,
   SeededRandom,
   credentialFor,
+  decodeBase64urlJson,
+  isGranted,
   decidePurchase,
   paymentChallenges,
   serializeCredential,
@@ -43,13 +51,15 @@ export function baseConfig(overrides: Partial<PurchaseConfig> = {}): PurchaseCon
 export class World {
   readonly clock = new ManualClock(T0);
   readonly store = new MemoryPurchaseStore();
+  readonly lock = new MemoryPurchaseLock();
+  readonly buyers = new MemoryBuyerDirectory();
   readonly processor: FakeCardProcessor;
   readonly ports: PurchasePorts;
   config: PurchaseConfig;
 
   constructor(script: readonly ScriptedCharge[] = [], config: Partial<PurchaseConfig> = {}) {
     this.processor = new FakeCardProcessor(script);
-    this.ports = { clock: this.clock, random: new SeededRandom(), processor: this.processor, store: this.store };
+    this.ports = { clock: this.clock, random: new SeededRandom(), processor: this.processor, store: this.store, lock: this.lock, buyers: this.buyers };
     this.config = baseConfig(config);
   }
 
@@ -65,7 +75,11 @@ export class World {
   }
 
   decide(headers: Record<string, string> = {}, options: Partial<Omit<PurchaseRequest, 'headers'>> = {}): Promise<PurchaseOutcome> {
-    return decidePurchase(this.request(headers, options), this.ports, this.config);
+    return this.decideRequest(this.request(headers, options));
+  }
+
+  decideRequest(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    return decidePurchase(request, this.ports, this.config);
   }
 
   /** Asks for a challenge (no credential) and returns it. */
@@ -99,3 +113,46 @@ export function challengeCount(answer: PurchaseOutcome): number {
   const value = answer.headers[HEADERS.wwwAuthenticate];
   return value === undefined ? 0 : paymentChallenges(value).challenges.length;
 }
+
+export const TERMS_LINK = `<${TERMS_URL}>; rel="terms-of-service"`;
+export const twice = (nano: string): string => String(2n * BigInt(nano));
+
+/** A 402 of the Payment scheme or a 7.4 problem row: status, type, one fresh challenge, terms headers; returns the challenge. */
+export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, version = VERSION) {
+  const [slug, base] = 'slug' in refusal ? [refusal.slug, refusal.base] : [refusal.code, refusal.problemBase!];
+  expect(answer.status).toBe(402);
+  expect(isGranted(answer)).toBe(false);
+  expect(answer.body.type).toBe(problemTypeUrl(DEFAULT_PROBLEM_BASES, base, slug));
+  expect(answer.headers[HEADERS.contentType]).toBe(MEDIA_TYPES.problemJson);
+  expect(answer.headers[HEADERS.link]).toBe(TERMS_LINK);
+  expect(answer.headers[HEADERS.termsVersion]).toBe(version);
+  expect(answer.headers[HEADERS.retryAfter]).toBeUndefined();
+  expect(challengeCount(answer)).toBe(1);
+  const challenge = oneChallenge(answer);
+  expect(challenge.method).toBe(PAYMENT_METHODS.stripe);
+  expect(answer.body.challengeId).toBe(challenge.id);
+  return challenge;
+}
+
+/** A code row (401, 403, 409, 503): status, code, no Payment challenge, Retry-After and retry object as the catalogue says. */
+export function expectCode(answer: PurchaseOutcome, record: PurchaseErrorRecord) {
+  expect(answer.status).toBe(record.status);
+  expect(isGranted(answer)).toBe(false);
+  expect(answer.body.error_code).toBe(record.code);
+  expect(challengeCount(answer)).toBe(0);
+  expect(answer.headers[HEADERS.retryAfter] !== undefined).toBe(record.retryAfter);
+  const retry = record.retry ? { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) } : undefined;
+  expect(answer.body.retry).toEqual(retry);
+}
+
+export function expectGranted(answer: PurchaseOutcome, balance: string, chargeId: string) {
+  expect(answer.status).toBe(200);
+  if (!isGranted(answer)) throw new Error(`expected 200, got ${answer.status} ${answer.code}`);
+  expect(answer.body).toMatchObject({ ok: true, granted: true, packId: 'mpp_5', balance: { nano: balance }, paymentIntentId: chargeId });
+  expect(challengeCount(answer)).toBe(0);
+  expect(answer.headers[HEADERS.link]).toBe(TERMS_LINK);
+  const receipt = decodeBase64urlJson(answer.headers[HEADERS.paymentReceipt]!);
+  expect(receipt).toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.stripe, reference: chargeId, status: 'success' } });
+  expect(answer.body.receipt).toEqual((receipt as { value: unknown }).value);
+}
+
