@@ -1,4 +1,6 @@
 import { isLoopbackAddress } from '../net/index.js';
+import { resolve } from 'node:path';
+import { DEFAULT_SERVED_AGENT_NAME } from '../reference/agent/mount.js';
 import { DEFAULT_SERVE_HOST, serveReference } from '../reference/serve.js';
 import type { Command, CommandArgs } from './command.js';
 import { InputError, UsageError } from './errors.js';
@@ -75,6 +77,10 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       '--allow-insecure-fixtures lets the fetch rules accept plain-http key sets and cards on loopback and',
       'admits http agent URLs, for local testing only; it is never on by default and says so when on.',
       'A --host other than a loopback address is served, with a warning: the reference is not hardened.',
+      'Beside the platform, on the same origin, it serves the reference agent at /agents/NAME (4.1): declared',
+      'endpoints (the conformance probes), /v1/models, /v1/chat/completions, its card, key set, OpenID configuration',
+      'and POST /auth/token; its key is listed in the origin\'s key directory. A line `agent NAME at URL` follows',
+      'the first line (after the --allow-insecure-fixtures warning when on). Its keys live in --keys-dir when given.',
     ].join('\n'),
     options: {
       host: { type: 'string', value: 'HOST', help: `address to bind (default ${DEFAULT_SERVE_HOST})` },
@@ -82,6 +88,8 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'allow-insecure-fixtures': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
       'client-address-header': { type: 'string', value: 'NAME', help: 'take the client address from this header when the peer is loopback (a proxy in front)' },
       authority: { type: 'string', value: 'HOST', help: 'the host signatures must name (default: the bound HOST:PORT)' },
+      'agent-name': { type: 'string', value: 'NAME', help: `the reference agent's name; it is served at /agents/NAME (default ${DEFAULT_SERVED_AGENT_NAME})` },
+      'keys-dir': { type: 'string', value: 'DIR', help: "the agent's keys directory (created 0700, key files 0600; default: keys in memory)" },
     },
     positionals: { names: [], min: 0, max: 0 },
     examples: ['agent-platform-conformance serve --port 8787', 'agent-platform-conformance serve --port 8787 --allow-insecure-fixtures'],
@@ -96,6 +104,8 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   const insecure = flag(args, 'allow-insecure-fixtures');
   const authority = stringOption(args, 'authority');
   if (authority === '') throw new UsageError('--authority is empty', NAME);
+  const agentName = stringOption(args, 'agent-name') ?? DEFAULT_SERVED_AGENT_NAME;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(agentName)) throw new UsageError(`--agent-name must be letters, digits, ".", "_" or "-", not "${agentName}"`, NAME);
   // Ask for the stop before binding, so a signal that arrives while the server starts is not lost.
   const giveUp = new AbortController();
   const stop = waitForStop(giveUp.signal);
@@ -103,7 +113,9 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   let served;
   try {
     const addressHeader = stringOption(args, 'client-address-header');
+    const keysDir = stringOption(args, 'keys-dir');
     served = await serveReference({
+      agent: { name: agentName, ...(keysDir ? { keysDir: resolve(io.cwd, keysDir) } : {}) },
       host,
       port,
       allowInsecureFixtures: insecure,
@@ -117,6 +129,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   }
   io.stdout.write(`listening on ${served.url}\n`);
   if (insecure) io.stdout.write(`${INSECURE_FIXTURES_WARNING}\n`);
+  if (served.agent) io.stdout.write(`agent ${served.agent.name} at ${served.agent.urls.agentUrl}\n`);
   if (!isLoopbackHost(host)) {
     io.stderr.write(`warning: serving on ${host}, which is not a loopback address: anyone who can reach it can use this reference platform\n`);
   }

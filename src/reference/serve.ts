@@ -9,6 +9,8 @@ import { createUndiciFetcher, type UndiciFetcher } from '../fetch/undici-fetcher
 import type { MemoryPorts } from '../verifier/memory-ports.js';
 import { normaliseClientAddress, requestUrl, toRequest, writeResponse } from './node-http.js';
 import { createReferencePlatform, type ReferencePlatform, type ReferencePlatformOptions } from './platform.js';
+import { agentRoute, createMountedAgent, type ServedAgentOptions } from './agent/mount.js';
+import type { StandardAgent } from './agent/standard-agent.js';
 import { errorAnswer, renderAnswer } from './render.js';
 import { PLATFORM_ERROR_CODES } from './routes.js';
 
@@ -40,6 +42,8 @@ export interface ServeOptions {
    * loopback peers (the proxy); the first address listed is the client's.
    */
   readonly clientAddressHeader?: string;
+  /** The reference agent served beside the platform at /agents/<name> on the same origin; none when absent. */
+  readonly agent?: ServedAgentOptions;
   /** Anything else the platform takes (hosted agent keys, a clock, a fetcher, routes...). */
   readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports'>;
 }
@@ -50,6 +54,8 @@ export interface ServedReference {
   readonly host: string;
   readonly port: number;
   readonly platform: ReferencePlatform<MemoryPorts>;
+  /** The agent served beside the platform, when asked for. */
+  readonly agent?: StandardAgent;
   /** The node:http server (tests watch its connections). */
   readonly server: http.Server;
   /** Stops listening, ends every connection (keep-alive ones too) and releases the fetcher. */
@@ -90,6 +96,7 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
   const host = options.host ?? DEFAULT_SERVE_HOST;
   const sockets = new Set<Socket>();
   let platform: ReferencePlatform<MemoryPorts> | undefined;
+  let agent: StandardAgent | undefined;
   let fallbackAuthority = '';
 
   const server = http.createServer(
@@ -124,7 +131,10 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     void (async () => {
       const url = requestUrl(message, fallbackAuthority);
       if (url === undefined || !platform) return void writeRawAnswer(socket, renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The upgrade target or Host header is not one this platform can read.')));
-      const decision = await platform.upgrade(toRequest(message, url), { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
+      const request = toRequest(message, url);
+      const decision = agent?.owns(new URL(url).pathname)
+        ? await agent.upgrade(request)
+        : await platform.upgrade(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
       if ('refuse' in decision) return void writeRawAnswer(socket, decision.refuse);
       websockets.handleUpgrade(message, socket, head, (ws) => decision.accept(ws));
     })().catch(() => socket.destroy());
@@ -155,8 +165,18 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
   try {
     const given = options.platform ?? {};
     if (!given.fetcher) fetcher = createUndiciFetcher({ allowInsecureLoopback: options.allowInsecureFixtures === true });
+    const origin = given.origin ?? `http://${options.authority ?? bound}`;
+    if (options.agent) agent = await createMountedAgent(origin, options.agent, given.fetcher ?? fetcher!);
+    const served = agent;
     platform = createReferencePlatform<MemoryPorts>({
       ...given,
+      ...(served
+        ? {
+            routes: [...(given.routes ?? []), agentRoute(served)],
+            // The origin's key directory (2.4) lists the hosted agent's key beside any others given.
+            hostedAgentKeys: () => [...(typeof given.hostedAgentKeys === 'function' ? given.hostedAgentKeys() : (given.hostedAgentKeys ?? [])), ...(served.publicKey ? [served.publicKey] : [])],
+          }
+        : {}),
       authority: options.authority ?? bound,
       origin: given.origin ?? `http://${options.authority ?? bound}`,
       ...(fetcher ? { fetcher } : {}),
@@ -174,6 +194,7 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     host,
     port,
     platform,
+    ...(agent ? { agent } : {}),
     server,
     close: () =>
       (closing ??= (async () => {

@@ -8,7 +8,7 @@ import { parseCommandArgs } from '../../src/cli/parse-command-args.js';
 import { createServeCommand, INSECURE_FIXTURES_WARNING } from '../../src/cli/serve.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { MEDIA_TYPES } from '../../src/spec/media-types.js';
-import { WELL_KNOWN } from '../../src/spec/wire.js';
+import { ED25519_JWK, WELL_KNOWN } from '../../src/spec/wire.js';
 import { PROJECT_ROOT } from '../paths.js';
 
 const LISTENING = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/;
@@ -37,7 +37,7 @@ describe('serve command', () => {
   it('is listed as available with its options', () => {
     const command = findCommand('serve')!;
     expect(command.available).toBe(true);
-    expect(Object.keys(command.options).sort()).toEqual(['allow-insecure-fixtures', 'authority', 'client-address-header', 'host', 'port']);
+    expect(Object.keys(command.options).sort()).toEqual(['agent-name', 'allow-insecure-fixtures', 'authority', 'client-address-header', 'host', 'keys-dir', 'port']);
   });
 
   it('prints `listening on http://127.0.0.1:PORT` first, then the insecure-fixtures warning, and exits 0 when stopped', async () => {
@@ -58,8 +58,8 @@ describe('serve command', () => {
 
   it('names the signatures it accepts after --authority', async () => {
     const run = runServe(['--authority', 'platform.example']);
-    await until(() => run.out().includes('\n'));
-    expect(run.out()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    await until(() => run.out().split('\n').length > 2);
+    expect(run.out()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\nagent reference at http:\/\/platform\.example\/agents\/reference\n$/);
     run.stop();
     expect(await run.code).toBe(0);
   });
@@ -101,7 +101,11 @@ describe('serve command', () => {
       const response = await fetch(`http://127.0.0.1:${port}${WELL_KNOWN.keyDirectory}`);
       expect(response.status).toBe(200);
       expect(response.headers.get(HEADERS.contentType)).toBe(MEDIA_TYPES.keyDirectory);
-      expect(await response.json()).toEqual({ keys: [] });
+      // The one agent it hosts, the reference agent, is listed by its thumbprint.
+      const directory = (await response.json()) as { keys: Array<Record<string, unknown>> };
+      expect(directory.keys).toHaveLength(1);
+      expect(directory.keys[0]).toMatchObject({ kty: ED25519_JWK.kty, crv: ED25519_JWK.crv });
+      expect(directory.keys[0]!.d).toBeUndefined();
       child.kill('SIGTERM');
       expect(await exited).toEqual({ code: 0, signal: null });
       expect(stderr).toBe('');

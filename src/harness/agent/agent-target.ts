@@ -1,0 +1,38 @@
+import type { TargetResponse } from '../target.js';
+import type { CallerRole } from './callers.js';
+
+/** A request to the agent; `path` is relative to the agent URL (query included), or an absolute URL on its origin. */
+export interface AgentRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers?: ReadonlyArray<readonly [string, string]>;
+  /** Bytes, or a stream sent without Content-Length (chunked), as a large body is sent. */
+  readonly body?: Uint8Array | ReadableStream<Uint8Array> | null;
+}
+
+/** How an upgrade went: refused before the handshake with an HTTP answer, or opened (then closed at once). */
+export type UpgradeOutcome = { readonly opened: true } | { readonly opened: false; readonly response: TargetResponse };
+
+/**
+ * The agent a suite checks (DESIGN.md section 6): the reference agent in-process, or any agent at a base URL.
+ * Checks that need what a target lacks (callers the agent verifies) are reported not-run.
+ */
+export interface AgentTarget {
+  readonly kind: 'in-process' | 'live';
+  readonly description: string;
+  /** The agent URL, no trailing slash. */
+  readonly agentUrl: string;
+  send(request: AgentRequest): Promise<TargetResponse>;
+  /** A WebSocket upgrade to `path` (relative to the agent URL, query included). */
+  upgrade(path: string, headers?: ReadonlyArray<readonly [string, string]>): Promise<UpgradeOutcome>;
+  /** A Bearer token the agent verifies for this caller; null when the target cannot make one (live). */
+  token(role: CallerRole): Promise<string | null>;
+  /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */
+  readonly servesOriginDirectory: boolean;
+  close(): Promise<void>;
+}
+
+/** The absolute URL of a request's `path`. */
+export function requestUrlOf(agentUrl: string, path: string): string {
+  return /^https?:\/\//.test(path) ? path : agentUrl + path;
+}

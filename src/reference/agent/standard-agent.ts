@@ -1,0 +1,73 @@
+import { createAuthSkill, MemoryKeySetCache, type AuthSkillConfig, type Clock, type KeySetFetcher, type Random } from '../../sdk-auth/index.js';
+import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
+import { AUTH_SKILL_FIELDS } from '../../spec/sdk-auth.js';
+import { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions } from './agent.js';
+import type { AccessBlock } from './caller.js';
+import { loadOrCreateAgentKeys, type AgentKeyStore } from './keys.js';
+import { sdkTokenMinter, sdkTokenVerifier } from './sdk-auth-adapter.js';
+
+export interface StandardAgentOptions {
+  /** e.g. http://127.0.0.1:8787/agents/alice */
+  readonly agentUrl: string;
+  readonly name: string;
+  /** Where the keys live (a file store in a 0700 keys directory for serve); null for a server with no signing identity. */
+  readonly keyStore: AgentKeyStore | null;
+  /**
+   * The auth skill (2.1) beyond base_url and agent_id, which come from agentUrl and name; null for an agent with no
+   * auth skill (it verifies no one, so its scoped endpoints refuse every caller, 5.4).
+   */
+  readonly authSkill: Omit<AuthSkillConfig, 'base_url'> | null;
+  readonly access?: AccessBlock;
+  /** Reads a caller's key set (the fetch rules are the adapter's). */
+  readonly fetchKeySet: KeySetFetcher;
+  readonly clock: Clock;
+  readonly random: Random;
+  /** Clients of POST /auth/token (client_id to client_secret); none by default. */
+  readonly clients?: Readonly<Record<string, string>>;
+  /** The URL of @name; by default a sibling under /agents/ on this agent's origin. */
+  readonly resolveTarget?: (name: string) => string | null;
+  readonly serveKeyDirectory?: boolean;
+  readonly publishRsaKey?: boolean;
+  readonly endpoints?: ReferenceAgentOptions['endpoints'];
+  readonly sockets?: ReferenceAgentOptions['sockets'];
+}
+
+export interface StandardAgent extends ReferenceAgent {
+  readonly keys: ReferenceAgentOptions['keys'];
+}
+
+/** The reference agent composed with its auth skill (src/sdk-auth), its keys from the store and its ports. */
+export async function createStandardAgent(options: StandardAgentOptions): Promise<StandardAgent> {
+  const keys = options.keyStore ? await loadOrCreateAgentKeys(options.keyStore) : null;
+  const agentUrl = options.agentUrl.replace(/\/+$/, '');
+  let verifyToken: ReferenceAgentOptions['verifyToken'];
+  let tokenEndpoint: ReferenceAgentOptions['tokenEndpoint'];
+  if (options.authSkill) {
+    const made = createAuthSkill({ [AUTH_SKILL_FIELDS.agentId]: options.name, ...options.authSkill, [AUTH_SKILL_FIELDS.baseUrl]: agentUrl });
+    if (!made.ok) throw new TypeError(`the reference agent's auth skill is not valid: ${made.message}`);
+    const ports = { clock: options.clock, fetchKeySet: options.fetchKeySet, keySetCache: new MemoryKeySetCache() };
+    verifyToken = sdkTokenVerifier(made.skill, ports);
+    if (keys) {
+      const origin = new URL(agentUrl).origin;
+      tokenEndpoint = {
+        clients: options.clients ?? {},
+        resolveTarget: options.resolveTarget ?? ((name) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? `${origin}${AGENT_MOUNT_PREFIX}${name}` : null)),
+        mint: sdkTokenMinter(made.skill, keys, { clock: options.clock, random: options.random }),
+      };
+    }
+  }
+  const agent = createReferenceAgent({
+    agentUrl,
+    name: options.name,
+    keys,
+    ...(verifyToken ? { verifyToken } : {}),
+    ...(tokenEndpoint ? { tokenEndpoint } : {}),
+    ...(options.access ? { access: options.access } : {}),
+    ...(options.serveKeyDirectory ? { serveKeyDirectory: true } : {}),
+    ...(options.publishRsaKey ? { publishRsaKey: true } : {}),
+    ...(options.endpoints ? { endpoints: options.endpoints } : {}),
+    ...(options.sockets ? { sockets: options.sockets } : {}),
+    now: () => options.clock.now(),
+  });
+  return { ...agent, keys };
+}

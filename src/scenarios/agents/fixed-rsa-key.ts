@@ -1,0 +1,18 @@
+import type { JWK } from 'jose';
+
+/**
+ * A fixed RSA test key for the SDK-token vectors. node:crypto cannot derive an RSA key from a seed, so it was
+ * generated once (2048-bit, e = 65537) and is kept here so the vectors regenerate byte for byte. A test key only:
+ * it is public in this repository and must never sign anything real.
+ */
+export const FIXED_RSA_PRIVATE_JWK: JWK = Object.freeze({
+  kty: "RSA",
+  n: "1FsI3UlRrDhVqC_0oWdRX9GXmP4gxXt3GJh6rZGP9_oDzFfpmlwp7hMPTjKH_A-bDiqnmvzcZ4KPQU9_BDU_wv6-_qD-6R8YI9HB4eHAhj4nylgEwmZwoRBaH3R8NM0TQYgbeRJnxtDIzufVCIrl1SCY16oHV4dcSSfdIKjQMGyEAohJqnN268yu77CMu4dpMKhGkNtifyju7fkQw3wFdsdEcbKFuMPev1J4izgObyhu4UaX3NbknlfHX7CdYUvlr5nmGl4irWhYrMq4qvlpSsyZjk6ZeG8_kNxZDg4O1Y20jpv1ePXwfHXCrGZTsyzh6cCDBKTyOo2Rlnu5CkYQOw",
+  e: "AQAB",
+  d: "HFZnmOwDT5mW6KI5oV5BsCkuczaaVfATZP9YA5h0n1FIN3kVzcj1uXTmqnc4yUyl0t6jTh3nJZL5HeyHVR7r-s_22dDPI3nIRWNk3Yk8IU3jDm_vdqen6P5fIGpxdrRVGP4aOG5Z1eCfo2ixd3ndkLLQYpsobqg8CvEcY5LTcVqTfLhtvRFyrIWF3Eb0bWwy8pt88PL0ps060tYJ7WEh-TGufbi1cAFj2Ysvu46qQE78Isgl6Ares65VurwtFRXpHjoVGYeAuqytnb3OKu4T7IT4mlDhxKOtIPv-2QFBSxIcTTaSiTd_dhuOP1w0hl-WDTqUUS9-gYlxxL19l1i2jQ",
+  p: "8yhS2Qd-61goGyhj5RVZShRVBRemeGwV_dDuLM399imPC1nMrFWqGS28i0BlyQhaJmhQpIbcsqsZeRDnAByEM9RlndKSd-fMnfMVDWi9K2eTME8iZklbPklqNbsebSUHy_Fm6LQZDGDScx17-tRPYfENd9Rn_2IOewWTAbLngUc",
+  q: "35I-2im0UJ-YRZGtnPBpJxfN9qBU_mWCCnJUxAo-oZgyIQUR6e8sVaX8wIcnhHCmI027Zo9uOROSzX5QUNEROHXfZeaQodL1iulhuA71N4_cMLL5UoinFwYMUc7mm2av0Mbsfc9MIoNgy0AZ9jTR3ctWmct5XF79Lw-85o_mU20",
+  dp: "7YhlrldxN8wtmaISO9ZoHELSbyAUYi0MKp-wG5q7TX55m1gE5hDlEqWoOswU4pbDIiPjK2YHMI6OWsMVNfmld9Az2EG9DV8mduHgnfHEYiNTGO0lKJDejnE_TO_XID39aNAQfKB6m6n1y7hwxa4jQgUt5_JaCZOrm6ftXMp89r8",
+  dq: "UTRRV_Rl5hLRwBMVuDcqOmTPDpFVzcEY5qp4V2xRK2iYbJ3mz81rkQBlOZjdpaE09wW415upMVoGrFUA3xnQ420M43pHdj-lp_r032Gvd6rtE1Muc-fmqNoth1lbMX6uxWo7Y8bzpGWLtsdlpqOwxpqgrePWBNMLqxhQSH5j7lE",
+  qi: "Pa9XUtJDAeo3t8eYA94xpFk31k4NkJZr7lXsv7WZkAEHjZzQWFyWNwhw0IE_rFx5VM6Jd9ka3C8X1iJ4p0t5BB5CyXv4A4dy07cdIFd-UtgtmKd4H4a9DgTxoFerXxwhzKQtzGQQ8Yvjb6vtLWyofo9jR6RqR2IUhJ1akTtluwc",
+});

@@ -1,0 +1,54 @@
+import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
+import { requestUrlOf, type AgentRequest, type AgentTarget } from '../../src/harness/agent/index.js';
+import type { TargetResponse } from '../../src/harness/target.js';
+import { HEADERS } from '../../src/spec/headers.js';
+import type { CheckContext } from './check.js';
+
+/** Sends a request to the agent and records the exchange for the report. */
+export async function exchange(target: AgentTarget, c: Pick<CheckContext, 'record'>, request: AgentRequest): Promise<TargetResponse> {
+  const response = await target.send(request);
+  const body = request.body instanceof ReadableStream ? null : (request.body ?? null);
+  c.record({
+    request: recordRequest({ method: request.method, url: requestUrlOf(target.agentUrl, request.path), headers: request.headers ?? [], body }),
+    response: recordResponse(response),
+  });
+  return response;
+}
+
+export function text(response: TargetResponse): string {
+  return Buffer.from(response.body).toString('utf8');
+}
+
+/** The JSON body, or a failure naming what came instead. */
+export function jsonOf(response: TargetResponse): unknown {
+  try {
+    return JSON.parse(text(response));
+  } catch {
+    throw new Error(`the body is not JSON: ${JSON.stringify(text(response).slice(0, 200))}`);
+  }
+}
+
+export function bearer(token: string): readonly [string, string] {
+  return [HEADERS.authorization, `Bearer ${token}`];
+}
+
+/** A token the agent verifies for this caller, or not-run (a live target cannot mint one). */
+export async function tokenOrNotRun(target: AgentTarget, c: Pick<CheckContext, 'notRun'>, role: Parameters<AgentTarget['token']>[0]): Promise<string> {
+  const token = await target.token(role);
+  if (token === null) c.notRun(`needs a ${role} caller the agent verifies: a live run has no credential the agent trusts (only the embedded reference agent is given callers)`);
+  return token;
+}
+
+/** A body of `size` bytes made as it is read, sent without Content-Length; never held whole in memory. */
+export function generatedBody(size: number, chunk = 64 * 1024): ReadableStream<Uint8Array> {
+  let sent = 0;
+  const block = new Uint8Array(chunk).fill(0x61);
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= size) return controller.close();
+      const n = Math.min(chunk, size - sent);
+      sent += n;
+      controller.enqueue(n === chunk ? block : block.subarray(0, n));
+    },
+  });
+}
