@@ -1,0 +1,11 @@
+export { createWidgetService, type WidgetService, type WidgetServiceOptions } from './service.js';
+export { publishRoute, type PublishResponse } from './publish-route.js';
+export { catalogRoute, type CatalogDocument, type CatalogEntry } from './catalog-route.js';
+export { mcpRoute } from './mcp-route.js';
+export { uploadRoute, type FolderUpload, type FolderWriter } from './upload-route.js';
+export { widgetMcpServer, type ExposedWidget } from './mcp-server.js';
+export { resourceMeta, toolMeta, widgetResourceUri } from './mcp-app-meta.js';
+export { injectWidgetSdk } from './inject-sdk.js';
+export { createVmToolRunner, DEFAULT_TOOL_TIMEOUT_MS, type ToolRunner, type ToolRunResult, type VmToolRunnerOptions } from './tool-runner.js';
+export { hashedUserDirectory, principalOf, type UserDirectory } from './users.js';
+export { templateMatcher } from './path-template.js';
