@@ -7,3 +7,7 @@ export * from './challenge-parse.js';
 export * from './credential.js';
 export * from './answers.js';
 export * from './machine/index.js';
+export * from './sale/index.js';
+export * from './inband/index.js';
+export * from './buyer/index.js';
+export * from './tempo/index.js';

@@ -137,3 +137,35 @@ export const PAYMENT_PROBLEMS = Object.freeze({
   malformedCredential: paymentProblem('malformed-credential', 'Malformed Credential', 'The credential could not be read; send Payment followed by the base64url JSON of the challenge and payload.'),
   verificationFailed: paymentProblem('verification-failed', 'Verification Failed', 'The payment did not verify or was declined; nothing was delivered; pay the fresh challenge on this response.'),
 });
+
+/**
+ * The stablecoin challenge's `request` (draft-tempo-charge): `{amount, currency, recipient, methodDetails:
+ * {chainId, memo, supportedModes}}`; amount in the token's base units, currency the TIP-20 token contract,
+ * recipient the deposit address (7.4).
+ */
+export const TEMPO_REQUEST_MEMBERS = Object.freeze({
+  amount: 'amount',
+  currency: 'currency',
+  recipient: 'recipient',
+  methodDetails: 'methodDetails',
+} as const);
+
+/** Members of the stablecoin request's `methodDetails` (draft-tempo-charge). */
+export const TEMPO_METHOD_DETAILS_MEMBERS = Object.freeze({
+  chainId: 'chainId',
+  memo: 'memo',
+  supportedModes: 'supportedModes',
+  feePayer: 'feePayer',
+} as const);
+
+/** `supportedModes`: the platform takes a signed, unbroadcast transaction and broadcasts it itself (pull). */
+export const TEMPO_MODES = Object.freeze({ pull: 'pull', push: 'push' } as const);
+
+/** Members of a stablecoin credential's payload: `{type, signature}` (the serialized signed transaction) or `{type, hash}`. */
+export const TEMPO_PAYLOAD_MEMBERS = Object.freeze({ type: 'type', signature: 'signature', hash: 'hash' } as const);
+
+/** The TIP-20 function the paid transaction must call exactly once (7.4). */
+export const TIP20_TRANSFER_WITH_MEMO = 'transferWithMemo';
+
+/** The Tempo transaction type byte a stablecoin payload carries (draft-tempo-charge: `0x76…`). */
+export const TEMPO_TRANSACTION_TYPE = '0x76';

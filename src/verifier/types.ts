@@ -57,6 +57,8 @@ export interface SignatureAcceptance {
   readonly identifier: string;
   readonly labels: readonly string[];
   readonly thumbprints: readonly string[];
+  /** Header fields (lower case) a verified signature covers as plain fields: the ones a paid surface may trust (7.4). */
+  readonly coveredFields: readonly string[];
   /** True when this request registered the agent (first sight). */
   readonly registered: boolean;
 }

@@ -4,7 +4,7 @@ import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { isPromiseLike } from './awaitable.js';
 import { authorizationScheme, verifyPlatformBearer } from './bearer.js';
-import type { SignedContext } from './context.js';
+import type { LabelState, SignedContext } from './context.js';
 import { MESSAGES } from './messages.js';
 import { SIGNED_REQUEST_CHECKS } from './order.js';
 import type { VerifierPorts } from './ports.js';
@@ -85,6 +85,14 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     identifier: identity.identifier,
     labels: ctx.labels.map((l) => l.label),
     thumbprints: ctx.labels.map((l) => l.keyid),
+    coveredFields: coveredFieldsOf(ctx.labels),
     registered: ctx.registered,
   };
+}
+
+/** Plain header fields (no parameters, not derived) any verified label covers. */
+function coveredFieldsOf(labels: readonly LabelState[]): string[] {
+  const fields = new Set<string>();
+  for (const label of labels) for (const c of label.member.covered) if (!c.name.startsWith('@') && c.params.size === 0) fields.add(c.name.toLowerCase());
+  return [...fields].sort();
 }

@@ -1,28 +1,33 @@
 import { HEADERS } from '../../spec/headers.js';
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { parseCredential, sameEcho } from '../credential.js';
 import { resumeCharge, runCharge, tokenOf } from './card-charge.js';
 import { withFreshChallenge } from './issue.js';
 import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from './pack-guards.js';
-import { acceptedMethods, headerOf, surfaceOf, trustedHeader, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import { headerOf, surfaceOf, trustedHeader, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
 import type { PurchaseConfig, PurchasePorts } from './ports.js';
 import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
+import { decideTransfer, resumeTransferFirst } from './tempo-decide.js';
+import { chosenMethod, packOfferFor } from './tempo-offer.js';
 
 /**
  * Decides a request to POST /api/mpp/credits (a usage pack paid by card). The order of checks:
  *
  * 1. A readable credential whose challenge already has a charge for the same token resumes it (section 3
- *    row 1) before anything else, so no switch or terms change can strand a charge already sent.
+ *    row 1) before anything else, so no switch or terms change can strand a charge already sent; likewise a
+ *    stablecoin credential whose challenge already has a transfer for the same transaction (tempo-decide.ts).
  * 2. Switches: mpp_disabled, then purchases_disabled (403, nothing charged, no challenge).
- * 3. No credential: 503 mpp_not_configured if a trusted Service-Payment-Methods names no `stripe`, else
- *    402 payment-required with a fresh challenge.
+ * 3. No credential: 503 mpp_not_configured if a trusted Service-Payment-Methods names no offered method, else
+ *    402 payment-required with a fresh challenge of the first offered method it names (card by default; tempo-offer.ts).
  * 4. An unreadable credential: 402 malformed-credential.
  * 5. An unauthenticated caller: 401 terms_acceptance_unauthenticated (paying accepts the terms, and
  *    acceptance is taken only from the buying agent; nothing charged).
- * 6. A method other than `stripe`: 400 method-unsupported (no challenge).
- * 7. A challenge not issued here, or already redeemed with another token: 402 invalid-challenge.
+ * 6. A `tempo` credential goes the stablecoin path (tempo-decide.ts decideTransfer); any method other than
+ *    `stripe` or `tempo`: 400 method-unsupported (no challenge).
+ * 7. A challenge not issued here, or already redeemed with another token: 402 invalid-challenge; a single-call
+ *    challenge (kind exact): 403 challenge_kind_mismatch (a pack challenge is honoured whatever resource issued it).
  * 8. A challenge older than its 300 s (no charge record behind it, see 1): 402 payment-expired.
  * 9. A payload without a shared payment token: 402 invalid-payload.
  * 10. No assent, or assent not covered on a signed request: 402 terms-acceptance-required; assent or the
@@ -45,16 +50,18 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
   if (credential !== undefined && token !== undefined) {
     const record = await ports.store.chargeOf(credential.challenge.id);
     const issued = record === undefined ? undefined : await ports.store.challenge(record.challengeId);
-    if (record !== undefined && record.token === token && issued !== undefined && sameEcho(issued.echo, credential.challenge)) return resumeCharge(record, input, ports, config);
+    if (record !== undefined && record.token === token && issued !== undefined && issued.kind === PURCHASE_KINDS.pack && sameEcho(issued.echo, credential.challenge)) return resumeCharge(record, input, ports, config);
   }
+  const resumedTransfer = credential === undefined ? undefined : await resumeTransferFirst(credential, input, ports, config);
+  if (resumedTransfer !== undefined) return resumedTransfer;
 
   if (!config.mppEnabled) return purchaseAnswer(PURCHASE_ERRORS.mpp_disabled, surface);
   if (!config.purchasesOpen) return purchaseAnswer(PURCHASE_ERRORS.purchases_disabled, surface);
 
   if (parsed === undefined) {
-    const methods = acceptedMethods(input);
-    if (methods !== undefined && !methods.includes(PAYMENT_METHODS.stripe)) return purchaseAnswer(PURCHASE_ERRORS.mpp_not_configured, surface);
-    return withFreshChallenge(PAYMENT_PROBLEMS.paymentRequired, ports, config, now);
+    const method = chosenMethod(input, ports, config);
+    if (method === undefined) return purchaseAnswer(PURCHASE_ERRORS.mpp_not_configured, surface);
+    return withFreshChallenge(PAYMENT_PROBLEMS.paymentRequired, ports, config, now, undefined, packOfferFor(method, ports, config));
   }
   if (!parsed.ok) return withFreshChallenge(PAYMENT_PROBLEMS.malformedCredential, ports, config, now, `${PAYMENT_PROBLEMS.malformedCredential.condition} (${parsed.detail})`);
   const echo = parsed.credential.challenge;
@@ -62,10 +69,13 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
   if (input.buyer === null) return purchaseAnswer(PURCHASE_ERRORS.terms_acceptance_unauthenticated, surface);
   const buyer = input.buyer.agentUrl;
 
+  if (echo.method === PAYMENT_METHODS.tempo) return decideTransfer(parsed.credential, buyer, input, ports, config);
   if (echo.method !== PAYMENT_METHODS.stripe) return purchaseAnswer(PURCHASE_ERRORS['method-unsupported'], surface);
 
   const issued = await ports.store.challenge(echo.id);
   if (issued === undefined || !sameEcho(issued.echo, echo)) return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, now);
+  // A single-call challenge is redeemed only where it was issued; a pack challenge from any resource is honoured here (7.4).
+  if (issued.kind !== PURCHASE_KINDS.pack) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surface);
   if ((await ports.store.chargeOf(issued.id)) !== undefined) return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, now, 'The challenge was already redeemed with another payment; pay the fresh challenge on this response.');
 
   if (now > issued.expiresAt) return withFreshChallenge(PAYMENT_PROBLEMS.paymentExpired, ports, config, now);

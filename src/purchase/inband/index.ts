@@ -1,0 +1,3 @@
+export * from './frames.js';
+export * from './pointer.js';
+export * from './validate.js';

@@ -1,0 +1,152 @@
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS } from '../../spec/payments.js';
+import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
+import { decodeBase64urlJson } from '../base64url-json.js';
+import { sameEcho, type PaymentCredential } from '../credential.js';
+import { isJsonObject } from '../json.js';
+import { readTempoPayload } from '../tempo/payload.js';
+import { tempoQuoteOf } from '../tempo/quote.js';
+import { checkTempoTransaction, tempoTransactionHash, type AdmittedTransfer } from '../tempo/transaction-check.js';
+import { codeAnswer, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import { serialisePurchase } from './pack-guards.js';
+import type { IssuedChallenge, PurchaseConfig, PurchasePorts } from './ports.js';
+import { termsRefusal } from './terms.js';
+import { stablecoinOf } from './tempo-offer.js';
+import type { StablecoinOffer, StablecoinPorts } from './tempo-ports.js';
+import { broadcastTransfer, freshTransferChallenge, resumeTransfer, sameTransfer } from './tempo-transfer.js';
+
+const DAY_S = 86_400;
+const PAY_FRESH = 'pay the fresh challenge on this response.';
+
+/**
+ * Section 3 row 1 for a stablecoin credential, asked before anything else: when the credential's challenge
+ * already has a transfer record for this very transaction, the transfer resumes. Undefined when there is none
+ * (or transfers are not configured), and the request goes on to the other checks.
+ */
+export async function resumeTransferFirst(credential: PaymentCredential, input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome | undefined> {
+  const stablecoin = ports.stablecoin;
+  if (credential.challenge.method !== PAYMENT_METHODS.tempo || stablecoin === undefined) return undefined;
+  const payload = readTempoPayload(credential.payload);
+  if (payload.kind !== 'transaction') return undefined;
+  const record = await stablecoin.transfers.transferOf(credential.challenge.id);
+  if (!sameTransfer(record, await tempoTransactionHash(payload.serialized))) return undefined;
+  const issued = await ports.store.challenge(record.challengeId);
+  if (issued === undefined || !sameEcho(issued.echo, credential.challenge)) return undefined;
+  return resumeTransfer(record, input, stablecoin, ports, config);
+}
+
+/**
+ * Decides a stablecoin (`tempo`) credential at /api/mpp/credits once the switches passed, the credential
+ * parsed and the buyer authenticated. In order:
+ *
+ * 1. Transfers not offered here: 400 method-unsupported (no challenge).
+ * 2. A challenge not issued here as a stablecoin challenge, or already redeemed: 402 invalid-challenge.
+ * 3. The challenge older than its 300 s: 402 payment-expired.
+ * 4. payload.type other than `transaction` (hash, proof, anything else): 402 invalid-payload.
+ * 5. Terms (terms-acceptance-required, terms-version-stale).
+ * 6. The transaction against the quote (transaction-check.ts): any mismatch is 402 verification-failed
+ *    naming it; a transaction already used under another challenge likewise. Nothing is broadcast.
+ * 7. The paying wallet cannot be placed and the deployment does not sell to unplaceable buyers: 403
+ *    stablecoin_location_unknown; placed in a closed market: 403 purchases_unavailable_region.
+ * 8. One purchase at a time per buyer, assent recorded (pack-guards.ts serialisePurchase).
+ * 9. The wallet's daily cap: 429 wallet_daily_cap with Retry-After until the next UTC day; nothing broadcast.
+ * 10. The transfer recorded (claiming the hash), then broadcast: unreachable 503 tempo_unavailable;
+ *     pending 503 tempo_settlement_pending; failed 402 verification-failed; settled 200, the pack credited once.
+ * Every fresh challenge here offers the stablecoin again. Every 402 carries one; no 4xx/5xx code row does.
+ */
+export async function decideTransfer(credential: PaymentCredential, buyer: string, input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
+  const { now } = input;
+  const stablecoin = stablecoinOf(ports, config);
+  if (stablecoin === undefined) return codeAnswer(PURCHASE_ERRORS['method-unsupported'], config);
+  const fresh = (refusal: Parameters<typeof freshTransferChallenge>[0], description?: string) => freshTransferChallenge(refusal, ports, config, now, description);
+  const echo = credential.challenge;
+
+  const issued = await ports.store.challenge(echo.id);
+  if (issued === undefined || issued.method !== PAYMENT_METHODS.tempo || !sameEcho(issued.echo, echo)) return fresh(PAYMENT_PROBLEMS.invalidChallenge);
+  if ((await stablecoin.ports.transfers.transferOf(issued.id)) !== undefined) return fresh(PAYMENT_PROBLEMS.invalidChallenge, `The challenge was already redeemed with another transaction; ${PAY_FRESH}`);
+  if (now > issued.expiresAt) return fresh(PAYMENT_PROBLEMS.paymentExpired);
+
+  const payload = readTempoPayload(credential.payload);
+  if (payload.kind !== 'transaction') return fresh(PURCHASE_ERRORS['invalid-payload'], `${payload.detail}; ${PAY_FRESH}`);
+
+  const terms = termsRefusal(input, issued, config);
+  if (terms !== undefined) return fresh(terms);
+
+  const quote = quoteOf(issued);
+  if (quote === undefined) return fresh(PAYMENT_PROBLEMS.invalidChallenge);
+  const check = await checkTempoTransaction(payload.serialized, quote, { expiresAt: issued.expiresAt, now });
+  if (!check.ok) return fresh(PAYMENT_PROBLEMS.verificationFailed, `The transaction does not pay the challenge (${check.mismatch}): ${check.detail}; nothing was broadcast; ${PAY_FRESH}`);
+  const transfer = check.transfer;
+  if ((await stablecoin.ports.transfers.transferByHash(transfer.hash)) !== undefined) return fresh(PAYMENT_PROBLEMS.verificationFailed, `The transaction was already used for another challenge; nothing was broadcast; ${PAY_FRESH}`);
+
+  const placed = await placeWallet(transfer, stablecoin.ports);
+  if (placed === undefined && !stablecoin.offer.sellsToUnplaceableBuyers) return codeAnswer(PURCHASE_ERRORS.stablecoin_location_unknown, config);
+  if (placed !== undefined && (config.closedMarkets ?? []).includes(placed.toUpperCase())) return codeAnswer(PURCHASE_ERRORS.purchases_unavailable_region, config);
+
+  const lock = await serialisePurchase({ input, buyer, token: transfer.hash, issued }, ports, config);
+  if (!lock.held) return lock.answer;
+  try {
+    const capped = await countAgainstCap(transfer, stablecoin.offer, stablecoin.ports, now);
+    if (capped !== undefined) return codeAnswer(PURCHASE_ERRORS.wallet_daily_cap, config, { retryAfterSeconds: capped });
+    return await openAndBroadcast(transfer, buyer, issued, input, stablecoin.ports, ports, config);
+  } finally {
+    await lock.release();
+  }
+}
+
+function quoteOf(issued: IssuedChallenge) {
+  const decoded = decodeBase64urlJson(issued.echo.request);
+  if (!decoded.ok || !isJsonObject(decoded.value)) return undefined;
+  const read = tempoQuoteOf(decoded.value);
+  return read.ok ? read.quote : undefined;
+}
+
+async function placeWallet(transfer: AdmittedTransfer, stablecoin: StablecoinPorts): Promise<string | undefined> {
+  try {
+    return await stablecoin.locations.locate(transfer.wallet);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts the transfer against the wallet's total for today (UTC); the seconds until tomorrow when it would pass the cap. */
+async function countAgainstCap(transfer: AdmittedTransfer, offer: StablecoinOffer, stablecoin: StablecoinPorts, now: number): Promise<number | undefined> {
+  if (offer.walletDailyCap === undefined) return undefined;
+  const day = now - (now % DAY_S);
+  const counted = await stablecoin.walletCaps.count(transfer.wallet, day, transfer.hash, offer.amount, offer.walletDailyCap);
+  return counted === 'over-cap' ? day + DAY_S - now : undefined;
+}
+
+/** Records the transfer (claiming its hash) before the first broadcast, so every broadcast transfer has a record, then broadcasts it. */
+async function openAndBroadcast(
+  transfer: AdmittedTransfer,
+  buyer: string,
+  issued: IssuedChallenge,
+  input: PurchaseRequest,
+  stablecoin: StablecoinPorts,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+): Promise<PurchaseOutcome> {
+  const opened = await stablecoin.transfers.openTransfer({
+    challengeId: issued.id,
+    hash: transfer.hash,
+    serialized: transfer.serialized,
+    wallet: transfer.wallet,
+    buyer,
+    termsVersion: issued.termsVersion,
+    packId: issued.packId,
+    price: issued.price,
+    creditNano: issued.creditNano,
+    state: 'unsent',
+    openedAt: input.now,
+    expiresAt: issued.expiresAt,
+    validBefore: transfer.validBefore,
+  });
+  if (!opened.opened) {
+    // Another presentation of this very credential opened it a moment ago: resume it.
+    if (opened.clash === 'challenge' && sameTransfer(opened.existing, transfer.hash)) return resumeTransfer(opened.existing, input, stablecoin, ports, config);
+    if (opened.clash === 'challenge') await stablecoin.walletCaps.release(transfer.hash);
+    const what = opened.clash === 'hash' ? 'The transaction was already used for another challenge' : 'The challenge was already redeemed with another transaction';
+    return freshTransferChallenge(opened.clash === 'hash' ? PAYMENT_PROBLEMS.verificationFailed : PAYMENT_PROBLEMS.invalidChallenge, ports, config, input.now, `${what}; nothing was broadcast; ${PAY_FRESH}`);
+  }
+  return broadcastTransfer(opened.record, stablecoin, ports, config, input.now);
+}

@@ -1,0 +1,42 @@
+import { HEADERS } from '../../spec/headers.js';
+import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { PAYMENT_CACHE_CONTROL, PAYMENT_METHODS } from '../../spec/payments.js';
+import { termsHeaders } from '../answers.js';
+import { jcsBase64url } from '../canonical-json.js';
+import { instantOf } from '../challenge.js';
+import type { JsonObject } from '../json.js';
+import type { PurchaseGranted } from './outcome.js';
+import type { Grant, PurchaseConfig } from './ports.js';
+import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, RECEIPT_MEMBERS, RECEIPT_STATUS_SUCCESS } from './wire.js';
+
+/** The Payment-Receipt of a transfer: method `tempo`, reference the transaction hash (7.4; the grant keeps the hash as its charge id). */
+export function tempoReceiptOf(grant: Grant): JsonObject {
+  return {
+    [RECEIPT_MEMBERS.method]: PAYMENT_METHODS.tempo,
+    [RECEIPT_MEMBERS.reference]: grant.chargeId,
+    [RECEIPT_MEMBERS.status]: RECEIPT_STATUS_SUCCESS,
+    [RECEIPT_MEMBERS.timestamp]: instantOf(grant.grantedAt),
+  };
+}
+
+/** The paid 200 for a transfer: as the card's (granted.ts) but with the tempo receipt and no card payment intent id. */
+export function tempoGrantedAnswer(grant: Grant, balanceNano: string, config: PurchaseConfig): PurchaseGranted {
+  const receipt = tempoReceiptOf(grant);
+  return Object.freeze({
+    ok: true as const,
+    status: 200 as const,
+    headers: Object.freeze({
+      [HEADERS.contentType]: MEDIA_TYPES.json,
+      [HEADERS.cacheControl]: PAYMENT_CACHE_CONTROL,
+      [HEADERS.paymentReceipt]: jcsBase64url(receipt),
+      ...termsHeaders(config.terms.url, config.terms.version),
+    }),
+    body: Object.freeze({
+      [GRANTED_BODY_MEMBERS.ok]: true,
+      [GRANTED_BODY_MEMBERS.granted]: true,
+      [GRANTED_BODY_MEMBERS.packId]: grant.packId,
+      [GRANTED_BODY_MEMBERS.balance]: { [BALANCE_MEMBERS.nano]: balanceNano },
+      [GRANTED_BODY_MEMBERS.receipt]: receipt,
+    }),
+  });
+}

@@ -1,0 +1,3 @@
+export * from './quote.js';
+export * from './payload.js';
+export * from './transaction-check.js';

@@ -1,0 +1,276 @@
+import { randomBytes } from 'node:crypto';
+import {
+  FakeCardInstruments,
+  FakeCardProcessor,
+  FakeStablecoinNetwork,
+  FixedWalletLocations,
+  MemoryAgentAccounts,
+  MemoryCapCounters,
+  MemoryFunding,
+  MemorySaleStore,
+  MemoryTransferStore,
+  MemoryWalletCaps,
+  ScriptedCallServer,
+  saleRoute,
+  type SaleCaller,
+  type SalePorts,
+  type SingleCallOffer,
+  type StablecoinOffer,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
+  MemoryPurchaseStore,
+  decidePurchase,
+  type ChargeAmount,
+  type ChargeOutcome,
+  type ChargeReply,
+  type Clock,
+  type PurchaseConfig,
+  type PurchasePorts,
+} from '../purchase/index.js';
+import { AUTH_CODES } from '../spec/auth-errors.js';
+import { PAYMENT_METHODS, PURCHASE_KINDS } from '../spec/payments.js';
+import { DEFAULT_PROBLEM_BASES } from '../spec/problem-types.js';
+import { PLATFORM_ROUTES } from '../spec/wire.js';
+import { renderAnswer } from './render.js';
+import type { PublicRoute, VerifiedRoute } from './routes.js';
+import { PurchasedBalanceLedger, agentSocketRoute, createDelegate, llmChatCompletionsRoute, machineChallengeIssuer, type Delegate } from './paid/index.js';
+import type { SocketRoute } from './upgrade.js';
+
+/**
+ * Shared payment tokens the reference card processor treats as test tokens, the way card processors
+ * publish test cards: `spt_test_<outcome>_<anything>` is charged with that outcome (`settled`, `declined`,
+ * `processing`, `unknown`, `cancelled`), so a live run against `serve` can reach every branch without
+ * spending anything. Any other token settles.
+ */
+export const TEST_TOKEN_PREFIX = 'spt_test_';
+const TEST_OUTCOMES: Readonly<Record<string, ChargeOutcome>> = {
+  settled: 'settled',
+  declined: 'declined',
+  processing: 'processing',
+  unknown: 'unknown',
+  cancelled: 'cancelled-unsettled',
+};
+
+/** The reference deployment's card processor: in memory, charging test tokens with the outcome they name. */
+export class TestTokenCardProcessor extends FakeCardProcessor {
+  override charge(token: string, amount: ChargeAmount, idempotencyKey: string): ChargeReply {
+    if (token.startsWith(TEST_TOKEN_PREFIX) && this.chargeFor(idempotencyKey) === undefined) {
+      const outcome = TEST_OUTCOMES[token.slice(TEST_TOKEN_PREFIX.length).split('_')[0] ?? ''];
+      if (outcome !== undefined) this.enqueue(outcome);
+    }
+    return super.charge(token, amount, idempotencyKey);
+  }
+}
+
+/** The purchase machine of a reference deployment: its ports (in memory, faults switchable) and its configuration. */
+export interface ReferencePurchases {
+  readonly ports: PurchasePorts;
+  readonly processor: TestTokenCardProcessor;
+  readonly store: MemoryPurchaseStore;
+  readonly lock: MemoryPurchaseLock;
+  readonly buyers: MemoryBuyerDirectory;
+  /** The stablecoin network and its records (the `tempo` method), faults switchable. */
+  readonly stablecoin: ReferenceStablecoin;
+  /** The priced single-call resource's own ports (sales, funding, caps, the resource itself). */
+  readonly sale: ReferenceSale;
+  /** Read on every request: a test may replace members between requests (switches, terms version). */
+  config: PurchaseConfig;
+  /** The single-call offer of the priced resource, read on every call. */
+  saleOffer: SingleCallOffer;
+}
+
+export interface ReferenceStablecoin {
+  readonly network: FakeStablecoinNetwork;
+  readonly transfers: MemoryTransferStore;
+  readonly walletCaps: MemoryWalletCaps;
+  readonly locations: FixedWalletLocations;
+}
+
+export interface ReferenceSale {
+  readonly ports: SalePorts;
+  readonly sales: MemorySaleStore;
+  readonly caps: MemoryCapCounters;
+  readonly cards: FakeCardInstruments;
+  readonly accounts: MemoryAgentAccounts;
+  readonly server: ScriptedCallServer;
+}
+
+/**
+ * The reference deployment's priced single-call resource (7.4 single-call sales). It is not a path of the
+ * spec, which names no priced resource; it answers `{"served": n}` once bought.
+ */
+export const REFERENCE_PRICED_PATH = '/api/priced/echo';
+
+/**
+ * The reference stablecoin offer: a Tempo testnet chain, a TIP-20 token and a deposit address of the
+ * reference's own (test values, never a real wallet). The pack's price in base units (6 decimals: 5.00).
+ */
+export const REFERENCE_STABLECOIN: StablecoinOffer = Object.freeze({
+  chainId: 42431,
+  token: '0x20c0000000000000000000000000000000000001',
+  depositAddress: '0x7e57000000000000000000000000000000000001',
+  amount: '5000000',
+  sellsToUnplaceableBuyers: true,
+});
+
+export interface ReferencePurchasesOptions {
+  /** The platform origin: the realm is its host, the terms live under it. */
+  readonly origin: string;
+  readonly clock: Clock;
+  readonly config?: Partial<PurchaseConfig>;
+}
+
+/** The reference terms version; a deployment moves it when its terms change. */
+export const REFERENCE_TERMS_VERSION = '2026-07-31';
+/** Where the reference deployment publishes its terms of service. */
+export const REFERENCE_TERMS_PATH = '/doc/terms-of-service';
+
+export function createReferencePurchases(options: ReferencePurchasesOptions): ReferencePurchases {
+  const origin = new URL(options.origin);
+  const processor = new TestTokenCardProcessor();
+  const store = new MemoryPurchaseStore();
+  const lock = new MemoryPurchaseLock();
+  const buyers = new MemoryBuyerDirectory();
+  const stablecoin: ReferenceStablecoin = {
+    network: new FakeStablecoinNetwork(),
+    transfers: new MemoryTransferStore(),
+    walletCaps: new MemoryWalletCaps(),
+    locations: new FixedWalletLocations(),
+  };
+  const ports: PurchasePorts = { clock: options.clock, random: { bytes: (n) => new Uint8Array(randomBytes(n)) }, processor, store, lock, buyers, stablecoin };
+  const config: PurchaseConfig = {
+    realm: origin.host,
+    problemBases: { ...DEFAULT_PROBLEM_BASES, problems: `${origin.origin}/problems` },
+    terms: { url: `${origin.origin}${REFERENCE_TERMS_PATH}`, version: REFERENCE_TERMS_VERSION },
+    mppEnabled: true,
+    purchasesOpen: true,
+    pack: { packId: 'mpp_5', price: { amount: '500', currency: 'usd' }, creditNano: '5000000000', networkId: 'profile_reference' },
+    challengeSecret: new Uint8Array(randomBytes(32)),
+    stablecoin: REFERENCE_STABLECOIN,
+    ...options.config,
+  };
+  const sales = new MemorySaleStore();
+  const caps = new MemoryCapCounters();
+  const cards = new FakeCardInstruments();
+  const accounts = new MemoryAgentAccounts();
+  const server = new ScriptedCallServer();
+  const sale: ReferenceSale = {
+    ports: { ...ports, sales, funding: new MemoryFunding((payer) => store.balance(payer)), caps, cards, accounts, server },
+    sales,
+    caps,
+    cards,
+    accounts,
+    server,
+  };
+  const saleOffer: SingleCallOffer = {
+    resource: REFERENCE_PRICED_PATH,
+    offerId: 'call_echo',
+    price: { amount: '25', currency: 'usd' },
+    priceNano: '250000000',
+    methods: [PAYMENT_METHODS.stripe],
+    cardOpen: true,
+    anonymous: true,
+    defaultKind: PURCHASE_KINDS.exact,
+    caps: { principalPerDay: 20, ipPerDay: 20, instrumentPerDay: 20, platformPerDay: 1000 },
+  };
+  return { ports, processor, store, lock, buyers, stablecoin, sale, config, saleOffer };
+}
+
+/**
+ * The priced single-call resource (7.4): public, because an unsigned caller may buy a single call (a 402 sized
+ * to the call instead of a 401). A credential that fails to verify is answered as the verifier says.
+ */
+export function pricedResourceRoute(purchases: ReferencePurchases): PublicRoute {
+  const handle = saleRoute({ ports: purchases.sale.ports, config: () => ({ ...purchases.config, sale: purchases.saleOffer }) });
+  return {
+    name: REFERENCE_PRICED_PATH,
+    path: REFERENCE_PRICED_PATH,
+    access: 'public',
+    methods: {
+      POST: async (ctx) => {
+        const verdict = await ctx.verify();
+        const read = await ctx.read();
+        const caller: SaleCaller = !verdict.ok
+          ? verdict.code === AUTH_CODES.missing_credential
+            ? { kind: 'unidentified' }
+            : { kind: 'refused', status: verdict.status, headers: verdict.headers, body: verdict.body }
+          : verdict.kind === 'signature'
+            ? { kind: 'agent', agentUrl: verdict.agentUrl, signed: true, coveredHeaders: verdict.coveredFields, identity: verdict.identifier }
+            : verdict.subject === null
+              ? { kind: 'unidentified' }
+              : { kind: 'agent', agentUrl: verdict.subject, signed: false, coveredHeaders: [] };
+        return handle({ request: ctx.request, caller, clientAddress: ctx.clientAddress, body: read.request.body });
+      },
+    },
+  };
+}
+
+function headerRecord(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers);
+}
+
+/**
+ * POST /api/mpp/credits (4.7): buys a usage pack. A credential that fails to verify is refused as the
+ * verifier says (7.4: a 401 on a paid surface carries the verifier's error_code); a request with no
+ * credential at all reaches the machine as unauthenticated (402 with a challenge, or 401
+ * terms_acceptance_unauthenticated when it presents a payment credential).
+ */
+export function mppCreditsRoute(purchases: ReferencePurchases): PublicRoute {
+  return {
+    name: PLATFORM_ROUTES.mppCredits,
+    path: PLATFORM_ROUTES.mppCredits,
+    access: 'public',
+    methods: {
+      POST: async (ctx) => {
+        const verdict = await ctx.verify();
+        if (!verdict.ok && verdict.code !== AUTH_CODES.missing_credential) return renderAnswer(verdict);
+        const buyer = !verdict.ok ? null : verdict.kind === 'signature' ? verdict.agentUrl : verdict.subject;
+        const outcome = await decidePurchase(
+          {
+            buyer: buyer === null ? null : { agentUrl: buyer },
+            signed: verdict.ok && verdict.kind === 'signature',
+            coveredHeaders: verdict.ok && verdict.kind === 'signature' ? verdict.coveredFields : [],
+            headers: headerRecord(ctx.request.headers),
+            now: purchases.ports.clock.now(),
+          },
+          purchases.ports,
+          purchases.config,
+        );
+        return renderAnswer({ status: outcome.status, headers: outcome.headers, body: outcome.body });
+      },
+    },
+  };
+}
+
+/** What the reference deployment charges on its rails, in nano units (the spec shows no prices). */
+export const REFERENCE_RAIL_PRICES: RailPrices = Object.freeze({ completionNano: 1_000_000n, turnNano: 1_000_000n, delegateCallNano: 1_000_000n });
+
+export interface RailPrices {
+  readonly completionNano: bigint;
+  readonly turnNano: bigint;
+  readonly delegateCallNano: bigint;
+}
+
+/**
+ * The platform's LLM rails that spend the purchased balance (4.2, 6): POST /api/llm/chat/completions (a
+ * pointer to /api/mpp/credits when the balance runs out) and the agent socket at /agents/<name>/uamp
+ * (payment.required in band), both over one ledger, plus the MCP delegate that answers balance_required.
+ */
+export function paidRails(purchases: ReferencePurchases, origin: string, prices: Partial<RailPrices> = {}): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: PurchasedBalanceLedger } {
+  const ledger = new PurchasedBalanceLedger(purchases.store);
+  const purchaseUrl = `${origin}${PLATFORM_ROUTES.mppCredits}`;
+  const terms = () => purchases.config.terms;
+  const price = { ...REFERENCE_RAIL_PRICES, ...prices };
+  return {
+    ledger,
+    llm: llmChatCompletionsRoute({ balances: ledger, priceNano: price.completionNano, purchaseUrl, terms }),
+    socket: agentSocketRoute({
+      balances: ledger,
+      turnPriceNano: price.turnNano,
+      purchaseUrl,
+      terms,
+      issueChallenge: machineChallengeIssuer(purchases.ports, () => purchases.config),
+    }),
+    delegate: createDelegate({ balances: ledger, callPriceNano: price.delegateCallNano, run: async (call) => ({ ran: call }) }),
+  };
+}
