@@ -1,9 +1,27 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { accessVectors } from '../src/scenarios/agents/access-vectors.js';
+import { sdkTokenVectors } from '../src/scenarios/agents/sdk-token-vectors.js';
 import { serializeVectors, signedRequestVectors } from '../src/scenarios/signed-request-vectors.js';
+import { widgetVectors } from '../src/scenarios/widgets/vectors.js';
 
 /** `npm run vectors`: regenerates every vector file from its scenarios. Never edit the files by hand. */
 const out = (name: string) => fileURLToPath(new URL(`../vectors/${name}`, import.meta.url));
-const vectors = await signedRequestVectors();
-writeFileSync(out('signed-requests.json'), serializeVectors(vectors));
-console.log(`vectors/signed-requests.json: ${vectors.numberOfTests} cases in ${vectors.testGroups.length} groups`);
+
+interface VectorFile {
+  readonly numberOfTests: number;
+  readonly testGroups: readonly unknown[];
+}
+
+const FILES: ReadonlyArray<readonly [string, () => Promise<VectorFile>]> = [
+  ['signed-requests.json', signedRequestVectors],
+  ['sdk-tokens.json', () => sdkTokenVectors()],
+  ['access.json', accessVectors],
+  ['widgets.json', widgetVectors],
+];
+
+for (const [name, generate] of FILES) {
+  const vectors = await generate();
+  writeFileSync(out(name), serializeVectors(vectors));
+  console.log(`vectors/${name}: ${vectors.numberOfTests} cases in ${vectors.testGroups.length} groups`);
+}

@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
+import { checkWidgetCommand } from './check-widget.js';
 import { keygenCommand } from './keygen.js';
-import { checkAgentCommand, checkWidgetCommand } from './not-yet-available.js';
+import { checkAgentCommand } from './check-agent.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';

@@ -3,6 +3,7 @@ import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { flag, stringOption, stringOptions } from './option-values.js';
+import { AGENT_TARGET_ENV } from '../harness/target-config.js';
 
 const NAME = 'run';
 
@@ -49,12 +50,21 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const fixtureUrl = stringOption(args, 'fixture-url');
   const clientAddressHeader = stringOption(args, 'client-address-header');
   const fixturePort = wholeNumber(args, 'fixture-port');
-  if (baseUrl === undefined && (fixtureUrl !== undefined || clientAddressHeader !== undefined || fixturePort !== undefined)) {
-    throw new UsageError('--fixture-url, --fixture-port and --client-address-header go with --base-url', NAME);
+  const allowSpend = flag(args, 'allow-spend');
+  const spendCap = wholeNumber(args, 'spend-cap');
+  if (baseUrl === undefined && (fixtureUrl !== undefined || clientAddressHeader !== undefined || fixturePort !== undefined || allowSpend || spendCap !== undefined)) {
+    throw new UsageError('--fixture-url, --fixture-port, --client-address-header, --allow-spend and --spend-cap go with --base-url', NAME);
+  }
+  if (allowSpend !== (spendCap !== undefined)) {
+    throw new UsageError('--allow-spend and --spend-cap N go together: a live run pays only when told to, and never more than the cap', NAME);
   }
   for (const [name, value] of [['base-url', baseUrl], ['fixture-url', fixtureUrl]] as const) {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
+  const agentUrl = stringOption(args, 'agent-url');
+  if (agentUrl !== undefined && !/^https?:\/\/[^/]/.test(agentUrl)) throw new UsageError(`--agent-url must be an http or https URL, not "${agentUrl}"`, NAME);
+  // The agent suites read the agent to check from the environment their workers inherit.
+  if (agentUrl !== undefined) process.env[AGENT_TARGET_ENV] = agentUrl.replace(/\/+$/, '');
   const json = flag(args, 'json');
   const seed = wholeNumber(args, 'seed');
   const timeoutMs = wholeNumber(args, 'timeout');
@@ -74,6 +84,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(fixtureUrl ? { fixtureUrl: fixtureUrl.replace(/\/+$/, '') } : {}),
             ...(fixturePort === undefined ? {} : { fixturePort }),
             ...(clientAddressHeader ? { clientAddressHeader: clientAddressHeader.toLowerCase() } : {}),
+            ...(spendCap === undefined ? {} : { spendCapMinorUnits: spendCap }),
           },
         }),
     ...(json
@@ -96,7 +107,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
 export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
-  usage: '[--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
+  usage: '[--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -108,7 +119,9 @@ export const runCommand: Command = {
     'Checks that need what a live deployment cannot offer (a controllable clock, seeded state) are reported',
     'not-run with the reason. A live run paces its failing requests to stay under the platform throttle',
     '(30 in 60 s per address) unless --client-address-header names a header the deployment takes the client',
-    'address from.',
+    'address from. Purchase checks against a live deployment never present a payment credential unless',
+    '--allow-spend --spend-cap N is given (N in the currency\'s minor units, for the whole run); they pay with',
+    'test tokens (spt_test_<outcome>_...) and are reported not-run with the reason otherwise.',
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
@@ -120,12 +133,16 @@ export const runCommand: Command = {
     'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (default its loopback URL)' },
     'fixture-port': { type: 'string', value: 'N', help: 'port of the fixture host (default: any free port)' },
     'client-address-header': { type: 'string', value: 'NAME', help: 'header the deployment reads the client address from (e.g. x-forwarded-for)' },
+    'allow-spend': { type: 'boolean', help: 'let purchase checks present payment credentials (needs --spend-cap)' },
+    'spend-cap': { type: 'string', value: 'N', help: 'the most purchase checks may pay in all, in minor units (e.g. 1500 = 15.00 usd)' },
+    'agent-url': { type: 'string', value: 'URL', help: 'a live agent for the agent suites (4.1-4.3, 7.2); it declares the conformance probes (default: the embedded reference agent)' },
   },
   positionals: { names: [], min: 0, max: 0 },
   examples: [
     'agent-platform-conformance run',
     'agent-platform-conformance run --only 7.3 --seed 42 --out ci-reports',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787',
+    'agent-platform-conformance run --base-url http://127.0.0.1:8787 --allow-spend --spend-cap 1500',
   ],
   available: true,
   run: runRun,

@@ -26,6 +26,8 @@ export interface RunOptions {
     readonly fixtureUrl?: string;
     readonly fixturePort?: number;
     readonly clientAddressHeader?: string;
+    /** `--allow-spend --spend-cap N`: purchase checks may pay, at most N minor units in all. */
+    readonly spendCapMinorUnits?: number;
   };
 }
 
@@ -82,6 +84,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       runId,
       ...(options.live.clientAddressHeader ? { clientAddressHeader: options.live.clientAddressHeader } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.live.spendCapMinorUnits === undefined ? {} : { spend: { capMinorUnits: options.live.spendCapMinorUnits } }),
     };
   }
   process.env[TARGET_ENV] = JSON.stringify(target);

@@ -1,4 +1,5 @@
 import type { SignedRequestCase } from '../cases/types.js';
+import type { ReferencePurchases } from '../reference/purchases.js';
 
 /**
  * What a target can do beyond answering requests. A check that needs a capability the target lacks is
@@ -14,7 +15,11 @@ export type Capability =
   /** The platform can be configured per case (owner keys, blocked agents, bearer-token keys). */
   | 'platform-config'
   /** Faults of the deployment itself can be switched on (a route that reads the body first). */
-  | 'fault-injection';
+  | 'fault-injection'
+  /** The deployment's card processor, purchase lock and stores can be scripted and made to fail. */
+  | 'payment-faults'
+  /** Checks may present payment credentials (always in-process; live only with --allow-spend and a cap). */
+  | 'spend';
 
 export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'clock-control': 'needs clock-control: steps happen at later times (caches, memory windows), which only an in-process target can fake',
@@ -22,6 +27,8 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'state-seeding': 'needs state-seeding: the case starts from prior registrations',
   'platform-config': 'needs platform-config: the case configures the platform (owner keys, blocked agents or bearer-token keys)',
   'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route",
+  'payment-faults': "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
+  spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
 };
 
 export interface TargetRequest {
@@ -66,6 +73,13 @@ export interface Target {
   /** Moves the target's clock (clock-control) and replaces documents from this step on. */
   step(at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void>;
   send(request: TargetRequest): Promise<TargetResponse>;
+  /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
+  readonly purchases?: ReferencePurchases;
+  /**
+   * Takes `amount` (minor units) from the run's spending allowance before a check pays; false when paying it
+   * would pass the cap (the check is then not run). Absent: the target never pays (in-process pays nothing real).
+   */
+  spend?(amount: number): boolean;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,10 @@ import type { Ed25519PrivateJwk } from '../httpsig/index.js';
 import { createMemoryPorts, type MemoryPorts } from '../verifier/memory-ports.js';
 import type { Clock, DocumentFetcher, VerifierPorts } from '../verifier/ports.js';
 import type { VerifierConfig } from '../verifier/types.js';
+import type { PurchaseConfig } from '../purchase/index.js';
 import { cliTokenRoute } from './cli-token.js';
+import { createWidgetService, type WidgetServiceOptions } from './widgets/index.js';
+import { createReferencePurchases, mppCreditsRoute, paidRails, pricedResourceRoute, type RailPrices, type ReferencePurchases } from './purchases.js';
 import { keyDirectoryRoute, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
 import { errorAnswer, renderAnswer } from './render.js';
@@ -41,6 +44,12 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly routes?: readonly Route[];
   /** WebSocket endpoints. */
   readonly sockets?: readonly SocketRoute[];
+  /** The purchase machine's configuration (4.7, 7.4) over the reference defaults; false: no paid routes. */
+  readonly purchases?: Partial<PurchaseConfig> | false;
+  /** The widget routes (4.4, 4.5: publish, catalog, MCP Apps) over these options; false: not mounted. */
+  readonly widgets?: WidgetServiceOptions | false;
+  /** The rails that spend purchased usage (LLM completions, the agent socket), at these prices; false: not mounted. */
+  readonly paidRails?: Partial<RailPrices> | false;
 }
 
 export interface RequestInfo {
@@ -65,6 +74,8 @@ export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts> {
   readonly routes: RouteTable;
   /** WebSocket endpoints; add them here (the agent socket and others). */
   readonly sockets: SocketRoute[];
+  /** The purchase machine behind the paid routes (its ports take faults), unless purchases are off. */
+  readonly purchases: ReferencePurchases | undefined;
   /** Decides a WebSocket upgrade before the handshake: accept it, or the HTTP answer that refuses it. */
   upgrade(request: Request, info: RequestInfo): Promise<UpgradeDecision>;
 }
@@ -118,7 +129,17 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     ...(options.allowInsecureAgentUrls ? { allowInsecureAgentUrls: true } : {}),
   };
   const sockets: SocketRoute[] = [...(options.sockets ?? [])];
-  const routes = new RouteTable([cliTokenRoute(tokens), keyDirectoryRoute(options.hostedAgentKeys ?? []), ...(options.routes ?? [])]);
+  const purchases = options.purchases === false ? undefined : createReferencePurchases({ origin, clock: ports.clock, config: options.purchases ?? {} });
+  const rails = purchases && options.paidRails !== false ? paidRails(purchases, origin, options.paidRails ?? {}) : undefined;
+  if (rails) sockets.push(rails.socket);
+  const routes = new RouteTable([
+    cliTokenRoute(tokens),
+    keyDirectoryRoute(options.hostedAgentKeys ?? []),
+    ...(purchases ? [mppCreditsRoute(purchases), pricedResourceRoute(purchases)] : []),
+    ...(rails ? [rails.llm] : []),
+    ...(options.widgets === false ? [] : createWidgetService({ clock: ports.clock, ...options.widgets }).routes),
+    ...(options.routes ?? []),
+  ]);
 
   return {
     authority,
@@ -128,6 +149,7 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     tokens,
     routes,
     sockets,
+    purchases,
     async upgrade(request, info) {
       try {
         return await decideUpgrade(sockets, request, info.clientAddress, { ports, config });

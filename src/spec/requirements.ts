@@ -1,3 +1,6 @@
+import { INBAND_REQUIREMENTS } from './inband.js';
+import { PURCHASE_REQUIREMENT_LIST } from './purchase-requirements.js';
+import { SDK_AUTH_REQUIREMENTS } from './sdk-auth.js';
 import type { RequirementRecord } from './types.js';
 
 const r = (id: string, section: string, condition: string): RequirementRecord => Object.freeze({ id, section, level: 'MUST', condition });
@@ -19,6 +22,106 @@ export const REQUIREMENTS = Object.freeze({
     '2.4',
     'The key directory lists the Ed25519 keys of every agent the server hosts, one entry per thumbprint.',
   ),
+  endpointSseFraming: r(
+    'ENDPOINT-SSE-FRAMING',
+    '4.1',
+    'An SSE response carries Content-Type text/event-stream, Cache-Control no-cache and Connection keep-alive; data frames are lines data: <json> followed by a blank line, and a stream may end with data: [DONE].',
+  ),
+  endpointSocketScope: r(
+    'ENDPOINT-SOCKET-SCOPE',
+    '4.1',
+    'A scoped WebSocket endpoint checks its scope before the handshake completes; a refused upgrade answers with the HTTP status and JSON body of 7.2.',
+  ),
+  endpointSocketTokenParam: r(
+    'ENDPOINT-SOCKET-TOKEN-PARAM',
+    '4.1',
+    'A scoped WebSocket endpoint reads its credential from the query parameter token.',
+  ),
+  endpointPathParameters: r(
+    'ENDPOINT-PATH-PARAMETERS',
+    '4.1',
+    'Declared paths take parameters written :<param>, and query strings are supported.',
+  ),
+  agentCardSelfNaming: r(
+    'AGENT-CARD-SELF-NAMING',
+    '2.4',
+    'The agent card at {agent_url}/.well-known/agent.json names itself: client_id equal to the card URL, url equal to the agent URL (no trailing slash), and jwks_uri equal to the key set URL or an inline jwks, never both.',
+  ),
+  agentKeySetRules: r(
+    'AGENT-KEY-SET-RULES',
+    '2.4',
+    'The key set at {agent_url}/.well-known/jwks.json is a JWK Set of Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16, none of the RFC 9421 test keys.',
+  ),
+  agentDocumentsFetchable: r(
+    'AGENT-DOCUMENTS-FETCHABLE',
+    '5.2',
+    'The key set and the agent card answer 200 directly (no redirect) with a JSON body of at most 64 KiB within 5 seconds, over https.',
+  ),
+  agentDiscoveryDocuments: r(
+    'AGENT-DISCOVERY-DOCUMENTS',
+    '4.3',
+    'An SDK agent serves its OpenID Connect discovery document at /.well-known/openid-configuration and its JWK Set at /.well-known/jwks.json.',
+  ),
+  agentKeyDirectoryWithoutIdentity: r(
+    'AGENT-KEY-DIRECTORY-NO-IDENTITY',
+    '4.3',
+    'The key directory answers 404 when the server has no signing identity.',
+  ),
+  agentTokenEndpointForm: r(
+    'AGENT-TOKEN-ENDPOINT-FORM',
+    '4.3',
+    'POST /auth/token takes form fields grant_type (client_credentials), client_id, client_secret, scope and target (an agent name with a leading @).',
+  ),
+  agentTransportEndpoints: r(
+    'AGENT-TRANSPORT-ENDPOINTS',
+    '4.2',
+    'Transport components add GET /v1/models, the agent card at GET /.well-known/agent.json and POST /v1/chat/completions, which streams server-sent events.',
+  ),
+  widgetPublishAccepted: r(
+    'WIDGET-PUBLISH-ACCEPTED',
+    '4.5',
+    'POST /api/folders/{folderId}/publish-as-widget publishes a folder the verified caller owns whose widget.json parses, running the steps of 4.5 in order.',
+  ),
+  widgetPublishOwnership: r(
+    'WIDGET-PUBLISH-OWNERSHIP',
+    '4.5',
+    'Publishing first validates that the caller owns the folder: a caller who does not own it publishes nothing.',
+  ),
+  widgetRepublishInPlace: r(
+    'WIDGET-REPUBLISH-IN-PLACE',
+    '4.5',
+    'Re-running the publish on an unchanged folder refreshes the manifest snapshot and the catalog record in place (upserts keyed on the author and the bundle folder); no duplicate listing results.',
+  ),
+  widgetCatalogListing: r(
+    'WIDGET-CATALOG-LISTING',
+    '4.4',
+    'GET /.well-known/mcp/widgets.json is the catalog of published widgets and lists each published widget.',
+  ),
+  widgetMcpAppResource: r(
+    'WIDGET-MCP-APP-RESOURCE',
+    '4.4',
+    'Every published widget is exposed at /api/widgets/{postId}/mcp as an MCP App: a ui:// resource of mimeType text/html;profile=mcp-app whose content is the HTML entry.',
+  ),
+  widgetSdkInjected: r(
+    'WIDGET-SDK-INJECTED',
+    '2.5',
+    'The widget SDK at /widgets/sdk.v2.js is injected into the HTML entry the folder resolver serves.',
+  ),
+  widgetMcpToolVisibility: r(
+    'WIDGET-MCP-TOOL-VISIBILITY',
+    '2.5',
+    'The MCP App lists the manifest tools with their visibility (_meta.ui.visibility; app, model, default [app]) and their link to the ui:// resource.',
+  ),
+  widgetMcpToolCall: r(
+    'WIDGET-MCP-TOOL-CALL',
+    '4.4',
+    'A tool of a published widget can be called through its MCP endpoint with tools/call and answers a tool result.',
+  ),
 });
 
-export const REQUIREMENT_LIST = Object.freeze(Object.values(REQUIREMENTS));
+export const REQUIREMENT_LIST: readonly RequirementRecord[] = Object.freeze([
+  ...Object.values(REQUIREMENTS),
+  ...PURCHASE_REQUIREMENT_LIST,
+  ...Object.values(INBAND_REQUIREMENTS),
+  ...Object.values(SDK_AUTH_REQUIREMENTS),
+]);

@@ -2,6 +2,8 @@ import type { SignedRequestCase } from '../../cases/types.js';
 import { DEFAULT_CLIENT_ADDRESS } from '../../cases/run-case.js';
 import { createMemoryFetcher, type MemoryFetcher } from '../../fetch/index.js';
 import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
+import { counterIds } from '../../widgets/publish/index.js';
+import type { ReferencePurchases } from '../../reference/purchases.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
 import { createMemoryPorts } from '../../verifier/index.js';
@@ -10,7 +12,7 @@ import type { Capability, Target, TargetRequest, TargetResponse } from '../targe
 /** Keys of the agents the in-process platform hosts, which its key directory lists. */
 const HOSTED_AGENT_KEYS = [keyFromName('hosted-agent-1').publicJwk, keyFromName('hosted-agent-2').publicJwk];
 
-const ALL: ReadonlySet<Capability> = new Set(['clock-control', 'client-address', 'state-seeding', 'platform-config', 'fault-injection']);
+const ALL: ReadonlySet<Capability> = new Set(['clock-control', 'client-address', 'state-seeding', 'platform-config', 'fault-injection', 'payment-faults', 'spend']);
 
 /**
  * The embedded reference platform, called as a fetch handler. Every case gets a fresh platform whose state,
@@ -35,6 +37,7 @@ export class InProcessTarget implements Target {
     clock: { now: () => this.now },
     fetcher: createMemoryFetcher({}),
     hostedAgentKeys: HOSTED_AGENT_KEYS,
+    widgets: { ids: counterIds() },
   });
 
   async prepare(c: SignedRequestCase): Promise<void> {
@@ -56,6 +59,7 @@ export class InProcessTarget implements Target {
       ...(c.platform.token_issuer ? { tokenIssuer: c.platform.token_issuer } : {}),
       ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
       hostedAgentKeys: HOSTED_AGENT_KEYS,
+      widgets: { ids: counterIds() },
     });
   }
 
@@ -78,6 +82,10 @@ export class InProcessTarget implements Target {
       ...(r.bodyConsumed ? { bodyConsumed: true } : {}),
     });
     return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
+  }
+
+  get purchases(): ReferencePurchases | undefined {
+    return this.platform?.purchases;
   }
 
   async close(): Promise<void> {}

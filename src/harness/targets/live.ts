@@ -20,6 +20,8 @@ export interface LiveTargetOptions {
   readonly runId: string;
   /** Per-request timeout. */
   readonly timeoutMs?: number;
+  /** Purchase checks may pay, at most this much (minor units) in all; absent: they never present a credential. */
+  readonly spend?: { readonly capMinorUnits: number };
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
@@ -40,12 +42,14 @@ export class LiveTarget implements Target {
   private readonly budget = new FailureBudget(() => Date.now(), (ms) => sleep(ms));
   private readonly origin: string;
   private currentCase = '';
+  private spendLeft: number;
 
   constructor(private readonly options: LiveTargetOptions) {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.description = options.baseUrl;
-    this.capabilities = new Set<Capability>(options.clientAddressHeader ? ['client-address'] : []);
+    this.capabilities = new Set<Capability>([...(options.clientAddressHeader ? ['client-address' as const] : []), ...(options.spend ? ['spend' as const] : [])]);
+    this.spendLeft = options.spend?.capMinorUnits ?? 0;
     this.environment = {
       authority: base.host,
       platformOrigin: base.origin,
@@ -53,6 +57,12 @@ export class LiveTarget implements Target {
       now: () => Math.floor(Date.now() / 1000),
       nonce: () => randomNonce(),
     };
+  }
+
+  spend(amount: number): boolean {
+    if (!this.options.spend || !Number.isFinite(amount) || amount < 0 || amount > this.spendLeft) return false;
+    this.spendLeft -= amount;
+    return true;
   }
 
   async ready(expectedFailures: number): Promise<void> {
