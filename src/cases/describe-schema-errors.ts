@@ -1,3 +1,4 @@
+import { typeWords, valueWords, escapePointer } from '../schema/words.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { AUTH_ERROR_LIST } from '../spec/auth-errors.js';
 import { closestWord } from './closest-word.js';
@@ -163,33 +164,10 @@ function nounOf(instancePath: string, rootNoun: string): string {
   return NOUNS.find(([at]) => at.test(instancePath))?.[1] ?? 'member here';
 }
 
-function typeWords(type: unknown): string {
-  const words: Record<string, string> = {
-    string: 'a string',
-    integer: 'a whole number',
-    number: 'a number',
-    object: 'an object',
-    array: 'a list',
-    boolean: 'true or false',
-    null: 'null',
-  };
-  const types = Array.isArray(type) ? type : String(type).split(',');
-  return types.map((t: string) => words[t] ?? t).join(' or ');
-}
 
-function valueWords(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a fractional number';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
 
 function formatWords(format: string): string {
   const words: Record<string, string> = { uri: 'an absolute URL', ipv4: 'an IPv4 address', ipv6: 'an IPv6 address' };
   return words[format] ?? `in ${format} form`;
 }
 
-function escapePointer(member: string): string {
-  return member.replaceAll('~', '~0').replaceAll('/', '~1');
-}

@@ -1,3 +1,4 @@
+import { escapePointer, typeWords, valueWords } from '../../schema/words.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { closestWord } from '../../cases/closest-word.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../../spec/widgets.js';
@@ -98,31 +99,10 @@ function typeMessage(path: string, type: unknown, data: unknown): string {
 function pointerOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   const member = params.missingProperty ?? params.additionalProperty;
-  return typeof member === 'string' ? `${error.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}` : error.instancePath;
+  return typeof member === 'string' ? `${error.instancePath}/${escapePointer(member)}` : error.instancePath;
 }
 
-function typeWords(type: unknown): string {
-  const words: Record<string, string> = {
-    string: 'a string',
-    integer: 'a whole number',
-    number: 'a number',
-    object: 'an object',
-    array: 'a list',
-    boolean: 'true or false',
-  };
-  return String(type)
-    .split(',')
-    .map((t) => words[t] ?? t)
-    .join(' or ');
-}
 
-function valueWords(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a fractional number';
-  if (typeof value === 'boolean') return String(value);
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
 
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
