@@ -1,4 +1,3 @@
-import type { JSONWebKeySet } from 'jose';
 import { createMemoryFetcher } from '../fetch/memory-fetcher.js';
 import { createMemoryPorts } from '../verifier/memory-ports.js';
 import type { Registration } from '../verifier/ports.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Token, parseDictionary as libraryParse, serializeDictionary, serializeItem, type BareItem, type Dictionary, type InnerList, type Item, type Parameters } from 'structured-headers';
+import { Token, parseDictionary as libraryParse, serializeDictionary, serializeItem, type BareItem, type InnerList, type Item, type Parameters } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { serializeComponentId } from '../../src/httpsig/covered-component.js';
 import { fieldValue } from '../../src/httpsig/message.js';

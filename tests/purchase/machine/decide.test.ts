@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64urlJson, isGranted, settleReported, type PurchaseOutcome } from '../../../src/purchase/index.js';
+import { settleReported } from '../../../src/purchase/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
-import { MEDIA_TYPES } from '../../../src/spec/media-types.js';
-import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PAYMENT_PROBLEMS, type PaymentProblemRecord } from '../../../src/spec/payments.js';
-import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../../src/spec/problem-types.js';
+import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
-import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
-import { BUYER, NEXT_VERSION, OTHER_BUYER, PACK_NANO, T0, TERMS_LINK, TERMS_URL, VERSION, World, challengeCount, expectCode, expectFresh402, expectGranted, oneChallenge, paid, twice } from './helpers.js';
+import { BUYER, NEXT_VERSION, OTHER_BUYER, PACK_NANO, T0, TERMS_URL, VERSION, World, expectCode, expectFresh402, expectGranted, paid, twice } from './helpers.js';
 
 describe('move 1: no credential', () => {
   it('answers 402 payment-required with one fresh stripe challenge expiring after 300 s, the terms headers and nothing charged', async () => {

@@ -64,14 +64,7 @@ export class World {
   }
 
   request(headers: Record<string, string>, options: Partial<Omit<PurchaseRequest, 'headers'>> = {}): PurchaseRequest {
-    return {
-      buyer: { agentUrl: BUYER },
-      signed: true,
-      coveredHeaders: [HEADERS.paymentAuthorization, HEADERS.termsAccepted, HEADERS.paymentMethods],
-      headers,
-      now: this.clock.now(),
-      ...options,
-    };
+    return signedBuyerRequest(this.clock.now(), headers, options);
   }
 
   decide(headers: Record<string, string> = {}, options: Partial<Omit<PurchaseRequest, 'headers'>> = {}): Promise<PurchaseOutcome> {
@@ -90,6 +83,18 @@ export class World {
   balance(buyer = BUYER): string {
     return this.store.balance(buyer);
   }
+}
+
+/** A request of BUYER signed over the credential, the assent and the methods it lists (the paid retry's coverage). */
+export function signedBuyerRequest(now: number, headers: Record<string, string>, options: Partial<Omit<PurchaseRequest, 'headers'>> = {}): PurchaseRequest {
+  return {
+    buyer: { agentUrl: BUYER },
+    signed: true,
+    coveredHeaders: [HEADERS.paymentAuthorization, HEADERS.termsAccepted, HEADERS.paymentMethods],
+    headers,
+    now,
+    ...options,
+  };
 }
 
 /** The paid retry: the credential for a challenge, and assent to a version. */
@@ -118,7 +123,7 @@ export const TERMS_LINK = `<${TERMS_URL}>; rel="terms-of-service"`;
 export const twice = (nano: string): string => String(2n * BigInt(nano));
 
 /** A 402 of the Payment scheme or a 7.4 problem row: status, type, one fresh challenge, terms headers; returns the challenge. */
-export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, version = VERSION) {
+export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, version = VERSION, method: string = PAYMENT_METHODS.stripe) {
   const [slug, base] = 'slug' in refusal ? [refusal.slug, refusal.base] : [refusal.code, refusal.problemBase!];
   expect(answer.status).toBe(402);
   expect(isGranted(answer)).toBe(false);
@@ -129,7 +134,7 @@ export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemR
   expect(answer.headers[HEADERS.retryAfter]).toBeUndefined();
   expect(challengeCount(answer)).toBe(1);
   const challenge = oneChallenge(answer);
-  expect(challenge.method).toBe(PAYMENT_METHODS.stripe);
+  expect(challenge.method).toBe(method);
   expect(answer.body.challengeId).toBe(challenge.id);
   return challenge;
 }

@@ -27,11 +27,9 @@ import {
 } from '../../../src/purchase/index.js';
 import { tempoQuoteOf, type TempoQuote } from '../../../src/purchase/tempo/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
-import { MEDIA_TYPES } from '../../../src/spec/media-types.js';
 import { PAYMENT_METHODS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES, TIP20_TRANSFER_WITH_MEMO, type PaymentProblemRecord } from '../../../src/spec/payments.js';
-import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../../src/spec/problem-types.js';
 import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
-import { BUYER, T0, TERMS_LINK, VERSION, baseConfig, challengeCount, oneChallenge } from '../machine/helpers.js';
+import { BUYER, T0, TERMS_LINK, VERSION, baseConfig, challengeCount, expectFresh402 as expectPackFresh402, oneChallenge, signedBuyerRequest } from '../machine/helpers.js';
 
 /** Fixed test keys (the well-known development keys 1 and 2); never funded anywhere that matters. */
 export const WALLET_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -77,14 +75,7 @@ export class TempoWorld {
   }
 
   request(headers: Record<string, string>, options: Partial<Omit<PurchaseRequest, 'headers'>> = {}): PurchaseRequest {
-    return {
-      buyer: { agentUrl: BUYER },
-      signed: true,
-      coveredHeaders: [HEADERS.paymentAuthorization, HEADERS.termsAccepted, HEADERS.paymentMethods],
-      headers,
-      now: this.clock.now(),
-      ...options,
-    };
+    return signedBuyerRequest(this.clock.now(), headers, options);
   }
 
   decide(headers: Record<string, string> = {}, options: Partial<Omit<PurchaseRequest, 'headers'>> = {}): Promise<PurchaseOutcome> {
@@ -163,20 +154,9 @@ export function paidTempo(challenge: PaymentChallenge, payload: Record<string, s
 
 export const transactionPayload = (serialized: Hex): Record<string, string> => ({ [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized });
 
-/** A 402 carrying exactly one fresh challenge of `method`, the terms headers and the problem type; returns the challenge. */
+/** A 402 carrying exactly one fresh challenge of `method` (tempo by default), the terms headers and the problem type; returns the challenge. */
 export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, method: string = PAYMENT_METHODS.tempo): PaymentChallenge {
-  const [slug, base] = 'slug' in refusal ? [refusal.slug, refusal.base] : [refusal.code, refusal.problemBase!];
-  expect(answer.status).toBe(402);
-  expect(isGranted(answer)).toBe(false);
-  expect(answer.body.type).toBe(problemTypeUrl(DEFAULT_PROBLEM_BASES, base, slug));
-  expect(answer.headers[HEADERS.contentType]).toBe(MEDIA_TYPES.problemJson);
-  expect(answer.headers[HEADERS.link]).toBe(TERMS_LINK);
-  expect(answer.headers[HEADERS.retryAfter]).toBeUndefined();
-  expect(challengeCount(answer)).toBe(1);
-  const challenge = oneChallenge(answer);
-  expect(challenge.method).toBe(method);
-  expect(answer.body.challengeId).toBe(challenge.id);
-  return challenge;
+  return expectPackFresh402(answer, refusal, VERSION, method);
 }
 
 /** The paid 200 for a transfer: pack credited to `balance`, receipt method tempo with the transaction hash as reference. */
