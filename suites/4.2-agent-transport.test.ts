@@ -1,12 +1,13 @@
 import { afterAll, describe, expect } from 'vitest';
-import { agentSuiteTarget } from '../src/harness/agent/index.js';
+import { agentSuiteNotRunReason, agentSuiteTarget } from '../src/harness/agent/index.js';
 import { AGENT_TRANSPORT_ROUTES, HEADERS, MEDIA_TYPES, REQUIREMENTS } from '../src/spec/index.js';
 import { expectSseFraming, expectSseHeaders } from './lib/sse.js';
 import { exchange, jsonOf, text } from './lib/agent.js';
-import { check } from './lib/check.js';
+import { check, notRunAll } from './lib/check.js';
 
 /** Section 4.2: the transport endpoints a check can observe (their bodies follow open protocols). */
 const target = agentSuiteTarget();
+notRunAll(agentSuiteNotRunReason());
 afterAll(() => target.close());
 const R = REQUIREMENTS;
 const json = [HEADERS.contentType, MEDIA_TYPES.json] as const;

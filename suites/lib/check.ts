@@ -15,6 +15,13 @@ declare module 'vitest' {
   }
 }
 
+let fileNotRunReason: string | undefined;
+
+/** Every check this suite file declares afterwards is reported not-run with this reason (when given). */
+export function notRunAll(reason: string | undefined): void {
+  fileNotRunReason = reason;
+}
+
 /**
  * A conformance check: a vitest test whose name carries the requirement ids it checks and their level, in
  * the form `<name> [ID ID] (MUST)`, so reports can trace every result to the catalogue.
@@ -24,6 +31,7 @@ export function check(name: string, requirements: readonly string[], level: Leve
     const record = (exchange: Exchange) => {
       ctx.task.meta.exchanges = [...(ctx.task.meta.exchanges ?? []), exchange];
     };
+    if (fileNotRunReason !== undefined) ctx.skip(fileNotRunReason);
     return fn({ record, notRun: (reason: string) => ctx.skip(reason) });
   }, timeout);
 }

@@ -8,6 +8,16 @@ export { InProcessAgentTarget, IN_PROCESS_AGENT_URL } from './in-process.js';
 export { LiveAgentTarget } from './live.js';
 export { CALLER_ACCESS, CALLER_IDS, callerKeySets, callerToken, callerUrl, type CallerRole } from './callers.js';
 
+/**
+ * Why the agent suites do not run: a live run against a platform (--base-url) without --agent-url would
+ * otherwise check the embedded reference agent and report it beside the deployment's results.
+ */
+export function agentSuiteNotRunReason(): string | undefined {
+  return readTargetConfig().kind === 'live' && !readAgentUrl()
+    ? 'needs --agent-url URL: this live run checks a platform; the agent suites check an agent only when one is named'
+    : undefined;
+}
+
 /** The agent the agent suites check: the live one `run --agent-url` names, else the embedded reference agent. */
 export function agentSuiteTarget(): AgentTarget {
   const url = readAgentUrl();
