@@ -4,6 +4,9 @@ import { defaultTreeAdapter, parse, type DefaultTreeAdapterTypes } from 'parse5'
 import { SUITE_WIDGET_MARKER, suiteWidgetFiles } from '../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession } from '../src/harness/widget-session.js';
 import { checkTimeoutMs } from '../src/harness/target-config.js';
+import { recordRequest, recordResponse } from '../src/harness/exchange.js';
+import { HEADERS } from '../src/spec/headers.js';
+import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { REFERENCE_ONLY_ROUTES } from '../src/spec/publish.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { MCP_APP_MIME_TYPE, WIDGET_SDK } from '../src/spec/widgets.js';
@@ -114,6 +117,15 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       const paths = scriptSources(text as string).map((src) => new URL(src, session.url('/')).pathname);
       expect(paths, 'script sources of the entry').toContain(WIDGET_SDK.path);
     }), TIMEOUT_MS);
+
+  check('the widget SDK is served at /widgets/sdk.v2.js as JavaScript', [REQUIREMENTS.widgetSdkServed.id], 'MUST', async (c) => {
+    const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };
+    const response = await target.send(request);
+    c.record({ request: recordRequest(request), response: recordResponse(response) });
+    expect(response.status, 'status').toBe(200);
+    expect((response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase(), 'Content-Type').toBe(MEDIA_TYPES.javascript);
+    expect(response.body.byteLength, 'a script body').toBeGreaterThan(0);
+  });
 
   check('the tools are listed with their visibility written out and linked to the resource', [REQUIREMENTS.widgetMcpToolVisibility.id], 'MUST', (c) =>
     withMcp(c, async (mcp) => {

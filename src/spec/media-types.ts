@@ -6,4 +6,5 @@ export const MEDIA_TYPES = Object.freeze({
   eventStream: 'text/event-stream',
   html: 'text/html',
   formUrlEncoded: 'application/x-www-form-urlencoded',
+  javascript: 'text/javascript',
 });

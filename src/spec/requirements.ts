@@ -107,6 +107,7 @@ export const REQUIREMENTS = Object.freeze({
     '2.5',
     'The widget SDK at /widgets/sdk.v2.js is injected into the HTML entry the folder resolver serves.',
   ),
+  widgetSdkServed: r('WIDGET-SDK-SERVED', '9', 'The widget SDK (version 2) is served at /widgets/sdk.v2.js as JavaScript.'),
   widgetMcpToolVisibility: r(
     'WIDGET-MCP-TOOL-VISIBILITY',
     '2.5',

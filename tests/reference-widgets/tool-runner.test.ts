@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BRIDGE_ERRORS } from '../../src/spec/bridge-errors.js';
 import { WIDGET_SDK } from '../../src/spec/widgets.js';
-import { createVmToolRunner, injectWidgetSdk } from '../../src/reference/widgets/index.js';
+import { createVmToolRunner } from '../../src/reference/widgets/index.js';
+import { injectSdkScript } from '../../src/widgets/bundle/index.js';
 import type { FunctionSourceRecord } from '../../src/widgets/publish/index.js';
 
 const record = (source: string): FunctionSourceRecord => ({ id: 'function_1', agentId: 'agent_1', tool: 'probe', file: 'tools/probe.js', runtime: 'node20', source, bytes: source.length });
@@ -32,12 +33,12 @@ describe('the reference tool runner', () => {
 
 describe('SDK injection for the MCP resource', () => {
   it('puts the SDK first in <head>, by absolute URL on the platform origin', () => {
-    const html = injectWidgetSdk('<!doctype html><title>x</title><script src="app.js"></script>', 'https://platform.example');
+    const html = injectSdkScript('<!doctype html><title>x</title><script src="app.js"></script>', 'https://platform.example');
     expect(html).toBe(`<!DOCTYPE html><html><head><script src="https://platform.example${WIDGET_SDK.path}"></script><title>x</title><script src="app.js"></script></head><body></body></html>`);
   });
 
   it('does not inject a second copy into a page that already loads it', () => {
-    const html = injectWidgetSdk(`<html><head><script src="${WIDGET_SDK.path}"></script></head></html>`, 'https://platform.example');
+    const html = injectSdkScript(`<html><head><script src="${WIDGET_SDK.path}"></script></head></html>`, 'https://platform.example');
     expect(html.match(/sdk\.v2\.js/g)).toHaveLength(1);
   });
 });

@@ -5,7 +5,6 @@ export { mcpRoute } from './mcp-route.js';
 export { uploadRoute, type FolderUpload, type FolderWriter } from './upload-route.js';
 export { widgetMcpServer, type ExposedWidget } from './mcp-server.js';
 export { resourceMeta, toolMeta, widgetResourceUri } from './mcp-app-meta.js';
-export { injectWidgetSdk } from './inject-sdk.js';
 export { createVmToolRunner, DEFAULT_TOOL_TIMEOUT_MS, type ToolRunner, type ToolRunResult, type VmToolRunnerOptions } from './tool-runner.js';
 export { hashedUserDirectory, principalOf, type UserDirectory } from './users.js';
 export { templateMatcher } from './path-template.js';

@@ -13,7 +13,7 @@ import { BRIDGE_ERRORS } from '../../spec/bridge-errors.js';
 import { MCP_APP_MIME_TYPE } from '../../spec/widgets.js';
 import { MCP_APPS_EXTENSION_ID, MCP_RESOURCE_NOT_FOUND } from '../../spec/publish.js';
 import { manifestView, type CatalogRecord, type FunctionSourceRecord, type PostRecord } from '../../widgets/publish/index.js';
-import { injectWidgetSdk } from './inject-sdk.js';
+import { injectSdkScript } from '../../widgets/bundle/index.js';
 import { resourceMeta, toolMeta, widgetResourceUri } from './mcp-app-meta.js';
 import type { ToolRunner } from './tool-runner.js';
 
@@ -85,7 +85,7 @@ export function widgetMcpServer(widget: ExposedWidget, runner: ToolRunner): Serv
     if (params.uri !== uri || catalog.snapshot.entryHtml === null) {
       throw new McpError(MCP_RESOURCE_NOT_FOUND, catalog.snapshot.entryHtml === null ? `The widget's HTML entry ${catalog.snapshot.entryPath} was not in its folder at publish.` : 'Resource not found', { uri: params.uri });
     }
-    return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: injectWidgetSdk(catalog.snapshot.entryHtml, platformOrigin), _meta: meta }] };
+    return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: injectSdkScript(catalog.snapshot.entryHtml, platformOrigin), _meta: meta }] };
   });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -1,3 +1,4 @@
+import { widgetSdkRoute } from './sdk-route.js';
 import { randomUUID } from 'node:crypto';
 import { MemoryFolderSource, MemoryPublishStore, type Clock, type IdSource, type PublishStore, type WidgetReader } from '../../widgets/publish/index.js';
 import type { Route } from '../routes.js';
@@ -46,7 +47,7 @@ export function createWidgetService(options: WidgetServiceOptions = {}): WidgetS
   const users = options.users ?? hashedUserDirectory;
   const runner = options.runner ?? createVmToolRunner();
   const ports = { folders, store, clock: options.clock ?? systemClock, ids };
-  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner)];
+  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner), widgetSdkRoute()];
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
   return { routes, folders, store };
 }
