@@ -6,7 +6,8 @@ import { parseCredential, sameEcho } from '../credential.js';
 import { resumeCharge, runCharge, tokenOf } from './card-charge.js';
 import { withFreshChallenge } from './issue.js';
 import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from './pack-guards.js';
-import { headerOf, surfaceOf, trustedHeader, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import { headerOf, surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import { termsRefusal } from './terms.js';
 import type { PurchaseConfig, PurchasePorts } from './ports.js';
 import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
 import { decideTransfer, resumeTransferFirst } from './tempo-decide.js';
@@ -76,15 +77,17 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
   if (issued === undefined || !sameEcho(issued.echo, echo)) return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, now);
   // A single-call challenge is redeemed only where it was issued; a pack challenge from any resource is honoured here (7.4).
   if (issued.kind !== PURCHASE_KINDS.pack) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surface);
-  if ((await ports.store.chargeOf(issued.id)) !== undefined) return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, now, 'The challenge was already redeemed with another payment; pay the fresh challenge on this response.');
+  const redeemed = await ports.store.chargeOf(issued.id);
+  // The same credential racing its own first presentation: that presentation opened the charge since the resume check above.
+  if (redeemed !== undefined && token !== undefined && redeemed.token === token) return resumeCharge(redeemed, input, ports, config);
+  if (redeemed !== undefined) return withFreshChallenge(PAYMENT_PROBLEMS.invalidChallenge, ports, config, now, 'The challenge was already redeemed with another payment; pay the fresh challenge on this response.');
 
   if (now > issued.expiresAt) return withFreshChallenge(PAYMENT_PROBLEMS.paymentExpired, ports, config, now);
 
   if (token === undefined) return withFreshChallenge(PURCHASE_ERRORS['invalid-payload'], ports, config, now, `A card credential's payload carries the shared payment token in ${STRIPE_PAYLOAD_MEMBERS.spt}; pay the fresh challenge on this response.`);
 
-  const assent = trustedHeader(input, HEADERS.termsAccepted);
-  if (assent === undefined) return withFreshChallenge(PURCHASE_ERRORS['terms-acceptance-required'], ports, config, now);
-  if (assent.trim() !== config.terms.version || issued.termsVersion !== config.terms.version) return withFreshChallenge(PURCHASE_ERRORS['terms-version-stale'], ports, config, now);
+  const terms = termsRefusal(input, issued, config);
+  if (terms !== undefined) return withFreshChallenge(terms, ports, config, now);
 
   const candidate = { input, buyer, token, issued };
   const refused = await refusalBeforeCharge(candidate, ports, config);

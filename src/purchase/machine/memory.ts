@@ -77,6 +77,10 @@ export class MemoryPurchaseStore implements PurchaseStore {
     for (const record of this.charges.values()) if (record.idempotencyKey === idempotencyKey) return record;
     return undefined;
   }
+  chargeByToken(token: string): ChargeRecord | undefined {
+    const challengeId = this.tokens.get(token);
+    return challengeId === undefined ? undefined : this.charges.get(challengeId);
+  }
   openCharge(record: ChargeRecord): OpenCharge {
     const existing = this.charges.get(record.challengeId);
     if (existing) return { opened: false, clash: 'challenge', existing };

@@ -132,7 +132,10 @@ export interface Grant {
   readonly buyer: string;
   readonly packId: string;
   readonly creditNano: string;
+  /** The card charge's id, or the transaction hash of a transfer: the receipt reference. */
   readonly chargeId: string;
+  /** How it was paid (the receipt's method). */
+  readonly method: PaymentMethodId;
   readonly termsVersion: string;
   readonly grantedAt: number;
 }
@@ -154,6 +157,8 @@ export interface PurchaseStore {
   chargeOf(challengeId: string): Awaitable<ChargeRecord | undefined>;
   chargeById(chargeId: string): Awaitable<ChargeRecord | undefined>;
   chargeByKey(idempotencyKey: string): Awaitable<ChargeRecord | undefined>;
+  /** The charge a shared payment token opened (a token pays once, so at most one). */
+  chargeByToken(token: string): Awaitable<ChargeRecord | undefined>;
   /** Atomically: opens the record unless the challenge or the token already has one. */
   openCharge(record: ChargeRecord): Awaitable<OpenCharge>;
   /** Updates the state and, once known, the processor's id of an open charge. */
