@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { accessVectors } from '../src/scenarios/agents/access-vectors.js';
 import { sdkTokenVectors } from '../src/scenarios/agents/sdk-token-vectors.js';
+import { purchaseVectors } from '../src/scenarios/purchases/vectors.js';
 import { serializeVectors, signedRequestVectors } from '../src/scenarios/signed-request-vectors.js';
 import { widgetVectors } from '../src/scenarios/widgets/vectors.js';
 
@@ -18,6 +19,7 @@ const FILES: ReadonlyArray<readonly [string, () => Promise<VectorFile>]> = [
   ['sdk-tokens.json', () => sdkTokenVectors()],
   ['access.json', accessVectors],
   ['widgets.json', widgetVectors],
+  ['purchases.json', purchaseVectors],
 ];
 
 for (const [name, generate] of FILES) {

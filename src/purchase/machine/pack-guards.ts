@@ -16,8 +16,7 @@ export interface ChargeCandidate {
  * The 403s and 503s of 7.4 that refuse a card purchase before anything is charged, in order:
  * 1. payment_unreconciled: this token already paid and was refunded because the payment matched nothing sold;
  * 2. purchases_unavailable_region: the card's market is closed, or its country cannot be established;
- * 3. ownerless_balance_cap: an agent without an owner already holds the ownerless limit, and the request does
- *    not claim it with an operator key (X-Service-Owner-Key, trusted only when covered on a signed request).
+ * 3. ownerless_balance_cap (ownerlessCapRefusal).
  */
 export async function refusalBeforeCharge(candidate: ChargeCandidate, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
   const surface = surfaceOf(config);
@@ -29,20 +28,27 @@ export async function refusalBeforeCharge(candidate: ChargeCandidate, ports: Pur
     if (country === undefined || config.closedMarkets.includes(country.toUpperCase())) return purchaseAnswer(PURCHASE_ERRORS.purchases_unavailable_region, surface);
   }
 
-  if (config.ownerlessBalanceCapNano !== undefined && !(await ports.buyers.hasOwner(candidate.buyer))) {
-    const balance = BigInt(await ports.store.balance(candidate.buyer));
-    const claim = trustedHeader(candidate.input, HEADERS.ownerKey);
-    const claimed = claim !== undefined && (config.ownerKeys ?? []).includes(claim.trim());
-    if (!claimed && balance >= BigInt(config.ownerlessBalanceCapNano)) return purchaseAnswer(PURCHASE_ERRORS.ownerless_balance_cap, surface);
-  }
-  return undefined;
+  return ownerlessCapRefusal(candidate, ports, config);
+}
+
+/**
+ * 7.4 ownerless_balance_cap, whatever the method: an agent without an owner already holds the ownerless limit,
+ * and the request does not claim it with an operator key (X-Service-Owner-Key, trusted only when covered on a
+ * signed request). Undefined when the purchase may go on.
+ */
+export async function ownerlessCapRefusal(candidate: Pick<ChargeCandidate, 'input' | 'buyer'>, ports: Pick<PurchasePorts, 'buyers' | 'store'>, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
+  if (config.ownerlessBalanceCapNano === undefined || (await ports.buyers.hasOwner(candidate.buyer))) return undefined;
+  const balance = BigInt(await ports.store.balance(candidate.buyer));
+  const claim = trustedHeader(candidate.input, HEADERS.ownerKey);
+  const claimed = claim !== undefined && (config.ownerKeys ?? []).includes(claim.trim());
+  return !claimed && balance >= BigInt(config.ownerlessBalanceCapNano) ? purchaseAnswer(PURCHASE_ERRORS.ownerless_balance_cap, surfaceOf(config)) : undefined;
 }
 
 export type LockOutcome = { readonly held: true; release(): Promise<void> } | { readonly held: false; readonly answer: PurchaseAnswer };
 
 /**
- * One purchase at a time per buyer: the lock, then any charge of this buyer still settling under another
- * challenge (7.4 purchase_in_flight), then the buyer's assent recorded (7.4 terms_record_failed). Every
+ * One purchase at a time per buyer: the lock, then any card charge or stablecoin transfer of this buyer still
+ * settling under another challenge (7.4 purchase_in_flight), then the buyer's assent recorded (7.4 terms_record_failed). Every
  * refusal here is a 503 the same credential completes later; nothing was charged.
  */
 export async function serialisePurchase(candidate: ChargeCandidate, ports: PurchasePorts, config: PurchaseConfig): Promise<LockOutcome> {
@@ -62,7 +68,10 @@ export async function serialisePurchase(candidate: ChargeCandidate, ports: Purch
     await releaseOnce();
     return { held: false, answer };
   };
-  if ((await ports.store.pendingChargeOf(candidate.buyer, candidate.issued.id)) !== undefined) return refuse(purchaseAnswer(PURCHASE_ERRORS.purchase_in_flight, surface));
+  const settling =
+    (await ports.store.pendingChargeOf(candidate.buyer, candidate.issued.id)) ??
+    (await ports.stablecoin?.transfers.pendingTransferOf(candidate.buyer, candidate.issued.id));
+  if (settling !== undefined) return refuse(purchaseAnswer(PURCHASE_ERRORS.purchase_in_flight, surface));
   try {
     await ports.store.recordAssent({ buyer: candidate.buyer, version: candidate.issued.termsVersion, challengeId: candidate.issued.id, at: candidate.input.now });
   } catch {

@@ -85,6 +85,10 @@ export class MemoryTransferStore implements TransferStore {
     this.byChallenge.set(challengeId, next);
     return next;
   }
+  pendingTransferOf(buyer: string, except: string): TransferRecord | undefined {
+    for (const record of this.byChallenge.values()) if (record.buyer === buyer && record.state === 'broadcast' && record.challengeId !== except) return record;
+    return undefined;
+  }
   all(): TransferRecord[] {
     return [...this.byChallenge.values()];
   }

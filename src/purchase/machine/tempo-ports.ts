@@ -74,6 +74,8 @@ export interface TransferStore {
   /** Atomically: opens the record unless the challenge or the hash already has one. */
   openTransfer(record: TransferRecord): Awaitable<OpenTransfer>;
   updateTransfer(challengeId: string, state: TransferState): Awaitable<TransferRecord>;
+  /** A transfer of this buyer broadcast and not yet settled, under another challenge than `except` (7.4 purchase_in_flight). */
+  pendingTransferOf(buyer: string, except: string): Awaitable<TransferRecord | undefined>;
 }
 
 /**
