@@ -4,6 +4,7 @@ import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { flag, stringOption, stringOptions } from './option-values.js';
 import { AGENT_TARGET_ENV } from '../harness/target-config.js';
+import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 
 const NAME = 'run';
 
@@ -31,6 +32,17 @@ function humanSummary(report: RunReport, runDir: string): string {
     `reports: ${runDir}/report.html, report.json, junit.xml, summary.md`,
     '',
   ].join('\n');
+}
+
+function selfTestLines(s: NonNullable<RunReport['selfTest']>): string {
+  const m = s.mutants;
+  const lines = [
+    `SELF-TEST ${s.passed ? 'PASSED' : 'FAILED'}: mutation score ${(m.score * 100).toFixed(1)}% (${m.killed} of ${m.total} mutants caught, ${m.survived} survived) in ${(s.wallTimeMs / 1000).toFixed(1)} s`,
+    `  requirements: ${REQUIREMENT_VERDICTS.map((v) => `${s.requirementCounts[v]} ${v}`).join(', ')} (of ${s.requirementCounts.total})`,
+    ...s.problems.slice(0, 40).map((p) => `  ${p}`),
+    ...(s.problems.length > 40 ? [`  ... and ${s.problems.length - 40} more (see report.html)`] : []),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 function counted(results: readonly CheckResult[]): string {
@@ -69,6 +81,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const seed = wholeNumber(args, 'seed');
   const timeoutMs = wholeNumber(args, 'timeout');
   const out = stringOption(args, 'out');
+  const selfTest = flag(args, 'self-test');
+  if (selfTest && (baseUrl !== undefined || agentUrl !== undefined)) throw new UsageError('--self-test runs against the embedded reference deployments; it does not take --base-url or --agent-url', NAME);
   // vitest is loaded only when a run starts, so every other command starts fast.
   const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
@@ -76,6 +90,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(seed === undefined ? {} : { seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(out === undefined ? {} : { out }),
+    ...(selfTest ? { selfTest: {} } : {}),
     ...(baseUrl === undefined
       ? {}
       : {
@@ -100,6 +115,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   });
   if (outcome.report && json) io.stdout.write(`${JSON.stringify(outcome.report, null, 2)}\n`);
   else if (outcome.report && outcome.runDir) io.stdout.write(humanSummary(outcome.report, outcome.runDir));
+  if (outcome.report?.selfTest && !json) io.stdout.write(selfTestLines(outcome.report.selfTest));
   if (outcome.problem) io.stderr.write(`agent-platform-conformance run: ${outcome.problem}\n`);
   return outcome.exitCode;
 }
@@ -107,7 +123,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
 export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
-  usage: '[--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
+  usage: '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -122,6 +138,10 @@ export const runCommand: Command = {
     'address from. Purchase checks against a live deployment never present a payment credential unless',
     '--allow-spend --spend-cap N is given (N in the currency\'s minor units, for the whole run); they pay with',
     'test tokens (spt_test_<outcome>_...) and are reported not-run with the reason otherwise.',
+    '--self-test checks the suite itself: every check must pass against the embedded reference, and for each',
+    'named fault of the mutant catalogue (src/mutants/) a check naming the requirement it breaks must fail with',
+    'the fault switched on. The report shows the mutation score, the survivors and a verdict per requirement;',
+    'a survivor, a failing check or a requirement with no check (unless marked untestable) exits 1.',
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
@@ -135,6 +155,7 @@ export const runCommand: Command = {
     'client-address-header': { type: 'string', value: 'NAME', help: 'header the deployment reads the client address from (e.g. x-forwarded-for)' },
     'allow-spend': { type: 'boolean', help: 'let purchase checks present payment credentials (needs --spend-cap)' },
     'spend-cap': { type: 'string', value: 'N', help: 'the most purchase checks may pay in all, in minor units (e.g. 1500 = 15.00 usd)' },
+    'self-test': { type: 'boolean', help: 'also run every check against the mutants of the reference naming its requirements; fails on a survivor or an unchecked requirement' },
     'agent-url': { type: 'string', value: 'URL', help: 'a live agent for the agent suites (4.1-4.3, 7.2); it declares the conformance probes (default: the embedded reference agent)' },
   },
   positionals: { names: [], min: 0, max: 0 },
@@ -142,6 +163,7 @@ export const runCommand: Command = {
     'agent-platform-conformance run',
     'agent-platform-conformance run --only 7.3 --seed 42 --out ci-reports',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787',
+    'agent-platform-conformance run --self-test',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787 --allow-spend --spend-cap 1500',
   ],
   available: true,

@@ -1,4 +1,6 @@
 import { runVerdict, RUN_VERDICT_LABELS, type RunVerdict } from './results.js';
+import { MUTANTS } from '../mutants/catalogue.js';
+import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest } from './self-test.js';
 import { requirementCoverage, sectionsOfCheck, type Coverage, type CoverageStatus, type CoveringCheck, type RequirementCoverage } from './coverage.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { CheckResult, RunReport, Verdict } from './results.js';
@@ -211,11 +213,25 @@ function checkList(checks: readonly CoveringCheck[], verdicts: Record<Verdict, n
   return h`<details class="covering"><summary>${plural(checks.length, 'check')}: ${line}</summary><ul>${checks.map(checkLink)}</ul></details>`;
 }
 
+/** The mutants cell: how many catalogue mutants name the requirement (caught of tried, in a self-test). */
+function mutantCell(id: string, selfTest: RequirementSelfTest | undefined): Html {
+  if (selfTest) return h`<td class="num" data-mutants="${selfTest.mutants}" data-killed="${selfTest.killed}">${selfTest.mutants ? `${selfTest.killed} of ${selfTest.mutants} caught` : '0'}</td>`;
+  const n = MUTANTS.filter((m) => m.requirements.includes(id)).length;
+  return h`<td class="num" data-mutants="${n}">${n}</td>`;
+}
+
+function selfTestCell(selfTest: RequirementSelfTest | undefined): Html {
+  if (!selfTest) return h`<td class="muted">run --self-test</td>`;
+  const failing = FAILING_REQUIREMENT_VERDICTS.has(selfTest.verdict);
+  return h`<td data-self-test="${selfTest.verdict}"><span class="badge v-${failing ? 'fail' : selfTest.verdict === 'guarded' ? 'pass' : 'not-run'}">${selfTest.verdict}</span>${selfTest.note ? h` <span class="muted">${selfTest.note}</span>` : ''}</td>`;
+}
+
 function coverageSection(report: RunReport, coverage: Coverage): Html {
   const c = coverage.counts;
+  const judged = new Map((report.selfTest?.requirements ?? []).map((r) => [r.id, r]));
   const rows = coverage.requirements.map(
     (r: RequirementCoverage) =>
-      h`<tr id="req-${r.id}" class="req" data-requirement="${r.id}" data-coverage="${r.status}" data-section="${r.section}" data-checks="${r.checks.length}"><th scope="row"><code>${r.id}</code></th><td>${r.section}</td><td>${r.level}</td><td class="condition">${r.condition}</td><td>${coverageBadge(r.status)}</td><td>${r.checks.length ? checkList(r.checks, r.verdicts) : h`<span class="muted">no check yet</span>`}</td></tr>\n`,
+      h`<tr id="req-${r.id}" class="req" data-requirement="${r.id}" data-coverage="${r.status}" data-section="${r.section}" data-checks="${r.checks.length}"><th scope="row"><code>${r.id}</code></th><td>${r.section}</td><td>${r.level}</td><td class="condition">${r.condition}</td><td>${coverageBadge(r.status)}</td><td>${r.checks.length ? checkList(r.checks, r.verdicts) : h`<span class="muted">no check yet</span>`}</td>${mutantCell(r.id, judged.get(r.id))}${selfTestCell(judged.get(r.id))}</tr>\n`,
   );
   const uncatalogued = coverage.uncatalogued.length
     ? h`<h3 id="uncatalogued">Requirement ids not in the catalogue</h3>
@@ -237,11 +253,30 @@ ${report.selection.length ? h`<p class="note">This run selected only ${report.se
 <label><input type="checkbox" id="show-cov-not-run" checked> not run</label>
 <label><input type="checkbox" id="show-cov-no-check" checked> no check</label>
 </fieldset>
-<table class="grid coverage"><thead><tr><th>Requirement</th><th>Section</th><th>Level</th><th>Condition</th><th>Coverage</th><th>Checks</th></tr></thead>
+<table class="grid coverage"><thead><tr><th>Requirement</th><th>Section</th><th>Level</th><th>Condition</th><th>Coverage</th><th>Checks</th><th>Mutants</th><th>Self-test</th></tr></thead>
 <tbody>
 ${rows}</tbody></table>
 ${uncatalogued}
 ${untagged}
+</section>`;
+}
+
+/** `run --self-test`: the mutation score, the survivors and what caught each mutant. */
+function selfTestSection(report: RunReport): Html | '' {
+  const s = report.selfTest;
+  if (!s) return '';
+  const m = s.mutants;
+  const survivors = s.outcomes.filter((o) => o.verdict === 'survived');
+  const killed = s.outcomes.filter((o) => o.verdict === 'killed');
+  const row = (o: MutantOutcome) =>
+    h`<tr class="mutant" data-mutant="${o.id}" data-verdict="${o.verdict}"><th scope="row"><code>${o.id}</code></th><td>${o.description}</td><td>${o.requirements.map((id) => h`<code>${id}</code> `)}</td><td>${o.verdict === 'killed' ? h`<code>${o.killedBy?.check ?? ''}</code>: ${o.killedBy?.message ?? ''}` : (o.why ?? '')}</td></tr>\n`;
+  const table = (list: readonly MutantOutcome[]) => h`<table class="grid mutants"><thead><tr><th>Mutant</th><th>Fault</th><th>Requirements</th><th>Caught by / why it survived</th></tr></thead><tbody>${list.map(row)}</tbody></table>`;
+  return h`<section id="self-test" data-passed="${String(s.passed)}" data-score="${m.score}" data-killed="${m.killed}" data-survived="${m.survived}" data-total="${m.total}" data-wall-time-ms="${s.wallTimeMs}">
+<h2>Self-test: ${s.passed ? 'PASSED' : 'FAILED'}</h2>
+<p>Mutation score <strong>${(m.score * 100).toFixed(1)}%</strong>: ${m.killed} of ${m.total} mutants of the reference caught by a check naming the requirement they break, ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s. Requirements: ${REQUIREMENT_VERDICTS.map((v) => `${s.requirementCounts[v]} ${v}`).join(', ')} (of ${s.requirementCounts.total}).</p>
+${s.problems.length ? h`<details open><summary>${plural(s.problems.length, 'problem')}</summary><ul class="self-test-problems">${s.problems.map((p) => h`<li>${p}</li>`)}</ul></details>` : ''}
+${survivors.length ? h`<h3 id="survivors">Survivors</h3>${table(survivors)}` : ''}
+<details><summary>${plural(killed.length, 'caught mutant')}</summary>${table(killed)}</details>
 </section>`;
 }
 
@@ -389,11 +424,12 @@ export function reportHtml(report: RunReport): string {
 <body>
 <main>
 ${summary(report, verdict, coverage)}
-<nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a><a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
+<nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a>${report.selfTest ? h`<a href="#self-test">Self-test</a>` : ''}<a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
 ${harnessErrors(report)}
 ${bySection(report, coverage)}
 ${bySuite(report)}
 ${coverageSection(report, coverage)}
+${selfTestSection(report)}
 ${problems(report)}
 ${allChecks(report)}
 <footer>Rendered from report.json, the canonical report (schema: <code>vectors/schema/report.schema.json</code> in the package); junit.xml and summary.md are rendered from it too.</footer>

@@ -2,6 +2,15 @@ import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Exchange } from './exchange.js';
 import { parseCheckName, type CheckResult, type Verdict } from './results.js';
+import type { MutantTrialMeta } from './self-test-config.js';
+
+/** One check run with one mutant switched on (self-test), traced to the check's own result by `checkId`. */
+export interface MutantTrial extends MutantTrialMeta {
+  readonly checkId: string;
+  readonly requirements: readonly string[];
+  readonly level: CheckResult['level'];
+  readonly durationMs: number;
+}
 
 /** A failed check keeps its last few exchanges: the one that failed and what led to it. */
 const EXCHANGES_KEPT = 8;
@@ -17,6 +26,8 @@ export interface ProgressSink {
 /** Collects every check as a graded result; reports progress per suite file. */
 export class ConformanceReporter implements Reporter {
   readonly results: CheckResult[] = [];
+  /** Self-test runs: what each check did under each mutant it was tried with. */
+  readonly trials: MutantTrial[] = [];
   readonly errors: string[] = [];
   finished = false;
 
@@ -28,6 +39,8 @@ export class ConformanceReporter implements Reporter {
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
+    const trial = (testCase.meta() as { mutantTrial?: MutantTrialMeta }).mutantTrial;
+    if (trial) return void this.trials.push(this.toTrial(testCase, trial));
     const result = this.toResult(testCase);
     const filteredOut = this.selectedIds.length > 0 && !result.requirements.some((id) => this.selectedIds.includes(id));
     if (filteredOut) return;
@@ -45,6 +58,23 @@ export class ConformanceReporter implements Reporter {
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message: string }>): void {
     for (const e of unhandled) this.errors.push(e.message);
     this.finished = true;
+  }
+
+  private toTrial(testCase: TestCase, trial: MutantTrialMeta): MutantTrial {
+    const suite = relative(this.root, testCase.module.moduleId);
+    const { name, requirements, level } = parseCheckName(trial.check);
+    const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).replace(/[\s>]+$/, '');
+    const state = testCase.result().state;
+    // A trial whose test failed (a timeout) never reached its own verdict: the check did not pass, so it caught the mutant.
+    const failed = state === 'failed' ? { outcome: 'killed' as const, message: testCase.result().errors?.map((e) => e.message).join('\n') ?? trial.message } : {};
+    return {
+      ...trial,
+      ...failed,
+      checkId: `${suite} > ${prefix ? `${prefix} > ` : ''}${name}`,
+      requirements,
+      level,
+      durationMs: Math.round((testCase.diagnostic()?.duration ?? 0) * 10) / 10,
+    };
   }
 
   private toResult(testCase: TestCase): CheckResult {

@@ -1,5 +1,6 @@
 import type { Level } from '../spec/types.js';
 import type { Exchange } from './exchange.js';
+import type { SelfTestSummary } from './self-test.js';
 
 /** pass; fail (a MUST broken); warn (a SHOULD broken); not-run (skipped, with the reason); error (the harness failed). */
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
@@ -32,6 +33,8 @@ export interface RunReport {
   readonly counts: Readonly<Record<Verdict, number>> & { readonly total: number };
   readonly results: readonly CheckResult[];
   readonly harnessErrors: readonly string[];
+  /** `run --self-test` only: mutants tried, caught and survived, and each requirement's verdict. */
+  readonly selfTest?: SelfTestSummary;
 }
 
 const NAME_TAGS = /^(.*) \[([^\]]+)\] \((MUST|SHOULD)\)$/;

@@ -9,6 +9,10 @@ import { ConformanceReporter, type ProgressSink } from './reporter.js';
 import { CHECK_TIMEOUT_ENV, TARGET_ENV, type TargetConfig } from './target-config.js';
 import { countVerdicts, type RunReport } from './results.js';
 import { writeReports } from './write-reports.js';
+import { CATALOGUE } from './coverage.js';
+import { judgeSelfTest } from './self-test.js';
+import { SELF_TEST_ENV, selfTestMutants, type SelfTestConfig } from './self-test-config.js';
+import { UNTESTABLE } from '../mutants/untestable.js';
 
 export interface RunOptions {
   /** Sections (`7.3`, `7`) or requirement ids (`AUTH-SIGNATURE-EXPIRED`). */
@@ -29,6 +33,11 @@ export interface RunOptions {
     /** `--allow-spend --spend-cap N`: purchase checks may pay, at most N minor units in all. */
     readonly spendCapMinorUnits?: number;
   };
+  /**
+   * `run --self-test`: besides the checks themselves, every check is tried against each mutant of the catalogue
+   * naming one of its requirements (in-process only); the report carries the mutation score and survivors.
+   */
+  readonly selfTest?: SelfTestConfig;
 }
 
 export type RunExitCode = 0 | 1 | 2 | 3;
@@ -64,6 +73,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const sections = only.filter((o) => SECTION.test(o));
   const ids = only.filter((o) => !SECTION.test(o));
   const files = suiteFiles(sections);
+  if (options.selfTest && options.live) return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url' };
   if (files.length === 0) return { exitCode: 2, report: null, runDir: null, problem: `no suite covers section ${sections.join(', ')}` };
 
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
@@ -88,6 +98,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
   }
   process.env[TARGET_ENV] = JSON.stringify(target);
+  if (options.selfTest) process.env[SELF_TEST_ENV] = JSON.stringify(options.selfTest);
+  else delete process.env[SELF_TEST_ENV];
+  const started = Date.now();
   if (options.timeoutMs) process.env[CHECK_TIMEOUT_ENV] = String(options.timeoutMs);
   else delete process.env[CHECK_TIMEOUT_ENV];
   const startedAt = new Date().toISOString();
@@ -136,6 +149,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
   const results = reporter.results;
+  const selfTest = options.selfTest
+    ? judgeSelfTest({ results, trials: reporter.trials, mutants: selfTestMutants(options.selfTest), catalogue: CATALOGUE, untestable: UNTESTABLE, selection: only, wallTimeMs: Date.now() - started })
+    : undefined;
   const report: RunReport = {
     tool: { name: 'agent-platform-conformance', version: packageVersion() },
     runId,
@@ -150,11 +166,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     counts: countVerdicts(results),
     results,
     harnessErrors,
+    ...(selfTest ? { selfTest } : {}),
   };
   const runDir = writeReports(options.out ?? 'reports', report);
   if (harnessErrors.length) return { exitCode: 3, report, runDir, problem: harnessErrors[0] };
   if (report.counts.total === 0 || report.counts.total === report.counts['not-run']) {
     return { exitCode: 2, report, runDir, problem: `the selection ${only.join(' ') || '(all)'} selects no check` };
   }
+  if (selfTest && !selfTest.passed) return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };
   return { exitCode: report.counts.fail > 0 || report.counts.error > 0 ? 1 : 0, report, runDir };
 }

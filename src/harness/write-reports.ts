@@ -2,6 +2,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { exchangeText } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
+import { requirementCoverage } from './coverage.js';
+import { MUTANTS } from '../mutants/catalogue.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
 
 function atomicWrite(path: string, text: string): void {
@@ -67,7 +69,39 @@ export function summaryMarkdown(report: RunReport): string {
     }
   }
   for (const e of report.harnessErrors) lines.push('', `Harness error: ${e}`);
+  lines.push(...selfTestLines(report), ...coverageLines(report));
   return `${lines.join('\n')}\n`;
+}
+
+function selfTestLines(report: RunReport): string[] {
+  const s = report.selfTest;
+  if (!s) return [];
+  const m = s.mutants;
+  const lines = [
+    '',
+    `## Self-test: ${s.passed ? 'PASSED' : 'FAILED'}`,
+    '',
+    `Mutation score **${(m.score * 100).toFixed(1)}%**: ${m.killed} of ${m.total} mutants caught, ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s.`,
+  ];
+  const survivors = s.outcomes.filter((o) => o.verdict === 'survived');
+  if (survivors.length) {
+    lines.push('', '| survivor | requirements | why |', '|---|---|---|');
+    for (const o of survivors.slice(0, 200)) lines.push(`| ${o.id} | ${o.requirements.join(' ')} | ${(o.why ?? '').replace(/\|/g, '\\|')} |`);
+  }
+  return lines;
+}
+
+/** Requirement coverage: every catalogue requirement, its checks, the mutants naming it and its verdict. */
+function coverageLines(report: RunReport): string[] {
+  const coverage = requirementCoverage(report.results);
+  const judged = new Map((report.selfTest?.requirements ?? []).map((r) => [r.id, r]));
+  const lines = ['', '## Requirement coverage', '', `${coverage.counts.covered} of ${coverage.counts.total} catalogue requirements covered.`, '', '| requirement | checks | mutants | verdict |', '|---|---|---|---|'];
+  for (const r of coverage.requirements) {
+    const j = judged.get(r.id);
+    const mutants = j ? `${j.killed}/${j.mutants}` : String(MUTANTS.filter((m) => m.requirements.includes(r.id)).length);
+    lines.push(`| ${r.id} | ${r.checks.length} | ${mutants} | ${j ? j.verdict : r.status}${j?.note ? ` (${j.note.replace(/\|/g, '\\|')})` : ''} |`);
+  }
+  return lines;
 }
 
 /** Writes report.json, junit.xml, report.html and summary.md under `dir/<runId>/`, each file atomically. */

@@ -11,3 +11,4 @@ export * from './sale/index.js';
 export * from './inband/index.js';
 export * from './buyer/index.js';
 export * from './tempo/index.js';
+export * from './relay/index.js';

@@ -6,6 +6,7 @@ import type { VerifierConfig } from '../verifier/types.js';
 import type { PurchaseConfig } from '../purchase/index.js';
 import { cliTokenRoute } from './cli-token.js';
 import { createWidgetService, type WidgetServiceOptions } from './widgets/index.js';
+import { platformMcpRoute } from './mcp/index.js';
 import { createReferencePurchases, mppCreditsRoute, paidRails, pricedResourceRoute, type RailPrices, type ReferencePurchases } from './purchases.js';
 import { keyDirectoryRoute, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
@@ -50,6 +51,27 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly widgets?: WidgetServiceOptions | false;
   /** The rails that spend purchased usage (LLM completions, the agent socket), at these prices; false: not mounted. */
   readonly paidRails?: Partial<RailPrices> | false;
+  /** Named faults switched on in this deployment (DESIGN.md section 4; the catalogue is src/mutants/). Never set in production. */
+  readonly mutants?: readonly PlatformFault[];
+}
+
+/** What a request looked like, for a fault that rewrites the answer to it. */
+export interface FaultRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: Uint8Array | null;
+}
+
+/**
+ * One fault of a mutant deployment (DESIGN.md section 4), applied where the platform is composed: on the verifier's
+ * ports and configuration, on the purchase machine, and on every answer.
+ */
+export interface PlatformFault {
+  readonly ports?: (ports: VerifierPorts) => VerifierPorts;
+  readonly config?: (config: VerifierConfig) => VerifierConfig;
+  readonly purchases?: (purchases: ReferencePurchases) => void;
+  readonly answer?: (request: FaultRequest, response: Response) => Response | Promise<Response>;
 }
 
 export interface RequestInfo {
@@ -113,13 +135,15 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     if (!options.fetcher) throw new TypeError('createReferencePlatform needs a fetcher (or ports)');
     ports = createMemoryPorts(options.clock ?? systemClock, options.fetcher) as VerifierPorts as P;
   }
+  const faults = options.mutants ?? [];
+  for (const fault of faults) if (fault.ports) ports = fault.ports(ports) as P;
   const tokens = createPlatformTokenIssuer({
     issuer: options.tokenIssuer ?? origin,
     clock: ports.clock,
     ...(options.platformTokenKey ? { privateJwk: options.platformTokenKey } : {}),
     ...(options.agentScope ? { agentScope: options.agentScope } : {}),
   });
-  const config: VerifierConfig = {
+  let config: VerifierConfig = {
     authority,
     ...(options.ownerKeys ? { ownerKeys: options.ownerKeys } : {}),
     ...(options.blockedAgents ? { blockedAgents: options.blockedAgents } : {}),
@@ -128,15 +152,18 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
       : tokens.verifierConfig,
     ...(options.allowInsecureAgentUrls ? { allowInsecureAgentUrls: true } : {}),
   };
+  for (const fault of faults) if (fault.config) config = fault.config(config);
   const sockets: SocketRoute[] = [...(options.sockets ?? [])];
   const purchases = options.purchases === false ? undefined : createReferencePurchases({ origin, clock: ports.clock, config: options.purchases ?? {} });
+  if (purchases) for (const fault of faults) fault.purchases?.(purchases);
+  const answerFaults = faults.flatMap((f) => (f.answer ? [f.answer] : []));
   const rails = purchases && options.paidRails !== false ? paidRails(purchases, origin, options.paidRails ?? {}) : undefined;
   if (rails) sockets.push(rails.socket);
   const routes = new RouteTable([
     cliTokenRoute(tokens),
     keyDirectoryRoute(options.hostedAgentKeys ?? []),
     ...(purchases ? [mppCreditsRoute(purchases), pricedResourceRoute(purchases)] : []),
-    ...(rails ? [rails.llm] : []),
+    ...(rails ? [rails.llm, platformMcpRoute(rails.delegate)] : []),
     ...(options.widgets === false ? [] : createWidgetService({ clock: ports.clock, ...options.widgets }).routes),
     ...(options.routes ?? []),
   ]);
@@ -159,8 +186,14 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     },
     async fetch(request, info) {
       try {
+        const copy = answerFaults.length ? request.clone() : undefined;
         if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();
-        return await routes.dispatch(request, info.clientAddress, { ports, config, ...(info.bodyConsumed ? { bodyConsumed: true } : {}) });
+        let response = await routes.dispatch(request, info.clientAddress, { ports, config, ...(info.bodyConsumed ? { bodyConsumed: true } : {}) });
+        if (copy) {
+          const seen: FaultRequest = { method: copy.method, url: copy.url, headers: copy.headers, body: copy.body ? new Uint8Array(await copy.arrayBuffer()) : null };
+          for (const fault of answerFaults) response = await fault(seen, response);
+        }
+        return response;
       } catch {
         return renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
       }

@@ -167,8 +167,10 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
     offerId: 'call_echo',
     price: { amount: '25', currency: 'usd' },
     priceNano: '250000000',
-    methods: [PAYMENT_METHODS.stripe],
+    // Card first: a caller naming no method gets a card challenge; one preferring tempo gets a stablecoin one.
+    methods: [PAYMENT_METHODS.stripe, PAYMENT_METHODS.tempo],
     cardOpen: true,
+    stablecoinAmount: '250000',
     anonymous: true,
     defaultKind: PURCHASE_KINDS.exact,
     caps: { principalPerDay: 20, ipPerDay: 20, instrumentPerDay: 20, platformPerDay: 1000 },

@@ -172,7 +172,7 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
       ...given,
       ...(served
         ? {
-            routes: [...(given.routes ?? []), agentRoute(served)],
+            routes: [...(given.routes ?? []), agentRoute(served, () => platform?.purchases?.config)],
             // The origin's key directory (2.4) lists the hosted agent's key beside any others given.
             hostedAgentKeys: () => [...(typeof given.hostedAgentKeys === 'function' ? given.hostedAgentKeys() : (given.hostedAgentKeys ?? [])), ...(served.publicKey ? [served.publicKey] : [])],
           }

@@ -18,3 +18,5 @@ export * from './widgets.js';
 export * from './inband.js';
 export * from './agent-check.js';
 export * from './publish.js';
+export * from './platform-mcp.js';
+export * from './purchase-method-requirements.js';

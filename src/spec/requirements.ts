@@ -1,6 +1,8 @@
 import { INBAND_REQUIREMENTS } from './inband.js';
 import { PURCHASE_REQUIREMENT_LIST } from './purchase-requirements.js';
 import { SDK_AUTH_REQUIREMENTS } from './sdk-auth.js';
+import { PLATFORM_MCP_REQUIREMENTS } from './platform-mcp.js';
+import { PURCHASE_METHOD_REQUIREMENTS } from './purchase-method-requirements.js';
 import type { RequirementRecord } from './types.js';
 
 const r = (id: string, section: string, condition: string): RequirementRecord => Object.freeze({ id, section, level: 'MUST', condition });
@@ -125,4 +127,6 @@ export const REQUIREMENT_LIST: readonly RequirementRecord[] = Object.freeze([
   ...PURCHASE_REQUIREMENT_LIST,
   ...Object.values(INBAND_REQUIREMENTS),
   ...Object.values(SDK_AUTH_REQUIREMENTS),
+  ...Object.values(PURCHASE_METHOD_REQUIREMENTS),
+  ...Object.values(PLATFORM_MCP_REQUIREMENTS),
 ]);

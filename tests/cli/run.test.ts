@@ -6,6 +6,9 @@ import { spawnCli } from './spawn-cli.js';
 
 const run = (args: string[]) => spawnCli(['run', ...args]);
 
+/** A whole run in a child process collects every suite file; on two busy cores that takes more than the default. */
+const RUN_TIMEOUT_MS = 90_000;
+
 describe('agent-platform-conformance run', () => {
   test('a run of one requirement writes report.json, junit.xml and summary.md and exits 0', async () => {
     const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
@@ -23,7 +26,7 @@ describe('agent-platform-conformance run', () => {
     expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-platform-conformance" tests="\d+" failures="0"/);
     expect(junit).not.toMatch(/<testcase (?![^>]*name=")/);
     expect(readFileSync(join(out, runDir!, 'summary.md'), 'utf8')).toMatch(/^# Conformance: CONFORMANT/);
-  });
+  }, RUN_TIMEOUT_MS);
 
   test('a selection that selects nothing exits 2 and says so', async () => {
     const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
@@ -33,7 +36,7 @@ describe('agent-platform-conformance run', () => {
     const id = await run(['--only', 'NO-SUCH-REQUIREMENT', '--out', out]);
     expect(id.code).toBe(2);
     expect(id.stderr).toContain('selects no check');
-  });
+  }, RUN_TIMEOUT_MS);
 
   test('an unreachable target exits 3, and bad options exit 2 without a stack trace', async () => {
     const live = await run(['--base-url', 'http://127.0.0.1:9', '--out', mkdtempSync(join(tmpdir(), 'apc-run-'))]);
@@ -46,5 +49,5 @@ describe('agent-platform-conformance run', () => {
     expect(seed.code).toBe(2);
     expect(seed.stderr).toContain('--seed must be a whole number');
     expect(seed.stderr).not.toMatch(/\n\s+at /);
-  });
+  }, RUN_TIMEOUT_MS);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMemoryKeyStore, generateAgentKeys } from '../../reference/agent/keys.js';
-import { createStandardAgent, type StandardAgent } from '../../reference/agent/standard-agent.js';
+import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
+import { activeMutant } from '../../mutants/index.js';
 import { memoryKeySets } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type UpgradeOutcome } from './agent-target.js';
@@ -21,21 +22,31 @@ export class InProcessAgentTarget implements AgentTarget {
   readonly description = 'embedded reference agent';
   readonly agentUrl = IN_PROCESS_AGENT_URL;
   readonly servesOriginDirectory = true;
-  private agent: Promise<StandardAgent> | undefined;
+  /** The agent, and one per mutant whose fault is in how the agent is built (self-test). */
+  private readonly agents = new Map<string, Promise<StandardAgent>>();
 
   private ready(): Promise<StandardAgent> {
-    return (this.agent ??= (async () =>
-      createStandardAgent({
-        agentUrl: IN_PROCESS_AGENT_URL,
-        name: 'reference',
-        keyStore: createMemoryKeyStore(await generateAgentKeys()),
-        authSkill: {},
-        access: CALLER_ACCESS,
-        fetchKeySet: memoryKeySets(callerKeySets()),
-        clock,
-        random,
-        serveKeyDirectory: true,
-      }))());
+    const built = activeMutant()?.agent?.options;
+    const key = built ? activeMutant()!.id : '';
+    let agent = this.agents.get(key);
+    if (!agent) {
+      agent = (async () => {
+        const options: StandardAgentOptions = {
+          agentUrl: IN_PROCESS_AGENT_URL,
+          name: 'reference',
+          keyStore: createMemoryKeyStore(await generateAgentKeys()),
+          authSkill: {},
+          access: CALLER_ACCESS,
+          fetchKeySet: memoryKeySets(callerKeySets()),
+          clock,
+          random,
+          serveKeyDirectory: true,
+        };
+        return createStandardAgent(built ? built(options) : options);
+      })();
+      this.agents.set(key, agent);
+    }
+    return agent;
   }
 
   async send(r: AgentRequest): Promise<TargetResponse> {
@@ -46,13 +57,22 @@ export class InProcessAgentTarget implements AgentTarget {
       headers: (r.headers ?? []).map(([n, v]) => [n, v] as [string, string]),
       ...(body ? { body, duplex: 'half' } : {}),
     } as RequestInit);
-    return collect(await agent.fetch(request));
+    const answerFault = activeMutant()?.agent?.answer;
+    if (!answerFault) return collect(await agent.fetch(request));
+    const seen = { method: r.method, url: request.url, headers: new Headers(request.headers), body: body instanceof Uint8Array ? body : null };
+    return collect(await answerFault(seen, await agent.fetch(request)));
   }
 
   async upgrade(path: string, headers: ReadonlyArray<readonly [string, string]> = []): Promise<UpgradeOutcome> {
     const agent = await this.ready();
-    const decision = await agent.upgrade(new Request(this.agentUrl + path, { headers: [['upgrade', 'websocket'], ['connection', 'Upgrade'], ...headers.map(([n, v]) => [n, v] as [string, string])] }));
-    return 'refuse' in decision ? { opened: false, response: await collect(decision.refuse) } : { opened: true };
+    const request = new Request(this.agentUrl + path, { headers: [['upgrade', 'websocket'], ['connection', 'Upgrade'], ...headers.map(([n, v]) => [n, v] as [string, string])] });
+    const decision = await agent.upgrade(request);
+    const fault = activeMutant()?.agent;
+    let outcome: { opened: true } | { opened: false; response: Response } = 'refuse' in decision ? { opened: false, response: decision.refuse } : { opened: true };
+    const seen = { method: 'GET', url: request.url, headers: request.headers, body: null };
+    if (fault?.upgrade) outcome = await fault.upgrade(seen, outcome);
+    if (!outcome.opened && fault?.answer) outcome = { opened: false, response: await fault.answer(seen, outcome.response) };
+    return outcome.opened ? { opened: true } : { opened: false, response: await collect(outcome.response) };
   }
 
   async token(role: CallerRole): Promise<string> {

@@ -8,6 +8,14 @@ import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
 import { createMemoryPorts } from '../../verifier/index.js';
 import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
+import { activeMutant, type Mutant, type PlatformFault } from '../../mutants/index.js';
+
+/** The construction faults of the active mutant (its answer rewrite is applied per request in `send`, so it also reaches a deployment built before it was switched on). */
+function constructionFaults(mutant: Mutant | undefined): { mutants?: PlatformFault[] } {
+  if (!mutant?.platform) return {};
+  const { answer: _perRequest, ...built } = mutant.platform;
+  return { mutants: [built] };
+}
 
 /** Keys of the agents the in-process platform hosts, which its key directory lists. */
 const HOSTED_AGENT_KEYS = [keyFromName('hosted-agent-1').publicJwk, keyFromName('hosted-agent-2').publicJwk];
@@ -44,14 +52,16 @@ export class InProcessTarget implements Target {
     this.now = c.now;
     this.documents = { ...c.documents };
     const clock = { now: () => this.now };
-    this.fetcher = createMemoryFetcher(this.documents);
+    const mutant = activeMutant();
+    this.fetcher = createMemoryFetcher(this.documents, mutant?.fetcher?.limits ?? {});
+    const fetcher = mutant?.fetcher?.wrap ? mutant.fetcher.wrap(this.fetcher, () => this.documents) : this.fetcher;
     const registrations = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({ agentUrl, thumbprints: [...r.thumbprints], registeredAt: c.now }));
-    const ports = createMemoryPorts(clock, this.fetcher, registrations);
+    const ports = createMemoryPorts(clock, fetcher, registrations);
     for (const jti of c.platform.revoked_token_ids ?? []) ports.revocations.revoke(jti);
     this.platform = createReferencePlatform({
       authority: c.platform.authority,
       clock,
-      fetcher: this.fetcher,
+      fetcher,
       ports,
       ...(c.platform.owner_keys ? { ownerKeys: c.platform.owner_keys } : {}),
       ...(c.platform.blocked_agents ? { blockedAgents: c.platform.blocked_agents } : {}),
@@ -60,6 +70,7 @@ export class InProcessTarget implements Target {
       ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
       hostedAgentKeys: HOSTED_AGENT_KEYS,
       widgets: { ids: counterIds() },
+      ...constructionFaults(mutant),
     });
   }
 
@@ -77,10 +88,12 @@ export class InProcessTarget implements Target {
       headers: r.headers.map(([n, v]) => [n, v] as [string, string]),
       ...(r.body && r.body.length ? { body: r.body } : {}),
     });
-    const response = await this.platform!.fetch(request, {
+    let response = await this.platform!.fetch(request, {
       clientAddress: r.clientAddress ?? DEFAULT_CLIENT_ADDRESS,
       ...(r.bodyConsumed ? { bodyConsumed: true } : {}),
     });
+    const answerFault = activeMutant()?.platform?.answer;
+    if (answerFault) response = await answerFault({ method: r.method, url: r.url, headers: new Headers(r.headers.map(([n, v]) => [n, v] as [string, string])), body: r.body }, response);
     return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
   }
 

@@ -1,25 +1,31 @@
-import { PAYMENT_PROBLEMS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import type { PaymentCredential } from '../credential.js';
+import { chargeStep, resumeSend } from './charge-step.js';
 import { grantedAnswer, receiptOf } from './granted.js';
 import { withFreshChallenge } from './issue.js';
 import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
 import type { ChargeRecord, ChargeReply, Grant, PurchaseConfig, PurchasePorts } from './ports.js';
 
-/** Credits the pack once for a settled charge; a store fault is 503 grant_failed (the same credential completes it). */
-export async function grantSettled(record: ChargeRecord, chargeId: string, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
-  const grant: Grant = {
+/** The grant of a settled card charge (method stripe, the processor's charge id as the receipt reference). */
+export function chargeGrant(record: ChargeRecord, chargeId: string, now: number): Grant {
+  return {
     challengeId: record.challengeId,
     buyer: record.buyer,
     packId: record.packId,
     creditNano: record.creditNano,
     chargeId,
+    method: PAYMENT_METHODS.stripe,
     termsVersion: record.termsVersion,
     grantedAt: now,
   };
+}
+
+/** Credits the pack once for a settled charge; a store fault is 503 grant_failed (the same credential completes it). */
+export async function grantSettled(record: ChargeRecord, chargeId: string, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
   try {
-    const result = await ports.store.grant(grant);
+    const result = await ports.store.grant(chargeGrant(record, chargeId, now));
     // Granted here, or by a settlement report that landed while this presentation was in flight: either way
     // this presentation is the one that tells the buyer, so it answers 200 (409 is for a later presentation).
     return grantedAnswer(result.grant, result.balanceNano, config);
@@ -28,30 +34,17 @@ export async function grantSettled(record: ChargeRecord, chargeId: string, ports
   }
 }
 
-/** Sends (or resumes) the charge and turns the processor's word into the answer. */
+/** Sends (or resumes) the charge (charge-step.ts) and turns the processor's word into the pack's answer. */
 export async function runCharge(record: ChargeRecord, send: () => ChargeReply | Promise<ChargeReply>, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
-  let reply: ChargeReply;
-  try {
-    reply = await send();
-  } catch {
-    return purchaseAnswer(PURCHASE_ERRORS.charge_outcome_unknown, surfaceOf(config));
-  }
-  const chargeId = reply.chargeId ?? record.chargeId;
-  const known = chargeId === undefined ? {} : { chargeId };
-  switch (reply.outcome) {
-    case 'settled': {
-      const settled = await ports.store.updateCharge(record.challengeId, { state: 'settled', ...known });
-      return grantSettled(settled, chargeId ?? record.idempotencyKey, ports, config, now);
-    }
-    case 'declined':
-    case 'cancelled-unsettled':
-      await ports.store.updateCharge(record.challengeId, { state: 'failed', ...known });
+  const step = await chargeStep(record, send, ports);
+  switch (step.kind) {
+    case 'settled':
+      return grantSettled(step.record, step.chargeId, ports, config, now);
+    case 'failed':
       return withFreshChallenge(PAYMENT_PROBLEMS.verificationFailed, ports, config, now);
     case 'processing':
-      await ports.store.updateCharge(record.challengeId, { state: 'sent', ...known });
       return purchaseAnswer(PURCHASE_ERRORS.charge_processing, surfaceOf(config));
     case 'unknown':
-      await ports.store.updateCharge(record.challengeId, { state: 'sent', ...known });
       return purchaseAnswer(PURCHASE_ERRORS.charge_outcome_unknown, surfaceOf(config));
   }
 }
@@ -67,9 +60,7 @@ export async function resumeCharge(record: ChargeRecord, input: PurchaseRequest,
   if (grant) return purchaseAnswer(PURCHASE_ERRORS.purchase_already_granted, surfaceOf(config), { receipt: receiptOf(grant) });
   if (record.state === 'failed') return withFreshChallenge(PAYMENT_PROBLEMS.verificationFailed, ports, config, input.now);
   if (record.state === 'settled') return grantSettled(record, record.chargeId ?? record.idempotencyKey, ports, config, input.now);
-  const { chargeId } = record;
-  const send = chargeId !== undefined ? () => ports.processor.status(chargeId) : () => ports.processor.charge(record.token, record.price, record.idempotencyKey);
-  return runCharge(record, send, ports, config, input.now);
+  return runCharge(record, resumeSend(record, ports), ports, config, input.now);
 }
 
 export function tokenOf(credential: PaymentCredential): string | undefined {

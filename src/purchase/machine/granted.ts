@@ -9,15 +9,17 @@ import type { PurchaseGranted } from './outcome.js';
 import type { Grant, PurchaseConfig } from './ports.js';
 import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, RECEIPT_MEMBERS, RECEIPT_STATUS_SUCCESS } from './wire.js';
 
+/** The Payment-Receipt of a grant: its method, and the card charge's id or the transfer's hash as the reference (7.4). */
 export function receiptOf(grant: Grant): JsonObject {
   return {
-    [RECEIPT_MEMBERS.method]: PAYMENT_METHODS.stripe,
+    [RECEIPT_MEMBERS.method]: grant.method,
     [RECEIPT_MEMBERS.reference]: grant.chargeId,
     [RECEIPT_MEMBERS.status]: RECEIPT_STATUS_SUCCESS,
     [RECEIPT_MEMBERS.timestamp]: instantOf(grant.grantedAt),
   };
 }
 
+/** The paid 200: the pack on the balance, the receipt; a card purchase also names its payment intent (platform-facts g), a transfer does not. */
 export function grantedAnswer(grant: Grant, balanceNano: string, config: PurchaseConfig): PurchaseGranted {
   const receipt = receiptOf(grant);
   return Object.freeze({
@@ -34,7 +36,7 @@ export function grantedAnswer(grant: Grant, balanceNano: string, config: Purchas
       [GRANTED_BODY_MEMBERS.granted]: true,
       [GRANTED_BODY_MEMBERS.packId]: grant.packId,
       [GRANTED_BODY_MEMBERS.balance]: { [BALANCE_MEMBERS.nano]: balanceNano },
-      [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId,
+      ...(grant.method === PAYMENT_METHODS.stripe ? { [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId } : {}),
       [GRANTED_BODY_MEMBERS.receipt]: receipt,
     }),
   });

@@ -10,7 +10,6 @@ export * from './decide.js';
 export * from './settle.js';
 export * from './tempo-ports.js';
 export * from './tempo-offer.js';
-export * from './tempo-granted.js';
 export * from './tempo-transfer.js';
 export * from './tempo-decide.js';
 export * from './tempo-settle.js';

@@ -1,5 +1,6 @@
 import type { Hex } from '../tempo/quote.js';
 import type { Grant, PurchasePorts } from './ports.js';
+import { transferGrant } from './tempo-transfer.js';
 
 export type TransferSettlement =
   | { readonly credited: true; readonly grant: Grant; readonly balanceNano: string }
@@ -16,15 +17,7 @@ export async function settleTransferReported(report: { readonly hash: Hex }, por
   if (transfers === undefined || record === undefined) return { credited: false, reason: 'unmatched' };
   const settled = await transfers.updateTransfer(record.challengeId, 'settled');
   try {
-    const result = await ports.store.grant({
-      challengeId: settled.challengeId,
-      buyer: settled.buyer,
-      packId: settled.packId,
-      creditNano: settled.creditNano,
-      chargeId: settled.hash,
-      termsVersion: settled.termsVersion,
-      grantedAt: ports.clock.now(),
-    });
+    const result = await ports.store.grant(transferGrant(settled, ports.clock.now()));
     return result.granted ? { credited: true, grant: result.grant, balanceNano: result.balanceNano } : { credited: false, reason: 'already-credited', grant: result.grant };
   } catch {
     return { credited: false, reason: 'grant-failed' };

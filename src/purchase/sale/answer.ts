@@ -1,5 +1,5 @@
 import { HEADERS } from '../../spec/headers.js';
-import { PAYMENT_CACHE_CONTROL } from '../../spec/payments.js';
+import { PAYMENT_CACHE_CONTROL, PAYMENT_METHODS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer, termsHeaders, type PurchaseAnswer } from '../answers.js';
 import { jcsBase64url } from '../canonical-json.js';
@@ -43,13 +43,13 @@ export function callAnswer(response: CallResponse, config: PurchaseConfig, grant
   return Object.freeze({ call: true as const, status: response.status, headers: Object.freeze(headers), body: response.body });
 }
 
-/** The purchase block of a settled single-call purchase (platform-facts g: `{granted, packId, paymentIntentId, …}`). */
+/** The purchase block of a settled single-call purchase (platform-facts g: `{granted, packId, paymentIntentId, …}`; a transfer names no payment intent). */
 export function purchaseBlock(grant: Grant, balanceNano: string): JsonObject {
   return {
     [GRANTED_BODY_MEMBERS.granted]: true,
     [GRANTED_BODY_MEMBERS.packId]: grant.packId,
     [GRANTED_BODY_MEMBERS.balance]: { [BALANCE_MEMBERS.nano]: balanceNano },
-    [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId,
+    ...(grant.method === PAYMENT_METHODS.stripe ? { [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId } : {}),
     [GRANTED_BODY_MEMBERS.receipt]: receiptOf(grant),
   };
 }

@@ -1,9 +1,9 @@
 import { HEADERS } from '../../spec/headers.js';
-import { PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { parseCredential, sameEcho } from '../credential.js';
-import { tokenOf } from '../machine/card-charge.js';
+import { chargeGrant, tokenOf } from '../machine/card-charge.js';
 import { chargeStep, resumeSend, type ChargeStep } from '../machine/charge-step.js';
 import { withFreshChallenge } from '../machine/issue.js';
 import { codeAnswer, headerOf, surfaceOf } from '../machine/outcome.js';
@@ -17,13 +17,14 @@ import { capCounters, takeCaps } from './caps.js';
 import { accountOf, freshSaleChallenge, isCallHere, offerFor, callMethodsOffered } from './offer.js';
 import type { SaleConfig, SalePorts, SaleRecord, SaleRequest } from './ports.js';
 import { creditAndServe } from './serve.js';
+import { decideSaleTransfer, resumeSaleTransferFirst } from './tempo.js';
 import { UNIDENTIFIED_PAYER_PREFIX } from './wire.js';
 
 /**
  * Decides a call to a priced single-call resource (7.4 single calls; section 3). The order of checks:
  *
  * 1. A readable credential whose single-call challenge of this resource already has a charge for the same
- *    token resumes its sale (section 3 row 1) before anything else: 409 call_in_progress, call_already_served,
+ *    token (or a transfer for the same transaction, sale/tempo.ts) resumes its sale (section 3 row 1) before anything else: 409 call_in_progress, call_already_served,
  *    call_refunded or purchase_already_granted once the sale moved on, else the charge resumed and the call
  *    served once. Only the agent the challenge names may resume it (401 terms_acceptance_unauthenticated).
  * 2. No credential:
@@ -37,11 +38,12 @@ import { UNIDENTIFIED_PAYER_PREFIX } from './wire.js';
  * 3. A credential: switches (403); unreadable 402 malformed-credential; a method this resource does not sell
  *    calls by 400 method-unsupported; a challenge not issued (or not as echoed) 402 invalid-challenge; a pack
  *    challenge 403 challenge_kind_mismatch; a call challenge of another resource 403
- *    challenge_origin_mismatch; already redeemed with another token 402 invalid-challenge.
+ *    challenge_origin_mismatch; already redeemed with another token or transaction 402 invalid-challenge.
  * 4. Who buys: a challenge naming an agent is redeemed only by a request authenticated as that agent (401
  *    terms_acceptance_unauthenticated), and only while it is an active agent (403 buyer_inactive); one naming
  *    no agent only while unidentified calls are sold (503 metered_not_ready).
- * 5. Expired 402 payment-expired; no shared payment token 402 invalid-payload; terms (machine/terms.ts) 402
+ * 5. Expired 402 payment-expired. A stablecoin (`tempo`) credential goes on in sale/tempo.ts (transaction,
+ *    403 metered_unavailable_for_stablecoin, location, caps, broadcast). A card one: no shared payment token 402 invalid-payload; terms (machine/terms.ts) 402
  *    terms-acceptance-required or terms-version-stale.
  * 6. Before charging: the pack's guards (503 payment_unreconciled, 403 purchases_unavailable_region); the
  *    per-call card offer (403 metered_unavailable_for_card: per-call sales by card closed, the call re-priced
@@ -69,6 +71,8 @@ export async function decideSale(input: SaleRequest, ports: SalePorts, config: S
       return resumeSale(record, issued, input, ports, config);
     }
   }
+  const resumedTransfer = credential === undefined ? undefined : await resumeSaleTransferFirst(credential, input, ports, config);
+  if (resumedTransfer !== undefined) return resumedTransfer;
 
   if (parsed === undefined) {
     if (input.buyer !== null) {
@@ -77,7 +81,7 @@ export async function decideSale(input: SaleRequest, ports: SalePorts, config: S
     } else if (!config.sale.anonymous) return codeAnswer(PURCHASE_ERRORS.metered_not_ready, config);
     if (!config.mppEnabled) return purchaseAnswer(PURCHASE_ERRORS.mpp_disabled, surface);
     if (!config.purchasesOpen) return purchaseAnswer(PURCHASE_ERRORS.purchases_disabled, surface);
-    const offer = offerFor(input, config);
+    const offer = offerFor(input, config, ports);
     if (offer === undefined) return codeAnswer(PURCHASE_ERRORS.mpp_not_configured, config);
     return withFreshChallenge(PAYMENT_PROBLEMS.paymentRequired, ports, config, now, undefined, offer);
   }
@@ -87,12 +91,13 @@ export async function decideSale(input: SaleRequest, ports: SalePorts, config: S
   if (!parsed.ok) return freshSaleChallenge(PAYMENT_PROBLEMS.malformedCredential, input, ports, config, `${PAYMENT_PROBLEMS.malformedCredential.condition} (${parsed.detail})`);
   const echo = parsed.credential.challenge;
 
-  if (!callMethodsOffered(config).some((method) => method === echo.method)) return purchaseAnswer(PURCHASE_ERRORS['method-unsupported'], surface);
+  if (!callMethodsOffered(config, ports).some((method) => method === echo.method)) return purchaseAnswer(PURCHASE_ERRORS['method-unsupported'], surface);
   const issued = await ports.store.challenge(echo.id);
   if (issued === undefined || !sameEcho(issued.echo, echo)) return freshSaleChallenge(PAYMENT_PROBLEMS.invalidChallenge, input, ports, config);
   if (issued.kind !== PURCHASE_KINDS.exact) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surface);
   if (issued.origin !== input.resource) return purchaseAnswer(PURCHASE_ERRORS.challenge_origin_mismatch, surface);
-  if ((await ports.store.chargeOf(issued.id)) !== undefined) {
+  const paid = echo.method === PAYMENT_METHODS.tempo ? await ports.stablecoin?.transfers.transferOf(issued.id) : await ports.store.chargeOf(issued.id);
+  if (paid !== undefined) {
     return freshSaleChallenge(PAYMENT_PROBLEMS.invalidChallenge, input, ports, config, 'The challenge was already redeemed with another payment; pay the fresh challenge on this response.');
   }
 
@@ -102,7 +107,8 @@ export async function decideSale(input: SaleRequest, ports: SalePorts, config: S
     if (!(await ports.accounts.isActiveAgent(account))) return purchaseAnswer(PURCHASE_ERRORS.buyer_inactive, surface);
   } else if (!config.sale.anonymous) return codeAnswer(PURCHASE_ERRORS.metered_not_ready, config);
 
-  if (now > issued.expiresAt) return freshSaleChallenge(PAYMENT_PROBLEMS.paymentExpired, input, ports, config);
+  if (now > issued.expiresAt) return freshSaleChallenge(PAYMENT_PROBLEMS.paymentExpired, input, ports, config, undefined, echo.method === PAYMENT_METHODS.tempo ? PAYMENT_METHODS.tempo : undefined);
+  if (echo.method === PAYMENT_METHODS.tempo) return decideSaleTransfer(parsed.credential, issued, account, input, ports, config);
   if (token === undefined) {
     return freshSaleChallenge(PURCHASE_ERRORS['invalid-payload'], input, ports, config, `A card credential's payload carries the shared payment token in ${STRIPE_PAYLOAD_MEMBERS.spt}; pay the fresh challenge on this response.`);
   }
@@ -203,7 +209,7 @@ async function resumeSale(record: ChargeRecord, issued: IssuedChallenge, input: 
   const sale = await ports.sales.open(saleOf(issued, account, record.buyer, input.now));
   if (sale.state !== 'open' && sale.state !== 'declined') return settledAgainAnswer(sale.state, await ports.store.grantOf(record.challengeId), config);
   if (record.state === 'failed') return freshSaleChallenge(PAYMENT_PROBLEMS.verificationFailed, input, ports, config);
-  if (record.state === 'settled') return creditAndServe(record, record.chargeId ?? record.idempotencyKey, input, ports, config);
+  if (record.state === 'settled') return creditAndServe(chargeGrant(record, record.chargeId ?? record.idempotencyKey, input.now), input, ports, config);
   return afterCharge(await chargeStep(record, resumeSend(record, ports), ports), input, ports, config);
 }
 
@@ -211,7 +217,7 @@ async function resumeSale(record: ChargeRecord, issued: IssuedChallenge, input: 
 async function afterCharge(step: ChargeStep, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
   switch (step.kind) {
     case 'settled':
-      return creditAndServe(step.record, step.chargeId, input, ports, config);
+      return creditAndServe(chargeGrant(step.record, step.chargeId, input.now), input, ports, config);
     case 'failed': {
       const declined = await ports.sales.move(step.record.challengeId, ['open'], 'declined');
       const { caps, capDay } = declined.record;

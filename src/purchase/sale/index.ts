@@ -6,5 +6,6 @@ export * from './answer.js';
 export * from './balance.js';
 export * from './serve.js';
 export * from './decide.js';
+export * from './tempo.js';
 export * from './memory.js';
 export * from './http.js';

@@ -6,6 +6,8 @@ import { decodeBase64urlJson } from '../base64url-json.js';
 import { isJsonObject } from '../json.js';
 import { cardPackOffer, withFreshChallenge, type ChallengeOffer } from '../machine/issue.js';
 import { acceptedMethods, trustedHeader } from '../machine/outcome.js';
+import { stablecoinOf, tempoPackOffer } from '../machine/tempo-offer.js';
+import { TEMPO_MEMO_BYTES } from '../tempo/quote.js';
 import type { IssuedChallenge, PurchaseKind, PurchasePorts } from '../machine/ports.js';
 import type { SaleConfig, SaleRequest } from './ports.js';
 import { SALE_OPAQUE_MEMBERS } from './wire.js';
@@ -17,14 +19,36 @@ function cardCallOffer(config: SaleConfig, account: string | null): ChallengeOff
   return { ...sized, kind: PURCHASE_KINDS.exact, origin: sale.resource, ...(account === null ? {} : { opaque: { [SALE_OPAQUE_MEMBERS.account]: account } }) };
 }
 
-/** How each method sells a single call. The stablecoin method joins here (and in SingleCallOffer.methods). */
-export const SINGLE_CALL_OFFERS: Readonly<Partial<Record<PaymentMethodId, (config: SaleConfig, account: string | null) => ChallengeOffer>>> = Object.freeze({
-  [PAYMENT_METHODS.stripe]: cardCallOffer,
+/**
+ * A single call offered by stablecoin: the pack's stablecoin request (machine/tempo-offer.ts) quoting the call's
+ * price in base units, with a fresh memo; credits the call's cost; redeemed only at the resource.
+ */
+function tempoCallOffer(config: SaleConfig, account: string | null, ports: PurchasePorts): ChallengeOffer {
+  const { sale } = config;
+  const stablecoin = stablecoinOf(ports, config);
+  if (stablecoin === undefined || sale.stablecoinAmount === undefined) throw new TypeError(`${sale.resource} sells no single call by ${PAYMENT_METHODS.tempo}`);
+  const sized = tempoPackOffer({ ...config, pack: { ...config.pack, packId: sale.offerId, creditNano: sale.priceNano } }, { ...stablecoin.offer, amount: sale.stablecoinAmount }, ports.random.bytes(TEMPO_MEMO_BYTES));
+  return { ...sized, kind: PURCHASE_KINDS.exact, origin: sale.resource, ...(account === null ? {} : { opaque: { [SALE_OPAQUE_MEMBERS.account]: account } }) };
+}
+
+/** How a method sells a single call: whether the deployment sells by it now, and the challenge offer. */
+export interface CallOfferMaker {
+  available(config: SaleConfig, ports: PurchasePorts): boolean;
+  offer(config: SaleConfig, account: string | null, ports: PurchasePorts): ChallengeOffer;
+}
+
+/** How each method sells a single call (listed in SingleCallOffer.methods to be sold). */
+export const SINGLE_CALL_OFFERS: Readonly<Partial<Record<PaymentMethodId, CallOfferMaker>>> = Object.freeze({
+  [PAYMENT_METHODS.stripe]: { available: () => true, offer: (config: SaleConfig, account: string | null) => cardCallOffer(config, account) },
+  [PAYMENT_METHODS.tempo]: {
+    available: (config: SaleConfig, ports: PurchasePorts) => stablecoinOf(ports, config) !== undefined && config.sale.stablecoinAmount !== undefined,
+    offer: tempoCallOffer,
+  },
 });
 
-/** Methods this resource sells single calls by now: configured and with an offer. */
-export function callMethodsOffered(config: SaleConfig): PaymentMethodId[] {
-  return config.sale.methods.filter((method) => SINGLE_CALL_OFFERS[method] !== undefined);
+/** Methods this resource sells single calls by now: configured, in the deployment's order, and with an offer available. */
+export function callMethodsOffered(config: SaleConfig, ports: PurchasePorts): PaymentMethodId[] {
+  return config.sale.methods.filter((method) => SINGLE_CALL_OFFERS[method]?.available(config, ports) === true);
 }
 
 /** The pack a signed agent asked for at this resource: the pack of /api/mpp/credits, issued here and redeemed there (7.4). */
@@ -43,25 +67,36 @@ export function kindWanted(input: SaleRequest, config: SaleConfig): PurchaseKind
  * unidentified caller always gets a call sized to it; an agent what its Service-Purchase asks for. A trusted
  * Service-Payment-Methods narrows the methods.
  */
-export function offerFor(input: SaleRequest, config: SaleConfig): ChallengeOffer | undefined {
+export function offerFor(input: SaleRequest, config: SaleConfig, ports: PurchasePorts): ChallengeOffer | undefined {
   const accepted = acceptedMethods(input);
   const account = input.buyer?.agentUrl ?? null;
-  if (account !== null && kindWanted(input, config) === PURCHASE_KINDS.pack) {
-    return accepted === undefined || accepted.includes(PAYMENT_METHODS.stripe) ? packOfferHere(config) : undefined;
-  }
-  const method = callMethodsOffered(config).find((m) => accepted === undefined || accepted.includes(m));
-  return method === undefined ? undefined : SINGLE_CALL_OFFERS[method]!(config, account);
+  if (wantsPack(input, config)) return accepted === undefined || accepted.includes(PAYMENT_METHODS.stripe) ? packOfferHere(config) : undefined;
+  // The buyer's order when it lists methods (7.4 Service-Payment-Methods), else the deployment's.
+  const offered = callMethodsOffered(config, ports);
+  const method = accepted === undefined ? offered[0] : accepted.find((m): m is PaymentMethodId => (offered as string[]).includes(m));
+  return method === undefined ? undefined : SINGLE_CALL_OFFERS[method]!.offer(config, account, ports);
 }
 
-/** A 402 with one fresh challenge of the offer the request gets (a card call when its methods name none offered). */
+/** A signed agent asking for the pack of /api/mpp/credits rather than a call. */
+function wantsPack(input: SaleRequest, config: SaleConfig): boolean {
+  return input.buyer !== null && kindWanted(input, config) === PURCHASE_KINDS.pack;
+}
+
+/**
+ * A 402 with one fresh challenge of the offer the request gets (a card call when its methods name none
+ * offered). `method`: the method of the credential refused, offered again for a call when it still sells calls.
+ */
 export function freshSaleChallenge(
   refusal: PaymentProblemRecord | PurchaseErrorRecord,
   input: SaleRequest,
   ports: PurchasePorts,
   config: SaleConfig,
   description?: string,
+  method?: PaymentMethodId,
 ): Promise<PurchaseAnswer> {
-  const offer = offerFor(input, config) ?? cardCallOffer(config, input.buyer?.agentUrl ?? null);
+  const account = input.buyer?.agentUrl ?? null;
+  const again = method !== undefined && !wantsPack(input, config) && callMethodsOffered(config, ports).includes(method) ? SINGLE_CALL_OFFERS[method]!.offer(config, account, ports) : undefined;
+  const offer = again ?? offerFor(input, config, ports) ?? cardCallOffer(config, account);
   return withFreshChallenge(refusal, ports, config, input.now, description, offer);
 }
 

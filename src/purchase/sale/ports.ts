@@ -44,12 +44,18 @@ export interface SingleCallOffer {
   /** The call's cost on the balance, in nano units (what an exact purchase credits and the call spends). */
   readonly priceNano: string;
   /**
-   * Methods single calls are sold by, in the deployment's order of preference. Only `stripe` (card) has a
-   * single-call offer today (sale/offer.ts SINGLE_CALL_OFFERS); the stablecoin method joins there.
+   * Methods single calls are sold by, in the deployment's order of preference (sale/offer.ts
+   * SINGLE_CALL_OFFERS): `stripe` (card) always; `tempo` (stablecoin) when the deployment sells transfers
+   * (the purchase config's `stablecoin` and the stablecoin ports) and `stablecoinAmount` prices the call.
    */
   readonly methods: readonly PaymentMethodId[];
   /** The per-call card offer can be paid now; false answers 403 metered_unavailable_for_card (per-call terms changed). */
   readonly cardOpen: boolean;
+  /**
+   * The call's price in the stablecoin's base units (a decimal integer string); a stablecoin challenge quoting
+   * anything else (the call re-priced since) answers 403 metered_unavailable_for_stablecoin.
+   */
+  readonly stablecoinAmount?: string;
   /** Card countries (ISO 3166-1 alpha-2) the per-call card offer is sold in; every country when absent. */
   readonly cardCountries?: readonly string[];
   /** Single calls without an agent identity are sold; false answers 503 metered_not_ready. */

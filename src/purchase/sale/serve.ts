@@ -1,6 +1,7 @@
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { codeAnswer } from '../machine/outcome.js';
-import type { ChargeRecord, Grant, GrantResult } from '../machine/ports.js';
+import { PAYMENT_METHODS } from '../../spec/payments.js';
+import type { Grant, GrantResult } from '../machine/ports.js';
 import { callAnswer, purchaseBlock, settledAgainAnswer, type SaleOutcome } from './answer.js';
 import type { FundingHold, SaleConfig, SalePorts, SaleRefund, SaleRequest, SaleState, ServeResult } from './ports.js';
 import { HOLD_KEY_PREFIXES } from './wire.js';
@@ -28,10 +29,15 @@ async function runCall(run: () => ServeResult | Promise<ServeResult>): Promise<S
 
 /**
  * Pays a failed call back: the card charge is refunded and the call's credit leaves the balance with it (the
- * hold is spent); when the processor cannot refund, the hold is released, so the credit stays on the payer's
- * balance. Either way the buyer is not out of pocket.
+ * hold is spent); when the processor cannot refund, or the call was paid by a transfer (which no card processor
+ * can refund), the hold is released, so the credit stays on the payer's balance. Either way the buyer is not
+ * out of pocket.
  */
 async function refundCall(grant: Grant, holdId: string, ports: SalePorts): Promise<SaleRefund> {
+  if (grant.method !== PAYMENT_METHODS.stripe) {
+    await quietly(() => ports.funding.release(holdId));
+    return 'balance';
+  }
   try {
     const state = await ports.processor.refund(grant.chargeId);
     await quietly(() => ports.funding.spend(holdId));
@@ -43,25 +49,18 @@ async function refundCall(grant: Grant, holdId: string, ports: SalePorts): Promi
 }
 
 /**
- * A settled single-call purchase: credited to the payer once (section 3 last row; a store fault is 503
+ * A settled single-call purchase (a card charge's grant, machine/card-charge.ts chargeGrant, or a transfer's,
+ * machine/tempo-transfer.ts transferGrant): credited to the payer once (section 3 last row; a store fault is 503
  * grant_failed, the same credential completes it), then the call is funded and served at most once.
  */
-export async function creditAndServe(record: ChargeRecord, chargeId: string, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
+export async function creditAndServe(grant: Grant, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
   let credited: GrantResult;
   try {
-    credited = await ports.store.grant({
-      challengeId: record.challengeId,
-      buyer: record.buyer,
-      packId: record.packId,
-      creditNano: record.creditNano,
-      chargeId,
-      termsVersion: record.termsVersion,
-      grantedAt: input.now,
-    });
+    credited = await ports.store.grant(grant);
   } catch {
     return codeAnswer(PURCHASE_ERRORS.grant_failed, config);
   }
-  return fundAndServe(record.challengeId, credited.grant, credited.balanceNano, input, ports, config);
+  return fundAndServe(grant.challengeId, credited.grant, credited.balanceNano, input, ports, config);
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { HttpEndpointDeclaration, SocketEndpointDeclaration } from '../../access/endpoint-declaration.js';
+import { jcsBase64url } from '../../purchase/canonical-json.js';
+import { createChallenge, serializeChallenge } from '../../purchase/challenge.js';
+import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { PAYMENT_METHODS } from '../../spec/payments.js';
 import type { AgentHttpEndpoint, AgentSocketEndpoint } from './endpoint-context.js';
 
 /** The access group the probes' `group:` scope names. */
@@ -22,7 +26,16 @@ export const PROBES = Object.freeze({
   group: { path: '/conformance/group', method: 'GET', scopes: `group:${PROBE_GROUP}` },
   list: { path: '/conformance/list', method: 'GET', scopes: [`group:${PROBE_GROUP}`, 'owner'] },
   stream: { path: '/conformance/stream', method: 'GET', contentType: MEDIA_TYPES.eventStream },
+  /** Answers 402 with the agent's own Payment challenge: a platform relaying it answers 502 upstream_payment_not_relayed instead (7.4). */
+  paymentChallenge: { path: '/conformance/payment-challenge', method: 'GET' },
+  /** Answers 200 with a Payment-Receipt of the agent's own: a platform relaying it answers 502 upstream_payment_not_relayed instead (7.4). */
+  paymentReceipt: { path: '/conformance/payment-receipt', method: 'GET' },
+  /** Says whether a Payment-Authorization reached the agent (a platform never relays a buyer's credential, 7.4). */
+  paymentSeen: { path: '/conformance/payment-seen', method: 'GET' },
 } satisfies Record<string, HttpEndpointDeclaration>);
+
+/** What the payment-seen probe answers: whether the request it received carried Payment-Authorization. */
+export const PAYMENT_SEEN_MEMBER = 'paymentAuthorization';
 
 export const SOCKET_PROBE = Object.freeze({ path: '/conformance/socket', scopes: 'user' } satisfies SocketEndpointDeclaration);
 
@@ -56,7 +69,30 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     { ...PROBES.group, handler: (ctx) => who(ctx) },
     { ...PROBES.list, handler: (ctx) => who(ctx) },
     { ...PROBES.stream, handler: () => frames() },
+    { ...PROBES.paymentChallenge, handler: (ctx) => ownPaymentChallenge(ctx.url) },
+    { ...PROBES.paymentReceipt, handler: () => ownPaymentReceipt() },
+    { ...PROBES.paymentSeen, handler: (ctx) => ({ [PAYMENT_SEEN_MEMBER]: ctx.request.headers.has(HEADERS.paymentAuthorization) }) },
   ];
+}
+
+/** The agent charging for itself: a 402 with a Payment challenge of its own (card, a fixed price), as an agent must never be relayed doing. */
+function ownPaymentChallenge(url: URL): Response {
+  const challenge = createChallenge({
+    realm: url.host,
+    method: PAYMENT_METHODS.stripe,
+    request: { amount: '100', currency: 'usd' },
+    createdAt: Math.floor(Date.now() / 1000),
+  });
+  return new Response(JSON.stringify({ error: 'payment_required' }), {
+    status: 402,
+    headers: { [HEADERS.wwwAuthenticate]: serializeChallenge(challenge), [HEADERS.contentType]: MEDIA_TYPES.json },
+  });
+}
+
+/** The agent claiming a payment of its own: 200 with a Payment-Receipt. */
+function ownPaymentReceipt(): Response {
+  const receipt = jcsBase64url({ method: PAYMENT_METHODS.stripe, reference: 'agent_own_payment', status: 'success', timestamp: new Date(0).toISOString() });
+  return new Response(JSON.stringify({ paid: true }), { status: 200, headers: { [HEADERS.paymentReceipt]: receipt, [HEADERS.contentType]: MEDIA_TYPES.json } });
 }
 
 /** The scoped socket probe: echoes every text message back. */

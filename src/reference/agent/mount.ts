@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
 import type { DocumentFetcher } from '../../verifier/ports.js';
+import type { PaidSurface } from '../../purchase/answers.js';
+import { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer } from '../../purchase/relay/index.js';
+import { HEADERS } from '../../spec/headers.js';
+import { DEFAULT_PROBLEM_BASES } from '../../spec/problem-types.js';
+import { REFERENCE_TERMS_PATH, REFERENCE_TERMS_VERSION } from '../purchases.js';
+import { renderAnswer } from '../render.js';
 import type { PublicRoute } from '../routes.js';
 import { createFileKeyStore, createMemoryKeyStore } from './keys.js';
 import { createStandardAgent, type StandardAgent } from './standard-agent.js';
@@ -43,9 +49,29 @@ export async function createMountedAgent(origin: string, options: ServedAgentOpt
   });
 }
 
-/** The platform route that hands every request under the agent's base path to the agent. */
-export function agentRoute(agent: StandardAgent): PublicRoute {
-  const handler = (ctx: { readonly request: Request }) => agent.fetch(ctx.request);
+/** The reference deployment's paid surface on an origin (its default purchase config's problem bases and terms). */
+function referenceSurface(origin: string): PaidSurface {
+  return { problemBases: { ...DEFAULT_PROBLEM_BASES, problems: `${origin}/problems` }, terms: { url: `${origin}${REFERENCE_TERMS_PATH}`, version: REFERENCE_TERMS_VERSION } };
+}
+
+/**
+ * The platform route that hands every request under the agent's base path to the agent, relaying no payment
+ * (7.4 upstream_payment_not_relayed, src/purchase/relay): the buyer's Payment-Authorization is stripped from the
+ * request, and an answer carrying the agent's own Payment challenge or a Payment-Receipt is replaced by the 502.
+ * `surface` is the platform's paid surface (its purchase config); the reference defaults on the request's origin.
+ */
+export function agentRoute(agent: StandardAgent, surface?: () => PaidSurface | undefined): PublicRoute {
+  const handler = async (ctx: { readonly request: Request; readonly url: URL }) => {
+    const { request } = ctx;
+    const relayed = request.headers.has(HEADERS.paymentAuthorization)
+      ? new Request(request, { headers: relayedRequestHeaders(request.headers), duplex: 'half' } as RequestInit)
+      : request;
+    const response = await agent.fetch(relayed);
+    const leak = paymentLeakOf({ status: response.status, headers: Object.fromEntries(response.headers) });
+    if (leak === undefined) return response;
+    void response.body?.cancel().catch(() => undefined);
+    return renderAnswer(upstreamPaymentNotRelayedAnswer(surface?.() ?? referenceSurface(ctx.url.origin), leak));
+  };
   return {
     name: `agent ${agent.name}`,
     path: (pathname) => (agent.owns(pathname) ? {} : null),

@@ -1,0 +1,306 @@
+import { PLATFORM_ERROR_CODES } from '../reference/routes.js';
+import { PROBES, SOCKET_PROBE } from '../reference/agent/conformance-endpoints.js';
+import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, SOCKET_TOKEN_PARAM } from '../spec/agent-endpoints.js';
+import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
+import { HEADERS } from '../spec/headers.js';
+import { LIMITS } from '../spec/limits.js';
+import { MEDIA_TYPES } from '../spec/media-types.js';
+import { REQUIREMENTS as R } from '../spec/requirements.js';
+import { WELL_KNOWN } from '../spec/wire.js';
+import { jsonAnswer, jsonOf, pathOf, rewrite, setJson, setText, textOf, type OpenAnswer } from './answer.js';
+import type { FaultRequest, Mutant } from './types.js';
+
+/** Sections 7.2, 4.1-4.3 and the agent's documents of 2.4: faults of the reference agent. */
+
+const at = (path: string) => (_a: OpenAnswer, r: FaultRequest) => pathOf(r).endsWith(path);
+const status = (code: number) => (a: OpenAnswer) => a.status === code;
+const both =
+  (...tests: Array<(a: OpenAnswer, r: FaultRequest) => boolean>) =>
+  (a: OpenAnswer, r: FaultRequest) =>
+    tests.every((t) => t(a, r));
+const errorCode = (a: OpenAnswer) => (jsonOf(a)?.error as { code?: unknown } | undefined)?.code;
+
+function renameError(a: OpenAnswer, code: string): void {
+  const body = jsonOf(a)!;
+  setJson(a, { ...body, error: { ...(body.error as object), code } });
+}
+
+const refusalOf = (code: string | null) => (a: OpenAnswer) => errorCode(a) === code;
+
+const rows: Mutant[] = [
+  {
+    id: 'endpoint-401-renamed',
+    description: `a scoped endpoint without a verified caller names ${E.forbidden.code} instead of ${E.unauthorized.code}`,
+    requirements: [E.unauthorized.id],
+    agent: { answer: rewrite(refusalOf(E.unauthorized.code), (a) => renameError(a, E.forbidden.code!)) },
+  },
+  {
+    id: 'endpoint-401-as-403',
+    description: 'a scoped endpoint without a verified caller answers 403',
+    requirements: [E.unauthorized.id],
+    agent: { answer: rewrite(refusalOf(E.unauthorized.code), (a) => void (a.status = 403)) },
+  },
+  {
+    id: 'endpoint-401-without-bearer-challenge',
+    description: 'a 401 of a declared endpoint carries no WWW-Authenticate',
+    requirements: [E.unauthorized.id],
+    agent: { answer: rewrite(status(401), (a) => a.headers.delete(HEADERS.wwwAuthenticate)) },
+  },
+  {
+    id: 'endpoint-401-error-not-object',
+    description: 'the 401 body is { "error": "<code>" } instead of the 2.6 error object',
+    requirements: [E.unauthorized.id],
+    agent: { answer: rewrite(refusalOf(E.unauthorized.code), (a) => setJson(a, { error: E.unauthorized.code })) },
+  },
+  {
+    id: 'endpoint-403-renamed',
+    description: `a caller outside the scope is refused with ${E.unauthorized.code}`,
+    requirements: [E.forbidden.id],
+    agent: { answer: rewrite(refusalOf(E.forbidden.code), (a) => renameError(a, E.unauthorized.code!)) },
+  },
+  {
+    id: 'endpoint-403-as-401',
+    description: 'a caller outside the scope is answered 401',
+    requirements: [E.forbidden.id],
+    agent: { answer: rewrite(both(status(403), (a) => errorCode(a) === E.forbidden.code), (a) => void (a.status = 401)) },
+  },
+  {
+    id: 'endpoint-owner-counts-as-admin',
+    description: 'the owner is admitted to admin endpoints',
+    requirements: [E.forbidden.id],
+    agent: { options: (o) => ({ ...o, ...(o.access ? { access: { ...o.access, admins: [...(o.access.admins ?? []), ...(o.access.owner ? [o.access.owner] : [])] } } : {}) }) },
+  },
+  {
+    id: 'endpoint-group-members-refused',
+    description: 'members of an access group are refused',
+    requirements: [E.forbidden.id],
+    agent: { options: (o) => ({ ...o, ...(o.access ? { access: { ...o.access, groups: {} } } : {}) }) },
+  },
+  {
+    id: 'endpoint-bad-signature-admitted',
+    description: 'a signed request whose signature does not verify reaches the handler',
+    requirements: [E.signatureFailure.id],
+    agent: { answer: rewrite((a, r) => a.status === 401 && r.headers.has(HEADERS.signatureInput), (a) => jsonAnswer(a, 200, { caller: null })) },
+  },
+  {
+    id: 'endpoint-access-block-ignored',
+    description: "the access block's deny list is ignored",
+    requirements: [E.accessBlock.id],
+    agent: { options: (o) => ({ ...o, ...(o.access ? { access: { ...o.access, deny: [] } } : {}) }) },
+  },
+  {
+    id: 'endpoint-405-as-404',
+    description: 'a method the path is not declared for answers 404',
+    requirements: [E.methodNotAllowed.id],
+    agent: { answer: rewrite(status(E.methodNotAllowed.status!), (a) => void (a.status = 404)) },
+  },
+  {
+    id: 'endpoint-415-as-400',
+    description: 'a body of an unaccepted media type answers 400',
+    requirements: [E.unsupportedMediaType.id],
+    agent: { answer: rewrite(status(E.unsupportedMediaType.status!), (a) => void (a.status = 400)) },
+  },
+  {
+    id: 'endpoint-413-without-connection-close',
+    description: 'a 413 leaves the connection open (no Connection: close)',
+    requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
+    agent: { answer: rewrite(status(413), (a) => a.headers.delete(HEADERS.connection)) },
+  },
+  {
+    id: 'endpoint-413-renamed',
+    description: `a body over the cap names BODY_TOO_LARGE instead of ${E.requestBodyCapExceeded.code}`,
+    requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
+    agent: { answer: rewrite(status(413), (a) => renameError(a, 'BODY_TOO_LARGE')) },
+  },
+  {
+    id: 'endpoint-413-as-400',
+    description: 'a body over the cap answers 400',
+    requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
+    agent: { answer: rewrite(status(413), (a) => void (a.status = 400)) },
+  },
+  {
+    id: 'endpoint-413-without-detail',
+    description: 'the 413 error carries no detail',
+    requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
+    agent: {
+      answer: rewrite(status(413), (a) => {
+        const { detail: _dropped, ...error } = jsonOf(a)!.error as Record<string, unknown>;
+        setJson(a, { error });
+      }),
+    },
+  },
+];
+
+const isSse = (a: OpenAnswer) => (a.headers.get(HEADERS.contentType) ?? '').startsWith(MEDIA_TYPES.eventStream);
+const SSE_REQUIREMENTS = [R.endpointSseFraming.id];
+
+const streams: Mutant[] = [
+  {
+    id: 'sse-without-cache-control',
+    description: 'an SSE response carries no Cache-Control: no-cache',
+    requirements: SSE_REQUIREMENTS,
+    agent: { answer: rewrite(isSse, (a) => a.headers.delete(HEADERS.cacheControl)) },
+  },
+  {
+    id: 'sse-without-keep-alive',
+    description: 'an SSE response carries no Connection: keep-alive',
+    requirements: SSE_REQUIREMENTS,
+    agent: { answer: rewrite(isSse, (a) => a.headers.delete(HEADERS.connection)) },
+  },
+  {
+    id: 'sse-as-json',
+    description: 'an SSE response is labelled application/json',
+    requirements: SSE_REQUIREMENTS,
+    agent: { answer: rewrite(isSse, (a) => a.headers.set(HEADERS.contentType, MEDIA_TYPES.json)) },
+  },
+  {
+    id: 'sse-frames-run-together',
+    description: 'SSE frames are not separated by a blank line',
+    requirements: SSE_REQUIREMENTS,
+    agent: { answer: rewrite(isSse, (a) => setText(a, textOf(a).replace(/\n\n/g, '\n'))) },
+  },
+];
+
+const socketPath = (r: FaultRequest) => pathOf(r).endsWith(SOCKET_PROBE.path);
+
+const sockets: Mutant[] = [
+  {
+    id: 'socket-opens-without-credential',
+    description: 'a scoped socket completes the handshake without checking its scope',
+    requirements: [R.endpointSocketScope.id, E.unauthorized.id],
+    agent: { upgrade: (r, decided) => (socketPath(r) ? { opened: true } : decided) },
+  },
+  {
+    id: 'socket-refusal-not-json',
+    description: 'a refused upgrade answers a bare 403 without the JSON body',
+    requirements: [R.endpointSocketScope.id, E.unauthorized.id],
+    agent: { upgrade: (_r, decided) => (decided.opened ? decided : { opened: false, response: new Response(null, { status: 403 }) }) },
+  },
+  {
+    id: 'socket-ignores-token-parameter',
+    description: 'a scoped socket does not read its credential from ?token=',
+    requirements: [R.endpointSocketTokenParam.id],
+    agent: {
+      upgrade: (r, decided) =>
+        socketPath(r) && new URL(r.url).searchParams.has(SOCKET_TOKEN_PARAM) && !r.headers.has(HEADERS.authorization)
+          ? { opened: false, response: Response.json({ error: { code: E.unauthorized.code, message: 'No credential.' } }, { status: 401 }) }
+          : decided,
+    },
+  },
+  {
+    id: 'socket-ignores-bearer-header',
+    description: 'a scoped socket does not take Authorization: Bearer',
+    requirements: [R.endpointSocketScope.id],
+    agent: {
+      upgrade: (r, decided) =>
+        socketPath(r) && r.headers.has(HEADERS.authorization) ? { opened: false, response: Response.json({ error: { code: E.unauthorized.code, message: 'No credential.' } }, { status: 401 }) } : decided,
+    },
+  },
+];
+
+const ITEM_PREFIX = PROBES.item.path.slice(0, PROBES.item.path.indexOf(':'));
+
+const documents: Mutant[] = [
+  {
+    id: 'endpoint-query-dropped',
+    description: 'query strings do not reach the handler of a declared path',
+    requirements: [R.endpointPathParameters.id],
+    agent: { answer: rewrite((a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200, (a) => setJson(a, { ...jsonOf(a), query: {} })) },
+  },
+  {
+    id: 'endpoint-path-parameter-undecoded',
+    description: 'a path parameter reaches the handler still percent-encoded',
+    requirements: [R.endpointPathParameters.id],
+    agent: { answer: rewrite((a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200, (a, r) => setJson(a, { ...jsonOf(a), params: { id: pathOf(r).slice(pathOf(r).lastIndexOf('/') + 1) + '%' } })) },
+  },
+  {
+    id: 'agent-card-client-id-wrong',
+    description: 'the agent card names another client_id',
+    requirements: [R.agentCardSelfNaming.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.agentCard), (a) => setJson(a, { ...jsonOf(a), client_id: 'https://elsewhere.example/.well-known/agent.json' })) },
+  },
+  {
+    id: 'agent-card-url-trailing-slash',
+    description: 'the agent card names its url with a trailing slash',
+    requirements: [R.agentCardSelfNaming.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.agentCard), (a) => setJson(a, { ...jsonOf(a), url: `${String(jsonOf(a)?.url)}/` })) },
+  },
+  {
+    id: 'agent-card-redirects',
+    description: 'the agent card is answered with a redirect',
+    requirements: [R.agentDocumentsFetchable.id],
+    agent: {
+      answer: rewrite(at(WELL_KNOWN.agentCard), (a, r) => {
+        jsonAnswer(a, 302, {});
+        a.headers.set(HEADERS.location, `${r.url}?moved`);
+      }),
+    },
+  },
+  {
+    id: 'agent-key-set-use-enc',
+    description: 'the key set marks its keys use enc',
+    requirements: [R.agentKeySetRules.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.jwks), (a) => setJson(a, { keys: ((jsonOf(a)?.keys as object[]) ?? []).map((k) => ({ ...k, use: 'enc' })) })) },
+  },
+  {
+    id: 'agent-key-set-17-keys',
+    description: 'the key set lists 17 keys',
+    requirements: [R.agentKeySetRules.id, LIMITS.keysPerKeySet.id],
+    agent: {
+      answer: rewrite(at(WELL_KNOWN.jwks), (a) => {
+        const keys = (jsonOf(a)?.keys as Array<Record<string, unknown>>) ?? [];
+        setJson(a, { keys: Array.from({ length: LIMITS.keysPerKeySet.value + 1 }, (_, i) => ({ ...keys[0], kid: `k${i}` })) });
+      }),
+    },
+  },
+  {
+    id: 'agent-key-set-too-large',
+    description: 'the key set is padded past 64 KiB',
+    requirements: [R.agentDocumentsFetchable.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.jwks), (a) => setJson(a, { ...jsonOf(a), padding: 'x'.repeat(LIMITS.documentSize.value) })) },
+  },
+  {
+    id: 'agent-openid-jwks-uri-wrong',
+    description: 'the OpenID configuration names another jwks_uri',
+    requirements: [R.agentDiscoveryDocuments.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.openidConfiguration), (a) => setJson(a, { ...jsonOf(a), jwks_uri: 'https://elsewhere.example/jwks.json' })) },
+  },
+  {
+    id: 'agent-key-directory-plain-json',
+    description: "the agent origin's key directory is labelled application/json",
+    requirements: [R.keyDirectoryMediaType.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.keyDirectory), (a) => a.headers.set(HEADERS.contentType, MEDIA_TYPES.json)) },
+  },
+  {
+    id: 'agent-key-directory-empty',
+    description: "the agent origin's key directory lists no key",
+    requirements: [R.keyDirectoryEntries.id],
+    agent: { answer: rewrite(at(WELL_KNOWN.keyDirectory), (a) => setJson(a, { keys: [] })) },
+  },
+  {
+    id: 'agent-token-endpoint-refuses-form',
+    description: 'POST /auth/token answers 415 to its form',
+    requirements: [R.agentTokenEndpointForm.id],
+    agent: { answer: rewrite(at(AGENT_TOKEN_ROUTE), (a) => void (a.status = 415)) },
+  },
+  {
+    id: 'agent-token-endpoint-serves-anyone',
+    description: 'POST /auth/token answers 200 to an unknown client',
+    requirements: [R.agentTokenEndpointForm.id],
+    agent: { answer: rewrite(at(AGENT_TOKEN_ROUTE), (a) => jsonAnswer(a, 200, { access_token: 'x', token_type: 'Bearer' })) },
+  },
+  {
+    id: 'agent-models-missing',
+    description: 'GET /v1/models answers 404',
+    requirements: [R.agentTransportEndpoints.id],
+    agent: { answer: rewrite(at(AGENT_TRANSPORT_ROUTES.models), (a) => jsonAnswer(a, 404, { error: { code: PLATFORM_ERROR_CODES.notFound, message: 'No route.' } })) },
+  },
+  {
+    id: 'agent-chat-completions-not-streamed',
+    description: 'POST /v1/chat/completions with stream: true answers JSON instead of SSE',
+    requirements: [R.agentTransportEndpoints.id],
+    agent: { answer: rewrite(at(AGENT_TRANSPORT_ROUTES.chatCompletions), (a) => jsonAnswer(a, 200, { choices: [] })) },
+  },
+];
+
+export const AGENT_MUTANTS: readonly Mutant[] = [...rows, ...streams, ...sockets, ...documents];

@@ -1,0 +1,284 @@
+import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../reference/purchases.js';
+import { HEADERS } from '../spec/headers.js';
+import { LIMITS } from '../spec/limits.js';
+import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
+import { PURCHASE_REQUIREMENTS as P } from '../spec/purchase-requirements.js';
+import { PURCHASE_ERRORS, PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
+import type { PurchaseErrorRecord } from '../spec/types.js';
+import { PLATFORM_ROUTES } from '../spec/wire.js';
+import { jsonOf, pathOf, rewrite, setJson, type OpenAnswer } from './answer.js';
+import type { FaultRequest, Mutant } from './types.js';
+
+/** Section 7.4 (with 3 and 4.7): faults of the paid surface's answers and of the purchase machine behind it. */
+
+/** The refusal an answer names: the problem type's last segment, or the error code. */
+function refusalOf(a: OpenAnswer): string | undefined {
+  const body = jsonOf(a);
+  if (typeof body?.type === 'string') return body.type.slice(body.type.lastIndexOf('/') + 1);
+  const code = body?.[PURCHASE_BODY_MEMBERS.errorCode];
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The paid surfaces a 401 may come from: the pack route and the reference's priced single-call resource. */
+const paid = (request: FaultRequest) => pathOf(request) === PLATFORM_ROUTES.mppCredits || pathOf(request) === REFERENCE_PRICED_PATH;
+/** A 7.4 answer wherever it comes from (the pack, a priced call, the rails): the body names the refusal. */
+const naming = (slug: string) => (a: OpenAnswer) => refusalOf(a) === slug;
+const challenged = (a: OpenAnswer) => a.status === 402;
+
+function rename(a: OpenAnswer, to: string): void {
+  const body = jsonOf(a)!;
+  if (typeof body.type === 'string') setJson(a, { ...body, type: `${body.type.slice(0, body.type.lastIndexOf('/') + 1)}${to}` });
+  else setJson(a, { ...body, [PURCHASE_BODY_MEMBERS.errorCode]: to });
+}
+
+function setRetry(a: OpenAnswer, retry: unknown): void {
+  setJson(a, { ...jsonOf(a), [PURCHASE_BODY_MEMBERS.retry]: retry });
+}
+
+/** A readable Payment challenge a fault adds where none may ride. */
+const STRAY_CHALLENGE = 'Payment id="stray", realm="fault.example", method="stripe", intent="charge", request="e30"';
+
+function perRow(record: PurchaseErrorRecord): Mutant[] {
+  const other = record.kind === 'problem' ? (record.code === 'terms-version-stale' ? 'terms-acceptance-required' : 'terms-version-stale') : record.code === 'mpp_disabled' ? 'purchases_disabled' : 'mpp_disabled';
+  const mutants: Mutant[] = [
+    {
+      id: `purchase-${record.code}-answers-${other}`,
+      description: `names ${other} where 7.4 gives ${record.code}`,
+      requirements: [record.id],
+      platform: { answer: rewrite(naming(record.code), (a) => rename(a, other)) },
+    },
+    {
+      id: `purchase-${record.code}-status-${record.status === 400 ? 422 : 400}`,
+      description: `answers ${record.code} with status ${record.status === 400 ? 422 : 400} instead of ${record.status}`,
+      requirements: [record.id],
+      platform: { answer: rewrite(naming(record.code), (a) => void (a.status = record.status === 400 ? 422 : 400)) },
+    },
+  ];
+  if (record.retry) {
+    mutants.push({
+      id: `purchase-${record.code}-same-credential-flipped`,
+      description: `says retry.sameCredential ${!record.retry.sameCredential} for ${record.code}`,
+      requirements: [record.id],
+      platform: { answer: rewrite(naming(record.code), (a) => setRetry(a, { ...(jsonOf(a)?.[PURCHASE_BODY_MEMBERS.retry] as object), [RETRY_MEMBERS.sameCredential]: !record.retry!.sameCredential })) },
+    });
+    mutants.push({
+      id: `purchase-${record.code}-without-retry`,
+      description: `drops the retry object from ${record.code}`,
+      requirements: [record.id],
+      platform: {
+        answer: rewrite(naming(record.code), (a) => {
+          const { [PURCHASE_BODY_MEMBERS.retry]: _dropped, ...rest } = jsonOf(a)!;
+          setJson(a, rest);
+        }),
+      },
+    });
+    if (record.retry.sameCredential) {
+      mutants.push({
+        id: `purchase-${record.code}-without-credential-header`,
+        description: `drops retry.credentialHeader from ${record.code}`,
+        requirements: [record.id],
+        platform: { answer: rewrite(naming(record.code), (a) => setRetry(a, { [RETRY_MEMBERS.sameCredential]: true })) },
+      });
+    }
+  }
+  if (record.retryAfter) {
+    mutants.push({
+      id: `purchase-${record.code}-without-retry-after`,
+      description: `drops Retry-After from ${record.code}`,
+      requirements: [record.id],
+      platform: { answer: rewrite(naming(record.code), (a) => a.headers.delete(HEADERS.retryAfter)) },
+    });
+  }
+  if (!record.challenge) {
+    mutants.push({
+      id: `purchase-${record.code}-with-challenge`,
+      description: `adds a Payment challenge to ${record.code}`,
+      requirements: [record.id],
+      platform: { answer: rewrite(naming(record.code), (a) => a.headers.append(HEADERS.wwwAuthenticate, STRAY_CHALLENGE)) },
+    });
+  }
+  return mutants;
+}
+
+const CHALLENGE_ROWS = [P.challengeShape.id, ...PURCHASE_ERROR_LIST.filter((r) => r.challenge).map((r) => r.id)];
+
+/** Replaces the purchase configuration's accessor so a switch a deployment should honour is ignored. */
+function ignoreConfig(purchases: ReferencePurchases, keep: (config: ReferencePurchases['config']) => ReferencePurchases['config']): void {
+  let config = keep(purchases.config);
+  Object.defineProperty(purchases, 'config', { get: () => config, set: (next: ReferencePurchases['config']) => void (config = keep(next)), configurable: true });
+}
+
+const specific: Mutant[] = [
+  {
+    id: 'purchase-codes-carry-challenge',
+    description: 'every 403 and 503 of the paid surface carries a Payment challenge',
+    requirements: [P.noChallengeOnCodes.id],
+    platform: { answer: rewrite((a) => (a.status === 403 || a.status === 503) && refusalOf(a) !== undefined, (a) => a.headers.append(HEADERS.wwwAuthenticate, STRAY_CHALLENGE)) },
+  },
+  {
+    id: 'purchase-402-two-challenges',
+    description: 'a 402 carries two Payment challenges',
+    requirements: CHALLENGE_ROWS,
+    platform: { answer: rewrite(challenged, (a) => a.headers.append(HEADERS.wwwAuthenticate, a.headers.get(HEADERS.wwwAuthenticate) ?? STRAY_CHALLENGE)) },
+  },
+  {
+    id: 'purchase-402-without-challenge',
+    description: 'a 402 carries no Payment challenge',
+    requirements: [...CHALLENGE_ROWS, P.declineFreshChallenge.id, P.expiredFreshChallenge.id],
+    platform: { answer: rewrite(challenged, (a) => a.headers.delete(HEADERS.wwwAuthenticate)) },
+  },
+  {
+    id: 'purchase-402-without-link',
+    description: 'a 402 carries no Link to the terms',
+    requirements: CHALLENGE_ROWS,
+    platform: { answer: rewrite(challenged, (a) => a.headers.delete(HEADERS.link)) },
+  },
+  {
+    id: 'purchase-402-without-terms-version',
+    description: 'a 402 carries no terms version header',
+    requirements: CHALLENGE_ROWS,
+    platform: { answer: rewrite(challenged, (a) => a.headers.delete(HEADERS.termsVersion)) },
+  },
+  {
+    id: 'purchase-402-cacheable',
+    description: 'a 402 carries Cache-Control: max-age=60 instead of no-store',
+    requirements: CHALLENGE_ROWS,
+    platform: { answer: rewrite(challenged, (a) => a.headers.set(HEADERS.cacheControl, 'max-age=60')) },
+  },
+  {
+    id: 'purchase-402-as-json',
+    description: 'a 402 problem is labelled application/json',
+    requirements: CHALLENGE_ROWS,
+    platform: { answer: rewrite(challenged, (a) => a.headers.set(HEADERS.contentType, 'application/json')) },
+  },
+  {
+    id: 'purchase-challenge-lives-a-day',
+    description: 'a challenge expires a day after it is issued instead of 300 seconds',
+    requirements: [P.challengeLifetime.id, LIMITS.paymentChallengeLifetime.id],
+    platform: {
+      answer: rewrite(challenged, (a) => {
+        const value = a.headers.get(HEADERS.wwwAuthenticate) ?? '';
+        a.headers.set(HEADERS.wwwAuthenticate, value.replace(/expires="([^"]+)"/, (_m, at: string) => `expires="${new Date(Date.parse(at) + 86_400_000).toISOString()}"`));
+      }),
+    },
+  },
+  {
+    id: 'purchase-payment-required-renamed',
+    description: 'the first 402 names verification-failed instead of payment-required',
+    requirements: [P.challengeShape.id],
+    platform: { answer: rewrite(naming(PAYMENT_PROBLEMS.paymentRequired.slug), (a) => rename(a, PAYMENT_PROBLEMS.verificationFailed.slug)) },
+  },
+  {
+    id: 'purchase-decline-renamed',
+    description: 'a declined charge names payment-required instead of verification-failed',
+    requirements: [P.declineFreshChallenge.id],
+    platform: { answer: rewrite(naming(PAYMENT_PROBLEMS.verificationFailed.slug), (a) => rename(a, PAYMENT_PROBLEMS.paymentRequired.slug)) },
+  },
+  {
+    id: 'purchase-expired-renamed',
+    description: 'an expired challenge names payment-required instead of payment-expired',
+    requirements: [P.expiredFreshChallenge.id],
+    platform: { answer: rewrite(naming(PAYMENT_PROBLEMS.paymentExpired.slug), (a) => rename(a, PAYMENT_PROBLEMS.paymentRequired.slug)) },
+  },
+  {
+    id: 'purchase-granted-without-terms-headers',
+    description: 'a granted purchase carries no terms headers',
+    requirements: [P.termsOnFunded.id],
+    platform: {
+      answer: rewrite(
+        (a, r) => pathOf(r) === PLATFORM_ROUTES.mppCredits && a.status === 200,
+        (a) => {
+          a.headers.delete(HEADERS.link);
+          a.headers.delete(HEADERS.termsVersion);
+        },
+      ),
+    },
+  },
+  {
+    id: 'purchase-401-code-dropped',
+    description: "a 401 on the paid surface carries no verifier error_code",
+    requirements: [P.verifierCodeOnPaidSurface.id],
+    platform: {
+      answer: rewrite(
+        (a, r) => paid(r) && a.status === 401,
+        (a) => {
+          const { [PURCHASE_BODY_MEMBERS.errorCode]: _dropped, ...rest } = jsonOf(a) ?? {};
+          setJson(a, rest);
+        },
+      ),
+    },
+  },
+  {
+    id: 'purchase-processor-charges-twice',
+    description: 'every card charge is sent twice under different idempotency keys',
+    requirements: [PURCHASE_ERRORS.charge_outcome_unknown.id, P.resumeSameCredential.id],
+    platform: {
+      purchases: (purchases) => {
+        const charge = purchases.processor.charge.bind(purchases.processor);
+        purchases.processor.charge = (token, amount, key) => {
+          charge(token, amount, `${key}#again`);
+          return charge(token, amount, key);
+        };
+      },
+    },
+  },
+  {
+    id: 'purchase-settlement-credited-twice',
+    description: 'a settlement reported again is credited again',
+    requirements: [P.settledCreditedOnce.id],
+    platform: {
+      purchases: (purchases) => {
+        const grant = purchases.store.grant.bind(purchases.store);
+        let serial = 0;
+        purchases.store.grant = (g) => {
+          const result = grant(g);
+          return result.granted ? result : grant({ ...g, challengeId: `${g.challengeId}#${serial++}` });
+        };
+      },
+    },
+  },
+  {
+    id: 'purchase-lock-holds-ignored',
+    description: "a buyer's purchase settling elsewhere does not hold the lock",
+    requirements: [PURCHASE_ERRORS.purchase_in_flight.id],
+    platform: { purchases: (purchases) => void (purchases.lock.hold = () => undefined) },
+  },
+  {
+    id: 'purchase-lock-outage-ignored',
+    description: 'purchases go ahead without the lock when the lock service is down',
+    requirements: [PURCHASE_ERRORS.purchase_lock_unavailable.id],
+    platform: { purchases: (purchases) => void Object.defineProperty(purchases.lock, 'unavailable', { get: () => false, set: () => undefined }) },
+  },
+  {
+    id: 'purchase-assent-failure-ignored',
+    description: 'the charge goes ahead although the assent could not be recorded',
+    requirements: [PURCHASE_ERRORS.terms_record_failed.id],
+    platform: { purchases: (purchases) => void Object.defineProperty(purchases.store, 'failAssent', { get: () => false, set: () => undefined }) },
+  },
+  {
+    id: 'purchase-mpp-switch-ignored',
+    description: 'buying stays open when the operator closes it',
+    requirements: [PURCHASE_ERRORS.mpp_disabled.id],
+    platform: { purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, mppEnabled: true })) },
+  },
+  {
+    id: 'purchase-markets-switch-ignored',
+    description: 'purchases stay open when every market is closed',
+    requirements: [PURCHASE_ERRORS.purchases_disabled.id],
+    platform: { purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, purchasesOpen: true })) },
+  },
+  {
+    id: 'purchase-closed-markets-ignored',
+    description: "a closed market's cards are charged",
+    requirements: [PURCHASE_ERRORS.purchases_unavailable_region.id],
+    platform: { purchases: (purchases) => ignoreConfig(purchases, ({ closedMarkets: _dropped, ...c }) => c) },
+  },
+  {
+    id: 'purchase-ownerless-cap-ignored',
+    description: 'an ownerless agent buys past its cap',
+    requirements: [PURCHASE_ERRORS.ownerless_balance_cap.id],
+    platform: { purchases: (purchases) => ignoreConfig(purchases, ({ ownerlessBalanceCapNano: _dropped, ...c }) => c) },
+  },
+];
+
+export const PURCHASE_MUTANTS: readonly Mutant[] = [...PURCHASE_ERROR_LIST.flatMap(perRow), ...specific];

@@ -1,0 +1,51 @@
+import type { MemoryDocument } from '../fetch/index.js';
+import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
+import type { FaultRequest, PlatformFault } from '../reference/platform.js';
+import type { DocumentFetcher } from '../verifier/ports.js';
+
+export type { FaultRequest, PlatformFault };
+
+/** Rewrites a deployment's answer to a request (the fault is on the wire). */
+export type AnswerFault = (request: FaultRequest, response: Response) => Response | Promise<Response>;
+
+/** How a WebSocket upgrade went at the deployment: accepted, or refused with this HTTP answer. */
+export type UpgradeAnswer = { readonly opened: true } | { readonly opened: false; readonly response: Response };
+
+/** Faults of the reference agent, applied where the in-process agent target composes it. */
+export interface AgentFault {
+  /** Changes the options the agent is built with (access block, auth skill, clock...). */
+  readonly options?: (options: StandardAgentOptions) => StandardAgentOptions;
+  readonly answer?: AnswerFault;
+  /** Changes how an upgrade is decided (open what should be refused, refuse what should open). */
+  readonly upgrade?: (request: FaultRequest, decided: UpgradeAnswer) => UpgradeAnswer | Promise<UpgradeAnswer>;
+}
+
+/** The in-process platform's document fetcher (agents' key sets and cards), for faults of the fetch rules of 5.2. */
+export interface FetcherFault {
+  /** Options for the in-memory fetcher (limits switched off). */
+  readonly limits?: { readonly maxBytes?: number; readonly timeoutMs?: number };
+  /** Wraps the fetcher; `documents` are what the case serves. */
+  readonly wrap?: (fetcher: DocumentFetcher, documents: () => Readonly<Record<string, MemoryDocument>>) => DocumentFetcher;
+}
+
+/**
+ * A named fault of a reference deployment (DESIGN.md section 4) and the requirements it breaks. The self-test
+ * (`run --self-test`) requires a check naming one of `requirements` to fail while it is switched on.
+ */
+export interface Mutant {
+  /** Stable slug, e.g. `auth-nonce-store-forgets`. */
+  readonly id: string;
+  /** What the mutant deployment does wrong, in one sentence. */
+  readonly description: string;
+  /** Catalogue requirement ids it breaks (src/harness/coverage.ts CATALOGUE). */
+  readonly requirements: readonly string[];
+  readonly platform?: PlatformFault;
+  readonly fetcher?: FetcherFault;
+  readonly agent?: AgentFault;
+}
+
+/** A requirement no check of a conformance run can observe, and why. */
+export interface UntestableRequirement {
+  readonly id: string;
+  readonly reason: string;
+}

@@ -1,0 +1,199 @@
+import { afterAll, describe, expect } from 'vitest';
+import { encodeFunctionData, keccak256, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { Abis, Transaction } from 'viem/tempo';
+import { purchaseAnswerProblems } from '../src/harness/judge-purchase.js';
+import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
+import { decodeBase64urlJson, expiresAtSeconds, serializeCredential, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
+import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
+import { REFERENCE_PRICED_PATH } from '../src/reference/purchases.js';
+import { HEADERS } from '../src/spec/headers.js';
+import {
+  CREDENTIAL_MEMBERS,
+  PAYMENT_METHODS,
+  PAYMENT_PROBLEMS,
+  PURCHASE_KINDS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+  TIP20_TRANSFER_WITH_MEMO,
+  type PaymentProblemRecord,
+} from '../src/spec/payments.js';
+import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
+import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
+import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
+import type { PurchaseErrorRecord } from '../src/spec/types.js';
+import { Buyer, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import { check, type CheckContext } from './lib/check.js';
+import { suiteTarget } from './lib/target.js';
+
+/**
+ * Section 7.4 stablecoin (`tempo`) purchases over HTTP: the challenge a buyer preferring tempo gets, real signed
+ * Tempo transactions (viem/tempo) paying it, the receipt reference, refusals that never broadcast, and the two
+ * stablecoin 503s. A live run presents no credential without 'spend'; checks that would broadcast a transfer
+ * need the embedded reference's simulated network (payment-faults): a live deployment would broadcast a real
+ * transfer from this suite's unfunded test wallet.
+ */
+const target = suiteTarget();
+afterAll(() => target.close());
+
+const E = PURCHASE_ERRORS;
+const P = PURCHASE_REQUIREMENTS;
+const M = PURCHASE_METHOD_REQUIREMENTS;
+const ids = (...records: ReadonlyArray<{ readonly id: string }>) => records.map((r) => r.id);
+let serial = 0;
+
+/** A well-known development key (never funded anywhere that matters). */
+const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
+const BROADCASTS_REASON = "presents a transaction a live deployment would broadcast from the suite's unfunded test wallet";
+
+function need(c: CheckContext, ...capabilities: Capability[]): void {
+  const missing = capabilities.filter((m) => !target.capabilities.has(m));
+  if (missing.length) c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
+}
+
+async function buyer(c: CheckContext, name: string): Promise<Buyer> {
+  return new Buyer(target, `stablecoin-${name}-${serial++}`, c.record).register();
+}
+
+function expectAnswer(exchange: PaidExchange, expected: PurchaseErrorRecord | PaymentProblemRecord, now: number): void {
+  const problems = purchaseAnswerProblems(exchange.response, expected, now);
+  if (problems.length) expect.fail(problems.join('\n'));
+}
+
+interface TempoOffer {
+  readonly challenge: PaymentChallenge;
+  readonly echo: ChallengeEcho;
+  readonly quote: TempoQuote;
+  readonly version: string;
+}
+
+/** The one stablecoin challenge of a 402. */
+function tempoOffer(exchange: PaidExchange): TempoOffer {
+  const [first] = exchange.challenges;
+  if (!first) return expect.fail(`expected a Payment challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
+  expect(first.challenge.method, 'the challenge names the method the buyer prefers').toBe(PAYMENT_METHODS.tempo);
+  const quote = tempoQuoteOf(first.challenge.request);
+  if (!quote.ok) return expect.fail(`the stablecoin challenge's request: ${quote.detail}`);
+  return { challenge: first.challenge, echo: first.echo, quote: quote.quote, version: exchange.response.headers[HEADERS.termsVersion] ?? '' };
+}
+
+/** A stablecoin challenge for `path` (the pack by default), asked for with Service-Payment-Methods preferring tempo. */
+async function offer(b: Buyer, options: PaidRequestOptions = {}): Promise<TempoOffer> {
+  return tempoOffer(await b.post({ ...options, headers: { ...PREFER_TEMPO, ...options.headers } }));
+}
+
+/** A real signed Tempo (0x76) transaction making one transferWithMemo of the quote, valid until the challenge expiry; `amount` bends it. */
+async function signTransfer(o: TempoOffer, amount = BigInt(o.quote.amount)): Promise<Hex> {
+  const data = encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [o.quote.recipient, amount, o.quote.memo] });
+  const transaction = {
+    chainId: o.quote.chainId,
+    calls: [{ to: o.quote.currency, data }],
+    nonce: 0,
+    nonceKey: BigInt(++serial),
+    gas: 200_000n,
+    maxFeePerGas: 20_000_000_000n,
+    maxPriorityFeePerGas: 1n,
+    validBefore: expiresAtSeconds(o.challenge),
+  };
+  return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
+}
+
+/** The paid retry: a stablecoin credential carrying `payload`, the assent, and the methods hint (all covered). */
+function tempoPayment(o: TempoOffer, payload: Record<string, string>): Record<string, string> {
+  const credential = { [CREDENTIAL_MEMBERS.challenge]: o.echo, [CREDENTIAL_MEMBERS.payload]: payload, [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${o.quote.chainId}:${wallet.address}` };
+  return { ...PREFER_TEMPO, [HEADERS.paymentAuthorization]: serializeCredential(credential as never), [HEADERS.termsAccepted]: o.version };
+}
+
+const transaction = (serialized: Hex) => ({ [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized });
+
+/** Asserts a granted or served answer whose receipt is method tempo with the transaction hash as its reference. */
+function expectTempoReceipt(exchange: PaidExchange, hash: Hex): void {
+  expect(exchange.status, `a paid answer is 2xx, got ${exchange.status} ${exchange.refusal ?? ''}`).toBeGreaterThanOrEqual(200);
+  expect(exchange.status).toBeLessThan(300);
+  expect(exchange.challengeCount, 'no challenge on a paid answer').toBe(0);
+  const header = exchange.response.headers[HEADERS.paymentReceipt];
+  if (header === undefined) return expect.fail('a paid answer carries Payment-Receipt');
+  const receipt = decodeBase64urlJson(header);
+  expect(receipt, 'the receipt').toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.tempo, reference: hash } });
+}
+
+function broadcasts(): number {
+  return target.purchases!.stablecoin.network.calls.filter((call) => call.kind === 'broadcast').length;
+}
+
+describe(`7.4 stablecoin purchases (${target.description})`, () => {
+  check('a signed buyer preferring tempo in Service-Payment-Methods gets one stablecoin challenge quoting base units, token, deposit address and memo', ids(M.methodsHint, M.stablecoinTransaction, P.challengeShape), 'MUST', async (c) => {
+    const b = await buyer(c, 'challenge');
+    const answer = await b.post({ headers: PREFER_TEMPO });
+    expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
+    const o = tempoOffer(answer);
+    expect(o.quote.amount, 'amount in base units').toMatch(/^[0-9]+$/);
+  });
+
+  check('a matching signed transaction is granted; the receipt reference is the transaction hash', ids(M.stablecoinTransaction), 'MUST', async (c) => {
+    need(c, 'spend');
+    if (!target.capabilities.has('payment-faults')) c.notRun(`${CAPABILITY_REASONS['payment-faults']}; it ${BROADCASTS_REASON}`);
+    const b = await buyer(c, 'granted');
+    const o = await offer(b);
+    const serialized = await signTransfer(o);
+    const paid = await b.post({ headers: tempoPayment(o, transaction(serialized)) });
+    expectTempoReceipt(paid, keccak256(serialized));
+    expect(paid.body?.granted, 'body.granted').toBe(true);
+    expectAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted, b.now);
+  });
+
+  check('a single call bought with a matching transaction is served, the receipt reference the transaction hash', ids(M.stablecoinTransaction, M.unsignedSizedToCall), 'MUST', async (c) => {
+    need(c, 'spend', 'payment-faults');
+    const b = await buyer(c, 'call');
+    const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+    const serialized = await signTransfer(o);
+    expectTempoReceipt(await b.post({ path: REFERENCE_PRICED_PATH, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+  });
+
+  check('a transaction that does not pay the quote gets a fresh stablecoin challenge and is never broadcast', ids(M.stablecoinNonMatching), 'MUST', async (c) => {
+    need(c, 'spend');
+    const b = await buyer(c, 'non-matching');
+    const o = await offer(b);
+    const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, BigInt(o.quote.amount) - 1n))) });
+    expectAnswer(answer, PAYMENT_PROBLEMS.verificationFailed, b.now);
+    tempoOffer(answer);
+    if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+  });
+
+  for (const type of [TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof]) {
+    check(`payload.type ${type}: 402 invalid-payload with a fresh challenge, nothing broadcast`, ids(E['invalid-payload']), 'MUST', async (c) => {
+      need(c, 'spend');
+      const b = await buyer(c, `payload-${type}`);
+      const o = await offer(b);
+      const answer = await b.post({ headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: keccak256(await signTransfer(o)) }) });
+      expectAnswer(answer, E['invalid-payload'], b.now);
+      if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+    });
+  }
+
+  check('network unreachable: 503 tempo_unavailable with the retry object; the same credential completes once', ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes), 'MUST', async (c) => {
+    need(c, 'spend', 'payment-faults');
+    const b = await buyer(c, 'unavailable');
+    const o = await offer(b);
+    const serialized = await signTransfer(o);
+    const headers = tempoPayment(o, transaction(serialized));
+    target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
+    expectAnswer(await b.post({ headers }), E.tempo_unavailable, b.now);
+    expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+    expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
+  });
+
+  check('broadcast, not settled: 503 tempo_settlement_pending with the retry object; completes against the same transfer after the challenge expired', ids(E.tempo_settlement_pending, P.resumeSameCredential), 'MUST', async (c) => {
+    need(c, 'spend', 'payment-faults', 'clock-control');
+    const b = await buyer(c, 'pending');
+    const o = await offer(b);
+    const serialized = await signTransfer(o);
+    const headers = tempoPayment(o, transaction(serialized));
+    target.purchases!.stablecoin.network.pendingReads = 1;
+    expectAnswer(await b.post({ headers }), E.tempo_settlement_pending, b.now);
+    await b.advance(600);
+    expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+    expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
+  });
+});
