@@ -5,6 +5,7 @@ import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.j
 import { checkTimeoutMs } from '../src/harness/target-config.js';
 import { buildCase, type Scenario } from '../src/scenarios/kit.js';
 import { SIGNED_REQUEST_GROUPS } from '../src/scenarios/signed/index.js';
+import { SCENARIO_LIMITS } from '../src/scenarios/signed/limits.js';
 import { requirementId } from '../src/spec/ids.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { check } from './lib/check.js';
@@ -42,7 +43,8 @@ async function caseFor(scenario: Scenario): Promise<SignedRequestCase> {
 
 function requirementsOf(id: string): string[] {
   const codes = [...new Set(vectors.get(id)!.steps.map((s) => s.expect?.error_code).filter((c): c is NonNullable<typeof c> => !!c))];
-  return codes.length ? codes.map((code) => requirementId('AUTH', code)) : [REQUIREMENTS.signedRequestAccepted.id];
+  const rules = codes.length ? codes.map((code) => requirementId('AUTH', code)) : [REQUIREMENTS.signedRequestAccepted.id];
+  return [...rules, ...(SCENARIO_LIMITS[id] ?? [])];
 }
 
 describe(`7.3 agent authentication over HTTP (${target.description})`, () => {

@@ -147,6 +147,12 @@ export const headers: Group = {
       build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: null }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
     },
     {
+      id: 'params-nonce-empty',
+      description: 'an empty nonce (0 characters)',
+      flags: ['Params', 'Boundary'],
+      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: '""' }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+    },
+    {
       id: 'params-nonce-too-long',
       description: 'a nonce of 257 characters',
       flags: ['Params', 'Boundary'],
