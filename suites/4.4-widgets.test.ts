@@ -9,7 +9,9 @@ import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { REFERENCE_ONLY_ROUTES } from '../src/spec/publish.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
-import { MCP_APP_MIME_TYPE, WIDGET_SDK } from '../src/spec/widgets.js';
+import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_SDK } from '../src/spec/widgets.js';
+import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
+import { LIMITS } from '../src/spec/limits.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -117,6 +119,31 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       const paths = scriptSources(text as string).map((src) => new URL(src, session.url('/')).pathname);
       expect(paths, 'script sources of the entry').toContain(WIDGET_SDK.path);
     }), TIMEOUT_MS);
+
+  check('a tool source over 64 KB is not published: calling the tool answers FN_NOT_FOUND', [LIMITS.functionSourceSize.id], 'MUST', async (c) => {
+    ready(c);
+    const files = suiteWidgetFiles('Conformance Oversized Widget');
+    const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
+    const upload = await session.uploadFolder('alice', { ...files, [WIDGET_MANIFEST.defaultToolFile('refresh')]: oversized });
+    const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
+    if (typeof folderId !== 'string') return void expect.fail(`the upload answered ${upload.response.status} without a folder id`);
+    const published = await session.publish('alice', folderId);
+    c.record(published.exchange);
+    const post = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
+    if (typeof post !== 'string') return void expect.fail(`the publish answered ${published.response.status} without a post id`);
+    const before = session.recorded().length;
+    const mcp = await session.mcpClient(post);
+    try {
+      const small = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+      expect(small.isError ?? false, 'a tool whose source is within the limit runs').toBe(false);
+      const large = await mcp.callTool({ name: 'refresh', arguments: {} });
+      expect(large.isError, 'the oversized tool answers an error').toBe(true);
+      expect((large.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code, 'error code (7.1)').toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
+    } finally {
+      await mcp.close();
+      for (const e of session.recorded().slice(before)) c.record(e);
+    }
+  }, TIMEOUT_MS);
 
   check('the widget SDK is served at /widgets/sdk.v2.js as JavaScript', [REQUIREMENTS.widgetSdkServed.id], 'MUST', async (c) => {
     const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };

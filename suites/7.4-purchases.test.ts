@@ -6,6 +6,7 @@ import { settleReported, type ChallengeEcho } from '../src/purchase/index.js';
 import { TEST_TOKEN_PREFIX } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
+import { LIMITS } from '../src/spec/limits.js';
 import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, REFUND_STATES, type PaymentProblemRecord } from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
@@ -73,7 +74,7 @@ function expectGranted(exchange: PaidExchange): void {
 
 describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})`, () => {
   describe('the 402 challenge', () => {
-    check('a signed request without a credential gets 402 with exactly one Payment challenge, the terms headers and no-store', ids(P.challengeShape, P.challengeLifetime), 'MUST', async (c) => {
+    check('a signed request without a credential gets 402 with exactly one Payment challenge, the terms headers and no-store', [...ids(P.challengeShape, P.challengeLifetime), LIMITS.paymentChallengeLifetime.id], 'MUST', async (c) => {
       const b = await buyer(c, 'challenge');
       const answer = await b.post();
       expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
@@ -170,7 +171,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('declined'), offer.version) }), PAYMENT_PROBLEMS.verificationFailed, b.now);
     });
 
-    check('a challenge older than 300 s with no charge: 402 payment-expired with a fresh challenge', ids(P.expiredFreshChallenge), 'MUST', async (c) => {
+    check('a challenge older than 300 s with no charge: 402 payment-expired with a fresh challenge', [...ids(P.expiredFreshChallenge), LIMITS.paymentChallengeLifetime.id], 'MUST', async (c) => {
       need(c, 'spend', 'clock-control');
       const b = await buyer(c, 'expired');
       const offer = await payable(c, b);
