@@ -6,4 +6,6 @@ export * from './untestable.js';
 export { AUTH_MUTANTS } from './auth.js';
 export { PURCHASE_MUTANTS } from './purchase.js';
 export { AGENT_MUTANTS } from './agent.js';
+export { SDK_AUTH_MUTANTS } from './sdk-auth.js';
 export { WIDGET_MUTANTS } from './widgets.js';
+export { INBAND_MUTANTS } from './inband.js';

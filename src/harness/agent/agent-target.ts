@@ -1,5 +1,8 @@
 import type { TargetResponse } from '../target.js';
-import type { CallerRole } from './callers.js';
+import type { CallerRole, SdkTokenRequest } from './callers.js';
+
+/** Agents configured otherwise than the reference (5.1, 5.4): in Portal mode, and with no auth skill and no access block. */
+export type AgentVariant = 'portal' | 'no-verifier';
 
 /** A request to the agent; `path` is relative to the agent URL (query included), or an absolute URL on its origin. */
 export interface AgentRequest {
@@ -27,6 +30,10 @@ export interface AgentTarget {
   upgrade(path: string, headers?: ReadonlyArray<readonly [string, string]>): Promise<UpgradeOutcome>;
   /** A Bearer token the agent verifies for this caller; null when the target cannot make one (live). */
   token(role: CallerRole): Promise<string | null>;
+  /** An SDK token (2.2) the check describes (other issuers, broken claims, other keys); null when the target cannot make one (live). */
+  sdkToken(request: SdkTokenRequest): Promise<string | null>;
+  /** The same kind of agent configured as `variant`; null when the target cannot have one (live). */
+  variant(variant: AgentVariant): AgentTarget | null;
   /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */
   readonly servesOriginDirectory: boolean;
   close(): Promise<void>;

@@ -1,7 +1,9 @@
-import { createAuthSkill, mintSdkToken, signingKeyFromJwk, type JsonWebKeySet, type Random } from '../../sdk-auth/index.js';
+import { decodeJwt, type JWTPayload } from 'jose';
+import { createAuthSkill, mintSdkToken, signSdkClaims, signingKeyFromJwk, type AuthSkillConfig, type JsonWebKeySet, type Random, type SdkSigningKey } from '../../sdk-auth/index.js';
 import type { AccessBlock } from '../../reference/agent/caller.js';
 import { PROBE_GROUP } from '../../reference/agent/conformance-endpoints.js';
 import { keyFromName } from '../../scenarios/identities.js';
+import { AUTH_SKILL_FIELDS, PORTAL_ROUTES, SDK_SCOPES, SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../../spec/sdk-auth.js';
 import { WELL_KNOWN } from '../../spec/wire.js';
 
 /** The callers a check can present (5.4): a plain verified caller, a member of the probes' group, the owner, an admin, one the access block keeps out. */
@@ -17,23 +19,132 @@ export function callerUrl(role: CallerRole): string {
   return `https://${CALLER_IDS[role]}.callers.example`;
 }
 
-/** The callers' key sets by URL, for the agent's key-set port. */
+/**
+ * Issuers of SDK tokens beyond the callers (2.1, 5.1): one the auth skill's deny glob names although its allow glob
+ * admits it, one no allow glob admits (its key set is served, so only the allow list keeps it out), a trusted
+ * issuer whose keys are at its jwks_uri, and a Portal-mode authority whose keys are at {authority}/api/auth/jwks.
+ */
+export type SdkIssuerName = CallerRole | 'blocked' | 'stranger' | 'trusted' | 'authority';
+
+export const PORTAL_AUTHORITY = 'https://authority.portal.example';
+const TRUSTED_ISSUER = 'https://issuer.trusted.example';
+const TRUSTED_JWKS_URI = 'https://keys.trusted.example/jwks.json';
+
+interface Issuer {
+  readonly iss: string;
+  readonly sub: string;
+  readonly jwksUrl: string;
+}
+
+const own = (iss: string, sub: string): Issuer => ({ iss, sub, jwksUrl: iss + WELL_KNOWN.jwks });
+
+const ISSUERS: Readonly<Record<SdkIssuerName, Issuer>> = Object.freeze({
+  ...(Object.fromEntries((Object.keys(CALLER_IDS) as CallerRole[]).map((role) => [role, own(callerUrl(role), CALLER_IDS[role])])) as Record<CallerRole, Issuer>),
+  blocked: own('https://blocked.callers.example', 'bert'),
+  stranger: own('https://stranger.elsewhere.example', 'stan'),
+  trusted: { iss: TRUSTED_ISSUER, sub: 'tess', jwksUrl: TRUSTED_JWKS_URI },
+  authority: { iss: PORTAL_AUTHORITY, sub: 'polly', jwksUrl: PORTAL_AUTHORITY + PORTAL_ROUTES.jwks },
+});
+
+/** The caller id (sub) an issuer's tokens name. */
+export function issuerSubject(name: SdkIssuerName): string {
+  return ISSUERS[name].sub;
+}
+
+/**
+ * The embedded reference agent's auth skill (2.1, beyond base_url and agent_id): callers.example agents allowed,
+ * blocked.callers.example denied (deny beats allow), a trusted issuer, and allowed_scopes with a `namespace:*` entry.
+ */
+export const CALLER_AUTH_SKILL: Omit<AuthSkillConfig, 'base_url'> = Object.freeze({
+  [AUTH_SKILL_FIELDS.allow]: ['https://*.callers.example'],
+  [AUTH_SKILL_FIELDS.deny]: ['https://blocked.*'],
+  [AUTH_SKILL_FIELDS.trustedIssuers]: [{ issuer: TRUSTED_ISSUER, jwks_uri: TRUSTED_JWKS_URI, type: 'agent' }],
+  [AUTH_SKILL_FIELDS.allowedScopes]: [SDK_SCOPES.read, SDK_SCOPES.write, `${SDK_SCOPE_PREFIXES.namespace.slice(0, -SDK_SCOPE_WILDCARD_SUFFIX.length + 1)}${SDK_SCOPE_WILDCARD_SUFFIX}`],
+}) as Omit<AuthSkillConfig, 'base_url'>;
+
+/** The Portal-mode variant's auth skill (5.1): the authority set, an empty allow list (every caller not denied). */
+export const PORTAL_AUTH_SKILL: Omit<AuthSkillConfig, 'base_url'> = Object.freeze({
+  [AUTH_SKILL_FIELDS.authority]: PORTAL_AUTHORITY,
+  [AUTH_SKILL_FIELDS.deny]: CALLER_AUTH_SKILL.deny,
+  [AUTH_SKILL_FIELDS.allowedScopes]: CALLER_AUTH_SKILL.allowed_scopes,
+}) as Omit<AuthSkillConfig, 'base_url'>;
+
+function keyOf(name: SdkIssuerName) {
+  return keyFromName(name in CALLER_IDS ? `caller/${CALLER_IDS[name as CallerRole]}` : `issuer/${name}`);
+}
+
+async function signingKeyOf(name: SdkIssuerName): Promise<SdkSigningKey> {
+  const key = keyOf(name);
+  return signingKeyFromJwk({ ...key.privateJwk }, key.thumbprint);
+}
+
+/** Every issuer's key set by URL, for the agent's key-set port. */
 export function callerKeySets(): Record<string, JsonWebKeySet> {
   const sets: Record<string, JsonWebKeySet> = {};
-  for (const role of Object.keys(CALLER_IDS) as CallerRole[]) {
-    const key = keyFromName(`caller/${CALLER_IDS[role]}`);
-    sets[callerUrl(role) + WELL_KNOWN.jwks] = { keys: [{ ...key.publicJwk, kid: key.thumbprint }] };
+  for (const name of Object.keys(ISSUERS) as SdkIssuerName[]) {
+    const key = keyOf(name);
+    sets[ISSUERS[name].jwksUrl] = { keys: [{ ...key.publicJwk, kid: key.thumbprint }] };
   }
   return sets;
 }
 
-/** A self-issued SDK token (2.2) of the caller for the agent at `audience`, minted with sdk-auth. */
-export async function callerToken(role: CallerRole, audience: string, ports: { readonly clock: { now(): number }; readonly random: Random }): Promise<string> {
-  const made = createAuthSkill({ base_url: callerUrl(role), agent_id: CALLER_IDS[role] });
+/** An SDK token (2.2) as a check wants it: a good one, or one broken in one way. */
+export interface SdkTokenRequest {
+  readonly issuer: SdkIssuerName;
+  /** aud; the target's agent URL by default. */
+  readonly audience?: string;
+  /** read by default. */
+  readonly scopes?: readonly string[];
+  /** Seconds before now the token was issued (iat = nbf = now - age). */
+  readonly age?: number;
+  /** Seconds; the issuer's default token_ttl (300) otherwise. */
+  readonly lifetime?: number;
+  /** Claims replaced (undefined removes one) before signing. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+  /** Whose key signs (the issuer's by default). */
+  readonly signer?: SdkIssuerName;
+  /** The header's kid when another key signs: the issuer's (a forged signature) or the signer's own (an unknown key). */
+  readonly kid?: 'issuer' | 'signer';
+  /** Claims changed after signing, the signature kept (a tampered token). */
+  readonly tampered?: Readonly<Record<string, unknown>>;
+}
+
+function withChanges(claims: JWTPayload, changes: Readonly<Record<string, unknown>>): JWTPayload {
+  const next: Record<string, unknown> = { ...claims };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete next[name];
+    else next[name] = value;
+  }
+  return next as JWTPayload;
+}
+
+/** Mints the token a request describes with sdk-auth, signed with the fixed keys above. */
+export async function sdkToken(request: SdkTokenRequest, audience: string, ports: { readonly clock: { now(): number }; readonly random: Random }): Promise<string> {
+  const issuer = ISSUERS[request.issuer];
+  const made = createAuthSkill({ base_url: issuer.iss, agent_id: issuer.sub });
   if (!made.ok) throw new Error(made.message);
-  const key = keyFromName(`caller/${CALLER_IDS[role]}`);
-  const signing = await signingKeyFromJwk({ ...key.privateJwk }, key.thumbprint);
-  const minted = await mintSdkToken(made.skill, { audience, scopes: ['read'], key: signing }, ports);
+  const clock = { now: () => ports.clock.now() - (request.age ?? 0) };
+  const key = await signingKeyOf(request.issuer);
+  const minted = await mintSdkToken(
+    made.skill,
+    { audience: request.audience ?? audience, scopes: request.scopes ?? [SDK_SCOPES.read], key, ...(request.lifetime !== undefined ? { lifetime: request.lifetime } : {}) },
+    { clock, random: ports.random },
+  );
   if (!minted.ok) throw new Error(minted.message);
-  return minted.token;
+  let token = minted.token;
+  if (request.claims || request.signer) {
+    const signer = request.signer ? await signingKeyOf(request.signer) : key;
+    token = await signSdkClaims(withChanges(minted.claims, request.claims ?? {}), signer, request.kid === 'signer' ? signer.kid : key.kid);
+  }
+  if (request.tampered) {
+    const [header, , signature] = token.split('.');
+    const payload = Buffer.from(JSON.stringify(withChanges(decodeJwt(token), request.tampered))).toString('base64url');
+    token = `${header}.${payload}.${signature}`;
+  }
+  return token;
+}
+
+/** A self-issued SDK token (2.2) of the caller for the agent at `audience`, minted with sdk-auth. */
+export function callerToken(role: CallerRole, audience: string, ports: { readonly clock: { now(): number }; readonly random: Random }): Promise<string> {
+  return sdkToken({ issuer: role }, audience, ports);
 }

@@ -4,10 +4,16 @@ import { createStandardAgent, type StandardAgent, type StandardAgentOptions } fr
 import { activeMutant } from '../../mutants/index.js';
 import { memoryKeySets } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
-import { requestUrlOf, type AgentRequest, type AgentTarget, type UpgradeOutcome } from './agent-target.js';
-import { CALLER_ACCESS, callerKeySets, callerToken, type CallerRole } from './callers.js';
+import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type UpgradeOutcome } from './agent-target.js';
+import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, sdkToken, type CallerRole, type SdkTokenRequest } from './callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
+
+/** Each variant stands on its own agent URL, with the auth skill and access block it is named for. */
+const VARIANTS: Readonly<Record<AgentVariant, { readonly name: string; readonly authSkill: StandardAgentOptions['authSkill']; readonly access?: StandardAgentOptions['access'] }>> = Object.freeze({
+  portal: { name: 'portal-reference', authSkill: PORTAL_AUTH_SKILL, access: CALLER_ACCESS },
+  'no-verifier': { name: 'unverified-reference', authSkill: null },
+});
 
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
 const clock = { now: () => Math.floor(Date.now() / 1000) };
@@ -19,24 +25,32 @@ async function collect(response: Response): Promise<TargetResponse> {
 /** The reference agent called as a fetch handler, standing alone on its origin (it serves the key directory there). */
 export class InProcessAgentTarget implements AgentTarget {
   readonly kind = 'in-process' as const;
-  readonly description = 'embedded reference agent';
-  readonly agentUrl = IN_PROCESS_AGENT_URL;
+  readonly description: string;
+  readonly agentUrl: string;
   readonly servesOriginDirectory = true;
   /** The agent, and one per mutant whose fault is in how the agent is built (self-test). */
   private readonly agents = new Map<string, Promise<StandardAgent>>();
+  private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
+
+  constructor(private readonly configuredAs?: AgentVariant) {
+    this.agentUrl = configuredAs ? IN_PROCESS_AGENT_URL.replace(/[^/]+$/, VARIANTS[configuredAs].name) : IN_PROCESS_AGENT_URL;
+    this.description = configuredAs ? `embedded reference agent (${configuredAs})` : 'embedded reference agent';
+  }
 
   private ready(): Promise<StandardAgent> {
     const built = activeMutant()?.agent?.options;
     const key = built ? activeMutant()!.id : '';
     let agent = this.agents.get(key);
     if (!agent) {
+      const variant = this.configuredAs ? VARIANTS[this.configuredAs] : undefined;
+      const access = variant ? variant.access : CALLER_ACCESS;
       agent = (async () => {
         const options: StandardAgentOptions = {
-          agentUrl: IN_PROCESS_AGENT_URL,
-          name: 'reference',
+          agentUrl: this.agentUrl,
+          name: variant ? variant.name : 'reference',
           keyStore: createMemoryKeyStore(await generateAgentKeys()),
-          authSkill: {},
-          access: CALLER_ACCESS,
+          authSkill: variant ? variant.authSkill : CALLER_AUTH_SKILL,
+          ...(access ? { access } : {}),
           fetchKeySet: memoryKeySets(callerKeySets()),
           clock,
           random,
@@ -77,6 +91,16 @@ export class InProcessAgentTarget implements AgentTarget {
 
   async token(role: CallerRole): Promise<string> {
     return callerToken(role, this.agentUrl, { clock, random });
+  }
+
+  async sdkToken(request: SdkTokenRequest): Promise<string> {
+    return sdkToken(request, this.agentUrl, { clock, random });
+  }
+
+  variant(variant: AgentVariant): InProcessAgentTarget {
+    let target = this.variants.get(variant);
+    if (!target) this.variants.set(variant, (target = new InProcessAgentTarget(variant)));
+    return target;
   }
 
   async close(): Promise<void> {}

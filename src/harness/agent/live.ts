@@ -58,6 +58,14 @@ export class LiveAgentTarget implements AgentTarget {
     return null;
   }
 
+  async sdkToken(): Promise<null> {
+    return null;
+  }
+
+  variant(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }

@@ -4,6 +4,7 @@ import { createChallenge, serializeChallenge } from '../../purchase/challenge.js
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { PAYMENT_METHODS } from '../../spec/payments.js';
+import { ENDPOINT_AUTH_MODES, SDK_SCOPE_PREFIXES, type EndpointAuthMode } from '../../spec/sdk-auth.js';
 import type { AgentHttpEndpoint, AgentSocketEndpoint } from './endpoint-context.js';
 
 /** The access group the probes' `group:` scope names. */
@@ -34,6 +35,21 @@ export const PROBES = Object.freeze({
   paymentSeen: { path: '/conformance/payment-seen', method: 'GET' },
 } satisfies Record<string, HttpEndpointDeclaration>);
 
+/** A scope allowed_scopes accepts through its `namespace:*` entry (2.1), and one it does not accept. */
+export const PROBE_GRANTED_SCOPE = `${SDK_SCOPE_PREFIXES.namespace}${PROBE_GROUP}`;
+export const PROBE_DROPPED_SCOPE = `${SDK_SCOPE_PREFIXES.tools}conformance`;
+
+/** Probes scoped by a plain scope string the caller's token must carry (2.1 allowed_scopes, 5.4). */
+export const SCOPE_PROBES = Object.freeze({
+  granted: { path: '/conformance/scoped/granted', method: 'GET', scopes: PROBE_GRANTED_SCOPE },
+  dropped: { path: '/conformance/scoped/dropped', method: 'GET', scopes: PROBE_DROPPED_SCOPE },
+} satisfies Record<string, HttpEndpointDeclaration>);
+
+/** 5.4: one unscoped probe per TypeScript auth mode, at /conformance/auth/<mode>. */
+export const AUTH_MODE_PROBES: Readonly<Record<EndpointAuthMode, HttpEndpointDeclaration>> = Object.freeze(
+  Object.fromEntries(Object.values(ENDPOINT_AUTH_MODES).map((auth) => [auth, { path: `/conformance/auth/${auth}`, method: 'GET', auth }])) as Record<EndpointAuthMode, HttpEndpointDeclaration>,
+);
+
 /** What the payment-seen probe answers: whether the request it received carried Payment-Authorization. */
 export const PAYMENT_SEEN_MEMBER = 'paymentAuthorization';
 
@@ -57,7 +73,7 @@ function decoded(body: Uint8Array): unknown {
 
 /** The reference handlers of the probes: each says what it received, so a check can see the handler ran. */
 export function conformanceEndpoints(): AgentHttpEndpoint[] {
-  const who = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => ({ endpoint: ctx.url.pathname, caller: ctx.auth.caller?.id ?? null });
+  const who = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => ({ endpoint: ctx.url.pathname, caller: ctx.auth.caller?.id ?? null, authenticated: ctx.auth.authenticated });
   return [
     { ...PROBES.open, handler: (ctx) => who(ctx) },
     { ...PROBES.echo, handler: (ctx) => ({ ...who(ctx), bytes: ctx.body.byteLength, json: decoded(ctx.body) }) },
@@ -71,6 +87,8 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     { ...PROBES.stream, handler: () => frames() },
     { ...PROBES.paymentChallenge, handler: (ctx) => ownPaymentChallenge(ctx.url) },
     { ...PROBES.paymentReceipt, handler: () => ownPaymentReceipt() },
+    ...Object.values(SCOPE_PROBES).map((probe) => ({ ...probe, handler: who })),
+    ...Object.values(AUTH_MODE_PROBES).map((probe) => ({ ...probe, handler: who })),
     { ...PROBES.paymentSeen, handler: (ctx) => ({ [PAYMENT_SEEN_MEMBER]: ctx.request.headers.has(HEADERS.paymentAuthorization) }) },
   ];
 }

@@ -4,7 +4,7 @@ import { AUTH_SKILL_FIELDS } from '../../spec/sdk-auth.js';
 import { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions } from './agent.js';
 import type { AccessBlock } from './caller.js';
 import { loadOrCreateAgentKeys, type AgentKeyStore } from './keys.js';
-import { sdkTokenMinter, sdkTokenVerifier } from './sdk-auth-adapter.js';
+import { sdkTokenMinter, sdkTokenVerifier, type VerdictFault } from './sdk-auth-adapter.js';
 
 export interface StandardAgentOptions {
   /** e.g. http://127.0.0.1:8787/agents/alice */
@@ -30,6 +30,8 @@ export interface StandardAgentOptions {
   readonly publishRsaKey?: boolean;
   readonly endpoints?: ReferenceAgentOptions['endpoints'];
   readonly sockets?: ReferenceAgentOptions['sockets'];
+  /** A fault of the inbound token check; only self-test mutants set it. */
+  readonly verdictFault?: VerdictFault;
 }
 
 export interface StandardAgent extends ReferenceAgent {
@@ -46,7 +48,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     const made = createAuthSkill({ [AUTH_SKILL_FIELDS.agentId]: options.name, ...options.authSkill, [AUTH_SKILL_FIELDS.baseUrl]: agentUrl });
     if (!made.ok) throw new TypeError(`the reference agent's auth skill is not valid: ${made.message}`);
     const ports = { clock: options.clock, fetchKeySet: options.fetchKeySet, keySetCache: new MemoryKeySetCache() };
-    verifyToken = sdkTokenVerifier(made.skill, ports);
+    verifyToken = sdkTokenVerifier(made.skill, ports, options.verdictFault);
     if (keys) {
       const origin = new URL(agentUrl).origin;
       tokenEndpoint = {

@@ -1,0 +1,75 @@
+import { afterAll, describe, expect } from 'vitest';
+import { agentSuiteNotRunReason, agentSuiteTarget, CALLER_IDS, type AgentTarget, type CallerRole } from '../src/harness/agent/index.js';
+import { AUTH_MODE_PROBES, PROBES } from '../src/reference/agent/conformance-endpoints.js';
+import { ENDPOINT_AUTH_MODES, ENDPOINT_ERRORS, SDK_AUTH_REQUIREMENTS as S } from '../src/spec/index.js';
+import { bearer, exchange, jsonOf, tokenOrNotRun } from './lib/agent.js';
+import { check, notRunAll, type CheckContext } from './lib/check.js';
+
+/**
+ * Section 5.4: who a scoped endpoint and an endpoint's TypeScript auth mode let in, checked on the conformance probes
+ * before their handlers run. A caller let in reaches the handler, which names it; one kept out gets the 401 or 403 of 7.2.
+ */
+const target = agentSuiteTarget();
+notRunAll(agentSuiteNotRunReason());
+afterAll(() => target.close());
+const E = ENDPOINT_ERRORS;
+type Caller = CallerRole | 'anonymous' | 'unverifiable';
+
+async function call(on: AgentTarget, c: CheckContext, who: Caller, path: string) {
+  const headers = who === 'anonymous' ? [] : [bearer(who === 'unverifiable' ? 'not.a.token' : await tokenOrNotRun(on, c, who))];
+  return exchange(on, c, { method: 'GET', path, headers });
+}
+
+/** `who` on `path` gets `expected`: 200 with the handler naming it, or the 401/403 error of 7.2. */
+async function expectAnswer(on: AgentTarget, c: CheckContext, who: Caller, path: string, expected: 200 | 401 | 403): Promise<void> {
+  const response = await call(on, c, who, path);
+  expect(response.status, `${who} on ${path}: status`).toBe(expected);
+  const body = jsonOf(response);
+  if (expected === 200) {
+    const verified = who !== 'anonymous' && who !== 'unverifiable';
+    expect(body, `${who} on ${path}: the handler's caller`).toMatchObject({ caller: verified ? CALLER_IDS[who] : null, authenticated: verified });
+  } else {
+    expect(body, `${who} on ${path}: error.code`).toMatchObject({ error: { code: (expected === 401 ? E.unauthorized : E.forbidden).code } });
+  }
+}
+
+/** 5.4's scope table, row by row, for the probes user, owner, admin, group:testers and [group:testers, owner]. */
+const SCOPE_TABLE: ReadonlyArray<readonly [Caller, Readonly<Record<'user' | 'owner' | 'admin' | 'group' | 'list', 200 | 401 | 403>>]> = [
+  ['anonymous', { user: 401, owner: 401, admin: 401, group: 401, list: 401 }],
+  ['user', { user: 200, owner: 403, admin: 403, group: 403, list: 403 }],
+  ['member', { user: 200, owner: 403, admin: 403, group: 200, list: 200 }],
+  ['owner', { user: 200, owner: 200, admin: 403, group: 200, list: 200 }],
+  ['admin', { user: 200, owner: 200, admin: 200, group: 200, list: 200 }],
+];
+
+/** 5.4's auth mode table: who each mode lets in (an admin who is not the owner is kept out of a session endpoint). */
+const AUTH_MODE_TABLE: ReadonlyArray<readonly [Caller, Readonly<Record<keyof typeof AUTH_MODE_PROBES, 200 | 401 | 403>>]> = [
+  ['anonymous', { public: 200, signature: 200, session: 401, portal_token: 401, visitor_session: 200 }],
+  ['unverifiable', { public: 200, signature: 200, session: 401, portal_token: 401, visitor_session: 401 }],
+  ['user', { public: 200, signature: 200, session: 403, portal_token: 200, visitor_session: 200 }],
+  ['admin', { public: 200, signature: 200, session: 403, portal_token: 200, visitor_session: 200 }],
+  ['owner', { public: 200, signature: 200, session: 200, portal_token: 200, visitor_session: 200 }],
+];
+
+describe(`5.4 endpoint access control (${target.description})`, () => {
+  check('each scope admits whom the table of 5.4 names; a list admits anyone one entry admits', [S.scopeTable.id], 'MUST', async (c) => {
+    for (const [who, row] of SCOPE_TABLE) {
+      for (const [probe, expected] of Object.entries(row) as Array<[keyof typeof row, 200 | 401 | 403]>) await expectAnswer(target, c, who, PROBES[probe].path, expected);
+    }
+  });
+
+  check('an agent with no auth skill and no access block refuses every caller on its scoped endpoints', [S.noVerifier.id], 'MUST', async (c) => {
+    const bare = target.variant('no-verifier');
+    if (bare === null) return c.notRun('needs an agent with no auth skill and no access block beside the one under test: only the embedded reference agent has one');
+    await expectAnswer(bare, c, 'anonymous', PROBES.open.path, 200);
+    for (const who of ['anonymous', 'user', 'owner', 'admin'] as const) {
+      for (const probe of [PROBES.user, PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) await expectAnswer(bare, c, who, probe.path, 401);
+    }
+  });
+
+  check('the auth modes public, signature, session, portal_token and visitor_session admit whom 5.4 names', [S.authModes.id], 'MUST', async (c) => {
+    for (const [who, row] of AUTH_MODE_TABLE) {
+      for (const mode of Object.values(ENDPOINT_AUTH_MODES)) await expectAnswer(target, c, who, AUTH_MODE_PROBES[mode].path, row[mode]);
+    }
+  });
+});

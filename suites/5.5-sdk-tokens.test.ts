@@ -1,0 +1,105 @@
+import { afterAll, describe, expect } from 'vitest';
+import { agentSuiteNotRunReason, agentSuiteTarget, issuerSubject, type AgentTarget, type SdkTokenRequest } from '../src/harness/agent/index.js';
+import { PROBES, PROBE_DROPPED_SCOPE, PROBE_GRANTED_SCOPE, SCOPE_PROBES } from '../src/reference/agent/conformance-endpoints.js';
+import { ENDPOINT_ERRORS, LIMITS, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_REQUIRED_CLAIMS, SDK_SCOPES } from '../src/spec/index.js';
+import { bearer, exchange, jsonOf } from './lib/agent.js';
+import { check, notRunAll, type CheckContext } from './lib/check.js';
+
+/**
+ * Sections 2.1, 2.2, 5.1 and 5.5: which SDK-to-SDK tokens the agent's auth skill lets through to a scoped endpoint.
+ * Each check presents tokens to the user-scoped probe (any verified caller): a good token reaches the handler, which
+ * names the caller; a bad one is refused 401 unauthorized. Only the embedded reference agent can be given these
+ * issuers and keys, so a live agent reports the checks not-run.
+ */
+const target = agentSuiteTarget();
+notRunAll(agentSuiteNotRunReason());
+afterAll(() => target.close());
+const E = ENDPOINT_ERRORS;
+const LIVE_REASON = 'needs SDK tokens of issuers and keys the agent is configured to trust or refuse: only the embedded reference agent is given them';
+
+async function tokenOf(on: AgentTarget, c: Pick<CheckContext, 'notRun'>, request: SdkTokenRequest): Promise<string> {
+  const token = await on.sdkToken(request);
+  if (token === null) c.notRun(LIVE_REASON);
+  return token;
+}
+
+function variantOrNotRun(c: Pick<CheckContext, 'notRun'>, variant: Parameters<AgentTarget['variant']>[0]): AgentTarget {
+  const other = target.variant(variant);
+  if (other === null) c.notRun(`needs the agent configured as ${variant} beside it: only the embedded reference agent has such a variant`);
+  return other;
+}
+
+/** The token reaches the handler of `path` as the issuer's subject. */
+async function admitted(c: CheckContext, request: SdkTokenRequest, label: string, on: AgentTarget = target, path: string = PROBES.user.path): Promise<void> {
+  const response = await exchange(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
+  expect(response.status, `${label}: status`).toBe(200);
+  expect(jsonOf(response), `${label}: the handler's caller`).toMatchObject({ caller: issuerSubject(request.issuer) });
+}
+
+/** The token is refused before the handler: `status` with the error code 7.2 names for it. */
+async function refused(c: CheckContext, request: SdkTokenRequest, label: string, on: AgentTarget = target, path: string = PROBES.user.path, status = E.unauthorized): Promise<void> {
+  const response = await exchange(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
+  expect(response.status, `${label}: status`).toBe(status.status);
+  expect(jsonOf(response), `${label}: error.code`).toMatchObject({ error: { code: status.code } });
+}
+
+describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
+  check('a token missing a claim 2.2 requires, or with token_type other than Bearer, is refused', [S.tokenClaims.id], 'MUST', async (c) => {
+    await admitted(c, { issuer: 'user' }, 'every claim present');
+    await admitted(c, { issuer: 'user', claims: { [SDK_CLAIMS.agentPath]: '/agents' } }, 'with the optional agent_path');
+    for (const claim of SDK_REQUIRED_CLAIMS) await refused(c, { issuer: 'user', claims: { [claim]: undefined } }, `without ${claim}`);
+    await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.tokenType]: 'DPoP' } }, 'token_type DPoP');
+    await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.scope]: [SDK_SCOPES.read] } }, 'scope a list, not a space-separated string');
+  });
+
+  check("a token whose aud is not this agent's URL is refused", [S.tokenAudience.id], 'MUST', async (c) => {
+    const origin = new URL(target.agentUrl).origin;
+    await admitted(c, { issuer: 'user', audience: target.agentUrl }, 'aud the agent URL');
+    await refused(c, { issuer: 'user', audience: `${origin}/agents/someone-else` }, 'aud another agent');
+    await refused(c, { issuer: 'user', audience: origin }, "aud the agent's origin only");
+  });
+
+  check('a token past its default 300 s lifetime, or not yet valid, is refused', [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id], 'MUST', async (c) => {
+    const lifetime = LIMITS.sdkTokenLifetime.value;
+    await admitted(c, { issuer: 'user', age: lifetime - 10 }, `issued ${lifetime - 10} s ago`);
+    await refused(c, { issuer: 'user', age: lifetime + 1 }, `issued ${lifetime + 1} s ago`);
+    await refused(c, { issuer: 'user', age: lifetime + 3600 }, 'expired an hour ago');
+    await refused(c, { issuer: 'user', age: -120 }, 'nbf two minutes ahead');
+  });
+
+  check("a token with a changed claim, or signed by another key, is refused", [S.tokenSignature.id], 'MUST', async (c) => {
+    await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.scope]: `${SDK_SCOPES.read} ${SDK_SCOPES.admin}` } }, 'scope changed after signing');
+    await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.exp]: Math.floor(Date.now() / 1000) + 86_400 } }, 'exp changed after signing');
+    await refused(c, { issuer: 'user', signer: 'stranger', kid: 'issuer' }, "another key under the issuer's kid");
+    await refused(c, { issuer: 'user', signer: 'stranger', kid: 'signer' }, "another key under that key's kid");
+  });
+
+  check('deny beats allow; an empty allow list admits every issuer that is not denied', [S.allowDeny.id], 'MUST', async (c) => {
+    await admitted(c, { issuer: 'member' }, 'an issuer the allow glob admits');
+    await refused(c, { issuer: 'blocked' }, 'an issuer both the allow and the deny glob match');
+    await refused(c, { issuer: 'stranger' }, 'an issuer no allow glob matches');
+    const open = variantOrNotRun(c, 'portal');
+    await admitted(c, { issuer: 'stranger' }, 'with an empty allow list, an issuer not denied', open);
+    await refused(c, { issuer: 'blocked' }, 'with an empty allow list, a denied issuer', open);
+  });
+
+  check("a trusted issuer's tokens verify under its jwks_uri; an issuer neither trusted nor allowed is refused", [S.trustedIssuers.id], 'MUST', async (c) => {
+    await admitted(c, { issuer: 'trusted' }, 'the trusted issuer');
+    await refused(c, { issuer: 'trusted', signer: 'stranger', kid: 'signer' }, "the trusted issuer's iss signed by a key its jwks_uri lacks");
+    await refused(c, { issuer: 'stranger' }, 'an untrusted issuer');
+  });
+
+  check('scopes allowed_scopes does not accept are dropped; a namespace:* entry accepts every namespace scope', [S.allowedScopes.id], 'MUST', async (c) => {
+    const scopes = [SDK_SCOPES.read, PROBE_GRANTED_SCOPE, PROBE_DROPPED_SCOPE];
+    await admitted(c, { issuer: 'user', scopes }, `${PROBE_GRANTED_SCOPE} on an endpoint that needs it`, target, SCOPE_PROBES.granted.path);
+    await refused(c, { issuer: 'user', scopes: [SDK_SCOPES.read] }, `a token without ${PROBE_GRANTED_SCOPE}`, target, SCOPE_PROBES.granted.path, E.forbidden);
+    await refused(c, { issuer: 'user', scopes }, `${PROBE_DROPPED_SCOPE}, which allowed_scopes does not accept`, target, SCOPE_PROBES.dropped.path, E.forbidden);
+  });
+
+  check("in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks", [S.portalMode.id], 'MUST', async (c) => {
+    const portal = variantOrNotRun(c, 'portal');
+    await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);
+    await refused(c, { issuer: 'authority', signer: 'stranger', kid: 'signer' }, "the authority's iss signed by a key its key set lacks", portal);
+    await refused(c, { issuer: 'authority' }, "the authority's token at a self-issued agent", target);
+  });
+});
