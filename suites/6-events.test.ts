@@ -2,31 +2,35 @@ import { afterAll, describe, expect } from 'vitest';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { readPaidAnswer, purchaseAnswerProblems } from '../src/harness/judge-purchase.js';
 import { readAgentUrl } from '../src/harness/target-config.js';
-import type { Target, TargetRequest, TargetResponse } from '../src/harness/target.js';
+import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
 import { createMemoryFetcher } from '../src/fetch/index.js';
-import { checkBalanceRequired, checkPointerResponse, describeProblems } from '../src/purchase/inband/index.js';
+import { activeMutant } from '../src/mutants/active.js';
+import { checkBalanceRequired, checkFundedFrame, checkPaymentRequiredFrame, checkPointerResponse, describeProblems, parseFrameText, paymentSubmitFrame, responseCreateFrame, serializeFrame } from '../src/purchase/inband/index.js';
+import { challengeEcho, parsePaymentChallenge, type PaymentChallenge } from '../src/purchase/index.js';
+import { TEST_TOKEN_PREFIX } from '../src/reference/purchases.js';
+import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
 import { agentRoute } from '../src/reference/agent/mount.js';
 import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/reference/agent/conformance-endpoints.js';
 import { createMemoryKeyStore, generateAgentKeys } from '../src/reference/agent/keys.js';
 import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
 import { DELEGATE_TOOL } from '../src/reference/mcp/index.js';
 import { createReferencePlatform } from '../src/reference/platform.js';
-import { AGENT_MOUNT_PREFIX } from '../src/spec/agent-endpoints.js';
-import { DELEGATE_STATUSES, INBAND_REQUIREMENTS } from '../src/spec/inband.js';
+import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../src/spec/agent-endpoints.js';
+import { DELEGATE_STATUSES, FRAME_MEMBERS, INBAND_FRAME_TYPES, INBAND_REQUIREMENTS, INBAND_SCHEMES, PAYMENT_REQUIREMENTS_MEMBERS, SCHEME_ENTRY_MEMBERS } from '../src/spec/inband.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { Buyer } from './lib/buyer.js';
+import { Buyer, cardPayment } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
 /**
  * Section 6 (with 4.7 and the in-band rows of 7.4) over HTTP: the LLM rail's purchase pointer, the MCP delegate's
- * balance_required and the MCP endpoint's 401s, and 502 upstream_payment_not_relayed where the platform relays to
- * an agent. The agent socket's frames are checked in tests/reference-paid (they need a WebSocket the targets do
- * not open yet).
+ * balance_required and the MCP endpoint's 401s, the agent socket's upgrade refusal and frames (payment.required,
+ * payment.submit after paying at purchase_url, the terms object on funded frames), and 502
+ * upstream_payment_not_relayed where the platform relays to an agent.
  */
 const target = suiteTarget();
 afterAll(() => target.close());
@@ -108,6 +112,121 @@ describe(`6 events and in-band answers (${target.description})`, () => {
 });
 
 /**
+ * The agent socket, /agents/<name>/uamp (4.2, 6): in-process any name the reference platform serves; live the
+ * agent `run --agent-url` names when it is hosted on the target's origin.
+ */
+function socketUrl(c: CheckContext): string {
+  if (target.kind === 'in-process') return `${target.environment.platformOrigin}${AGENT_MOUNT_PREFIX}events-socket${AGENT_TRANSPORT_ROUTES.uamp}`;
+  const agentUrl = readAgentUrl();
+  if (agentUrl === undefined || new URL(agentUrl).origin !== new URL(target.environment.platformOrigin).origin) {
+    return c.notRun('needs an agent socket on the platform: run with --agent-url naming an agent the target platform hosts at /agents/<name>');
+  }
+  return `${agentUrl.replace(/\/+$/, '')}${AGENT_TRANSPORT_ROUTES.uamp}`;
+}
+
+/** Asks for the agent socket with a signed GET (`tamper` breaks the signature); records the upgrade. */
+async function upgrade(c: CheckContext, b: Buyer, url: string, tamper = false): Promise<SocketOpening> {
+  if (!target.openSocket) return c.notRun('the target opens no WebSocket');
+  const signed = b.kit.request({ method: 'GET', url, body: new Uint8Array(0), labels: [{ label: 'sig1', key: b.kit.A, ...(tamper ? { tamper: (sig: Uint8Array) => sig.map((x, i) => (i === 0 ? x ^ 1 : x)) } : {}) }] });
+  const request: TargetRequest = { method: 'GET', url: signed.url, headers: signed.headers, body: null };
+  if (tamper) await target.ready?.(1);
+  const opening = await target.openSocket(url, signed.headers);
+  c.record({ request: recordRequest(request), response: recordResponse(opening.opened ? { status: 101, headers: {}, body: new Uint8Array(0) } : opening.response) });
+  return opening;
+}
+
+/** An open agent socket, reading JSON frames. */
+async function openSocket(c: CheckContext, b: Buyer): Promise<TargetSocket> {
+  const opening = await upgrade(c, b, socketUrl(c));
+  if (opening.opened) return opening.socket;
+  if (opening.response.status === NOT_FOUND) return c.notRun('the target serves no agent socket there');
+  return expect.fail(`a signed upgrade of the agent socket was refused with ${opening.response.status}: ${Buffer.from(opening.response.body).toString('utf8').slice(0, 200)}`);
+}
+
+async function nextFrame(socket: TargetSocket): Promise<Record<string, unknown>> {
+  const read = parseFrameText(await socket.next());
+  if (!read.ok) return expect.fail(`a frame that is not a JSON object: ${read.problems.map((p) => p.message).join('; ')}`);
+  return read.frame;
+}
+
+const member = (value: unknown, name: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
+
+/** The mpp entry of a payment.required frame that passed checkPaymentRequiredFrame with a challenge. */
+function mppEntry(frame: Record<string, unknown>): Record<string, unknown> {
+  const schemes = member(frame[FRAME_MEMBERS.requirements], PAYMENT_REQUIREMENTS_MEMBERS.schemes) as Array<Record<string, unknown>>;
+  return schemes.find((entry) => entry[SCHEME_ENTRY_MEMBERS.scheme] === INBAND_SCHEMES.mpp)!;
+}
+
+/** Starts a turn on a new socket of a buyer with no balance: the payment.required frame, checked, and its mpp entry's challenge. */
+async function requiredTurn(c: CheckContext, b: Buyer): Promise<{ socket: TargetSocket; frame: Record<string, unknown>; challenge: PaymentChallenge; challengeValue: string }> {
+  const socket = await openSocket(c, b);
+  socket.send(serializeFrame(responseCreateFrame(`turn-${serial++}`, 'hello')));
+  const frame = await nextFrame(socket);
+  const checked = checkPaymentRequiredFrame(frame, { mpp: 'challenge' });
+  if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+  const challengeValue = mppEntry(frame)[SCHEME_ENTRY_MEMBERS.challenge] as string;
+  const parsed = parsePaymentChallenge(challengeValue);
+  if (!parsed.ok) return expect.fail(`the payment.required challenge does not parse as a Payment challenge: ${parsed.detail}`);
+  return { socket, frame, challenge: parsed.challenge, challengeValue };
+}
+
+describe(`6 the agent socket (${target.description})`, () => {
+  check('a signed upgrade whose signature does not verify is refused with 401 and Accept-Signature before the socket opens', ids(I.socketUpgradeRefusal), 'MUST', async (c) => {
+    const b = await buyer(c, 'socket-refused');
+    const opening = await upgrade(c, b, socketUrl(c), true);
+    if (opening.opened) {
+      opening.socket.close();
+      return expect.fail('the socket opened on an upgrade whose signature does not verify');
+    }
+    if (opening.response.status === NOT_FOUND) c.notRun('the target serves no agent socket there');
+    expect(opening.response.status, 'a signature that does not verify').toBe(401);
+    expect(opening.response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
+  });
+
+  check('a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs', ids(I.paymentRequired), 'MUST', async (c) => {
+    const b = await buyer(c, 'socket-required');
+    const { socket, challenge } = await requiredTurn(c, b);
+    try {
+      expect(challenge.header ?? PAYMENT_CREDENTIAL_HEADER, 'the challenge names Payment-Authorization').toBe(PAYMENT_CREDENTIAL_HEADER);
+      if (target.purchases) {
+        expect(target.purchases.store.challenge(challenge.id), "the challenge is the purchase machine's own").toMatchObject({ id: challenge.id });
+        expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
+      }
+    } finally {
+      socket.close();
+    }
+  });
+
+  check('paid at purchase_url, payment.submit with scheme balance runs the turn: payment.accepted then response.done, each with the terms object', ids(I.paymentSubmit, I.fundedTerms), 'MUST', async (c) => {
+    if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
+    const b = await buyer(c, 'socket-paid');
+    const { socket, frame, challenge } = await requiredTurn(c, b);
+    try {
+      const mpp = mppEntry(frame);
+      const terms = mpp[SCHEME_ENTRY_MEMBERS.terms] as Record<string, string>;
+      const purchaseUrl = new URL(mpp[SCHEME_ENTRY_MEMBERS.purchaseUrl] as string);
+      if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin) c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
+      const amount = Number(member(challenge.request, 'amount'));
+      if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
+      const paid = await b.post({ path: purchaseUrl.pathname, headers: cardPayment(challengeEcho(challenge), `${TEST_TOKEN_PREFIX}settled_${serial++}`, terms[TERMS_OBJECT_MEMBERS.version]!) });
+      expect(paid.status, `the challenge is paid at purchase_url (got ${paid.status} ${paid.refusal ?? ''})`).toBe(200);
+      const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;
+      socket.send(serializeFrame(paymentSubmitFrame(`submit-${serial++}`, String(requirements[PAYMENT_REQUIREMENTS_MEMBERS.amount]))));
+      const want = { [TERMS_OBJECT_MEMBERS.url]: terms[TERMS_OBJECT_MEMBERS.url], [TERMS_OBJECT_MEMBERS.version]: terms[TERMS_OBJECT_MEMBERS.version] };
+      for (const type of [INBAND_FRAME_TYPES.paymentAccepted, INBAND_FRAME_TYPES.responseDone]) {
+        const funded = await nextFrame(socket);
+        expect(funded[FRAME_MEMBERS.type], 'the frame after payment.submit').toBe(type);
+        const checked = checkFundedFrame(funded, { type });
+        if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+        expect(funded[FRAME_MEMBERS.terms], `${type} carries the terms the challenge named`).toMatchObject(want);
+      }
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+/**
  * Where the platform relays to an agent: in-process, a reference platform serving the reference agent (with its
  * payment probes) at /agents/<name>; live, the agent `run --agent-url` names when it is on the target's origin.
  */
@@ -128,7 +247,9 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
       clock: { now: () => t.environment.now() },
       random: { bytes: (n) => new Uint8Array(n).map((_, i) => i) },
     });
-    const platform = createReferencePlatform({ authority: t.environment.authority, clock: { now: () => t.environment.now() }, fetcher: createMemoryFetcher({}), routes: [agentRoute(agent)] });
+    // The relaying platform is built here (the target hosts no agent), so it takes the self-test's active mutant itself.
+    const fault = activeMutant()?.platform;
+    const platform = createReferencePlatform({ authority: t.environment.authority, clock: { now: () => t.environment.now() }, fetcher: createMemoryFetcher({}), routes: [agentRoute(agent)], ...(fault ? { mutants: [fault] } : {}) });
     return {
       async send(path, headers = []) {
         const request = new Request(`${origin}${AGENT_MOUNT_PREFIX}${name}${path}`, { headers: headers.map(([n, v]) => [n, v] as [string, string]) });

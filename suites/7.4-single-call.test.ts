@@ -91,6 +91,15 @@ function setCaps(caps: Partial<SaleCaps>): void {
   setSale((sale) => ({ caps: { ...sale.caps, ...caps } }));
 }
 
+/** The purchase store's next grant throws (a store outage after the payment settled); later grants work. */
+function failNextGrant(p: ReferencePurchases): void {
+  const grant = p.store.grant;
+  p.store.grant = () => {
+    p.store.grant = grant;
+    throw new Error('grant store unavailable');
+  };
+}
+
 function expectServed(exchange: PaidExchange): void {
   expect(exchange.status, `a bought call is served (2xx), got ${exchange.status} ${exchange.refusal ?? ''}`).toBeGreaterThanOrEqual(200);
   expect(exchange.status).toBeLessThan(300);
@@ -216,6 +225,35 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       expectServed(await call(c, b, { headers }));
       expect(purchases().sale.server.ran, 'the call ran once').toHaveLength(1);
       expectAnswer(await call(c, b, { headers }), E.call_already_served, b.now);
+    });
+
+    check('the same credential presented while its call is being served: 409 call_in_progress; the call runs once', ids(E.call_in_progress), 'MUST', async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'in-progress');
+      const offer = await payable(c, b);
+      const headers = cardPayment(offer.echo, token('settled'), offer.version);
+      const server = purchases().sale.server;
+      let during: PaidExchange | undefined;
+      server.during = async () => {
+        server.during = undefined;
+        during = await call(c, b, { headers });
+      };
+      expectServed(await call(c, b, { headers }));
+      if (during === undefined) return expect.fail('the call was never served, so nothing was presented during it');
+      expectAnswer(during, E.call_in_progress, b.now);
+      expect(server.ran, 'the call ran once').toHaveLength(1);
+    });
+
+    check('the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves', ids(E.grant_failed, P.resumeSameCredential), 'MUST', async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'grant-failed');
+      const offer = await payable(c, b);
+      const headers = cardPayment(offer.echo, token('settled'), offer.version);
+      failNextGrant(purchases());
+      expectAnswer(await call(c, b, { headers }), E.grant_failed, b.now);
+      expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
+      expectServed(await call(c, b, { headers }));
+      expect(purchases().processor.chargeCalls(), 'charged once').toBe(1);
     });
 
     check('the call failed and was refunded: the same credential again is 409 call_refunded', ids(E.call_refunded), 'MUST', async (c) => {

@@ -172,6 +172,43 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     });
   }
 
+  check('a wallet that cannot be placed where the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown, nothing broadcast', ids(E.stablecoin_location_unknown, P.noChallengeOnCodes), 'MUST', async (c) => {
+    need(c, 'spend', 'payment-faults');
+    const b = await buyer(c, 'location-unknown');
+    const p = target.purchases!;
+    if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
+    p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, sellsToUnplaceableBuyers: false } };
+    p.stablecoin.locations.countries.clear();
+    const o = await offer(b);
+    expectAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown, b.now);
+    expect(broadcasts(), 'broadcasts').toBe(0);
+  });
+
+  check("a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast", ids(E.wallet_daily_cap, P.noChallengeOnCodes), 'MUST', async (c) => {
+    need(c, 'spend', 'payment-faults');
+    const b = await buyer(c, 'wallet-cap');
+    const p = target.purchases!;
+    if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
+    p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, walletDailyCap: String(2n * BigInt(p.config.stablecoin.amount) - 1n) } };
+    const first = await offer(b);
+    const serialized = await signTransfer(first);
+    expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), keccak256(serialized));
+    const second = await offer(b);
+    expectAnswer(await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) }), E.wallet_daily_cap, b.now);
+    expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
+  });
+
+  check('a single call re-priced after its stablecoin challenge: 403 metered_unavailable_for_stablecoin, nothing broadcast', ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes), 'MUST', async (c) => {
+    need(c, 'spend', 'payment-faults');
+    const b = await buyer(c, 'call-repriced');
+    const p = target.purchases!;
+    const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+    const payment = tempoPayment(o, transaction(await signTransfer(o)));
+    p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
+    expectAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin, b.now);
+    expect(broadcasts(), 'broadcasts').toBe(0);
+  });
+
   check('network unreachable: 503 tempo_unavailable with the retry object; the same credential completes once', ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes), 'MUST', async (c) => {
     need(c, 'spend', 'payment-faults');
     const b = await buyer(c, 'unavailable');

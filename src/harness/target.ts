@@ -58,6 +58,17 @@ export interface TargetEnvironment {
   nonce(caseId: string, label: string, serial: number): string;
 }
 
+/** A WebSocket a target opened: text frames in arrival order. */
+export interface TargetSocket {
+  /** The next text frame; rejects when the socket closes, or none arrives within the socket's read timeout. */
+  next(): Promise<string>;
+  send(text: string): void;
+  close(): void;
+}
+
+/** How an upgrade went: the socket opened, or the deployment refused it with this HTTP answer. */
+export type SocketOpening = { readonly opened: true; readonly socket: TargetSocket } | { readonly opened: false; readonly response: TargetResponse };
+
 export interface Target {
   readonly kind: 'in-process' | 'live';
   readonly description: string;
@@ -80,6 +91,11 @@ export interface Target {
    * would pass the cap (the check is then not run). Absent: the target never pays (in-process pays nothing real).
    */
   spend?(amount: number): boolean;
+  /**
+   * Asks to upgrade `url` (on the platform origin, http or https) to a WebSocket with these header fields (a
+   * signed GET's). Absent: the target opens no sockets (checks of socket frames are not run).
+   */
+  openSocket?(url: string, headers: ReadonlyArray<readonly [string, string]>): Promise<SocketOpening>;
   close(): Promise<void>;
 }
 

@@ -71,6 +71,8 @@ export interface PlatformFault {
   readonly ports?: (ports: VerifierPorts) => VerifierPorts;
   readonly config?: (config: VerifierConfig) => VerifierConfig;
   readonly purchases?: (purchases: ReferencePurchases) => void;
+  /** Changes the WebSocket endpoints once every one is mounted (the agent socket's frames). */
+  readonly sockets?: (sockets: SocketRoute[]) => void;
   readonly answer?: (request: FaultRequest, response: Response) => Response | Promise<Response>;
 }
 
@@ -159,6 +161,7 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
   const answerFaults = faults.flatMap((f) => (f.answer ? [f.answer] : []));
   const rails = purchases && options.paidRails !== false ? paidRails(purchases, origin, options.paidRails ?? {}) : undefined;
   if (rails) sockets.push(rails.socket);
+  for (const fault of faults) fault.sockets?.(sockets);
   const routes = new RouteTable([
     cliTokenRoute(tokens),
     keyDirectoryRoute(options.hostedAgentKeys ?? []),

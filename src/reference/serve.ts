@@ -63,7 +63,7 @@ export interface ServedReference {
 }
 
 /** An HTTP answer on a socket that asked to upgrade: status line, headers, body, then the connection closes. */
-async function writeRawAnswer(socket: Duplex, response: Response): Promise<void> {
+export async function writeRawAnswer(socket: Duplex, response: Response): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
   const headers = [...response.headers].filter(([n]) => n !== 'content-length' && n !== 'connection');
   const head = [

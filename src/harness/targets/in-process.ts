@@ -7,7 +7,9 @@ import type { ReferencePurchases } from '../../reference/purchases.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
 import { createMemoryPorts } from '../../verifier/index.js';
-import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
+import { openWebSocket } from '../socket-client.js';
+import { startUpgradeListener, type UpgradeListener } from './loopback-upgrades.js';
 import { activeMutant, type Mutant, type PlatformFault } from '../../mutants/index.js';
 
 /** The construction faults of the active mutant (its answer rewrite is applied per request in `send`, so it also reaches a deployment built before it was switched on). */
@@ -38,6 +40,7 @@ export class InProcessTarget implements Target {
     nonce: VECTOR_ENV.nonce,
   };
   private now = VECTOR_ENV.now;
+  private upgrades: Promise<UpgradeListener> | undefined;
   private fetcher: MemoryFetcher | undefined;
   private documents: SignedRequestCase['documents'] = {};
   private platform: ReferencePlatform | undefined = createReferencePlatform({
@@ -101,5 +104,23 @@ export class InProcessTarget implements Target {
     return this.platform?.purchases;
   }
 
-  async close(): Promise<void> {}
+  /** Upgrades are served on a loopback port (started on first use) by whichever platform the current case built. */
+  async openSocket(url: string, headers: ReadonlyArray<readonly [string, string]>): Promise<SocketOpening> {
+    this.upgrades ??= startUpgradeListener(async (path, received) => {
+      const target = `${this.environment.platformOrigin}${path}`;
+      const decision = await this.platform!.upgrade(new Request(target, { headers: received }), { clientAddress: DEFAULT_CLIENT_ADDRESS });
+      const answerFault = activeMutant()?.platform?.answer;
+      if (!('refuse' in decision) || !answerFault) return decision;
+      return { refuse: await answerFault({ method: 'GET', url: target, headers: received, body: null }, decision.refuse) };
+    });
+    const listener = await this.upgrades;
+    const { pathname, search } = new URL(url);
+    return openWebSocket(`${listener.url}${pathname}${search}`, headers);
+  }
+
+  async close(): Promise<void> {
+    const upgrades = this.upgrades;
+    this.upgrades = undefined;
+    if (upgrades) await (await upgrades).close();
+  }
 }

@@ -8,7 +8,8 @@ import { HEADERS } from '../../spec/headers.js';
 import { LIMITS } from '../../spec/limits.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { FailureBudget } from '../failure-budget.js';
-import type { Capability, Target, TargetRequest, TargetResponse } from '../target.js';
+import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
+import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
 
 export interface LiveTargetOptions {
   /** The deployment's base URL, e.g. https://platform.example or http://127.0.0.1:8787. */
@@ -99,6 +100,19 @@ export class LiveTarget implements Target {
       }
     }
     return response;
+  }
+
+  /** Upgrades at the deployment itself; a signed upgrade counts against the failure budget like any signed request. */
+  async openSocket(url: string, headers: ReadonlyArray<readonly [string, string]>): Promise<SocketOpening> {
+    const { pathname, search } = new URL(url);
+    const sent: Array<[string, string]> = headers.map(([n, v]) => [n, v]);
+    const addressHeader = this.options.clientAddressHeader;
+    if (addressHeader) sent.push([addressHeader, caseAddress(this.currentCase)]);
+    const signed = headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
+    if (signed && !addressHeader) await this.budget.reserve();
+    const opening = await openWebSocket(`${this.origin}${pathname}${search}`, sent, { readTimeoutMs: this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS, connectTimeoutMs: this.options.timeoutMs ?? 10_000 });
+    if (signed && !addressHeader && !opening.opened && opening.response.status === 401) this.budget.record();
+    return opening;
   }
 
   private async exchange(r: TargetRequest, headers: Array<[string, string]>): Promise<TargetResponse> {
