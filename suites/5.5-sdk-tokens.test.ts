@@ -96,6 +96,19 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     await refused(c, { issuer: 'user', scopes }, `${PROBE_DROPPED_SCOPE}, which allowed_scopes does not accept`, target, SCOPE_PROBES.dropped.path, E.forbidden);
   });
 
+  check("a key removed from the issuer's key set verifies while the cached set is younger than 3600 s, and not once 3600 s have passed", [LIMITS.sdkKeySetCache.id], 'MUST', async (c) => {
+    const ttl = LIMITS.sdkKeySetCache.value;
+    const agent = target.controlled();
+    if (agent === null) return c.notRun("needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be");
+    await admitted(c, { issuer: 'user' }, "the caller's key, read into the cache", agent.target);
+    agent.revokeKey('user');
+    await admitted(c, { issuer: 'user' }, 'the revoked key, the cached set just read', agent.target);
+    agent.advance(ttl - 1);
+    await admitted(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl - 1} s old`, agent.target);
+    agent.advance(1);
+    await refused(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl} s old`, agent.target);
+  });
+
   check("in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks", [S.portalMode.id], 'MUST', async (c) => {
     const portal = variantOrNotRun(c, 'portal');
     await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);

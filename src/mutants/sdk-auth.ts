@@ -4,7 +4,7 @@ import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
 import type { VerdictFault } from '../reference/agent/sdk-auth-adapter.js';
 import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
 import { issuerMatches, scopeAllowed, type AuthContext, type TokenVerdict } from '../sdk-auth/index.js';
-import { ENDPOINT_AUTH_MODES, ISSUER_TYPES, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_SCOPE_WILDCARD_SUFFIX, type EndpointAuthMode, type SdkTokenRefusalReason } from '../spec/sdk-auth.js';
+import { AUTH_SKILL_FIELDS, ENDPOINT_AUTH_MODES, ISSUER_TYPES, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_SCOPE_WILDCARD_SUFFIX, type EndpointAuthMode, type SdkTokenRefusalReason } from '../spec/sdk-auth.js';
 import { LIMITS } from '../spec/limits.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
@@ -122,6 +122,18 @@ const rows: Mutant[] = [
     description: 'nbf is not checked',
     requirements: [S.tokenLifetime.id],
     agent: { options: withFault(async ({ token, verdict, verifyWith }) => (refusedFor(verdict, 'token_not_yet_valid') ? verifyWith({ now: numberClaim(token, SDK_CLAIMS.nbf) }) : verdict)) },
+  },
+  {
+    id: 'sdk-key-set-cache-never-expires',
+    description: "an issuer's key set, once read, is never read again (the cache never expires)",
+    requirements: [LIMITS.sdkKeySetCache.id],
+    agent: { options: withSkill((skill) => ({ ...skill, [AUTH_SKILL_FIELDS.jwksCacheTtl]: Number.MAX_SAFE_INTEGER })) },
+  },
+  {
+    id: 'sdk-key-set-cache-ignored',
+    description: "an issuer's key set is read again for every token (nothing is cached)",
+    requirements: [LIMITS.sdkKeySetCache.id],
+    agent: { options: withSkill((skill) => ({ ...skill, [AUTH_SKILL_FIELDS.jwksCacheTtl]: 0 })) },
   },
   {
     id: 'sdk-signature-unchecked',

@@ -1,5 +1,5 @@
 import type { TargetResponse } from '../target.js';
-import type { CallerRole, SdkTokenRequest } from './callers.js';
+import type { CallerRole, SdkIssuerName, SdkTokenRequest } from './callers.js';
 
 /** Agents configured otherwise than the reference (5.1, 5.4): in Portal mode, and with no auth skill and no access block. */
 export type AgentVariant = 'portal' | 'no-verifier';
@@ -15,6 +15,15 @@ export interface AgentRequest {
 
 /** How an upgrade went: refused before the handshake with an HTTP answer, or opened (then closed at once). */
 export type UpgradeOutcome = { readonly opened: true } | { readonly opened: false; readonly response: TargetResponse };
+
+/** An agent of its own for one check, whose clock and issuers' published key sets the check moves and changes. */
+export interface ControlledAgent {
+  readonly target: AgentTarget;
+  /** Moves the agent's clock, and the clock its tokens are minted by, forward. */
+  advance(seconds: number): void;
+  /** Takes the issuer's key out of the key set it publishes (a revoked key). */
+  revokeKey(issuer: SdkIssuerName): void;
+}
 
 /**
  * The agent a suite checks (DESIGN.md section 6): the reference agent in-process, or any agent at a base URL.
@@ -34,6 +43,8 @@ export interface AgentTarget {
   sdkToken(request: SdkTokenRequest): Promise<string | null>;
   /** The same kind of agent configured as `variant`; null when the target cannot have one (live). */
   variant(variant: AgentVariant): AgentTarget | null;
+  /** A fresh agent like this one with a clock and key sets the check controls; null when the target cannot have one (live). */
+  controlled(): ControlledAgent | null;
   /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */
   readonly servesOriginDirectory: boolean;
   close(): Promise<void>;

@@ -78,6 +78,11 @@ async function signingKeyOf(name: SdkIssuerName): Promise<SdkSigningKey> {
   return signingKeyFromJwk({ ...key.privateJwk }, key.thumbprint);
 }
 
+/** Where the issuer publishes its key set. */
+export function issuerKeySetUrl(name: SdkIssuerName): string {
+  return ISSUERS[name].jwksUrl;
+}
+
 /** Every issuer's key set by URL, for the agent's key-set port. */
 export function callerKeySets(): Record<string, JsonWebKeySet> {
   const sets: Record<string, JsonWebKeySet> = {};

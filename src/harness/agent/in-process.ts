@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createMemoryKeyStore, generateAgentKeys } from '../../reference/agent/keys.js';
 import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
 import { activeMutant } from '../../mutants/index.js';
-import { memoryKeySets } from '../../sdk-auth/index.js';
+import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
-import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type UpgradeOutcome } from './agent-target.js';
-import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, sdkToken, type CallerRole, type SdkTokenRequest } from './callers.js';
+import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
+import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, issuerKeySetUrl, sdkToken, type CallerRole, type SdkTokenRequest } from './callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
 
@@ -16,7 +16,14 @@ const VARIANTS: Readonly<Record<AgentVariant, { readonly name: string; readonly 
 });
 
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
-const clock = { now: () => Math.floor(Date.now() / 1000) };
+
+/** The wall clock, moved forward by `offset` seconds. */
+class MovableClock implements Clock {
+  offset = 0;
+  now(): number {
+    return Math.floor(Date.now() / 1000) + this.offset;
+  }
+}
 
 async function collect(response: Response): Promise<TargetResponse> {
   return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
@@ -31,6 +38,9 @@ export class InProcessAgentTarget implements AgentTarget {
   /** The agent, and one per mutant whose fault is in how the agent is built (self-test). */
   private readonly agents = new Map<string, Promise<StandardAgent>>();
   private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
+  private readonly clock = new MovableClock();
+  /** The key sets the issuers publish, read by the agent at each fetch. */
+  private readonly keySets: Record<string, JsonWebKeySet> = callerKeySets();
 
   constructor(private readonly configuredAs?: AgentVariant) {
     this.agentUrl = configuredAs ? IN_PROCESS_AGENT_URL.replace(/[^/]+$/, VARIANTS[configuredAs].name) : IN_PROCESS_AGENT_URL;
@@ -51,8 +61,8 @@ export class InProcessAgentTarget implements AgentTarget {
           keyStore: createMemoryKeyStore(await generateAgentKeys()),
           authSkill: variant ? variant.authSkill : CALLER_AUTH_SKILL,
           ...(access ? { access } : {}),
-          fetchKeySet: memoryKeySets(callerKeySets()),
-          clock,
+          fetchKeySet: memoryKeySets(this.keySets),
+          clock: this.clock,
           random,
           serveKeyDirectory: true,
         };
@@ -90,17 +100,26 @@ export class InProcessAgentTarget implements AgentTarget {
   }
 
   async token(role: CallerRole): Promise<string> {
-    return callerToken(role, this.agentUrl, { clock, random });
+    return callerToken(role, this.agentUrl, { clock: this.clock, random });
   }
 
   async sdkToken(request: SdkTokenRequest): Promise<string> {
-    return sdkToken(request, this.agentUrl, { clock, random });
+    return sdkToken(request, this.agentUrl, { clock: this.clock, random });
   }
 
   variant(variant: AgentVariant): InProcessAgentTarget {
     let target = this.variants.get(variant);
     if (!target) this.variants.set(variant, (target = new InProcessAgentTarget(variant)));
     return target;
+  }
+
+  controlled(): ControlledAgent {
+    const target = new InProcessAgentTarget(this.configuredAs);
+    return {
+      target,
+      advance: (seconds) => void (target.clock.offset += seconds),
+      revokeKey: (issuer) => void (target.keySets[issuerKeySetUrl(issuer)] = { keys: [] }),
+    };
   }
 
   async close(): Promise<void> {}

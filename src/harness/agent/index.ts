@@ -3,10 +3,10 @@ import type { AgentTarget } from './agent-target.js';
 import { InProcessAgentTarget } from './in-process.js';
 import { LiveAgentTarget } from './live.js';
 
-export { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type UpgradeOutcome } from './agent-target.js';
+export { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
 export { InProcessAgentTarget, IN_PROCESS_AGENT_URL } from './in-process.js';
 export { LiveAgentTarget } from './live.js';
-export { CALLER_ACCESS, CALLER_AUTH_SKILL, CALLER_IDS, PORTAL_AUTHORITY, PORTAL_AUTH_SKILL, callerKeySets, callerToken, callerUrl, issuerSubject, sdkToken, type CallerRole, type SdkIssuerName, type SdkTokenRequest } from './callers.js';
+export { CALLER_ACCESS, CALLER_AUTH_SKILL, CALLER_IDS, PORTAL_AUTHORITY, PORTAL_AUTH_SKILL, callerKeySets, callerToken, callerUrl, issuerKeySetUrl, issuerSubject, sdkToken, type CallerRole, type SdkIssuerName, type SdkTokenRequest } from './callers.js';
 
 /**
  * Why the agent suites do not run: a live run against a platform (--base-url) without --agent-url would

@@ -66,6 +66,10 @@ export class LiveAgentTarget implements AgentTarget {
     return null;
   }
 
+  controlled(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
