@@ -6,7 +6,8 @@ import { chargeStep, resumeSend } from './charge-step.js';
 import { grantedAnswer, receiptOf } from './granted.js';
 import { withFreshChallenge } from './issue.js';
 import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
-import type { ChargeRecord, ChargeReply, Grant, PurchaseConfig, PurchasePorts } from './ports.js';
+import type { ChargeRecord, ChargeReply, Grant, IssuedChallenge, PurchaseConfig, PurchasePorts } from './ports.js';
+import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
 
 /** The grant of a settled card charge (method stripe, the processor's charge id as the receipt reference). */
 export function chargeGrant(record: ChargeRecord, chargeId: string, now: number): Grant {
@@ -68,3 +69,19 @@ export function tokenOf(credential: PaymentCredential): string | undefined {
   return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
+
+/** The record of a card charge, opened before the charge is sent (so every charge sent has one); keyed by its challenge. */
+export function chargeRecordFor(issued: IssuedChallenge, buyer: string, token: string, now: number): ChargeRecord {
+  return {
+    challengeId: issued.id,
+    token,
+    idempotencyKey: `${IDEMPOTENCY_KEY_PREFIX}${issued.id}`,
+    buyer,
+    termsVersion: issued.termsVersion,
+    packId: issued.packId,
+    price: issued.price,
+    creditNano: issued.creditNano,
+    state: 'sent',
+    sentAt: now,
+  };
+}

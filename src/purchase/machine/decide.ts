@@ -3,13 +3,12 @@ import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBE
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { parseCredential, sameEcho } from '../credential.js';
-import { resumeCharge, runCharge, tokenOf } from './card-charge.js';
+import { chargeRecordFor, resumeCharge, runCharge, tokenOf } from './card-charge.js';
 import { withFreshChallenge } from './issue.js';
 import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from './pack-guards.js';
 import { headerOf, surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
 import { termsRefusal } from './terms.js';
 import type { PurchaseConfig, PurchasePorts } from './ports.js';
-import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
 import { decideTransfer, resumeTransferFirst } from './tempo-decide.js';
 import { chosenMethod, packOfferFor } from './tempo-offer.js';
 
@@ -104,18 +103,7 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
 /** Opens the charge record (before the charge is sent, so every charge sent has one) and sends it. */
 async function openAndCharge(candidate: ChargeCandidate, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
   const { input, buyer, token, issued } = candidate;
-  const opened = await ports.store.openCharge({
-    challengeId: issued.id,
-    token,
-    idempotencyKey: `${IDEMPOTENCY_KEY_PREFIX}${issued.id}`,
-    buyer,
-    termsVersion: issued.termsVersion,
-    packId: issued.packId,
-    price: issued.price,
-    creditNano: issued.creditNano,
-    state: 'sent',
-    sentAt: input.now,
-  });
+  const opened = await ports.store.openCharge(chargeRecordFor(issued, buyer, token, input.now));
   if (!opened.opened) {
     if (opened.clash === 'token') return purchaseAnswer(PURCHASE_ERRORS.foreign_token, surfaceOf(config));
     // Another presentation of this very credential opened the charge a moment ago: resume it.

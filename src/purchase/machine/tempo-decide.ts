@@ -13,7 +13,7 @@ import type { IssuedChallenge, PurchaseConfig, PurchasePorts } from './ports.js'
 import { termsRefusal } from './terms.js';
 import { stablecoinOf } from './tempo-offer.js';
 import type { StablecoinOffer, StablecoinPorts } from './tempo-ports.js';
-import { broadcastTransfer, freshTransferChallenge, resumeTransfer, sameTransfer } from './tempo-transfer.js';
+import { broadcastTransfer, freshTransferChallenge, resumeTransfer, sameTransfer, transferRecordFor } from './tempo-transfer.js';
 
 const DAY_S = 86_400;
 const PAY_FRESH = 'pay the fresh challenge on this response.';
@@ -146,21 +146,7 @@ async function openAndBroadcast(
   ports: PurchasePorts,
   config: PurchaseConfig,
 ): Promise<PurchaseOutcome> {
-  const opened = await stablecoin.transfers.openTransfer({
-    challengeId: issued.id,
-    hash: transfer.hash,
-    serialized: transfer.serialized,
-    wallet: transfer.wallet,
-    buyer,
-    termsVersion: issued.termsVersion,
-    packId: issued.packId,
-    price: issued.price,
-    creditNano: issued.creditNano,
-    state: 'unsent',
-    openedAt: input.now,
-    expiresAt: issued.expiresAt,
-    validBefore: transfer.validBefore,
-  });
+  const opened = await stablecoin.transfers.openTransfer(transferRecordFor(issued, buyer, transfer, input.now));
   if (!opened.opened) {
     // Another presentation of this very credential opened it a moment ago: resume it.
     if (opened.clash === 'challenge' && sameTransfer(opened.existing, transfer.hash)) return resumeTransfer(opened.existing, input, stablecoin, ports, config);

@@ -4,7 +4,8 @@ import type { PurchaseErrorRecord } from '../../spec/types.js';
 import { grantedAnswer, receiptOf } from './granted.js';
 import { withFreshChallenge } from './issue.js';
 import { codeAnswer, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
-import type { Grant, PurchaseConfig, PurchasePorts } from './ports.js';
+import type { Hex } from '../tempo/quote.js';
+import type { Grant, IssuedChallenge, PurchaseConfig, PurchasePorts } from './ports.js';
 import { packOfferFor } from './tempo-offer.js';
 import type { StablecoinPorts, TransferRecord } from './tempo-ports.js';
 
@@ -145,4 +146,28 @@ export async function resumeTransfer(record: TransferRecord, input: PurchaseRequ
 /** The credential's transfer record, when its challenge has one for this very transaction. */
 export function sameTransfer(record: TransferRecord | undefined, hash: string | undefined): record is TransferRecord {
   return record !== undefined && hash !== undefined && record.hash.toLowerCase() === hash.toLowerCase();
+}
+
+/** The record of a stablecoin transfer, opened before it is broadcast; keyed by its challenge and claiming its hash. */
+export function transferRecordFor(
+  issued: IssuedChallenge,
+  buyer: string,
+  transfer: { readonly hash: Hex; readonly serialized: Hex; readonly wallet: Hex; readonly validBefore: number },
+  now: number,
+): TransferRecord {
+  return {
+    challengeId: issued.id,
+    hash: transfer.hash,
+    serialized: transfer.serialized,
+    wallet: transfer.wallet,
+    buyer,
+    termsVersion: issued.termsVersion,
+    packId: issued.packId,
+    price: issued.price,
+    creditNano: issued.creditNano,
+    state: 'unsent',
+    openedAt: now,
+    expiresAt: issued.expiresAt,
+    validBefore: transfer.validBefore,
+  };
 }

@@ -3,14 +3,13 @@ import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBE
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { parseCredential, sameEcho } from '../credential.js';
-import { chargeGrant, tokenOf } from '../machine/card-charge.js';
+import { chargeGrant, chargeRecordFor, tokenOf } from '../machine/card-charge.js';
 import { chargeStep, resumeSend, type ChargeStep } from '../machine/charge-step.js';
 import { withFreshChallenge } from '../machine/issue.js';
 import { codeAnswer, headerOf, surfaceOf } from '../machine/outcome.js';
 import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from '../machine/pack-guards.js';
 import type { ChargeRecord, IssuedChallenge } from '../machine/ports.js';
 import { termsRefusal } from '../machine/terms.js';
-import { IDEMPOTENCY_KEY_PREFIX } from '../machine/wire.js';
 import { settledAgainAnswer, type SaleOutcome } from './answer.js';
 import { serveFromBalance } from './balance.js';
 import { capCounters, takeCaps } from './caps.js';
@@ -170,18 +169,7 @@ async function capAndCharge(input: SaleRequest, candidate: ChargeCandidate, acco
   );
   if (!counted.taken) return purchaseAnswer(counted.refusal, surfaceOf(config), { retryAfterSeconds: counted.retryAfterSeconds });
 
-  const opened = await ports.store.openCharge({
-    challengeId: issued.id,
-    token,
-    idempotencyKey: `${IDEMPOTENCY_KEY_PREFIX}${issued.id}`,
-    buyer,
-    termsVersion: issued.termsVersion,
-    packId: issued.packId,
-    price: issued.price,
-    creditNano: issued.creditNano,
-    state: 'sent',
-    sentAt: input.now,
-  });
+  const opened = await ports.store.openCharge(chargeRecordFor(issued, buyer, token, input.now));
   if (!opened.opened) {
     await ports.caps.release(counted.names, counted.day);
     if (opened.clash === 'token') return purchaseAnswer(PURCHASE_ERRORS.foreign_token, surfaceOf(config));

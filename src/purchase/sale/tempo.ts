@@ -10,7 +10,7 @@ import { termsRefusal } from '../machine/terms.js';
 import { countAgainstWalletCap, quoteOf, walletPlacementRefusal } from '../machine/tempo-decide.js';
 import { stablecoinOf } from '../machine/tempo-offer.js';
 import type { StablecoinOffer, StablecoinPorts, TransferRecord } from '../machine/tempo-ports.js';
-import { broadcastTransferStep, resumeTransferStep, sameTransfer, transferGrant, type TransferStep } from '../machine/tempo-transfer.js';
+import { broadcastTransferStep, resumeTransferStep, sameTransfer, transferGrant, transferRecordFor, type TransferStep } from '../machine/tempo-transfer.js';
 import { readTempoPayload } from '../tempo/payload.js';
 import { checkTempoTransaction, tempoTransactionHash, type AdmittedTransfer } from '../tempo/transaction-check.js';
 import { settledAgainAnswer, type SaleOutcome } from './answer.js';
@@ -120,21 +120,7 @@ async function capAndBroadcast(
     return codeAnswer(PURCHASE_ERRORS.wallet_daily_cap, config, { retryAfterSeconds: walletCapped });
   }
 
-  const opened = await stablecoin.ports.transfers.openTransfer({
-    challengeId: issued.id,
-    hash: transfer.hash,
-    serialized: transfer.serialized,
-    wallet: transfer.wallet,
-    buyer,
-    termsVersion: issued.termsVersion,
-    packId: issued.packId,
-    price: issued.price,
-    creditNano: issued.creditNano,
-    state: 'unsent',
-    openedAt: input.now,
-    expiresAt: issued.expiresAt,
-    validBefore: transfer.validBefore,
-  });
+  const opened = await stablecoin.ports.transfers.openTransfer(transferRecordFor(issued, buyer, transfer, input.now));
   if (!opened.opened) {
     await ports.caps.release(counted.names, counted.day);
     // Another presentation of this very credential opened it a moment ago: resume it.
