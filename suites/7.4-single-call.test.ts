@@ -92,13 +92,6 @@ function setCaps(caps: Partial<SaleCaps>): void {
 }
 
 /** The purchase store's next grant throws (a store outage after the payment settled); later grants work. */
-function failNextGrant(p: ReferencePurchases): void {
-  const grant = p.store.grant;
-  p.store.grant = () => {
-    p.store.grant = grant;
-    throw new Error('grant store unavailable');
-  };
-}
 
 function expectServed(exchange: PaidExchange): void {
   expect(exchange.status, `a bought call is served (2xx), got ${exchange.status} ${exchange.refusal ?? ''}`).toBeGreaterThanOrEqual(200);
@@ -249,7 +242,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       const b = await buyer(c, 'grant-failed');
       const offer = await payable(c, b);
       const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      failNextGrant(purchases());
+      purchases().store.failGrants = 1;
       expectAnswer(await call(c, b, { headers }), E.grant_failed, b.now);
       expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
       expectServed(await call(c, b, { headers }));

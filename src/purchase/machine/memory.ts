@@ -59,6 +59,8 @@ export class MemoryPurchaseStore implements PurchaseStore {
   private readonly unreconciled = new Map<string, UnreconciledPayment>();
   /** Fault injection: recording assent fails (7.4 terms_record_failed). */
   failAssent = false;
+  /** Fault injection: the next this many grants throw (7.4 grant_failed: settled, not yet credited). */
+  failGrants = 0;
 
   issue(challenge: IssuedChallenge): void {
     this.challenges.set(challenge.id, challenge);
@@ -98,6 +100,10 @@ export class MemoryPurchaseStore implements PurchaseStore {
     return next;
   }
   grant(grant: Grant): GrantResult {
+    if (this.failGrants > 0) {
+      this.failGrants -= 1;
+      throw new Error('grant store unavailable');
+    }
     const earlier = this.grants.get(grant.challengeId);
     if (earlier) return { granted: false, grant: earlier, balanceNano: this.balance(earlier.buyer) };
     this.grants.set(grant.challengeId, grant);

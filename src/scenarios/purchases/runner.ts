@@ -149,7 +149,7 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
         if (event.lockUnavailable !== undefined) world.lock.unavailable = event.lockUnavailable;
         if (event.holdLock !== undefined) world.lock.hold(event.holdLock);
         if (event.assentFails !== undefined) world.store.failAssent = event.assentFails;
-        if (event.grantFailures !== undefined) world.store.grantFailures = event.grantFailures;
+        if (event.grantFailures !== undefined) world.store.failGrants = event.grantFailures;
         if (event.fundingFails !== undefined) world.funding.failHold = event.fundingFails;
         if (event.walletLocationsUnavailable !== undefined) world.locations.unavailable = event.walletLocationsUnavailable;
         results.push({ type: 'other' });

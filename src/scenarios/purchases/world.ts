@@ -15,26 +15,12 @@ import {
   MemoryWalletCaps,
   ScriptedCallServer,
   SeededRandom,
-  type Grant,
-  type GrantResult,
   type PurchaseConfig,
   type SaleConfig,
   type SalePorts,
 } from '../../purchase/index.js';
 import type { Hex } from '../../purchase/tempo/index.js';
 import type { Deployment, InitialState, Ledger } from './types.js';
-
-/** A purchase store whose next `grantFailures` grants throw (7.4 grant_failed). */
-export class FaultyGrantStore extends MemoryPurchaseStore {
-  grantFailures = 0;
-  override grant(grant: Grant): GrantResult {
-    if (this.grantFailures > 0) {
-      this.grantFailures -= 1;
-      throw new Error('grant store unavailable');
-    }
-    return super.grant(grant);
-  }
-}
 
 /** A processor whose refunds may fault (a failed single call refunded onto the balance). */
 class VectorProcessor extends FakeCardProcessor {
@@ -48,7 +34,7 @@ class VectorProcessor extends FakeCardProcessor {
 /** Every port of the purchase machine and of a priced resource in memory, built from a case's deployment and starting state. */
 export class VectorWorld {
   readonly clock: ManualClock;
-  readonly store = new FaultyGrantStore();
+  readonly store = new MemoryPurchaseStore();
   readonly lock = new MemoryPurchaseLock();
   readonly buyers = new MemoryBuyerDirectory();
   readonly processor = new VectorProcessor();

@@ -3,6 +3,7 @@ import {
   ManualClock,
   MemoryBuyerDirectory,
   MemoryPurchaseLock,
+  MemoryPurchaseStore,
   SeededRandom,
   credentialFor,
   decidePurchase,
@@ -16,7 +17,6 @@ import {
 import { HEADERS } from '../../../src/spec/headers.js';
 import { STRIPE_PAYLOAD_MEMBERS } from '../../../src/spec/payments.js';
 import { BUYER, OTHER_BUYER, T0, baseConfig } from '../machine/helpers.js';
-import { FaultyGrantStore } from '../sale/helpers.js';
 
 export const BUYERS = [BUYER, OTHER_BUYER] as const;
 export const TOKENS = ['spt_model_a', 'spt_model_b', 'spt_model_c'] as const;
@@ -41,7 +41,7 @@ export interface Presentation {
  */
 export class ModelWorld {
   readonly clock = new ManualClock(T0);
-  readonly store = new FaultyGrantStore();
+  readonly store = new MemoryPurchaseStore();
   readonly lock = new MemoryPurchaseLock();
   readonly buyers = new MemoryBuyerDirectory();
   readonly processor = new FakeCardProcessor();

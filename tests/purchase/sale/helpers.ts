@@ -56,22 +56,10 @@ export function saleOffer(overrides: Partial<SingleCallOffer> = {}): SingleCallO
   };
 }
 
-/** A store whose next `failGrants` grants throw (7.4 grant_failed). */
-export class FaultyGrantStore extends MemoryPurchaseStore {
-  failGrants = 0;
-  override grant(grant: Parameters<MemoryPurchaseStore['grant']>[0]): ReturnType<MemoryPurchaseStore['grant']> {
-    if (this.failGrants > 0) {
-      this.failGrants--;
-      throw new Error('grant store unavailable');
-    }
-    return super.grant(grant);
-  }
-}
-
 /** Every port of a priced resource in memory, around a hand-moved clock, with a config the deployment may flip. */
 export class SaleWorld {
   readonly clock: ManualClock;
-  readonly store = new FaultyGrantStore();
+  readonly store = new MemoryPurchaseStore();
   readonly lock = new MemoryPurchaseLock();
   readonly buyers = new MemoryBuyerDirectory();
   readonly processor: FakeCardProcessor;
