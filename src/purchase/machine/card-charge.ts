@@ -1,11 +1,12 @@
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
-import type { PaymentCredential } from '../credential.js';
+import { parseCredential, sameEcho, type CredentialParse, type PaymentCredential } from '../credential.js';
+import { HEADERS } from '../../spec/headers.js';
 import { chargeStep, resumeSend } from './charge-step.js';
 import { grantedAnswer, receiptOf } from './granted.js';
 import { withFreshChallenge } from './issue.js';
-import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import { headerOf, surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
 import type { ChargeRecord, ChargeReply, Grant, IssuedChallenge, PurchaseConfig, PurchasePorts } from './ports.js';
 import { IDEMPOTENCY_KEY_PREFIX } from './wire.js';
 
@@ -84,4 +85,31 @@ export function chargeRecordFor(issued: IssuedChallenge, buyer: string, token: s
     state: 'sent',
     sentAt: now,
   };
+}
+
+/** What a request presents in Payment-Authorization: the parse, the readable credential, and its card token. */
+export interface PresentedCredential {
+  readonly parsed: CredentialParse | undefined;
+  readonly credential: PaymentCredential | undefined;
+  readonly token: string | undefined;
+}
+
+export function presentedCredential(input: PurchaseRequest): PresentedCredential {
+  const raw = headerOf(input.headers, HEADERS.paymentAuthorization);
+  const parsed = raw === undefined ? undefined : parseCredential(raw);
+  const credential = parsed?.ok ? parsed.credential : undefined;
+  return { parsed, credential, token: credential === undefined ? undefined : tokenOf(credential) };
+}
+
+/**
+ * Section 3 row 1: the charge this very credential (same challenge, echoed byte for byte, same token) already
+ * sent, with the challenge it answers; undefined when it sent none.
+ */
+export async function chargeOfSameCredential(presented: PresentedCredential, store: PurchasePorts['store']): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
+  const { credential, token } = presented;
+  if (credential === undefined || token === undefined) return undefined;
+  const record = await store.chargeOf(credential.challenge.id);
+  if (record === undefined || record.token !== token) return undefined;
+  const issued = await store.challenge(record.challengeId);
+  return issued !== undefined && sameEcho(issued.echo, credential.challenge) ? { record, issued } : undefined;
 }

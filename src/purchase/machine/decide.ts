@@ -1,12 +1,11 @@
-import { HEADERS } from '../../spec/headers.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
-import { parseCredential, sameEcho } from '../credential.js';
-import { chargeRecordFor, resumeCharge, runCharge, tokenOf } from './card-charge.js';
+import { sameEcho } from '../credential.js';
+import { chargeOfSameCredential, chargeRecordFor, presentedCredential, resumeCharge, runCharge } from './card-charge.js';
 import { withFreshChallenge } from './issue.js';
 import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from './pack-guards.js';
-import { headerOf, surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
+import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from './outcome.js';
 import { termsRefusal } from './terms.js';
 import type { PurchaseConfig, PurchasePorts } from './ports.js';
 import { decideTransfer, resumeTransferFirst } from './tempo-decide.js';
@@ -42,16 +41,11 @@ import { chosenMethod, packOfferFor } from './tempo-offer.js';
 export async function decidePurchase(input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
   const surface = surfaceOf(config);
   const { now } = input;
-  const raw = headerOf(input.headers, HEADERS.paymentAuthorization);
-  const parsed = raw === undefined ? undefined : parseCredential(raw);
-  const credential = parsed?.ok ? parsed.credential : undefined;
-  const token = credential === undefined ? undefined : tokenOf(credential);
+  const presented = presentedCredential(input);
+  const { parsed, credential, token } = presented;
 
-  if (credential !== undefined && token !== undefined) {
-    const record = await ports.store.chargeOf(credential.challenge.id);
-    const issued = record === undefined ? undefined : await ports.store.challenge(record.challengeId);
-    if (record !== undefined && record.token === token && issued !== undefined && issued.kind === PURCHASE_KINDS.pack && sameEcho(issued.echo, credential.challenge)) return resumeCharge(record, input, ports, config);
-  }
+  const earlier = await chargeOfSameCredential(presented, ports.store);
+  if (earlier !== undefined && earlier.issued.kind === PURCHASE_KINDS.pack) return resumeCharge(earlier.record, input, ports, config);
   const resumedTransfer = credential === undefined ? undefined : await resumeTransferFirst(credential, input, ports, config);
   if (resumedTransfer !== undefined) return resumedTransfer;
 

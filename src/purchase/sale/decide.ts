@@ -1,12 +1,11 @@
-import { HEADERS } from '../../spec/headers.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
-import { parseCredential, sameEcho } from '../credential.js';
-import { chargeGrant, chargeRecordFor, tokenOf } from '../machine/card-charge.js';
+import { sameEcho } from '../credential.js';
+import { chargeGrant, chargeOfSameCredential, chargeRecordFor, presentedCredential } from '../machine/card-charge.js';
 import { chargeStep, resumeSend, type ChargeStep } from '../machine/charge-step.js';
 import { withFreshChallenge } from '../machine/issue.js';
-import { codeAnswer, headerOf, surfaceOf } from '../machine/outcome.js';
+import { codeAnswer, surfaceOf } from '../machine/outcome.js';
 import { refusalBeforeCharge, serialisePurchase, type ChargeCandidate } from '../machine/pack-guards.js';
 import type { ChargeRecord, IssuedChallenge } from '../machine/ports.js';
 import { termsRefusal } from '../machine/terms.js';
@@ -58,18 +57,11 @@ export async function decideSale(input: SaleRequest, ports: SalePorts, config: S
   if (input.resource !== config.sale.resource) throw new TypeError(`the sale of ${config.sale.resource} was asked to decide a call to ${input.resource}`);
   const surface = surfaceOf(config);
   const { now } = input;
-  const raw = headerOf(input.headers, HEADERS.paymentAuthorization);
-  const parsed = raw === undefined ? undefined : parseCredential(raw);
-  const credential = parsed?.ok ? parsed.credential : undefined;
-  const token = credential === undefined ? undefined : tokenOf(credential);
+  const presented = presentedCredential(input);
+  const { parsed, credential, token } = presented;
 
-  if (credential !== undefined && token !== undefined) {
-    const record = await ports.store.chargeOf(credential.challenge.id);
-    const issued = record === undefined ? undefined : await ports.store.challenge(record.challengeId);
-    if (record !== undefined && record.token === token && issued !== undefined && isCallHere(issued, config) && sameEcho(issued.echo, credential.challenge)) {
-      return resumeSale(record, issued, input, ports, config);
-    }
-  }
+  const earlier = await chargeOfSameCredential(presented, ports.store);
+  if (earlier !== undefined && isCallHere(earlier.issued, config)) return resumeSale(earlier.record, earlier.issued, input, ports, config);
   const resumedTransfer = credential === undefined ? undefined : await resumeSaleTransferFirst(credential, input, ports, config);
   if (resumedTransfer !== undefined) return resumedTransfer;
 
