@@ -61,7 +61,7 @@ export function isOpenDeclaration(declaration: ScopeDeclaration): boolean {
 
 /**
  * Whether one scope entry admits the caller (the table of 5.4). A string that is none of the table's keywords is a
- * scope the caller must hold exactly, so an unknown or empty scope fails closed (platform-facts e; the SDKs'
+ * scope the caller must hold exactly, so an unknown or empty scope fails closed (docs/platform-sdk.md e; the SDKs'
  * scope_allows fixture).
  */
 export function entryAdmits(entry: string, caller: Caller | null): boolean {

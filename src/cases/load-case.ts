@@ -12,7 +12,7 @@ export type CaseFile =
   | { readonly layout: 'case'; readonly cases: readonly [SignedRequestCase] }
   | { readonly layout: 'vectors'; readonly vectors: SignedRequestVectors; readonly cases: readonly VectorCase[] };
 
-/** Parses and validates one signed-request case (CONTRACTS.md section 2). `source` names the input in messages. */
+/** Parses and validates one signed-request case (docs/contracts.md section 2). `source` names the input in messages. */
 export function loadCase(text: string, source: string): SignedRequestCase {
   const value = parse(text, source);
   if (isObject(value) && 'testGroups' in value) {

@@ -6,7 +6,7 @@ import { verifyRequest } from '../verifier/verify-request.js';
 import { caseRequestBody } from './request-body.js';
 import type { CaseExpect, SignedRequestCase } from './types.js';
 
-/** CONTRACTS.md section 2: a step's client address when the case names none. */
+/** docs/contracts.md section 2: a step's client address when the case names none. */
 export const DEFAULT_CLIENT_ADDRESS = '192.0.2.1';
 const ACCEPTED_STATUS = 200;
 

@@ -2,7 +2,7 @@ import type { JSONWebKeySet } from 'jose';
 import type { AuthErrorCode } from '../spec/auth-errors.js';
 
 /**
- * A signed-request case (CONTRACTS.md section 2): the input of `verify` and the unit of
+ * A signed-request case (docs/contracts.md section 2): the input of `verify` and the unit of
  * `vectors/signed-requests.json`. Member names are the JSON's, so a parsed case is used as is.
  * The JSON Schema is vectors/schema/signed-request-case.schema.json.
  */

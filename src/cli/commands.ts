@@ -7,7 +7,7 @@ import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 
-/** Every command, in the order help lists them (CONTRACTS.md section 1). */
+/** Every command, in the order help lists them (docs/contracts.md section 1). */
 export const COMMANDS: readonly Command[] = [
   runCommand,
   verifyCommand,

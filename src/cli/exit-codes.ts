@@ -1,4 +1,4 @@
-/** CONTRACTS.md section 1: the same exit codes for every command. */
+/** docs/contracts.md section 1: the same exit codes for every command. */
 export const EXIT = Object.freeze({
   ok: 0,
   expectationFailed: 1,

@@ -11,7 +11,7 @@ import { packageVersion } from './version.js';
 export type { CliIo } from './io.js';
 
 /**
- * The agent-platform-conformance command line (CONTRACTS.md section 1). Returns the exit code and never
+ * The agent-platform-conformance command line (docs/contracts.md section 1). Returns the exit code and never
  * throws: every failure is one line on stderr, without a stack trace. Importing this module runs nothing.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

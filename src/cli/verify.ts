@@ -16,7 +16,7 @@ export const verifyCommand: Command = {
   summary: 'run the steps of a signed-request case through the reference verifier',
   usage: 'CASE.json [--json]',
   description: [
-    'Runs each step of a signed-request case (CONTRACTS.md section 2), or of every case of a vectors',
+    'Runs each step of a signed-request case (docs/contracts.md section 2), or of every case of a vectors',
     'file such as vectors/signed-requests.json, in order against one reference verifier state, and',
     "compares each verdict with the step's expect. Exits 1 when any expect member differs.",
     'With --json prints { "steps": [...] } for a case, { "cases": [{ "id", "steps" }] } for a vectors file.',
@@ -58,7 +58,7 @@ async function run(c: SignedRequestCase): Promise<CaseResult> {
   }
 }
 
-/** CONTRACTS.md's members first, in its order; then what helps a person read a difference. */
+/** The members of docs/contracts.md first, in its order; then what helps a person read a difference. */
 function stepJson(s: StepResult) {
   return {
     ok: s.ok,

@@ -2,7 +2,7 @@ import type { DocumentFetcher, FetchOutcome } from '../verifier/ports.js';
 import { unreachable } from './failures.js';
 import { fetchRules, judgeAddress, judgeBodySize, judgeElapsed, judgeStatus, judgeUrl, refuseAddresses, type FetchTarget } from './rules.js';
 
-/** What an agent's host serves at one URL (CONTRACTS.md section 2, `documents`). */
+/** What an agent's host serves at one URL (docs/contracts.md section 2, `documents`). */
 export interface MemoryDocument {
   status: number;
   headers?: Record<string, string>;

@@ -29,7 +29,7 @@ export interface FetcherFault {
 }
 
 /**
- * A named fault of a reference deployment (DESIGN.md section 4) and the requirements it breaks. The self-test
+ * A named fault of a reference deployment (docs/architecture.md) and the requirements it breaks. The self-test
  * (`run --self-test`) requires a check naming one of `requirements` to fail while it is switched on.
  */
 export interface Mutant {

@@ -22,14 +22,14 @@ import { serializeChallenge, type PaymentChallenge } from './challenge.js';
 import type { JsonObject } from './json.js';
 
 /**
- * What a paid surface answers (DESIGN.md 3): status, the code or problem slug, every header (lower-case
+ * What a paid surface answers (docs/architecture.md): status, the code or problem slug, every header (lower-case
  * names, values as they go on the wire) and the JSON body. `reference/render.ts` turns it into a Response.
  *
  * Body shapes:
  * - problem rows (402, and the 400 method-unsupported): RFC 9457 `application/problem+json`
  *   `{type, title, status, detail}`; a 402 adds `challengeId` (the id of the challenge riding on it, as the
  *   Payment scheme's own example does) and `terms: {url, version, header}` (the SDK reads the version from the
- *   header first, then from here; platform-facts g).
+ *   header first, then from here; docs/platform-sdk.md g).
  * - code rows: `application/json` `{error, error_code, error_description, retry?, purchase?, refund?, receipt?}`.
  *   `error` and `error_code` both carry the code: 2.6 and 7.4 say "a stable error code in the body", the
  *   platform's SDK reads `error` as the code of a 503 (`{"error":"charge_outcome_unknown","retry":{…}}`), and
@@ -63,7 +63,7 @@ export interface AnswerDetails {
   readonly challenge?: PaymentChallenge;
   /** Delay-seconds for Retry-After: required where the row carries it, ignored elsewhere (the catalogue decides). */
   readonly retryAfterSeconds?: number;
-  /** The purchase block (required for funding_failed; any settled answer may carry one, platform-facts g). */
+  /** The purchase block (required for funding_failed; any settled answer may carry one, docs/platform-sdk.md g). */
   readonly purchase?: JsonObject;
   /** Whether the refund is issued or pending (required for payment_unreconciled). */
   readonly refund?: RefundState;

@@ -51,7 +51,7 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly widgets?: WidgetServiceOptions | false;
   /** The rails that spend purchased usage (LLM completions, the agent socket), at these prices; false: not mounted. */
   readonly paidRails?: Partial<RailPrices> | false;
-  /** Named faults switched on in this deployment (DESIGN.md section 4; the catalogue is src/mutants/). Never set in production. */
+  /** Named faults switched on in this deployment (docs/architecture.md; the catalogue is src/mutants/). Never set in production. */
   readonly mutants?: readonly PlatformFault[];
 }
 
@@ -64,7 +64,7 @@ export interface FaultRequest {
 }
 
 /**
- * One fault of a mutant deployment (DESIGN.md section 4), applied where the platform is composed: on the verifier's
+ * One fault of a mutant deployment (docs/architecture.md), applied where the platform is composed: on the verifier's
  * ports and configuration, on the purchase machine, and on every answer.
  */
 export interface PlatformFault {
@@ -80,7 +80,7 @@ export interface RequestInfo {
   /** The network address of the client (failed-signature counts are kept per address). */
   readonly clientAddress: string;
   /**
-   * Fault injection (DESIGN.md section 4): behave as a platform route that reads the body before verification.
+   * Fault injection (docs/architecture.md): behave as a platform route that reads the body before verification.
    * The body is read and dropped first, so the verifier can evaluate nothing (7.3 request_body_consumed).
    */
   readonly bodyConsumed?: boolean;
@@ -122,7 +122,7 @@ function normalisedAuthority(authority: string, origin: string): string {
 }
 
 /**
- * The reference platform (DESIGN.md section 4): every verified route runs the reference verifier on the
+ * The reference platform (docs/architecture.md): every verified route runs the reference verifier on the
  * request as received, body included, before anything else. Routes: POST /api/auth/cli/token (4.7) and the
  * public key directory (2.4). Any other path is 404, after the verifier refused whatever credential the request
  * carried (a signed request that does not verify is 401 wherever it is sent).

@@ -5,7 +5,7 @@ import type { VerifierRequest } from '../verifier/types.js';
 import { readBodyUpTo } from './body.js';
 
 /**
- * What a core answers (DESIGN.md section 3): a status, every header, and a JSON body. A verifier Refusal
+ * What a core answers (docs/architecture.md): a status, every header, and a JSON body. A verifier Refusal
  * is one as it stands; so are the purchase machine's refusals and the platform's own answers.
  */
 export interface CoreAnswer {

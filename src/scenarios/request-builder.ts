@@ -31,7 +31,7 @@ export interface RequestSpec {
   readonly created: number;
   readonly expires: number;
   readonly nonce: (label: string) => string;
-  /** A large body written as a fill (CONTRACTS extension `body_fill`) so vectors stay small. */
+  /** A large body written as a fill (case format extension `body_fill`, docs/contracts.md) so vectors stay small. */
   readonly bodyFill?: { readonly length: number; readonly byte: number };
   /** Marks the request as one whose body a platform route already read (`body_consumed`). */
   readonly bodyConsumed?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Python's fnmatch.fnmatch on POSIX, which the SDK's allow and deny lists use (platform-facts e; the spec says
+ * Python's fnmatch.fnmatch on POSIX, which the SDK's allow and deny lists use (docs/platform-sdk.md e; the spec says
  * only "glob patterns"): `*` matches any run of characters including `.` and `/` (so `**` is the same as `*`),
  * `?` one character, `[seq]` and `[!seq]` a character in or not in seq; the whole string must match; case counts.
  */

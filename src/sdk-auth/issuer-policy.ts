@@ -13,7 +13,7 @@ export interface IssuerAdmission {
   readonly trusted: boolean;
 }
 
-/** The issuer's own name for pattern matching: the last `/` segment of iss (platform-facts e). */
+/** The issuer's own name for pattern matching: the last `/` segment of iss (docs/platform-sdk.md e). */
 export function issuerAgentId(iss: string): string {
   const trimmed = iss.replace(/\/+$/, '');
   return trimmed.includes('/') ? trimmed.slice(trimmed.lastIndexOf('/') + 1) : trimmed;
@@ -35,7 +35,7 @@ export function allowDenyAdmits(iss: string, allow: readonly string[], deny: rea
  * Which issuers a receiver accepts, and where their keys are (2.1, 5.1). Order:
  * 1. deny: a denied issuer is refused, even a trusted one. 2.1 says deny takes precedence over allow; the
  *    Python SDK looks trusted issuers up before its deny list, but its documented order (deny, trusted,
- *    allow, empty allow) puts deny first, and so does this core (platform-facts e).
+ *    allow, empty allow) puts deny first, and so does this core (docs/platform-sdk.md e).
  * 2. trusted_issuers (exact iss): its jwks_uri, its type (default agent). Portal mode adds the authority.
  * 3. allow (empty = every issuer not denied): an issuer's own key set at {iss}/.well-known/jwks.json (2.4),
  *    issuer_type agent. That URL comes from the unverified token, so it must be https with no credentials,

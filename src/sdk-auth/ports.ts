@@ -1,5 +1,5 @@
 /**
- * The ports the SDK-auth core takes (DESIGN.md section 3): it owns no clock, randomness, network or storage.
+ * The ports the SDK-auth core takes (docs/architecture.md): it owns no clock, randomness, network or storage.
  * In-memory adapters live in ./memory.ts.
  */
 export type Awaitable<T> = T | Promise<T>;

@@ -3,7 +3,7 @@ import { SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../spec/sdk-auth.
 /**
  * Whether allowed_scopes accepts a scope (2.1): an exact entry, or an entry ending in `:*` whose text before the
  * `*` (colon included) starts the scope. A bare `*` is no wildcard, and `namespace:*` also accepts `namespace:`
- * and `namespace:a:b` (platform-facts e, the Python SDK's _scope_allowed).
+ * and `namespace:a:b` (docs/platform-sdk.md e, the Python SDK's _scope_allowed).
  */
 export function scopeAllowed(scope: string, allowedScopes: readonly string[]): boolean {
   return allowedScopes.some(

@@ -29,7 +29,7 @@ const ALGORITHMS: readonly string[] = Object.values(SDK_JWT_ALGORITHMS);
  * 5. the claims, as jose orders them: every claim 2.2 requires present, aud equal to this agent's URL, nbf not
  *    after now, exp after now (no clock tolerance: the spec gives none);
  * 6. claim types: sub, jti, scope, client_id strings, token_type Bearer, agent_path a string when present.
- * Scopes allowed_scopes does not accept are dropped, not refused (platform-facts e). user_id stays null: 2.2 has
+ * Scopes allowed_scopes does not accept are dropped, not refused (docs/platform-sdk.md e). user_id stays null: 2.2 has
  * no user claim; agent_id and source_agent are sub.
  */
 export async function verifySdkToken(token: string, skill: AuthSkill, ports: SdkAuthPorts): Promise<TokenVerdict> {

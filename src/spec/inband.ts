@@ -3,7 +3,7 @@ import type { RequirementRecord } from './types.js';
 /**
  * The in-band purchase answers (4.7, 6, 7.4 last paragraph): frames of the agent socket, the MCP delegate's
  * status, the purchase pointer of the platform's LLM rails, and the SDK buyer's refusal. Member names the spec
- * leaves unshown follow the platform's UAMP socket and its pointer body (platform-facts g).
+ * leaves unshown follow the platform's UAMP socket and its pointer body (docs/platform-sdk.md g).
  */
 
 /** Frame `type` values of section 6, plus `response.create`, the UAMP frame that starts a turn (6: "other frame kinds: not shown"). */
@@ -58,10 +58,10 @@ export const SOCKET_ERROR_MEMBERS = Object.freeze({ code: 'code', message: 'mess
 /** The currency requirements name (the platform's pointer says USD). */
 export const REQUIREMENTS_CURRENCY = 'USD';
 
-/** Nano units of balance per unit of REQUIREMENTS_CURRENCY (a 500-cent pack credits 5 000 000 000 nano, platform-facts g). */
+/** Nano units of balance per unit of REQUIREMENTS_CURRENCY (a 500-cent pack credits 5 000 000 000 nano, docs/platform-sdk.md g). */
 export const NANO_PER_CURRENCY_UNIT = 1_000_000_000n;
 
-/** The pointer body of an LLM rail (platform-facts g "Purchase pointer"): `{error, details, requirements}`. */
+/** The pointer body of an LLM rail (docs/platform-sdk.md g "Purchase pointer"): `{error, details, requirements}`. */
 export const POINTER_BODY_MEMBERS = Object.freeze({ error: 'error', details: 'details', requirements: 'requirements' } as const);
 export const POINTER_BODY_TEXT = Object.freeze({ error: 'Budget exhausted', details: 'Insufficient token balance' } as const);
 

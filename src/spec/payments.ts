@@ -35,7 +35,7 @@ export type PaymentMethodId = (typeof PAYMENT_METHODS)[keyof typeof PAYMENT_METH
 /** The spec's names for the two methods, mapped to the method ids on the wire. */
 export const PAYMENT_METHOD_OF = Object.freeze({ card: PAYMENT_METHODS.stripe, stablecoin: PAYMENT_METHODS.tempo } as const);
 
-/** Only `charge` is paid (platform-facts g). */
+/** Only `charge` is paid (docs/platform-sdk.md g). */
 export const PAYMENT_INTENTS = Object.freeze({ charge: 'charge' } as const);
 
 /** `payment-method-id = 1*%x61-7A` and `intent-token = 1*( ALPHA / DIGIT / "-" )` (draft-httpauth-payment). */
@@ -54,7 +54,7 @@ export const STRIPE_PAYLOAD_MEMBERS = Object.freeze({ spt: 'spt' } as const);
 /** Values of Service-Purchase (7.4): per-call sizing or a usage pack. */
 export const PURCHASE_KINDS = Object.freeze({ exact: 'exact', pack: 'pack' } as const);
 
-/** Auth-params of a Payment challenge, in the order the platform writes them (platform-facts g). */
+/** Auth-params of a Payment challenge, in the order the platform writes them (docs/platform-sdk.md g). */
 export const CHALLENGE_PARAMS = Object.freeze({
   id: 'id',
   realm: 'realm',
@@ -80,7 +80,7 @@ export const REQUIRED_CHALLENGE_PARAMS: readonly ChallengeParamName[] = Object.f
 /** Members of the JSON a credential encodes: `{challenge, payload, source?}`. */
 export const CREDENTIAL_MEMBERS = Object.freeze({ challenge: 'challenge', payload: 'payload', source: 'source' } as const);
 
-/** Members of a purchase answer's JSON body (2.6; platform-facts g for the ones the spec leaves unshown). */
+/** Members of a purchase answer's JSON body (2.6; docs/platform-sdk.md g for the ones the spec leaves unshown). */
 export const PURCHASE_BODY_MEMBERS = Object.freeze({
   error: 'error',
   errorCode: 'error_code',
@@ -94,7 +94,7 @@ export const PURCHASE_BODY_MEMBERS = Object.freeze({
 } as const);
 export type PurchaseBodyMember = (typeof PURCHASE_BODY_MEMBERS)[keyof typeof PURCHASE_BODY_MEMBERS];
 
-/** Members of the terms object a 402 body carries (platform-facts g): where the terms are, their version, and the header assent goes in. */
+/** Members of the terms object a 402 body carries (docs/platform-sdk.md g): where the terms are, their version, and the header assent goes in. */
 export const TERMS_OBJECT_MEMBERS = Object.freeze({ url: 'url', version: 'version', header: 'header' } as const);
 
 /** Members of the retry object (2.6). */

@@ -1,9 +1,8 @@
 /**
  * Section 4.4 and 4.5: the widget routes, the publish pipeline's names and the records it writes.
  *
- * Where the spec leaves a value open, the reference's choice is written here once, with the reason. The
- * platform's real values were searched for and not found (research/platform-facts.md section f: no slug
- * prefix, no userId6 rule and no catalog row fields are public).
+ * Where the spec leaves a value open, the reference's choice is written here once, with the reason, and listed
+ * in docs/readings.md. No public source gives the platform's own values (slug prefix, userId6 rule, catalog row fields).
  */
 
 /** The routes of 4.4, as path templates. The catalog is WELL_KNOWN.mcpWidgets (wire.ts). */
@@ -27,7 +26,7 @@ export const REFERENCE_ONLY_ROUTES = Object.freeze({
 
 /**
  * 4.5 step 2: the dedicated agent's slug is `<prefix>-<userId6>-<bundleSlug>`, a remix's `...-r<N>`.
- * - prefix: the spec does not give it and platform-facts (f) found none; the reference uses "widget".
+ * - prefix: the spec does not give it and docs/platform-sdk.md f found none; the reference uses "widget".
  * - userId6: read as the first six characters of the author's user id (lower case). How a caller maps to a user
  *   id is the platform's; the reference derives one from the verified credential (see reference/widgets).
  * - bundleSlug: the manifest name in lower case, runs of anything but a-z and 0-9 turned into one "-", at most

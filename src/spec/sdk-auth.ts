@@ -32,7 +32,7 @@ export const SDK_SCOPES = Object.freeze({ read: 'read', write: 'write', admin: '
 export const SDK_SCOPE_PREFIXES = Object.freeze({ namespace: 'namespace:', tools: 'tools:' });
 /** 2.1: an allowed_scopes entry ending in this accepts every scope with the prefix before the `*`. */
 export const SDK_SCOPE_WILDCARD_SUFFIX = ':*';
-/** The spec gives no default for allowed_scopes; the Python SDK's default (platform-facts e). */
+/** The spec gives no default for allowed_scopes; the Python SDK's default (docs/platform-sdk.md e). */
 export const SDK_DEFAULT_ALLOWED_SCOPES: readonly string[] = Object.freeze([SDK_SCOPES.read, SDK_SCOPES.write]);
 
 /** 5.1: the auth skill's two modes. */
@@ -42,7 +42,7 @@ export type SdkAuthMode = (typeof SDK_AUTH_MODES)[keyof typeof SDK_AUTH_MODES];
 /** 4.3, 5.1: the routes of a self-operated authority in Portal mode (the platform serves neither). */
 export const PORTAL_ROUTES = Object.freeze({ jwks: '/api/auth/jwks', token: '/api/auth/token' });
 
-/** 2.3: issuer_type values; a trusted issuer without a type is an agent (platform-facts e). */
+/** 2.3: issuer_type values; a trusted issuer without a type is an agent (docs/platform-sdk.md e). */
 export const ISSUER_TYPES = Object.freeze({ portal: 'portal', agent: 'agent', user: 'user' } as const);
 export type IssuerType = (typeof ISSUER_TYPES)[keyof typeof ISSUER_TYPES];
 export const DEFAULT_ISSUER_TYPE: IssuerType = ISSUER_TYPES.agent;

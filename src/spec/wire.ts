@@ -54,7 +54,7 @@ export const AUTH_SCHEMES = Object.freeze({ bearer: 'Bearer', payment: 'Payment'
 export const DIGEST_ALGORITHMS = Object.freeze(['sha-256', 'sha-512'] as const);
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
 
-/** The three labels a one- or two-key signer uses (platform-facts a: a second held key signs as sig2). */
+/** The three labels a one- or two-key signer uses (docs/platform-sdk.md a: a second held key signs as sig2). */
 export const SIGNATURE_LABELS = Object.freeze(['sig1', 'sig2'] as const);
 export const MAX_SIGNATURE_LABELS = SIGNATURE_LABELS.length;
 

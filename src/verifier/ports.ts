@@ -1,6 +1,6 @@
 import { AUTH_CODES } from '../spec/auth-errors.js';
 /**
- * The ports the reference verifier takes (DESIGN.md section 3). The verifier owns no clock, network or
+ * The ports the reference verifier takes (docs/architecture.md). The verifier owns no clock, network or
  * storage; in-memory adapters live in ./memory-stores.ts, the real document fetcher in src/fetch/.
  */
 export type Awaitable<T> = T | Promise<T>;

@@ -4,7 +4,7 @@ import { bearerCredential, decideSocketUpgrade, presentsCredential } from '../..
 import type { Caller } from '../../src/access/scope-rules.js';
 import { BEARER_CHALLENGE, ENDPOINT_ERRORS, ENDPOINT_MESSAGES, HEADERS, SOCKET_TOKEN_PARAM } from '../../src/spec/index.js';
 
-/** The SDKs' shared fixture (peer-vectors endpoint-gate-refusals.json), whose words the catalogue holds. */
+/** The SDKs' shared fixture (tests/interop/fixtures/endpoint-gate-refusals.json), whose words the catalogue holds. */
 const refusals = {
   no_caller: { status: ENDPOINT_ERRORS.unauthorized.status, body: { error: { code: ENDPOINT_ERRORS.unauthorized.code, message: ENDPOINT_MESSAGES.unauthorized } } },
   not_open: { status: ENDPOINT_ERRORS.forbidden.status, body: { error: { code: ENDPOINT_ERRORS.forbidden.code, message: ENDPOINT_MESSAGES.forbidden } } },

@@ -24,7 +24,7 @@ describe('loadCase', () => {
     expect(loadCase(asText(sampleCase()), 'case.json')).toEqual(sampleCase());
   });
 
-  it('loads the example of CONTRACTS.md section 2 once its placeholders are filled in', () => {
+  it('loads the example of docs/contracts.md section 2 once its placeholders are filled in', () => {
     const example = sampleCase();
     delete example.platform.blocked_agents;
     expect(() => loadCase(asText(example), 'case.json')).not.toThrow();

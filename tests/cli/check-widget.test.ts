@@ -20,7 +20,7 @@ interface Report {
 
 // Each test spawns the command line as users run it (tsx compiles at start): slow on a shared machine.
 describe('check-widget FOLDER', { timeout: 120_000 }, () => {
-  test('a valid folder: exit 0, the CONTRACTS.md JSON document, the merged policy', async () => {
+  test('a valid folder: exit 0, the JSON document of docs/contracts.md, the merged policy', async () => {
     const { code, stdout, stderr } = await spawnCli(['check-widget', `${FIXTURES}/valid`, '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(EXIT.ok);

@@ -65,7 +65,7 @@ describe('verify', () => {
     expect(lines[3]).toBe('1 case, 2 steps: 2 compared, all match expect');
   });
 
-  it('prints { "steps": [...] } with the members CONTRACTS.md names, with --json', async () => {
+  it('prints { "steps": [...] } with the members docs/contracts.md names, with --json', async () => {
     const redirect = { [KEY_SET]: { status: 302, headers: { location: 'https://elsewhere.example/jwks.json' }, body: '' } };
     const { code, stdout } = await verify(aCase('key-set-redirect-refused', [signedStep({ ok: false, status: 401, error_code: 'key_set_unreachable' })], redirect), '--json');
     expect(code).toBe(0);

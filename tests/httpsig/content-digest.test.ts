@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkContentDigest, contentDigestHeader } from '../../src/httpsig/index.js';
 import { utf8 } from './fixtures.js';
 
-// webbotauth.md section 3 (RFC 9421 B.2, RFC 9530 §2 and Appendix B), recomputed there with node.
+// RFC 9421 B.2, RFC 9530 section 2 and Appendix B, recomputed with node:crypto.
 interface Row {
   body: string;
   sha256: string;
@@ -29,7 +29,7 @@ const TABLE: Row[] = [
     sha256: 'sha-256=:z0bm/K2/kBiAHdTk/FHlB2NyoHqaTdzCA9k+jeJ0ezA=:',
     sha512: 'sha-512=:mEWXIS7MaLRuGgxOBdODa3xqM1XdEvxoYhvlCFJ41QJgJc4GTsPp29l5oGX69wWdXymyU0rjJuahq4l5aGgfLQ==:',
   },
-  // platform-facts a): the SDK's digest of the body {}.
+  // docs/platform-sdk.md a): the SDK's digest of the body {}.
   { body: '{}', sha256: 'sha-256=:RBNvo1WzZ4oRRq0W9+hknpT7T8If536DEMBg9hyq/4o=:' },
 ];
 

@@ -28,7 +28,7 @@ const input: ChallengeInput = {
   opaque: { userId: 'u1', kind: 'pack', packId: 'mpp_5' },
 };
 
-/** mpp.md 1.1: a challenge mppx 0.11.0 emitted (request JCS, header param, no opaque). */
+/** A challenge mppx 0.11.0 emitted (request JCS, header param, no opaque). */
 const MPPX_CHALLENGE =
   'Payment id="AXsb4g5BN6TbipqUHgVIhRi5HPUogtn8wyM7lfT58PE", realm="api.example.com", method="tempo", intent="charge", request="eyJhbW91bnQiOiIxMDAwMDAwIiwiY3VycmVuY3kiOiIweDIwYzAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAiLCJtZXRob2REZXRhaWxzIjp7ImNoYWluSWQiOjQyMTcsInN1cHBvcnRlZE1vZGVzIjpbInB1bGwiXX0sInJlY2lwaWVudCI6IjB4NzQyZDM1Q2M2NjM0QzA1MzI5MjVhM2I4NDRCYzllNzU5NWY4ZkUwMCJ9", expires="2026-01-15T12:05:00Z", header="Payment-Authorization"';
 

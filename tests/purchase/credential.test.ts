@@ -21,7 +21,7 @@ const peer = JSON.parse(readFileSync(`${PEER_VECTORS}/signer-vectors-covered-hea
 };
 const peerHeader = peer.request.headers['payment-authorization']!;
 
-/** mpp.md 1.1: the credential mppx 0.11.0 emits for its example challenge (tempo, with source). */
+/** The credential mppx 0.11.0 emits for its example challenge (tempo, with source). */
 const MPPX_CREDENTIAL =
   'Payment eyJjaGFsbGVuZ2UiOnsiZXhwaXJlcyI6IjIwMjYtMDEtMTVUMTI6MDU6MDBaIiwiaGVhZGVyIjoiUGF5bWVudC1BdXRob3JpemF0aW9uIiwiaWQiOiJBWHNiNGc1Qk42VGJpcHFVSGdWSWhSaTVIUFVvZ3RuOHd5TTdsZlQ1OFBFIiwiaW50ZW50IjoiY2hhcmdlIiwibWV0aG9kIjoidGVtcG8iLCJyZWFsbSI6ImFwaS5leGFtcGxlLmNvbSIsInJlcXVlc3QiOiJleUpoYlc5MWJuUWlPaUl4TURBd01EQXdJaXdpWTNWeWNtVnVZM2tpT2lJd2VESXdZekF3TURBd01EQXdNREF3TURBd01EQXdNREF3TURBd01EQXdNREF3TURBd01EQXdNREFpTENKdFpYUm9iMlJFWlhSaGFXeHpJanA3SW1Ob1lXbHVTV1FpT2pReU1UY3NJbk4xY0hCdmNuUmxaRTF2WkdWeklqcGJJbkIxYkd3aVhYMHNJbkpsWTJsd2FXVnVkQ0k2SWpCNE56UXlaRE0xUTJNMk5qTTBRekExTXpJNU1qVmhNMkk0TkRSQ1l6bGxOelU1TldZNFprVXdNQ0o5In0sInBheWxvYWQiOnsic2lnbmF0dXJlIjoiMHg3NmY5MDFhYSIsInR5cGUiOiJ0cmFuc2FjdGlvbiJ9LCJzb3VyY2UiOiJkaWQ6cGtoOmVpcDE1NTo0MjE3OjB4MTIzNDU2Nzg5MGFiY2RlZjEyMzQ1Njc4OTBhYmNkZWYxMjM0NTY3OCJ9';
 

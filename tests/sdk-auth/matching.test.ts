@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { allowDenyAdmits, globMatches, grantedScopes, issuerAgentId, issuerMatches, namespacesOf, scopeAllowed } from '../../src/sdk-auth/index.js';
 import { SDK_DEFAULT_ALLOWED_SCOPES } from '../../src/spec/sdk-auth.js';
 
-describe('glob patterns (fnmatch, platform-facts e)', () => {
+describe('glob patterns (fnmatch, docs/platform-sdk.md e)', () => {
   test.each([
     ['*', 'https://a.example/x/y', true],
     ['https://*.example/*', 'https://a.b.example/x/y', true],

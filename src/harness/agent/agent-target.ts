@@ -26,7 +26,7 @@ export interface ControlledAgent {
 }
 
 /**
- * The agent a suite checks (DESIGN.md section 6): the reference agent in-process, or any agent at a base URL.
+ * The agent a suite checks (docs/architecture.md): the reference agent in-process, or any agent at a base URL.
  * Checks that need what a target lacks (callers the agent verifies) are reported not-run.
  */
 export interface AgentTarget {

@@ -20,7 +20,7 @@ export function decimalAmount(nano: bigint): string {
   return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
 
-/** The body of a rail's 402 pointer (platform-facts g): `{error, details, requirements}`. */
+/** The body of a rail's 402 pointer (docs/platform-sdk.md g): `{error, details, requirements}`. */
 export interface PurchasePointerBody {
   readonly error: string;
   readonly details: string;

@@ -19,7 +19,7 @@ export function receiptOf(grant: Grant): JsonObject {
   };
 }
 
-/** The paid 200: the pack on the balance, the receipt; a card purchase also names its payment intent (platform-facts g), a transfer does not. */
+/** The paid 200: the pack on the balance, the receipt; a card purchase also names its payment intent (docs/platform-sdk.md g), a transfer does not. */
 export function grantedAnswer(grant: Grant, balanceNano: string, config: PurchaseConfig): PurchaseGranted {
   const receipt = receiptOf(grant);
   return Object.freeze({

@@ -58,7 +58,7 @@ export function acceptedMethods(input: PurchaseRequest): string[] | undefined {
 
 /**
  * A 7.4 code row answered with the deployment's Retry-After where the catalogue says the row carries one
- * (the spec gives no number; platform-facts g shows the platform sending 5).
+ * (the spec gives no number; docs/platform-sdk.md g shows the platform sending 5).
  */
 export function codeAnswer(record: PurchaseErrorRecord, config: PurchaseConfig, details: AnswerDetails = {}): PurchaseAnswer {
   const retry = record.retryAfter ? { retryAfterSeconds: config.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_S } : {};

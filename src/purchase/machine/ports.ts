@@ -8,7 +8,7 @@ import type { StablecoinOffer, StablecoinPorts } from './tempo-ports.js';
 export type PurchaseKind = (typeof PURCHASE_KINDS)[keyof typeof PURCHASE_KINDS];
 
 /**
- * The ports the purchase machine takes (DESIGN.md section 3). The machine owns no clock, randomness,
+ * The ports the purchase machine takes (docs/architecture.md). The machine owns no clock, randomness,
  * processor or storage; in-memory adapters live in ./memory.ts. Every port may answer synchronously (the
  * in-memory adapters) or with a promise (a database, the card processor's API).
  */

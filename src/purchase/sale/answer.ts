@@ -43,7 +43,7 @@ export function callAnswer(response: CallResponse, config: PurchaseConfig, grant
   return Object.freeze({ call: true as const, status: response.status, headers: Object.freeze(headers), body: response.body });
 }
 
-/** The purchase block of a settled single-call purchase (platform-facts g: `{granted, packId, paymentIntentId, …}`; a transfer names no payment intent). */
+/** The purchase block of a settled single-call purchase (docs/platform-sdk.md g: `{granted, packId, paymentIntentId, …}`; a transfer names no payment intent). */
 export function purchaseBlock(grant: Grant, balanceNano: string): JsonObject {
   return {
     [GRANTED_BODY_MEMBERS.granted]: true,

@@ -3,7 +3,7 @@
  * names and record keys, not codes, header names or limits.
  */
 
-/** The `opaque` member naming the account a single-call challenge is for (platform-facts g: `userId`); absent for an unidentified buyer. */
+/** The `opaque` member naming the account a single-call challenge is for (docs/platform-sdk.md g: `userId`); absent for an unidentified buyer. */
 export const SALE_OPAQUE_MEMBERS = Object.freeze({ account: 'userId' } as const);
 
 /** The payer of an unidentified buyer's purchase: this prefix and the challenge id (one payer per sale). */

@@ -76,7 +76,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 }
 
 /**
- * The reference SDK agent (DESIGN.md section 4): declared HTTP endpoints with path parameters, query strings,
+ * The reference SDK agent (docs/architecture.md): declared HTTP endpoints with path parameters, query strings,
  * scopes and SSE; scoped sockets; the transport endpoints of 4.2 a check can observe; the discovery and token
  * endpoints of 4.3. Every declared-endpoint rule (405, 401/403, 415, 413) runs before the handler.
  */

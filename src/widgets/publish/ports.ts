@@ -1,7 +1,7 @@
 import type { AgentRecord, CatalogRecord, FunctionSourceRecord, PostRecord, WidgetFolder } from './records.js';
 
 /**
- * The ports of the publish pipeline (DESIGN.md section 3): it owns no clock, ids or storage. Every port may
+ * The ports of the publish pipeline (docs/architecture.md): it owns no clock, ids or storage. Every port may
  * answer synchronously (the in-memory adapters of ./memory-store.ts) or with a promise (a database).
  */
 export type Awaitable<T> = T | Promise<T>;

@@ -104,7 +104,7 @@ describe('the other frames', () => {
   });
 });
 
-describe('the LLM rail pointer (6, platform-facts g)', () => {
+describe('the LLM rail pointer (6, docs/platform-sdk.md g)', () => {
   it('is {error, details, requirements} with the token entry and an mpp entry holding only purchase_url', () => {
     const body = purchasePointerBody({ priceNano: 142_857_000n, purchaseUrl: PURCHASE_URL, reason: 'r' });
     expect(body).toEqual({
