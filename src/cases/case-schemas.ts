@@ -1,6 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createAjv } from '../schema/ajv.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
 import caseSchema from '../../vectors/schema/signed-request-case.schema.json' with { type: 'json' };
 import vectorsSchema from '../../vectors/schema/signed-requests.schema.json' with { type: 'json' };
 
@@ -17,8 +16,7 @@ let compiled: CaseValidators | undefined;
 export function caseValidators(): CaseValidators {
   if (compiled) return compiled;
   // verbose: errors carry their parent schema, which the plain-words messages read (allowed members).
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
-  addFormats(ajv);
+  const ajv = createAjv({ verbose: true });
   ajv.addSchema(caseSchema).addSchema(vectorsSchema);
   compiled = {
     signedRequestCase: ajv.getSchema(caseSchema.$id)!,
@@ -27,5 +25,3 @@ export function caseValidators(): CaseValidators {
   return compiled;
 }
 
-// ajv-formats is CommonJS; its plugin is the module itself at run time and `.default` in its types.
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (ajv: Ajv2020) => Ajv2020;

@@ -28,7 +28,6 @@ const RULES: readonly Rule[] = [
   { at: /\/request\/headers$/, keywords: ['type'], say: 'must be a list of [name, value] pairs of strings' },
   { at: /\/request\/(?:body_base64|body_fill)$/, keywords: ['false schema'], say: 'give only one of body, body_base64 and body_fill' },
   { at: /\/body_base64$/, keywords: ['false schema'], say: 'give body or body_base64, not both' },
-  { at: /\/body_base64$/, keywords: ['pattern'], say: 'must be standard base64 (A-Z, a-z, 0-9, + and /, padded with =)' },
   { at: /\/expect\/error_code$/, keywords: ['enum'], say: unknownErrorCode },
   { at: /\/client_address$/, say: 'must be an IPv4 or IPv6 address' },
   { at: /\/status$/, keywords: ['type', 'minimum', 'maximum'], say: STATUS },
@@ -164,10 +163,13 @@ function nounOf(instancePath: string, rootNoun: string): string {
   return NOUNS.find(([at]) => at.test(instancePath))?.[1] ?? 'member here';
 }
 
-
-
 function formatWords(format: string): string {
-  const words: Record<string, string> = { uri: 'an absolute URL', ipv4: 'an IPv4 address', ipv6: 'an IPv6 address' };
+  const words: Record<string, string> = {
+    uri: 'an absolute URL',
+    ipv4: 'an IPv4 address',
+    ipv6: 'an IPv6 address',
+    base64: 'standard base64 (A-Z, a-z, 0-9, + and /, padded with =)',
+  };
   return words[format] ?? `in ${format} form`;
 }
 

@@ -1,6 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createAjv } from '../schema/ajv.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
 import reportSchema from '../../vectors/schema/report.schema.json' with { type: 'json' };
 import type { RunReport, Verdict } from './results.js';
 
@@ -14,8 +13,7 @@ let compiled: ValidateFunction<RunReport> | undefined;
 /** vectors/schema/report.schema.json compiled once (JSON Schema 2020-12, strict, with formats). */
 export function reportValidator(): ValidateFunction<RunReport> {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
+  const ajv = createAjv();
   compiled = ajv.compile<RunReport>(reportSchema);
   return compiled;
 }
@@ -48,5 +46,3 @@ export function validateReport(value: unknown): ReportValidation {
   return { valid: errors.length === 0, errors };
 }
 
-// ajv-formats is CommonJS; its plugin is the module itself at run time and `.default` in its types.
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (ajv: Ajv2020) => Ajv2020;

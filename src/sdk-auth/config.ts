@@ -1,5 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../schema/ajv.js';
 import { describeSchemaErrors } from '../cases/describe-schema-errors.js';
 import { AGENT_MOUNT_PREFIX, AGENT_NAME_SIGIL } from '../spec/agent-endpoints.js';
 import { LIMITS } from '../spec/limits.js';
@@ -47,8 +47,7 @@ let validator: ValidateFunction | undefined;
 
 function validate(): ValidateFunction {
   if (validator) return validator;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
-  addFormats(ajv);
+  const ajv = createAjv({ verbose: true });
   validator = ajv.compile(AUTH_SKILL_CONFIG_SCHEMA);
   return validator;
 }
@@ -120,5 +119,3 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-// ajv-formats is CommonJS; its plugin is the module itself at run time and `.default` in its types.
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (ajv: Ajv2020) => Ajv2020;
