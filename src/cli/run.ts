@@ -5,6 +5,7 @@ import type { CliIo } from './io.js';
 import { flag, stringOption, stringOptions } from './option-values.js';
 import { AGENT_TARGET_ENV } from '../harness/target-config.js';
 import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
+import type { ProgressSink } from '../harness/reporter.js';
 
 const NAME = 'run';
 
@@ -49,6 +50,18 @@ function counted(results: readonly CheckResult[]): string {
   const c = countVerdicts(results);
   const parts = [`${c.pass} passed`, c.fail && `${c.fail} FAILED`, c.warn && `${c.warn} warnings`, c['not-run'] && `${c['not-run']} not run`, c.error && `${c.error} errors`];
   return parts.filter(Boolean).join(', ');
+}
+
+/**
+ * Progress goes where a person watching sees it: stdout, or stderr with --json (stdout then holds only the report).
+ * On a terminal a running count per suite is rewritten in place; elsewhere one line per suite when it ends.
+ */
+function progressLines(out: CliIo['stdout'], inPlace: boolean): ProgressSink {
+  return {
+    notice: (line) => out.write(`${line}\n`),
+    ...(inPlace ? { check: (file: string, _r: CheckResult, sofar: readonly CheckResult[]) => out.write(`\r${file}: ${counted(sofar)}\u001b[K`) } : {}),
+    section: (file, results) => out.write(`${inPlace ? '\r' : ''}${file}: ${counted(results)}${inPlace ? '\u001b[K' : ''}\n`),
+  };
 }
 
 /** A terminal a person watches, as opposed to CI logs and pipes. */
@@ -102,16 +115,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(spendCap === undefined ? {} : { spendCapMinorUnits: spendCap }),
           },
         }),
-    ...(json
-      ? {}
-      : {
-          progress: {
-            notice: (line) => io.stdout.write(`${line}\n`),
-            // On a terminal a running count per suite, rewritten in place; in CI one line per suite when it ends.
-            ...(interactive ? { check: (file: string, _r: CheckResult, sofar: readonly CheckResult[]) => io.stdout.write(`\r${file}: ${counted(sofar)}\u001b[K`) } : {}),
-            section: (file, results) => io.stdout.write(`${interactive ? '\r' : ''}${file}: ${counted(results)}${interactive ? '\u001b[K' : ''}\n`),
-          },
-        }),
+    progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
   });
   if (outcome.report && json) io.stdout.write(`${JSON.stringify(outcome.report, null, 2)}\n`);
   else if (outcome.report && outcome.runDir) io.stdout.write(humanSummary(outcome.report, outcome.runDir));

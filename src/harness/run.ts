@@ -66,6 +66,20 @@ export function suiteFiles(sections: readonly string[]): string[] {
   return files.filter((f) => sections.some((s) => f.startsWith(`${s}-`) || f.startsWith(`${s}.`))).map((f) => join(SUITES, f));
 }
 
+/**
+ * The process that started the run (npx, a shell, a CI step) may be stopped while this one is not: `npx` dies of
+ * a SIGTERM sent to it alone and leaves the run orphaned, with nobody waiting for its answer. Seen from here the
+ * parent process changes; the run then stops as if it had been sent SIGTERM, and writes its incomplete report.
+ */
+function watchLauncher(interrupt: (reason: string) => () => void): NodeJS.Timeout {
+  const launcher = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== launcher) interrupt(`the process that started it, pid ${launcher}, ended`)();
+  }, 500);
+  timer.unref();
+  return timer;
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
@@ -106,7 +120,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const startedAt = new Date().toISOString();
   const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress, ids);
   const harnessErrors: string[] = [];
-  let interrupted: NodeJS.Signals | undefined;
+  let interrupted: string | undefined;
   process.env.CONFORMANCE_SEED = String(seed);
   try {
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
@@ -125,19 +139,23 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       for (const listener of process.listeners(signal)) if (!signalListeners[signal].includes(listener)) process.off(signal, listener);
     }
     // An interrupted run stops its checks and still writes a report, marked incomplete; a second signal kills.
-    const interrupt = (signal: NodeJS.Signals) => () => {
-      interrupted = signal;
+    const interrupt = (reason: string) => () => {
+      if (interrupted) return;
+      interrupted = reason;
+      options.progress?.notice?.(`stopping: the run was interrupted (${reason}); writing the incomplete report`);
       void vitest.cancelCurrentRun('keyboard-input');
     };
     const onInt = interrupt('SIGINT');
     const onTerm = interrupt('SIGTERM');
     process.once('SIGINT', onInt);
     process.once('SIGTERM', onTerm);
+    const orphaned = watchLauncher(interrupt);
     try {
       await vitest.start(files);
     } finally {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      clearInterval(orphaned);
       await vitest.close();
     }
   } catch (error) {

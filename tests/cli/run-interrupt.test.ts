@@ -1,46 +1,92 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, test } from 'vitest';
 import { validateReport } from '../../src/harness/report-schema.js';
 import type { RunReport } from '../../src/harness/results.js';
 import { PROJECT_ROOT } from '../paths.js';
 
+/** A deployment that answers the reachability probe, then holds every request open: it hangs. */
+async function hangingDeployment(): Promise<{ server: Server; url: string; held: ServerResponse[]; firstHeld: Promise<void> }> {
+  const held: ServerResponse[] = [];
+  let onFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (onFirst = resolve));
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/') return void res.end('ok');
+    held.push(res);
+    onFirst();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, held, firstHeld };
+}
+
+const CLI = ['--import', 'tsx', 'src/cli/entry.ts'];
+const runArgs = (url: string, out: string) => ['run', '--base-url', url, '--client-address-header', 'x-forwarded-for', '--out', out, '--json'];
+
+/** The report a run left under `out`, waiting for it when the run is a process nobody waits on. */
+async function reportIn(out: string, waitMs = 0): Promise<RunReport> {
+  for (const until = Date.now() + waitMs; ; await sleep(200)) {
+    const [runDir] = existsSync(out) ? readdirSync(out) : [];
+    const file = runDir ? join(out, runDir, 'report.json') : '';
+    if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as RunReport;
+    if (Date.now() > until) throw new Error(`no report under ${out}`);
+  }
+}
+
+const started: ChildProcess[] = [];
+const servers: Server[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
 describe('an interrupted run', () => {
-  test('SIGINT stops the run, which exits 3 and leaves a valid report marked incomplete', async () => {
-    const held: ServerResponse[] = [];
-    let firstHeld!: () => void;
-    const holding = new Promise<void>((resolve) => (firstHeld = resolve));
-    // Answers the reachability probe, then holds every request open: a deployment that hangs.
-    const server = createServer((req, res) => {
-      if (req.method === 'GET' && req.url === '/') return void res.end('ok');
-      held.push(res);
-      firstHeld();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  test.each(['SIGINT', 'SIGTERM'] as const)('%s stops the run, which exits 3 and leaves a valid report marked incomplete', async (signal) => {
+    const deployment = await hangingDeployment();
+    servers.push(deployment.server);
     const out = mkdtempSync(join(tmpdir(), 'apc-interrupt-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'run', '--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--client-address-header', 'x-forwarded-for', '--out', out], { cwd: PROJECT_ROOT });
+    const child = spawn(process.execPath, [...CLI, ...runArgs(deployment.url, out)], { cwd: PROJECT_ROOT });
+    started.push(child);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    try {
-      await holding;
-      child.kill('SIGINT');
-      for (const res of held) res.destroy();
-      expect(await exited).toBe(3);
-    } finally {
-      child.kill('SIGKILL');
-      server.closeAllConnections();
-      server.close();
-    }
-    const [runDir] = readdirSync(out);
-    const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as RunReport;
+    await deployment.firstHeld;
+    child.kill(signal);
+    for (const res of deployment.held) res.destroy();
+    expect(await exited).toBe(3);
+    const report = await reportIn(out);
     expect(report.complete).toBe(false);
-    expect(report.harnessErrors[0]).toContain('the run was interrupted (SIGINT)');
+    expect(report.harnessErrors[0]).toContain(`the run was interrupted (${signal})`);
     expect(validateReport(report)).toEqual({ valid: true, errors: [] });
-    expect(stderr).toContain('interrupted');
+    // With --json, stdout holds the report only; progress and the interruption go to stderr.
+    expect(stderr).toContain(`stopping: the run was interrupted (${signal})`);
+    expect(stderr).toMatch(/^target http:\/\/127\.0\.0\.1:\d+; agent documents are served at/m);
+  }, 60_000);
+
+  test('a run whose launcher is stopped alone (as npx is by a SIGTERM sent to it only) writes its incomplete report', async () => {
+    const deployment = await hangingDeployment();
+    servers.push(deployment.server);
+    const out = mkdtempSync(join(tmpdir(), 'apc-orphan-'));
+    // The launcher starts the run as npx does, with inherited output, and is then killed without a word to the run.
+    const launcher = spawn(
+      process.execPath,
+      ['-e', `require('node:child_process').spawn(process.execPath, ${JSON.stringify([...CLI, ...runArgs(deployment.url, out)])}, { stdio: 'ignore' }); setInterval(() => {}, 1000);`],
+      { cwd: PROJECT_ROOT, stdio: 'ignore' },
+    );
+    started.push(launcher);
+    await deployment.firstHeld;
+    launcher.kill('SIGKILL');
+    for (const res of deployment.held) res.destroy();
+    const report = await reportIn(out, 30_000);
+    expect(report.complete).toBe(false);
+    expect(report.harnessErrors[0]).toMatch(/^the run was interrupted \(the process that started it, pid \d+, ended\)/);
+    expect(validateReport(report)).toEqual({ valid: true, errors: [] });
   }, 60_000);
 });
