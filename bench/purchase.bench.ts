@@ -1,6 +1,6 @@
 /**
  * Presentations per second through the purchase machine (decidePurchase, POST /api/mpp/credits) with every
- * port in memory (src/purchase/machine/memory.ts):
+ * port in memory (src/purchase/ports/memory.ts):
  *
  *   challenge          no credential: 402 payment-required with one fresh challenge (issued and recorded)
  *   fresh              the buyer's whole purchase: the 402 above, then the paid credential (assent covered),
@@ -213,7 +213,7 @@ const record = {
   date: new Date().toISOString(),
   environment: { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length },
   harness: { tinybench: version('tinybench'), rounds: ROUNDS, warmupMs: WARMUP_MS, timeMsPerTaskAndRound: TIME_MS, figures: 'median round per task', freshPortsRotateEvery: ROTATE },
-  machine: { entry: 'decidePurchase', route: '/api/mpp/credits', method: 'stripe', ports: 'in memory (src/purchase/machine/memory.ts)', challengeBinding: 'SHA-256 (no secret)' },
+  machine: { entry: 'decidePurchase', route: '/api/mpp/credits', method: 'stripe', ports: 'in memory (src/purchase/ports/memory.ts)', challengeBinding: 'SHA-256 (no secret)' },
   results: figures,
   rounds,
 };

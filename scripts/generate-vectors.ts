@@ -1,12 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeCheckIndex, CHECK_INDEX_FILE } from '../src/harness/check-index.js';
+import { collectChecks } from '../src/harness/collect-checks.js';
 import { accessVectors } from '../src/scenarios/agents/access-vectors.js';
 import { sdkTokenVectors } from '../src/scenarios/agents/sdk-token-vectors.js';
 import { purchaseVectors } from '../src/scenarios/purchases/vectors.js';
 import { serializeVectors, signedRequestVectors } from '../src/scenarios/signed-request-vectors.js';
 import { widgetVectors } from '../src/scenarios/widgets/vectors.js';
 
-/** `npm run vectors`: regenerates every vector file from its scenarios. Never edit the files by hand. */
+/** `npm run vectors`: regenerates every vector file from its scenarios, and the suites' check index. Never edit them by hand. */
 const out = (name: string) => fileURLToPath(new URL(`../vectors/${name}`, import.meta.url));
 
 interface VectorFile {
@@ -27,3 +29,8 @@ for (const [name, generate] of FILES) {
   writeFileSync(out(name), serializeVectors(vectors));
   console.log(`vectors/${name}: ${vectors.numberOfTests} cases in ${vectors.testGroups.length} groups`);
 }
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const checks = await collectChecks(root);
+writeCheckIndex(root, checks);
+console.log(`${CHECK_INDEX_FILE}: ${checks.length} checks in ${new Set(checks.map((c) => c.file)).size} suite files`);

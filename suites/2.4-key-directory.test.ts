@@ -5,14 +5,14 @@ import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { ED25519_JWK, WELL_KNOWN } from '../src/spec/wire.js';
-import { check } from './lib/check.js';
+import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
 /** Section 2.4 (and 4.3): the key directory the platform serves at its origin. */
 const target = suiteTarget();
 afterAll(() => target.close());
 
-async function directory(record: Parameters<Parameters<typeof check>[3]>[0]['record']) {
+async function directory(record: CheckContext['record']) {
   const request = { method: 'GET', url: `${target.environment.platformOrigin}${WELL_KNOWN.keyDirectory}`, headers: [] as Array<[string, string]>, body: null };
   const response = await target.send(request);
   record({ request: recordRequest(request), response: recordResponse(response) });
@@ -20,14 +20,25 @@ async function directory(record: Parameters<Parameters<typeof check>[3]>[0]['rec
 }
 
 describe(`2.4 key directory (${target.description})`, () => {
-  check('served at the origin with its media type', [REQUIREMENTS.keyDirectoryMediaType.id], 'MUST', async ({ record }) => {
+  check({
+    id: 'key-directory.media-type',
+    title: 'served at the origin with its media type',
+    requirements: [REQUIREMENTS.keyDirectoryMediaType.id],
+    level: 'MUST',
+    run: async ({ record }) => {
     const response = await directory(record);
     expect(response.status, 'status').toBe(200);
     const mediaType = (response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase();
     expect(mediaType, 'Content-Type').toBe(MEDIA_TYPES.keyDirectory);
+  },
   });
 
-  check('lists Ed25519 public keys, one entry per thumbprint', [REQUIREMENTS.keyDirectoryEntries.id], 'MUST', async ({ record }) => {
+  check({
+    id: 'key-directory.entries',
+    title: 'lists Ed25519 public keys, one entry per thumbprint',
+    requirements: [REQUIREMENTS.keyDirectoryEntries.id],
+    level: 'MUST',
+    run: async ({ record }) => {
     const response = await directory(record);
     const document = JSON.parse(Buffer.from(response.body).toString('utf8')) as { keys?: unknown };
     expect(Array.isArray(document.keys), 'the document has a "keys" array').toBe(true);
@@ -40,5 +51,6 @@ describe(`2.4 key directory (${target.description})`, () => {
       return thumbprint;
     });
     expect(new Set(thumbprints).size, 'one entry per thumbprint').toBe(thumbprints.length);
+  },
   });
 });

@@ -3,7 +3,7 @@ import { agentCheckUrls, judgeCardDocument, judgeKeyDirectoryDocument, judgeKeyS
 import { mediaTypeOf } from '../src/fetch/rules.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
-import { agentSuiteNotRunReason, agentSuiteTarget } from '../src/harness/agent/index.js';
+import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { AGENT_TOKEN_ROUTE, CLIENT_CREDENTIALS_GRANT, HEADERS, LIMITS, MEDIA_TYPES, REQUIREMENTS, TOKEN_FORM_FIELDS, WELL_KNOWN } from '../src/spec/index.js';
 import { exchange, jsonOf } from './lib/agent.js';
 import { check, notRunAll } from './lib/check.js';
@@ -20,37 +20,66 @@ const urls = agentCheckUrls(target.agentUrl);
 const messages = (problems: ReadonlyArray<{ level: string; message: string }>) => problems.filter((p) => p.level === 'error').map((p) => p.message);
 
 describe(`4.3 discovery and token endpoints, 2.4 key set and card (${target.description})`, () => {
-  check('the agent card names itself (client_id, url, jwks_uri)', [R.agentCardSelfNaming.id, R.agentDocumentsFetchable.id], 'MUST', async (c) => {
+  check({
+    id: 'discovery.card-self-naming',
+    title: 'the agent card names itself (client_id, url, jwks_uri)',
+    requirements: [R.agentCardSelfNaming.id, R.agentDocumentsFetchable.id],
+    level: 'MUST',
+    run: async (c) => {
     const response = await exchange(target, c, { method: 'GET', path: WELL_KNOWN.agentCard });
     expect(response.status, 'status').toBe(200);
     expect(response.body.byteLength, 'at most 64 KiB').toBeLessThanOrEqual(LIMITS.documentSize.value);
     expect(messages(judgeCardDocument(jsonOf(response), urls).problems), 'problems').toEqual([]);
+  },
   });
 
-  check('the key set holds Ed25519 keys (OKP, Ed25519, use sig), at most 16, no RFC 9421 test key', [R.agentKeySetRules.id, R.agentDocumentsFetchable.id, LIMITS.keysPerKeySet.id], 'MUST', async (c) => {
+  check({
+    id: 'discovery.key-set-rules',
+    title: 'the key set holds Ed25519 keys (OKP, Ed25519, use sig), at most 16, no RFC 9421 test key',
+    requirements: [R.agentKeySetRules.id, R.agentDocumentsFetchable.id, LIMITS.keysPerKeySet.id],
+    level: 'MUST',
+    run: async (c) => {
     const response = await exchange(target, c, { method: 'GET', path: WELL_KNOWN.jwks });
     expect(response.status, 'status').toBe(200);
     expect(response.body.byteLength, 'at most 64 KiB').toBeLessThanOrEqual(LIMITS.documentSize.value);
     const judged = judgeKeySetDocument(jsonOf(response), urls.keySetUrl);
     expect(messages(judged.problems), 'problems').toEqual([]);
     expect(judged.keys.length, 'at least one Ed25519 key').toBeGreaterThan(0);
+  },
   });
 
-  check('the OpenID Connect discovery document names the agent and its key set', [R.agentDiscoveryDocuments.id], 'MUST', async (c) => {
+  check({
+    id: 'discovery.openid-configuration',
+    title: 'the OpenID Connect discovery document names the agent and its key set',
+    requirements: [R.agentDiscoveryDocuments.id],
+    level: 'MUST',
+    run: async (c) => {
     const response = await exchange(target, c, { method: 'GET', path: WELL_KNOWN.openidConfiguration });
     expect(response.status, 'status').toBe(200);
     expect(jsonOf(response), 'issuer and jwks_uri').toMatchObject({ issuer: expect.any(String), jwks_uri: urls.keySetUrl });
+  },
   });
 
-  check('the key directory at the origin has its media type and lists the agent\'s keys', [R.keyDirectoryMediaType.id, R.keyDirectoryEntries.id], 'MUST', async (c) => {
+  check({
+    id: 'discovery.key-directory',
+    title: 'the key directory at the origin has its media type and lists the agent\'s keys',
+    requirements: [R.keyDirectoryMediaType.id, R.keyDirectoryEntries.id],
+    level: 'MUST',
+    run: async (c) => {
     if (!target.servesOriginDirectory) c.notRun('the origin of a live agent URL may be a platform or host that is not the agent; run check-agent on the agent URL to judge its origin\'s directory');
     const keys = judgeKeySetDocument(jsonOf(await exchange(target, c, { method: 'GET', path: WELL_KNOWN.jwks })), urls.keySetUrl).keys;
     const origin = await exchange(target, c, { method: 'GET', path: urls.keyDirectoryUrl });
     expect(origin.status, 'status').toBe(200);
     expect(messages(judgeKeyDirectoryDocument(mediaTypeOf(origin.headers), jsonOf(origin), urls.keyDirectoryUrl, keys)), 'problems').toEqual([]);
+  },
   });
 
-  check('a server with no signing identity answers 404 for the key directory', [R.agentKeyDirectoryWithoutIdentity.id], 'MUST', async (c) => {
+  check({
+    id: 'discovery.key-directory-without-identity',
+    title: 'a server with no signing identity answers 404 for the key directory',
+    requirements: [R.agentKeyDirectoryWithoutIdentity.id],
+    level: 'MUST',
+    run: async (c) => {
     if (target.kind === 'live') c.notRun('needs a server with no signing identity; a live agent has one (check-agent reports a 404 directory as a warning)');
     const bare = await createStandardAgent({
       agentUrl: urls.agentUrl,
@@ -65,9 +94,15 @@ describe(`4.3 discovery and token endpoints, 2.4 key set and card (${target.desc
     const response = await bare.fetch(new Request(urls.keyDirectoryUrl));
     c.record({ request: recordRequest({ method: 'GET', url: urls.keyDirectoryUrl, headers: [] }), response: recordResponse({ status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) }) });
     expect(response.status, 'status').toBe(404);
+  },
   });
 
-  check('POST /auth/token takes the form fields of 4.3 and refuses an unknown client', [R.agentTokenEndpointForm.id], 'MUST', async (c) => {
+  check({
+    id: 'discovery.token-endpoint-form',
+    title: 'POST /auth/token takes the form fields of 4.3 and refuses an unknown client',
+    requirements: [R.agentTokenEndpointForm.id],
+    level: 'MUST',
+    run: async (c) => {
     const form = new URLSearchParams({
       [TOKEN_FORM_FIELDS.grantType]: CLIENT_CREDENTIALS_GRANT,
       [TOKEN_FORM_FIELDS.clientId]: 'conformance-unknown-client',
@@ -79,5 +114,6 @@ describe(`4.3 discovery and token endpoints, 2.4 key set and card (${target.desc
     if (response.status === 404) c.notRun('the agent serves no token endpoint (4.3 says it exists in the Python SDK only)');
     expect(response.status, 'an unknown client is refused, not served').toBeGreaterThanOrEqual(400);
     expect(response.status, 'the form is read (not 415)').not.toBe(415);
+  },
   });
 });

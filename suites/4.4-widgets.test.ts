@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { defaultTreeAdapter, parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { SUITE_WIDGET_MARKER, suiteWidgetFiles } from '../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession } from '../src/harness/widget-session.js';
-import { checkTimeoutMs } from '../src/harness/target-config.js';
+import { checkTimeout } from './lib/context.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
@@ -22,7 +22,7 @@ import { suiteTarget } from './lib/target.js';
  */
 const target = suiteTarget();
 const session = new WidgetSession(target, 'widgets-4-4');
-const TIMEOUT_MS = checkTimeoutMs(60_000);
+const TIMEOUT_MS = checkTimeout(60_000);
 const WIDGET_NAME = 'Conformance MCP Widget';
 let postId: string | undefined;
 let unavailable: string | undefined;
@@ -83,7 +83,13 @@ function scriptSources(html: string): string[] {
 type UiTool = { name: string; _meta?: { ui?: { visibility?: unknown; resourceUri?: unknown } } };
 
 describe(`4.4 widget endpoints (${target.description})`, () => {
-  check('the catalog lists the published widget', [REQUIREMENTS.widgetCatalogListing.id], 'MUST', async (c) => {
+  check({
+    id: 'widgets.catalog-listing',
+    title: 'the catalog lists the published widget',
+    requirements: [REQUIREMENTS.widgetCatalogListing.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: async (c) => {
     const post = ready(c);
     const sent = await session.catalog();
     c.record(sent.exchange);
@@ -93,9 +99,16 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     const entries = widgets!.filter((w) => w.postId === post || w.mcp === session.mcpUrl(post));
     expect(entries, 'entries for the published post').toHaveLength(1);
     expect(entries[0]!.name, 'the entry names the widget').toBe(WIDGET_NAME);
-  }, TIMEOUT_MS);
+  },
+  });
 
-  check('the MCP endpoint exposes the widget as a ui:// resource of the MCP Apps type, its HTML entry', [REQUIREMENTS.widgetMcpAppResource.id], 'MUST', (c) =>
+  check({
+    id: 'widgets.mcp-app-resource',
+    title: 'the MCP endpoint exposes the widget as a ui:// resource of the MCP Apps type, its HTML entry',
+    requirements: [REQUIREMENTS.widgetMcpAppResource.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
     withMcp(c, async (mcp) => {
       const { resources } = await mcp.listResources();
       const ui = resources.filter((r) => r.uri.startsWith('ui://'));
@@ -106,9 +119,16 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       expect(html, 'a text content item').toBeDefined();
       expect(html!.mimeType, 'content mimeType').toBe(MCP_APP_MIME_TYPE);
       expect(html!.text, 'the HTML entry of the published folder').toContain(SUITE_WIDGET_MARKER);
-    }), TIMEOUT_MS);
+    }),
+  });
 
-  check('the served HTML entry loads the widget SDK /widgets/sdk.v2.js', [REQUIREMENTS.widgetSdkInjected.id], 'MUST', (c) =>
+  check({
+    id: 'widgets.sdk-injected',
+    title: 'the served HTML entry loads the widget SDK /widgets/sdk.v2.js',
+    requirements: [REQUIREMENTS.widgetSdkInjected.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
     withMcp(c, async (mcp) => {
       const { resources } = await mcp.listResources();
       const uri = resources.find((r) => r.uri.startsWith('ui://'))?.uri;
@@ -118,9 +138,16 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       expect(typeof text, 'text content').toBe('string');
       const paths = scriptSources(text as string).map((src) => new URL(src, session.url('/')).pathname);
       expect(paths, 'script sources of the entry').toContain(WIDGET_SDK.path);
-    }), TIMEOUT_MS);
+    }),
+  });
 
-  check('a tool source over 64 KB is not published: calling the tool answers FN_NOT_FOUND', [LIMITS.functionSourceSize.id], 'MUST', async (c) => {
+  check({
+    id: 'widgets.function-source-too-large',
+    title: 'a tool source over 64 KB is not published: calling the tool answers FN_NOT_FOUND',
+    requirements: [LIMITS.functionSourceSize.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: async (c) => {
     ready(c);
     const files = suiteWidgetFiles('Conformance Oversized Widget');
     const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
@@ -143,18 +170,31 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       await mcp.close();
       for (const e of session.recorded().slice(before)) c.record(e);
     }
-  }, TIMEOUT_MS);
+  },
+  });
 
-  check('the widget SDK is served at /widgets/sdk.v2.js as JavaScript', [REQUIREMENTS.widgetSdkServed.id], 'MUST', async (c) => {
+  check({
+    id: 'widgets.sdk-served',
+    title: 'the widget SDK is served at /widgets/sdk.v2.js as JavaScript',
+    requirements: [REQUIREMENTS.widgetSdkServed.id],
+    level: 'MUST',
+    run: async (c) => {
     const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };
     const response = await target.send(request);
     c.record({ request: recordRequest(request), response: recordResponse(response) });
     expect(response.status, 'status').toBe(200);
     expect((response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase(), 'Content-Type').toBe(MEDIA_TYPES.javascript);
     expect(response.body.byteLength, 'a script body').toBeGreaterThan(0);
+  },
   });
 
-  check('the tools are listed with their visibility written out and linked to the resource', [REQUIREMENTS.widgetMcpToolVisibility.id], 'MUST', (c) =>
+  check({
+    id: 'widgets.tool-visibility',
+    title: 'the tools are listed with their visibility written out and linked to the resource',
+    requirements: [REQUIREMENTS.widgetMcpToolVisibility.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
     withMcp(c, async (mcp) => {
       const { resources } = await mcp.listResources();
       const uri = resources.find((r) => r.uri.startsWith('ui://'))?.uri;
@@ -165,19 +205,34 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       expect(visibility('forecast'), 'forecast: declared [app, model]').toEqual(['app', 'model']);
       expect(visibility('refresh'), 'refresh: no visibility declared, so the 2.5 default [app], written out').toEqual(['app']);
       for (const tool of tools) expect(tool._meta?.ui?.resourceUri, `${tool.name} links the ui:// resource`).toBe(uri);
-    }), TIMEOUT_MS);
+    }),
+  });
 
-  check('a model tool can be called through the MCP endpoint', [REQUIREMENTS.widgetMcpToolCall.id], 'MUST', (c) =>
+  check({
+    id: 'widgets.model-tool-call',
+    title: 'a model tool can be called through the MCP endpoint',
+    requirements: [REQUIREMENTS.widgetMcpToolCall.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
     withMcp(c, async (mcp) => {
       const result = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
       expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
       expect(JSON.stringify(result.content), 'the tool\'s answer').toContain('sunny in Oslo');
-    }), TIMEOUT_MS);
+    }),
+  });
 
-  check('an app tool can be called through the MCP endpoint (the view\'s calls reach it via the host)', [REQUIREMENTS.widgetMcpToolCall.id], 'MUST', (c) =>
+  check({
+    id: 'widgets.app-tool-call',
+    title: 'an app tool can be called through the MCP endpoint (the view\'s calls reach it via the host)',
+    requirements: [REQUIREMENTS.widgetMcpToolCall.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
     withMcp(c, async (mcp) => {
       const result = await mcp.callTool({ name: 'refresh', arguments: {} });
       expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
       expect(JSON.stringify(result.content), 'the tool\'s answer').toContain('refreshed');
-    }), TIMEOUT_MS);
+    }),
+  });
 });

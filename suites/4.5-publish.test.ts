@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { suiteWidgetFiles } from '../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession, type SentExchange } from '../src/harness/widget-session.js';
-import { checkTimeoutMs } from '../src/harness/target-config.js';
+import { checkTimeout } from './lib/context.js';
 import { REFERENCE_ONLY_ROUTES } from '../src/spec/publish.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { check, type CheckContext } from './lib/check.js';
@@ -15,7 +15,7 @@ import { suiteTarget } from './lib/target.js';
  */
 const target = suiteTarget();
 const session = new WidgetSession(target, 'widgets-4-5');
-const TIMEOUT_MS = checkTimeoutMs(60_000);
+const TIMEOUT_MS = checkTimeout(60_000);
 let folderId: string | undefined;
 let unavailable: string | undefined;
 let first: SentExchange | undefined;
@@ -47,7 +47,13 @@ async function publishOnce(c: CheckContext): Promise<SentExchange> {
 }
 
 describe(`4.5 publish pipeline (${target.description})`, () => {
-  check('publishes a folder its caller owns', [REQUIREMENTS.widgetPublishAccepted.id], 'MUST', async (c) => {
+  check({
+    id: 'publish.owned-folder',
+    title: 'publishes a folder its caller owns',
+    requirements: [REQUIREMENTS.widgetPublishAccepted.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: async (c) => {
     // Published afresh (not the shared first publish): the answer seen is this deployment's answer now.
     const sent = await session.publish('alice', ready(c));
     c.record(sent.exchange);
@@ -55,9 +61,16 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     expect(sent.response.status, 'status of the first publish').toBeGreaterThanOrEqual(200);
     expect(sent.response.status, 'status of the first publish').toBeLessThan(300);
     expect(postIdOf(sent), 'the post id in the answer').toEqual(expect.any(String));
-  }, TIMEOUT_MS);
+  },
+  });
 
-  check('refuses to publish a folder for a caller who does not own it', [REQUIREMENTS.widgetPublishOwnership.id], 'MUST', async (c) => {
+  check({
+    id: 'publish.not-owner-refused',
+    title: 'refuses to publish a folder for a caller who does not own it',
+    requirements: [REQUIREMENTS.widgetPublishOwnership.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: async (c) => {
     const folder = ready(c);
     const before = await session.catalog();
     const sent = await session.publish('bob', folder);
@@ -68,9 +81,16 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     expect(sent.response.status, 'a 401 would refuse the credential, not the ownership').not.toBe(401);
     const count = (e: SentExchange) => ((jsonBody(e.response) as { widgets?: unknown[] } | undefined)?.widgets ?? []).length;
     expect(count(after), 'catalog entries after the refused publish').toBe(count(before));
-  }, TIMEOUT_MS);
+  },
+  });
 
-  check('re-publishing an unchanged folder refreshes its listing in place', [REQUIREMENTS.widgetRepublishInPlace.id], 'MUST', async (c) => {
+  check({
+    id: 'publish.republish-in-place',
+    title: 're-publishing an unchanged folder refreshes its listing in place',
+    requirements: [REQUIREMENTS.widgetRepublishInPlace.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: async (c) => {
     const firstPost = postIdOf(await publishOnce(c));
     if (!firstPost) return void expect.fail('the first publish named no post id');
     const again = await session.publish('alice', ready(c));
@@ -84,5 +104,6 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       (e) => e.postId === firstPost || e.mcp === session.mcpUrl(firstPost),
     );
     expect(entries, 'catalog entries of the folder after two publishes').toHaveLength(1);
-  }, TIMEOUT_MS);
+  },
+  });
 });

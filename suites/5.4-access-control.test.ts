@@ -1,6 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
-import { agentSuiteNotRunReason, agentSuiteTarget, CALLER_IDS, type AgentTarget, type CallerRole } from '../src/harness/agent/index.js';
-import { AUTH_MODE_PROBES, PROBES } from '../src/reference/agent/conformance-endpoints.js';
+import { CALLER_IDS, type AgentTarget, type CallerRole } from '../src/harness/agent/index.js';
+import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
+import { AUTH_MODE_PROBES, PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_AUTH_MODES, ENDPOINT_ERRORS, SDK_AUTH_REQUIREMENTS as S } from '../src/spec/index.js';
 import { bearer, exchange, jsonOf, tokenOrNotRun } from './lib/agent.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
@@ -52,24 +53,42 @@ const AUTH_MODE_TABLE: ReadonlyArray<readonly [Caller, Readonly<Record<keyof typ
 ];
 
 describe(`5.4 endpoint access control (${target.description})`, () => {
-  check('each scope admits whom the table of 5.4 names; a list admits anyone one entry admits', [S.scopeTable.id], 'MUST', async (c) => {
+  check({
+    id: 'access.scope-table',
+    title: 'each scope admits whom the table of 5.4 names; a list admits anyone one entry admits',
+    requirements: [S.scopeTable.id],
+    level: 'MUST',
+    run: async (c) => {
     for (const [who, row] of SCOPE_TABLE) {
       for (const [probe, expected] of Object.entries(row) as Array<[keyof typeof row, 200 | 401 | 403]>) await expectAnswer(target, c, who, PROBES[probe].path, expected);
     }
+  },
   });
 
-  check('an agent with no auth skill and no access block refuses every caller on its scoped endpoints', [S.noVerifier.id], 'MUST', async (c) => {
+  check({
+    id: 'access.no-verifier-refuses-all',
+    title: 'an agent with no auth skill and no access block refuses every caller on its scoped endpoints',
+    requirements: [S.noVerifier.id],
+    level: 'MUST',
+    run: async (c) => {
     const bare = target.variant('no-verifier');
     if (bare === null) return c.notRun('needs an agent with no auth skill and no access block beside the one under test: only the embedded reference agent has one');
     await expectAnswer(bare, c, 'anonymous', PROBES.open.path, 200);
     for (const who of ['anonymous', 'user', 'owner', 'admin'] as const) {
       for (const probe of [PROBES.user, PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) await expectAnswer(bare, c, who, probe.path, 401);
     }
+  },
   });
 
-  check('the auth modes public, signature, session, portal_token and visitor_session admit whom 5.4 names', [S.authModes.id], 'MUST', async (c) => {
+  check({
+    id: 'access.auth-modes',
+    title: 'the auth modes public, signature, session, portal_token and visitor_session admit whom 5.4 names',
+    requirements: [S.authModes.id],
+    level: 'MUST',
+    run: async (c) => {
     for (const [who, row] of AUTH_MODE_TABLE) {
       for (const mode of Object.values(ENDPOINT_AUTH_MODES)) await expectAnswer(target, c, who, AUTH_MODE_PROBES[mode].path, row[mode]);
     }
+  },
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
-import { agentSuiteNotRunReason, agentSuiteTarget, issuerSubject, type AgentTarget, type SdkTokenRequest } from '../src/harness/agent/index.js';
-import { PROBES, PROBE_DROPPED_SCOPE, PROBE_GRANTED_SCOPE, SCOPE_PROBES } from '../src/reference/agent/conformance-endpoints.js';
+import { issuerSubject, type AgentTarget, type SdkTokenRequest } from '../src/harness/agent/index.js';
+import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
+import { PROBES, PROBE_DROPPED_SCOPE, PROBE_GRANTED_SCOPE, SCOPE_PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, LIMITS, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_REQUIRED_CLAIMS, SDK_SCOPES } from '../src/spec/index.js';
 import { bearer, exchange, jsonOf } from './lib/agent.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
@@ -44,59 +45,106 @@ async function refused(c: CheckContext, request: SdkTokenRequest, label: string,
 }
 
 describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
-  check('a token missing a claim 2.2 requires, or with token_type other than Bearer, is refused', [S.tokenClaims.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.claims',
+    title: 'a token missing a claim 2.2 requires, or with token_type other than Bearer, is refused',
+    requirements: [S.tokenClaims.id],
+    level: 'MUST',
+    run: async (c) => {
     await admitted(c, { issuer: 'user' }, 'every claim present');
     await admitted(c, { issuer: 'user', claims: { [SDK_CLAIMS.agentPath]: '/agents' } }, 'with the optional agent_path');
     for (const claim of SDK_REQUIRED_CLAIMS) await refused(c, { issuer: 'user', claims: { [claim]: undefined } }, `without ${claim}`);
     await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.tokenType]: 'DPoP' } }, 'token_type DPoP');
     await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.scope]: [SDK_SCOPES.read] } }, 'scope a list, not a space-separated string');
+  },
   });
 
-  check("a token whose aud is not this agent's URL is refused", [S.tokenAudience.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.audience',
+    title: "a token whose aud is not this agent's URL is refused",
+    requirements: [S.tokenAudience.id],
+    level: 'MUST',
+    run: async (c) => {
     const origin = new URL(target.agentUrl).origin;
     await admitted(c, { issuer: 'user', audience: target.agentUrl }, 'aud the agent URL');
     await refused(c, { issuer: 'user', audience: `${origin}/agents/someone-else` }, 'aud another agent');
     await refused(c, { issuer: 'user', audience: origin }, "aud the agent's origin only");
+  },
   });
 
-  check('a token past its default 300 s lifetime, or not yet valid, is refused', [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.lifetime',
+    title: 'a token past its default 300 s lifetime, or not yet valid, is refused',
+    requirements: [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id],
+    level: 'MUST',
+    run: async (c) => {
     const lifetime = LIMITS.sdkTokenLifetime.value;
     await admitted(c, { issuer: 'user', age: lifetime - 10 }, `issued ${lifetime - 10} s ago`);
     await refused(c, { issuer: 'user', age: lifetime + 1 }, `issued ${lifetime + 1} s ago`);
     await refused(c, { issuer: 'user', age: lifetime + 3600 }, 'expired an hour ago');
     await refused(c, { issuer: 'user', age: -120 }, 'nbf two minutes ahead');
+  },
   });
 
-  check("a token with a changed claim, or signed by another key, is refused", [S.tokenSignature.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.signature',
+    title: "a token with a changed claim, or signed by another key, is refused",
+    requirements: [S.tokenSignature.id],
+    level: 'MUST',
+    run: async (c) => {
     await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.scope]: `${SDK_SCOPES.read} ${SDK_SCOPES.admin}` } }, 'scope changed after signing');
     await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.exp]: Math.floor(Date.now() / 1000) + 86_400 } }, 'exp changed after signing');
     await refused(c, { issuer: 'user', signer: 'stranger', kid: 'issuer' }, "another key under the issuer's kid");
     await refused(c, { issuer: 'user', signer: 'stranger', kid: 'signer' }, "another key under that key's kid");
+  },
   });
 
-  check('deny beats allow; an empty allow list admits every issuer that is not denied', [S.allowDeny.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.allow-deny',
+    title: 'deny beats allow; an empty allow list admits every issuer that is not denied',
+    requirements: [S.allowDeny.id],
+    level: 'MUST',
+    run: async (c) => {
     await admitted(c, { issuer: 'member' }, 'an issuer the allow glob admits');
     await refused(c, { issuer: 'blocked' }, 'an issuer both the allow and the deny glob match');
     await refused(c, { issuer: 'stranger' }, 'an issuer no allow glob matches');
     const open = variantOrNotRun(c, 'portal');
     await admitted(c, { issuer: 'stranger' }, 'with an empty allow list, an issuer not denied', open);
     await refused(c, { issuer: 'blocked' }, 'with an empty allow list, a denied issuer', open);
+  },
   });
 
-  check("a trusted issuer's tokens verify under its jwks_uri; an issuer neither trusted nor allowed is refused", [S.trustedIssuers.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.trusted-issuers',
+    title: "a trusted issuer's tokens verify under its jwks_uri; an issuer neither trusted nor allowed is refused",
+    requirements: [S.trustedIssuers.id],
+    level: 'MUST',
+    run: async (c) => {
     await admitted(c, { issuer: 'trusted' }, 'the trusted issuer');
     await refused(c, { issuer: 'trusted', signer: 'stranger', kid: 'signer' }, "the trusted issuer's iss signed by a key its jwks_uri lacks");
     await refused(c, { issuer: 'stranger' }, 'an untrusted issuer');
+  },
   });
 
-  check('scopes allowed_scopes does not accept are dropped; a namespace:* entry accepts every namespace scope', [S.allowedScopes.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.allowed-scopes',
+    title: 'scopes allowed_scopes does not accept are dropped; a namespace:* entry accepts every namespace scope',
+    requirements: [S.allowedScopes.id],
+    level: 'MUST',
+    run: async (c) => {
     const scopes = [SDK_SCOPES.read, PROBE_GRANTED_SCOPE, PROBE_DROPPED_SCOPE];
     await admitted(c, { issuer: 'user', scopes }, `${PROBE_GRANTED_SCOPE} on an endpoint that needs it`, target, SCOPE_PROBES.granted.path);
     await refused(c, { issuer: 'user', scopes: [SDK_SCOPES.read] }, `a token without ${PROBE_GRANTED_SCOPE}`, target, SCOPE_PROBES.granted.path, E.forbidden);
     await refused(c, { issuer: 'user', scopes }, `${PROBE_DROPPED_SCOPE}, which allowed_scopes does not accept`, target, SCOPE_PROBES.dropped.path, E.forbidden);
+  },
   });
 
-  check("a key removed from the issuer's key set verifies while the cached set is younger than 3600 s, and not once 3600 s have passed", [LIMITS.sdkKeySetCache.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.key-set-cache',
+    title: "a key removed from the issuer's key set verifies while the cached set is younger than 3600 s, and not once 3600 s have passed",
+    requirements: [LIMITS.sdkKeySetCache.id],
+    level: 'MUST',
+    run: async (c) => {
     const ttl = LIMITS.sdkKeySetCache.value;
     const agent = target.controlled();
     if (agent === null) return c.notRun("needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be");
@@ -107,12 +155,19 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     await admitted(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl - 1} s old`, agent.target);
     agent.advance(1);
     await refused(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl} s old`, agent.target);
+  },
   });
 
-  check("in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks", [S.portalMode.id], 'MUST', async (c) => {
+  check({
+    id: 'sdk-tokens.portal-mode',
+    title: "in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks",
+    requirements: [S.portalMode.id],
+    level: 'MUST',
+    run: async (c) => {
     const portal = variantOrNotRun(c, 'portal');
     await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);
     await refused(c, { issuer: 'authority', signer: 'stranger', kid: 'signer' }, "the authority's iss signed by a key its key set lacks", portal);
     await refused(c, { issuer: 'authority' }, "the authority's token at a self-issued agent", target);
+  },
   });
 });

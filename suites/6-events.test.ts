@@ -1,16 +1,16 @@
 import { afterAll, describe, expect } from 'vitest';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { readPaidAnswer, purchaseAnswerProblems } from '../src/harness/judge-purchase.js';
-import { readAgentUrl } from '../src/harness/target-config.js';
+import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
 import { createMemoryFetcher } from '../src/fetch/index.js';
 import { activeMutant } from '../src/mutants/active.js';
 import { checkBalanceRequired, checkFundedFrame, checkPaymentRequiredFrame, checkPointerResponse, describeProblems, parseFrameText, paymentSubmitFrame, responseCreateFrame, serializeFrame } from '../src/purchase/inband/index.js';
 import { challengeEcho, parsePaymentChallenge, type PaymentChallenge } from '../src/purchase/index.js';
-import { TEST_TOKEN_PREFIX } from '../src/reference/purchases.js';
+import { testToken } from '../src/contract/test-tokens.js';
 import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
 import { agentRoute } from '../src/reference/agent/mount.js';
-import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/reference/agent/conformance-endpoints.js';
+import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/contract/probes.js';
 import { createMemoryKeyStore, generateAgentKeys } from '../src/reference/agent/keys.js';
 import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
 import { DELEGATE_TOOL } from '../src/reference/mcp/index.js';
@@ -76,15 +76,26 @@ function mcpCall(id: number, call: unknown): unknown {
 }
 
 describe(`6 events and in-band answers (${target.description})`, () => {
-  check('the LLM rail answers a caller without balance with the pointer: token at index 0, an mpp entry holding only purchase_url, no Payment challenge', ids(I.pointer), 'MUST', async (c) => {
+  check({
+    id: 'events.llm-rail-pointer',
+    title: 'the LLM rail answers a caller without balance with the pointer: token at index 0, an mpp entry holding only purchase_url, no Payment challenge',
+    requirements: ids(I.pointer),
+    level: 'MUST',
+    run: async (c) => {
     const b = await buyer(c, 'pointer');
     const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, { model: 'any', messages: [{ role: 'user', content: 'hello' }] });
     if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
     const checked = checkPointerResponse({ status: response.status, headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
     if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+  },
   });
 
-  check("the MCP delegate: a caller whose balance does not cover the call gets status balance_required", ids(I.balanceRequired), 'MUST', async (c) => {
+  check({
+    id: 'events.delegate-balance-required',
+    title: "the MCP delegate: a caller whose balance does not cover the call gets status balance_required",
+    requirements: ids(I.balanceRequired),
+    level: 'MUST',
+    run: async (c) => {
     const b = await buyer(c, 'delegate');
     const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(1, { ask: 'anything' }), { [HEADERS.accept]: MCP_ACCEPT });
     if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
@@ -100,14 +111,21 @@ describe(`6 events and in-band answers (${target.description})`, () => {
       expect(text, `status ${DELEGATE_STATUSES.balanceRequired}`).toContain(DELEGATE_STATUSES.balanceRequired);
     }
     if (target.purchases) expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
+  },
   });
 
-  check('the MCP endpoint adds Accept-Signature to a 401 answering a request that carried Signature-Input', ids(PLATFORM_MCP_REQUIREMENTS.acceptSignatureOn401), 'MUST', async (c) => {
+  check({
+    id: 'events.mcp-401-accept-signature',
+    title: 'the MCP endpoint adds Accept-Signature to a 401 answering a request that carried Signature-Input',
+    requirements: ids(PLATFORM_MCP_REQUIREMENTS.acceptSignatureOn401),
+    level: 'MUST',
+    run: async (c) => {
     const b = await buyer(c, 'mcp-401');
     const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(2, {}), { [HEADERS.accept]: MCP_ACCEPT }, true);
     if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
     expect(response.status, 'a signature that does not verify').toBe(401);
     expect(response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
+  },
   });
 });
 
@@ -117,7 +135,7 @@ describe(`6 events and in-band answers (${target.description})`, () => {
  */
 function socketUrl(c: CheckContext): string {
   if (target.kind === 'in-process') return `${target.environment.platformOrigin}${AGENT_MOUNT_PREFIX}events-socket${AGENT_TRANSPORT_ROUTES.uamp}`;
-  const agentUrl = readAgentUrl();
+  const agentUrl = context.agentUrl;
   if (agentUrl === undefined || new URL(agentUrl).origin !== new URL(target.environment.platformOrigin).origin) {
     return c.notRun('needs an agent socket on the platform: run with --agent-url naming an agent the target platform hosts at /agents/<name>');
   }
@@ -171,7 +189,12 @@ async function requiredTurn(c: CheckContext, b: Buyer): Promise<{ socket: Target
 }
 
 describe(`6 the agent socket (${target.description})`, () => {
-  check('a signed upgrade whose signature does not verify is refused with 401 and Accept-Signature before the socket opens', ids(I.socketUpgradeRefusal), 'MUST', async (c) => {
+  check({
+    id: 'events.socket-upgrade-refused',
+    title: 'a signed upgrade whose signature does not verify is refused with 401 and Accept-Signature before the socket opens',
+    requirements: ids(I.socketUpgradeRefusal),
+    level: 'MUST',
+    run: async (c) => {
     const b = await buyer(c, 'socket-refused');
     const opening = await upgrade(c, b, socketUrl(c), true);
     if (opening.opened) {
@@ -181,9 +204,15 @@ describe(`6 the agent socket (${target.description})`, () => {
     if (opening.response.status === NOT_FOUND) c.notRun('the target serves no agent socket there');
     expect(opening.response.status, 'a signature that does not verify').toBe(401);
     expect(opening.response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
+  },
   });
 
-  check('a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs', ids(I.paymentRequired), 'MUST', async (c) => {
+  check({
+    id: 'events.payment-required',
+    title: 'a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs',
+    requirements: ids(I.paymentRequired),
+    level: 'MUST',
+    run: async (c) => {
     const b = await buyer(c, 'socket-required');
     const { socket, challenge } = await requiredTurn(c, b);
     try {
@@ -195,9 +224,15 @@ describe(`6 the agent socket (${target.description})`, () => {
     } finally {
       socket.close();
     }
+  },
   });
 
-  check('paid at purchase_url, payment.submit with scheme balance runs the turn: payment.accepted then response.done, each with the terms object', ids(I.paymentSubmit, I.fundedTerms), 'MUST', async (c) => {
+  check({
+    id: 'events.payment-submit-runs-turn',
+    title: 'paid at purchase_url, payment.submit with scheme balance runs the turn: payment.accepted then response.done, each with the terms object',
+    requirements: ids(I.paymentSubmit, I.fundedTerms),
+    level: 'MUST',
+    run: async (c) => {
     if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
     const b = await buyer(c, 'socket-paid');
     const { socket, frame, challenge } = await requiredTurn(c, b);
@@ -208,7 +243,7 @@ describe(`6 the agent socket (${target.description})`, () => {
       if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin) c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
       const amount = Number(member(challenge.request, 'amount'));
       if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
-      const paid = await b.post({ path: purchaseUrl.pathname, headers: cardPayment(challengeEcho(challenge), `${TEST_TOKEN_PREFIX}settled_${serial++}`, terms[TERMS_OBJECT_MEMBERS.version]!) });
+      const paid = await b.post({ path: purchaseUrl.pathname, headers: cardPayment(challengeEcho(challenge), testToken('settled', String(serial++)), terms[TERMS_OBJECT_MEMBERS.version]!) });
       expect(paid.status, `the challenge is paid at purchase_url (got ${paid.status} ${paid.refusal ?? ''})`).toBe(200);
       const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;
       socket.send(serializeFrame(paymentSubmitFrame(`submit-${serial++}`, String(requirements[PAYMENT_REQUIREMENTS_MEMBERS.amount]))));
@@ -223,6 +258,7 @@ describe(`6 the agent socket (${target.description})`, () => {
     } finally {
       socket.close();
     }
+  },
   });
 });
 
@@ -260,7 +296,7 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
       },
     };
   }
-  const agentUrl = readAgentUrl();
+  const agentUrl = context.agentUrl;
   if (agentUrl === undefined || new URL(agentUrl).origin !== new URL(t.environment.platformOrigin).origin) {
     c.notRun('needs an agent the platform relays to: run with --agent-url naming an agent on the target platform that declares the payment probes (src/reference/agent/conformance-endpoints.ts)');
   }
@@ -276,25 +312,43 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
 }
 
 describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an agent (${target.description})`, () => {
-  check("an agent answering with its own Payment challenge: the platform answers 502 upstream_payment_not_relayed, no challenge", ids(E.upstream_payment_not_relayed), 'MUST', async (c) => {
+  check({
+    id: 'events.relay-agent-challenge',
+    title: "an agent answering with its own Payment challenge: the platform answers 502 upstream_payment_not_relayed, no challenge",
+    requirements: ids(E.upstream_payment_not_relayed),
+    level: 'MUST',
+    run: async (c) => {
     const r = await relay(c, target);
     const response = await r.send(PROBES.paymentChallenge.path);
     const problems = purchaseAnswerProblems(response, E.upstream_payment_not_relayed, target.environment.now());
     if (problems.length) expect.fail(problems.join('\n'));
+  },
   });
 
-  check('an agent answering with a Payment-Receipt of its own: 502 upstream_payment_not_relayed, no receipt relayed', ids(E.upstream_payment_not_relayed), 'MUST', async (c) => {
+  check({
+    id: 'events.relay-agent-receipt',
+    title: 'an agent answering with a Payment-Receipt of its own: 502 upstream_payment_not_relayed, no receipt relayed',
+    requirements: ids(E.upstream_payment_not_relayed),
+    level: 'MUST',
+    run: async (c) => {
     const r = await relay(c, target);
     const response = await r.send(PROBES.paymentReceipt.path);
     const problems = purchaseAnswerProblems(response, E.upstream_payment_not_relayed, target.environment.now());
     if (problems.length) expect.fail(problems.join('\n'));
     expect(response.headers[HEADERS.paymentReceipt], 'no Payment-Receipt relayed').toBeUndefined();
+  },
   });
 
-  check("a buyer's Payment-Authorization never reaches the agent", ids(E.upstream_payment_not_relayed), 'MUST', async (c) => {
+  check({
+    id: 'events.relay-credential-withheld',
+    title: "a buyer's Payment-Authorization never reaches the agent",
+    requirements: ids(E.upstream_payment_not_relayed),
+    level: 'MUST',
+    run: async (c) => {
     const r = await relay(c, target);
     const response = await r.send(PROBES.paymentSeen.path, [[HEADERS.paymentAuthorization, 'Payment e30']]);
     expect(response.status, 'the probe answers').toBe(200);
     expect(readPaidAnswer(response).body?.[PAYMENT_SEEN_MEMBER], 'the agent saw a Payment-Authorization').toBe(false);
+  },
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import type { SignedRequestCase } from '../src/cases/types.js';
 import { runCaseOnTarget } from '../src/harness/case-on-target.js';
 import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
-import { checkTimeoutMs } from '../src/harness/target-config.js';
+import { checkTimeout } from './lib/context.js';
 import { buildCase, type Scenario } from '../src/scenarios/kit.js';
 import { SIGNED_REQUEST_GROUPS } from '../src/scenarios/signed/index.js';
 import { SCENARIO_LIMITS } from '../src/scenarios/signed/limits.js';
@@ -23,7 +23,7 @@ afterAll(() => target.close());
 const vectors = new Map(readVectors('signed-requests.json').testGroups.flatMap((g) => g.cases.map((c) => [c.id, c] as const)));
 
 /** A live check may wait out the platform's failure window (60 s) while pacing its failing requests; `run --timeout` overrides. */
-const CHECK_TIMEOUT_MS = checkTimeoutMs(target.kind === 'live' ? 180_000 : 30_000);
+const CHECK_TIMEOUT_MS = checkTimeout(target.kind === 'live' ? 180_000 : 30_000);
 
 /** Cases live targets cannot isolate: a directory names an origin, which every run shares. */
 const NEEDS_OWN_ORIGIN = new Set(['valid-directory-origin', 'key-directory-wrong-media-type']);
@@ -51,7 +51,13 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
   for (const group of SIGNED_REQUEST_GROUPS) {
     describe(group.comment, () => {
       for (const scenario of group.scenarios) {
-        check(`${scenario.id}: ${scenario.description}`, requirementsOf(scenario.id), 'MUST', async ({ record, notRun }) => {
+        check({
+          id: `signed.${scenario.id}`,
+          title: scenario.description,
+          requirements: requirementsOf(scenario.id),
+          level: 'MUST',
+          timeout: CHECK_TIMEOUT_MS,
+          run: async ({ record, notRun }) => {
           if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id)) notRun('needs an origin of its own: a key directory is read per origin, and a live run shares the fixture host\'s origin between cases');
           if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
             notRun('needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs');
@@ -63,7 +69,8 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
           for (const o of outcomes) record(o.exchange);
           const problems = outcomes.flatMap((o, i) => o.problems.map((p) => `step ${i + 1} of ${outcomes.length}: ${p}`));
           if (problems.length) expect.fail(problems.join('\n'));
-        }, CHECK_TIMEOUT_MS);
+        },
+        });
       }
     });
   }

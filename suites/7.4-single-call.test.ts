@@ -3,7 +3,8 @@ import { purchaseAnswerProblems, termsHeaderProblems } from '../src/harness/judg
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { issueChallenge, challengeEcho, MemoryFunding, type ChallengeEcho, type SaleCaps } from '../src/purchase/index.js';
 import { SINGLE_CALL_OFFERS } from '../src/purchase/sale/index.js';
-import { REFERENCE_PRICED_PATH, TEST_TOKEN_PREFIX, type ReferencePurchases } from '../src/reference/purchases.js';
+import { testToken, type TestTokenOutcome } from '../src/contract/test-tokens.js';
+import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS, type PaymentProblemRecord } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
@@ -51,7 +52,7 @@ function expectAnswer(exchange: PaidExchange, expected: PurchaseErrorRecord | Pa
   if (problems.length) expect.fail(problems.join('\n'));
 }
 
-const token = (outcome: string) => `${TEST_TOKEN_PREFIX}${outcome}_${serial++}`;
+const token = (outcome: TestTokenOutcome) => testToken(outcome, String(serial++));
 
 interface Offered {
   readonly echo: ChallengeEcho;
@@ -104,7 +105,12 @@ function expectServed(exchange: PaidExchange): void {
 
 describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.description})`, () => {
   describe('the 402 sized to the call', () => {
-    check('an unsigned caller gets a 402 (not a 401) with one challenge sized to the call', ids(M.unsignedSizedToCall, P.challengeShape), 'MUST', async (c) => {
+    check({
+      id: 'single-call.unsigned-402',
+      title: 'an unsigned caller gets a 402 (not a 401) with one challenge sized to the call',
+      requirements: ids(M.unsignedSizedToCall, P.challengeShape),
+      level: 'MUST',
+      run: async (c) => {
       const b = await buyer(c, 'unsigned');
       const answer = await call(c, b, { signed: false });
       expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
@@ -113,50 +119,86 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         expect(offer.amount, 'the challenge quotes the price of one call').toBe(Number(purchases().saleOffer.price.amount));
         expect(offer.kind, 'a single-call challenge').toBe(PURCHASE_KINDS.exact);
       }
+    },
     });
 
-    check('a signed agent sending Service-Purchase: exact is sized to the call; pack gets the pack', ids(M.unsignedSizedToCall), 'MUST', async (c) => {
+    check({
+      id: 'single-call.service-purchase',
+      title: 'a signed agent sending Service-Purchase: exact is sized to the call; pack gets the pack',
+      requirements: ids(M.unsignedSizedToCall),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'payment-faults');
       const b = await buyer(c, 'kinds');
       const exact = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
       expect(exact.amount).toBe(Number(purchases().saleOffer.price.amount));
       const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
       expect(pack.amount).toBe(Number(purchases().config.pack.price.amount));
+    },
     });
 
-    check('single calls without an agent identity not sold: 503 metered_not_ready', ids(E.metered_not_ready, P.noChallengeOnCodes), 'MUST', async (c) => {
+    check({
+      id: 'single-call.metered-not-ready',
+      title: 'single calls without an agent identity not sold: 503 metered_not_ready',
+      requirements: ids(E.metered_not_ready, P.noChallengeOnCodes),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'payment-faults');
       const b = await buyer(c, 'not-ready');
       setSale(() => ({ anonymous: false }));
       expectAnswer(await call(c, b, { signed: false }), E.metered_not_ready, b.now);
+    },
     });
   });
 
   describe('buying one call', () => {
-    check('an exact purchase is served once; the same credential again is 409 call_already_served', ids(E.call_already_served, P.termsOnFunded), 'MUST', async (c) => {
+    check({
+      id: 'single-call.served-once',
+      title: 'an exact purchase is served once; the same credential again is 409 call_already_served',
+      requirements: ids(E.call_already_served, P.termsOnFunded),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend');
       const b = await buyer(c, 'served');
       const offer = await payable(c, b, { signed: false });
       const headers = cardPayment(offer.echo, token('settled'), offer.version);
       expectServed(await call(c, b, { signed: false, headers }));
       expectAnswer(await call(c, b, { signed: false, headers }), E.call_already_served, b.now);
+    },
     });
 
-    check('a pack challenge presented for a call: 403 challenge_kind_mismatch', ids(E.challenge_kind_mismatch), 'MUST', async (c) => {
+    check({
+      id: 'single-call.pack-challenge-for-call',
+      title: 'a pack challenge presented for a call: 403 challenge_kind_mismatch',
+      requirements: ids(E.challenge_kind_mismatch),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend');
       const b = await buyer(c, 'kind-pack');
       const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
       expectAnswer(await call(c, b, { headers: cardPayment(pack.echo, token('settled'), pack.version) }), E.challenge_kind_mismatch, b.now);
+    },
     });
 
-    check('a call challenge presented at /api/mpp/credits: 403 challenge_kind_mismatch', ids(E.challenge_kind_mismatch), 'MUST', async (c) => {
+    check({
+      id: 'single-call.call-challenge-at-credits',
+      title: 'a call challenge presented at /api/mpp/credits: 403 challenge_kind_mismatch',
+      requirements: ids(E.challenge_kind_mismatch),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend');
       const b = await buyer(c, 'kind-call');
       const offer = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
       expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.challenge_kind_mismatch, b.now);
+    },
     });
 
-    check('a call challenge issued by another resource: 403 challenge_origin_mismatch', ids(E.challenge_origin_mismatch), 'MUST', async (c) => {
+    check({
+      id: 'single-call.challenge-origin-mismatch',
+      title: 'a call challenge issued by another resource: 403 challenge_origin_mismatch',
+      requirements: ids(E.challenge_origin_mismatch),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'origin');
       const p = purchases();
@@ -164,23 +206,36 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       const elsewhere = await issueChallenge(p.sale.ports, config, b.now, { ...SINGLE_CALL_OFFERS[PAYMENT_METHODS.stripe]!.offer(config, null, p.sale.ports), origin: `${REFERENCE_PRICED_PATH}-elsewhere` });
       const answer = await call(c, b, { signed: false, headers: cardPayment(challengeEcho(elsewhere), token('settled'), p.config.terms.version) });
       expectAnswer(answer, E.challenge_origin_mismatch, b.now);
+    },
     });
 
-    check('the challenge names an agent that is not active: 403 buyer_inactive', ids(E.buyer_inactive), 'MUST', async (c) => {
+    check({
+      id: 'single-call.buyer-inactive',
+      title: 'the challenge names an agent that is not active: 403 buyer_inactive',
+      requirements: ids(E.buyer_inactive),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'inactive');
       const offer = await payable(c, b);
       purchases().sale.accounts.inactive.add(b.agentUrl);
       expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive, b.now);
+    },
     });
 
-    check('per-call card terms changed after the challenge: 403 metered_unavailable_for_card, nothing charged', ids(E.metered_unavailable_for_card), 'MUST', async (c) => {
+    check({
+      id: 'single-call.metered-unavailable-for-card',
+      title: 'per-call card terms changed after the challenge: 403 metered_unavailable_for_card, nothing charged',
+      requirements: ids(E.metered_unavailable_for_card),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'card-closed');
       const offer = await payable(c, b);
       setSale(() => ({ cardOpen: false }));
       expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card, b.now);
       expect(purchases().processor.chargeCalls(), 'charges sent').toBe(0);
+    },
     });
   });
 
@@ -192,7 +247,12 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       { record: E.metered_platform_ceiling, describe: 'single-call purchases on the whole platform', signed: true, caps: { platformPerDay: 1 } },
     ];
     for (const cap of caps) {
-      check(`${cap.describe} over the daily limit: ${cap.record.status} ${cap.record.code}`, ids(cap.record, P.noChallengeOnCodes), 'MUST', async (c) => {
+      check({
+        id: `single-call.${cap.record.code.replaceAll('_', '-')}`,
+        title: `${cap.describe} over the daily limit: ${cap.record.status} ${cap.record.code}`,
+        requirements: ids(cap.record, P.noChallengeOnCodes),
+        level: 'MUST',
+        run: async (c) => {
         need(c, 'spend', 'payment-faults');
         const b = await buyer(c, cap.record.code);
         setCaps(cap.caps);
@@ -203,12 +263,18 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         expectServed(await call(c, b, { signed: cap.signed, headers: cardPayment(one.echo, first, one.version) }));
         const two = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
         expectAnswer(await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) }), cap.record, b.now);
+      },
       });
     }
   });
 
   describe('after the payment settled', () => {
-    check('the call did not start: 503 sale_serve_pending; the same credential serves it once', ids(E.sale_serve_pending, P.resumeSameCredential), 'MUST', async (c) => {
+    check({
+      id: 'single-call.sale-serve-pending',
+      title: 'the call did not start: 503 sale_serve_pending; the same credential serves it once',
+      requirements: ids(E.sale_serve_pending, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'serve-pending');
       const offer = await payable(c, b);
@@ -218,9 +284,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       expectServed(await call(c, b, { headers }));
       expect(purchases().sale.server.ran, 'the call ran once').toHaveLength(1);
       expectAnswer(await call(c, b, { headers }), E.call_already_served, b.now);
+    },
     });
 
-    check('the same credential presented while its call is being served: 409 call_in_progress; the call runs once', ids(E.call_in_progress), 'MUST', async (c) => {
+    check({
+      id: 'single-call.call-in-progress',
+      title: 'the same credential presented while its call is being served: 409 call_in_progress; the call runs once',
+      requirements: ids(E.call_in_progress),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'in-progress');
       const offer = await payable(c, b);
@@ -235,9 +307,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       if (during === undefined) return expect.fail('the call was never served, so nothing was presented during it');
       expectAnswer(during, E.call_in_progress, b.now);
       expect(server.ran, 'the call ran once').toHaveLength(1);
+    },
     });
 
-    check('the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves', ids(E.grant_failed, P.resumeSameCredential), 'MUST', async (c) => {
+    check({
+      id: 'single-call.grant-failed',
+      title: 'the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves',
+      requirements: ids(E.grant_failed, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'grant-failed');
       const offer = await payable(c, b);
@@ -247,9 +325,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
       expectServed(await call(c, b, { headers }));
       expect(purchases().processor.chargeCalls(), 'charged once').toBe(1);
+    },
     });
 
-    check('the call failed and was refunded: the same credential again is 409 call_refunded', ids(E.call_refunded), 'MUST', async (c) => {
+    check({
+      id: 'single-call.call-refunded',
+      title: 'the call failed and was refunded: the same credential again is 409 call_refunded',
+      requirements: ids(E.call_refunded),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'refunded');
       const offer = await payable(c, b);
@@ -257,9 +341,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       purchases().sale.server.enqueue('throw');
       expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
       expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
+    },
     });
 
-    check('credited but the call could not be funded: 503 funding_failed with the purchase block', ids(E.funding_failed), 'MUST', async (c) => {
+    check({
+      id: 'single-call.funding-failed',
+      title: 'credited but the call could not be funded: 503 funding_failed with the purchase block',
+      requirements: ids(E.funding_failed),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'funding-failed');
       const offer = await payable(c, b);
@@ -267,9 +357,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
       expectAnswer(answer, E.funding_failed, b.now);
       expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toMatchObject({ granted: true });
+    },
     });
 
-    check('a balance covering the call whose funding step fails: 503 funding_unavailable, nothing charged', ids(E.funding_unavailable), 'MUST', async (c) => {
+    check({
+      id: 'single-call.funding-unavailable',
+      title: 'a balance covering the call whose funding step fails: 503 funding_unavailable, nothing charged',
+      requirements: ids(E.funding_unavailable),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'payment-faults');
       const b = await buyer(c, 'funding-unavailable');
       const p = purchases();
@@ -277,6 +373,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       (p.sale.ports.funding as MemoryFunding).failHold = true;
       expectAnswer(await call(c, b), E.funding_unavailable, b.now);
       expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
+    },
     });
   });
 });

@@ -123,15 +123,26 @@ function broadcasts(): number {
 }
 
 describe(`7.4 stablecoin purchases (${target.description})`, () => {
-  check('a signed buyer preferring tempo in Service-Payment-Methods gets one stablecoin challenge quoting base units, token, deposit address and memo', ids(M.methodsHint, M.stablecoinTransaction, P.challengeShape), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.challenge',
+    title: 'a signed buyer preferring tempo in Service-Payment-Methods gets one stablecoin challenge quoting base units, token, deposit address and memo',
+    requirements: ids(M.methodsHint, M.stablecoinTransaction, P.challengeShape),
+    level: 'MUST',
+    run: async (c) => {
     const b = await buyer(c, 'challenge');
     const answer = await b.post({ headers: PREFER_TEMPO });
     expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
     const o = tempoOffer(answer);
     expect(o.quote.amount, 'amount in base units').toMatch(/^[0-9]+$/);
+  },
   });
 
-  check('a matching signed transaction is granted; the receipt reference is the transaction hash', ids(M.stablecoinTransaction), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.pack-granted',
+    title: 'a matching signed transaction is granted; the receipt reference is the transaction hash',
+    requirements: ids(M.stablecoinTransaction),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend');
     if (!target.capabilities.has('payment-faults')) c.notRun(`${CAPABILITY_REASONS['payment-faults']}; it ${BROADCASTS_REASON}`);
     const b = await buyer(c, 'granted');
@@ -141,17 +152,29 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     expectTempoReceipt(paid, keccak256(serialized));
     expect(paid.body?.granted, 'body.granted').toBe(true);
     expectAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted, b.now);
+  },
   });
 
-  check('a single call bought with a matching transaction is served, the receipt reference the transaction hash', ids(M.stablecoinTransaction, M.unsignedSizedToCall), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.single-call-served',
+    title: 'a single call bought with a matching transaction is served, the receipt reference the transaction hash',
+    requirements: ids(M.stablecoinTransaction, M.unsignedSizedToCall),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend', 'payment-faults');
     const b = await buyer(c, 'call');
     const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
     const serialized = await signTransfer(o);
     expectTempoReceipt(await b.post({ path: REFERENCE_PRICED_PATH, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+  },
   });
 
-  check('a transaction that does not pay the quote gets a fresh stablecoin challenge and is never broadcast', ids(M.stablecoinNonMatching), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.transaction-mismatch',
+    title: 'a transaction that does not pay the quote gets a fresh stablecoin challenge and is never broadcast',
+    requirements: ids(M.stablecoinNonMatching),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend');
     const b = await buyer(c, 'non-matching');
     const o = await offer(b);
@@ -159,20 +182,32 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     expectAnswer(answer, PAYMENT_PROBLEMS.verificationFailed, b.now);
     tempoOffer(answer);
     if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+  },
   });
 
   for (const type of [TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof]) {
-    check(`payload.type ${type}: 402 invalid-payload with a fresh challenge, nothing broadcast`, ids(E['invalid-payload']), 'MUST', async (c) => {
+    check({
+      id: `stablecoin.payload-type-${type}`,
+      title: `payload.type ${type}: 402 invalid-payload with a fresh challenge, nothing broadcast`,
+      requirements: ids(E['invalid-payload']),
+      level: 'MUST',
+      run: async (c) => {
       need(c, 'spend');
       const b = await buyer(c, `payload-${type}`);
       const o = await offer(b);
       const answer = await b.post({ headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: keccak256(await signTransfer(o)) }) });
       expectAnswer(answer, E['invalid-payload'], b.now);
       if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+    },
     });
   }
 
-  check('a wallet that cannot be placed where the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown, nothing broadcast', ids(E.stablecoin_location_unknown, P.noChallengeOnCodes), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.location-unknown',
+    title: 'a wallet that cannot be placed where the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown, nothing broadcast',
+    requirements: ids(E.stablecoin_location_unknown, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend', 'payment-faults');
     const b = await buyer(c, 'location-unknown');
     const p = target.purchases!;
@@ -182,9 +217,15 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     const o = await offer(b);
     expectAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown, b.now);
     expect(broadcasts(), 'broadcasts').toBe(0);
+  },
   });
 
-  check("a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast", ids(E.wallet_daily_cap, P.noChallengeOnCodes), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.wallet-daily-cap',
+    title: "a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast",
+    requirements: ids(E.wallet_daily_cap, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend', 'payment-faults');
     const b = await buyer(c, 'wallet-cap');
     const p = target.purchases!;
@@ -196,9 +237,15 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     const second = await offer(b);
     expectAnswer(await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) }), E.wallet_daily_cap, b.now);
     expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
+  },
   });
 
-  check('a single call re-priced after its stablecoin challenge: 403 metered_unavailable_for_stablecoin, nothing broadcast', ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.metered-unavailable',
+    title: 'a single call re-priced after its stablecoin challenge: 403 metered_unavailable_for_stablecoin, nothing broadcast',
+    requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend', 'payment-faults');
     const b = await buyer(c, 'call-repriced');
     const p = target.purchases!;
@@ -207,9 +254,15 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
     expectAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin, b.now);
     expect(broadcasts(), 'broadcasts').toBe(0);
+  },
   });
 
-  check('network unreachable: 503 tempo_unavailable with the retry object; the same credential completes once', ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.tempo-unavailable',
+    title: 'network unreachable: 503 tempo_unavailable with the retry object; the same credential completes once',
+    requirements: ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend', 'payment-faults');
     const b = await buyer(c, 'unavailable');
     const o = await offer(b);
@@ -219,9 +272,15 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     expectAnswer(await b.post({ headers }), E.tempo_unavailable, b.now);
     expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
     expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
+  },
   });
 
-  check('broadcast, not settled: 503 tempo_settlement_pending with the retry object; completes against the same transfer after the challenge expired', ids(E.tempo_settlement_pending, P.resumeSameCredential), 'MUST', async (c) => {
+  check({
+    id: 'stablecoin.tempo-settlement-pending',
+    title: 'broadcast, not settled: 503 tempo_settlement_pending with the retry object; completes against the same transfer after the challenge expired',
+    requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
+    level: 'MUST',
+    run: async (c) => {
     need(c, 'spend', 'payment-faults', 'clock-control');
     const b = await buyer(c, 'pending');
     const o = await offer(b);
@@ -232,5 +291,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     await b.advance(600);
     expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
     expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
+  },
   });
 });

@@ -1,8 +1,8 @@
 import { CaseInputError } from './case-input-error.js';
 import { caseValidators } from './case-schemas.js';
-import { describeSchemaErrors } from './describe-schema-errors.js';
+import { describeCaseSchemaErrors } from './describe-schema-errors.js';
 import type { InputProblem } from './describe-schema-errors.js';
-import { JsonSyntaxError, parseJson } from './parse-json.js';
+import { JsonSyntaxError, parseJson } from '../schema/parse-json.js';
 import type { SignedRequestCase, SignedRequestVectors, VectorCase } from './types.js';
 
 export { CaseInputError } from './case-input-error.js';
@@ -50,13 +50,13 @@ function parse(text: string, source: string): unknown {
 function validateCase(value: unknown, source: string): SignedRequestCase {
   requireObject(value, source);
   const validate = caseValidators().signedRequestCase;
-  if (!validate(value)) throw new CaseInputError(source, describeSchemaErrors(validate.errors ?? [], 'case'));
+  if (!validate(value)) throw new CaseInputError(source, describeCaseSchemaErrors(validate.errors ?? [], 'case'));
   return value as unknown as SignedRequestCase;
 }
 
 function validateVectors(value: unknown, source: string): SignedRequestVectors {
   const validate = caseValidators().signedRequestVectors;
-  if (!validate(value)) throw new CaseInputError(source, describeSchemaErrors(validate.errors ?? [], 'vectors file'));
+  if (!validate(value)) throw new CaseInputError(source, describeCaseSchemaErrors(validate.errors ?? [], 'vectors file'));
   const vectors = value as unknown as SignedRequestVectors;
   const problems = vectorsConsistency(vectors);
   if (problems.length > 0) throw new CaseInputError(source, problems);

@@ -1,5 +1,5 @@
 import { CaseInputError } from '../cases/case-input-error.js';
-import { JsonSyntaxError } from '../cases/parse-json.js';
+import { JsonSyntaxError } from '../schema/parse-json.js';
 import { EXIT } from './exit-codes.js';
 import type { ExitCode } from './exit-codes.js';
 

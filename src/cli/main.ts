@@ -1,4 +1,4 @@
-import { closestWord } from '../cases/closest-word.js';
+import { closestWord } from '../schema/closest-word.js';
 import { COMMANDS, findCommand } from './commands.js';
 import { errorReport, exitCodeOf, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';

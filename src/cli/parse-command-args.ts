@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { closestWord } from '../cases/closest-word.js';
+import { closestWord } from '../schema/closest-word.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 

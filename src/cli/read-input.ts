@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { JsonSyntaxError, parseJson } from '../cases/parse-json.js';
+import { JsonSyntaxError, parseJson } from '../schema/parse-json.js';
 import { InputError } from './errors.js';
 import type { CliIo } from './io.js';
 

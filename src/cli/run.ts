@@ -3,7 +3,6 @@ import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { flag, stringOption, stringOptions } from './option-values.js';
-import { AGENT_TARGET_ENV } from '../harness/target-config.js';
 import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 import type { ProgressSink } from '../harness/reporter.js';
 
@@ -88,8 +87,6 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   }
   const agentUrl = stringOption(args, 'agent-url');
   if (agentUrl !== undefined && !/^https?:\/\/[^/]/.test(agentUrl)) throw new UsageError(`--agent-url must be an http or https URL, not "${agentUrl}"`, NAME);
-  // The agent suites read the agent to check from the environment their workers inherit.
-  if (agentUrl !== undefined) process.env[AGENT_TARGET_ENV] = agentUrl.replace(/\/+$/, '');
   const json = flag(args, 'json');
   const seed = wholeNumber(args, 'seed');
   const timeoutMs = wholeNumber(args, 'timeout');
@@ -100,6 +97,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
     only: stringOptions(args, 'only'),
+    ...(agentUrl === undefined ? {} : { agentUrl: agentUrl.replace(/\/+$/, '') }),
     ...(seed === undefined ? {} : { seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(out === undefined ? {} : { out }),

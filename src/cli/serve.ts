@@ -126,6 +126,8 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
       allowInsecureFixtures: insecure,
       ...(authority === undefined ? {} : { authority }),
       ...(addressHeader ? { clientAddressHeader: addressHeader } : {}),
+      // A 500 of the reference is a bug of ours: say what failed, with its stack, where the operator sees it.
+      onError: (error, where) => io.stderr.write(`error while answering ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
   } catch (error) {
     giveUp.abort();

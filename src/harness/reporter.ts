@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Exchange } from './exchange.js';
-import { parseCheckName, type CheckResult, type Verdict } from './results.js';
+import type { CheckIdentity } from '../contract/check.js';
+import type { CheckResult, Verdict } from './results.js';
 import type { MutantTrialMeta } from './self-test-config.js';
 
 /** One check run with one mutant switched on (self-test), traced to the check's own result by `checkId`. */
@@ -34,16 +35,12 @@ export class ConformanceReporter implements Reporter {
   constructor(
     private readonly root: string,
     private readonly progress?: ProgressSink,
-    /** Requirement ids the run selects; checks the selection left out are not results of the run. */
-    private readonly selectedIds: readonly string[] = [],
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const trial = (testCase.meta() as { mutantTrial?: MutantTrialMeta }).mutantTrial;
     if (trial) return void this.trials.push(this.toTrial(testCase, trial));
     const result = this.toResult(testCase);
-    const filteredOut = this.selectedIds.length > 0 && !result.requirements.some((id) => this.selectedIds.includes(id));
-    if (filteredOut) return;
     this.results.push(result);
     this.progress?.check?.(result.suite, result, this.results.filter((r) => r.suite === result.suite));
   }
@@ -61,45 +58,42 @@ export class ConformanceReporter implements Reporter {
   }
 
   private toTrial(testCase: TestCase, trial: MutantTrialMeta): MutantTrial {
-    const suite = relative(this.root, testCase.module.moduleId);
-    const { name, requirements, level } = parseCheckName(trial.check);
-    const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).replace(/[\s>]+$/, '');
     const state = testCase.result().state;
     // A trial whose test failed (a timeout) never reached its own verdict: the check did not pass, so it caught the mutant.
     const failed = state === 'failed' ? { outcome: 'killed' as const, message: testCase.result().errors?.map((e) => e.message).join('\n') ?? trial.message } : {};
     return {
       ...trial,
       ...failed,
-      checkId: `${suite} > ${prefix ? `${prefix} > ` : ''}${name}`,
-      requirements,
-      level,
+      checkId: trial.check.id,
+      requirements: trial.check.requirements,
+      level: trial.check.level,
       durationMs: Math.round((testCase.diagnostic()?.duration ?? 0) * 10) / 10,
     };
   }
 
   private toResult(testCase: TestCase): CheckResult {
     const suite = relative(this.root, testCase.module.moduleId);
-    const { name, requirements, level } = parseCheckName(testCase.name);
+    // A test of a suite file that is not a check (none should be) is graded as a MUST with no requirement.
+    const identity: CheckIdentity = (testCase.meta() as { check?: CheckIdentity }).check ?? { id: testCase.fullName, requirements: [], level: 'MUST' };
     const result = testCase.result();
     const diagnostic = testCase.diagnostic();
     let verdict: Verdict;
     let message: string | undefined;
     if (result.state === 'passed') verdict = 'pass';
     else if (result.state === 'failed') {
-      verdict = level === 'SHOULD' ? 'warn' : 'fail';
+      verdict = identity.level === 'SHOULD' ? 'warn' : 'fail';
       message = result.errors?.map((e) => e.message).join('\n');
     } else {
       verdict = 'not-run';
       message = (result as { note?: string }).note ?? 'skipped without a reason';
     }
     const exchanges = ((testCase.meta() as { exchanges?: Exchange[] }).exchanges ?? []).slice(-EXCHANGES_KEPT);
-    const prefix = testCase.fullName.slice(0, testCase.fullName.length - testCase.name.length).replace(/[\s>]+$/, '');
     return {
-      id: `${suite} > ${prefix ? `${prefix} > ` : ''}${name}`,
-      name,
+      id: identity.id,
+      name: testCase.name,
       suite,
-      requirements,
-      level,
+      requirements: identity.requirements,
+      level: identity.level,
       verdict,
       durationMs: Math.round((diagnostic?.duration ?? 0) * 10) / 10,
       ...(message ? { message } : {}),

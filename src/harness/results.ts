@@ -6,8 +6,9 @@ import type { SelfTestSummary } from './self-test.js';
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
 
 export interface CheckResult {
-  /** Stable id: suite file and full test name. */
+  /** The check's stable id (a slug, src/contract/check.ts); reports, JUnit and expected failures key on it. */
   readonly id: string;
+  /** The check's title, a sentence. */
   readonly name: string;
   readonly suite: string;
   readonly requirements: readonly string[];
@@ -35,15 +36,6 @@ export interface RunReport {
   readonly harnessErrors: readonly string[];
   /** `run --self-test` only: mutants tried, caught and survived, and each requirement's verdict. */
   readonly selfTest?: SelfTestSummary;
-}
-
-const NAME_TAGS = /^(.*) \[([^\]]+)\] \((MUST|SHOULD)\)$/;
-
-/** Reads `<name> [ID ID] (LEVEL)` as suites/lib/check.ts writes it; untagged tests are MUST with no requirement. */
-export function parseCheckName(name: string): { name: string; requirements: string[]; level: Level } {
-  const m = NAME_TAGS.exec(name);
-  if (!m) return { name, requirements: [], level: 'MUST' };
-  return { name: m[1]!, requirements: m[2]!.split(' '), level: m[3] as Level };
 }
 
 export function countVerdicts(results: readonly CheckResult[]): RunReport['counts'] {

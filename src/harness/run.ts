@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest } from 'vitest/node';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
-import { CHECK_TIMEOUT_ENV, TARGET_ENV, type TargetConfig } from './target-config.js';
+import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex } from './check-index.js';
+import type { RunContext, TargetConfig } from '../contract/run-context.js';
+import { closestWord } from '../schema/closest-word.js';
 import { countVerdicts, type RunReport } from './results.js';
-import { writeReports } from './write-reports.js';
 import { CATALOGUE } from './coverage.js';
-import { judgeSelfTest } from './self-test.js';
-import { SELF_TEST_ENV, selfTestMutants, type SelfTestConfig } from './self-test-config.js';
-import { UNTESTABLE } from '../mutants/untestable.js';
+import type { SelfTestConfig } from './self-test-config.js';
 
 export interface RunOptions {
-  /** Sections (`7.3`, `7`) or requirement ids (`AUTH-SIGNATURE-EXPIRED`). */
+  /** Sections (`7.3`, `7`), requirement ids (`AUTH-SIGNATURE-EXPIRED`) or check ids (`signed.valid-post`). */
   readonly only?: readonly string[];
+  /** A live agent for the agent suites (4.1-4.3, 5.4, 5.5, 7.2); without it they check the embedded reference agent. */
+  readonly agentUrl?: string;
   readonly seed?: number;
   /** Where reports go; default `reports/` under the working directory. */
   readonly out?: string;
@@ -59,11 +59,50 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** Suite files for the selected sections (a file `7.3-x.test.ts` belongs to sections 7 and 7.3). */
+/** Suite files for the selected sections (a file `7.3-x.test.ts` belongs to sections 7 and 7.3); all without any. */
 export function suiteFiles(sections: readonly string[]): string[] {
   const files = readdirSync(SUITES).filter((f) => f.endsWith('.test.ts'));
   if (sections.length === 0) return files.map((f) => join(SUITES, f));
   return files.filter((f) => sections.some((s) => f.startsWith(`${s}-`) || f.startsWith(`${s}.`))).map((f) => join(SUITES, f));
+}
+
+type Plan = { readonly files: readonly string[]; readonly selection: readonly string[] } | { readonly problem: string };
+
+/**
+ * Which suite files a run loads, and which checks of them it declares. A section selects its files whole; a
+ * requirement id or check id selects the checks that carry it, found in suites/checks.json, so only their files
+ * load. A selection that names nothing known is refused before any file loads.
+ */
+function plan(only: readonly string[], index: CheckIndex | undefined): Plan {
+  const sections = only.filter((o) => SECTION.test(o));
+  const ids = only.filter((o) => !SECTION.test(o));
+  const sectionFiles = sections.length ? suiteFiles(sections) : [];
+  if (sections.length && sectionFiles.length === 0) return { problem: `no suite covers section ${sections.join(', ')}` };
+  if (ids.length === 0) return { files: sections.length ? sectionFiles : suiteFiles([]), selection: [] };
+  if (!index) return { files: suiteFiles(sections), selection: ids };
+  const known = new Set([...CATALOGUE.map((r) => r.id), ...index.checks.map((c) => c.id)]);
+  for (const id of ids) {
+    if (known.has(id)) continue;
+    const near = closestWord(id, [...known]);
+    return { problem: `${id} is neither a requirement id nor a check id${near ? ` (did you mean ${near}?)` : ''}; the selection selects no check` };
+  }
+  const byId = indexedSelection(index, ids);
+  if (byId.length === 0) return { problem: `the selection ${ids.join(' ')} selects no check: no check names ${ids.length > 1 ? 'these requirements' : 'this requirement'} yet` };
+  const inSections = sectionFiles.map((f) => relative(PACKAGE_ROOT, f));
+  const selection = [...ids, ...index.checks.filter((c) => inSections.includes(c.file)).map((c) => c.id)];
+  const files = [...new Set([...byId.map((c) => c.file), ...inSections])].map((f) => join(PACKAGE_ROOT, f));
+  return { files, selection };
+}
+
+async function judgedSelfTest(config: SelfTestConfig, results: RunReport['results'], trials: ConformanceReporter['trials'], selection: readonly string[], wallTimeMs: number) {
+  const [{ judgeSelfTest }, { selfTestMutants }, { UNTESTABLE }] = await Promise.all([import('./self-test.js'), import('./self-test-config.js'), import('../mutants/untestable.js')]);
+  return judgeSelfTest({ results, trials, mutants: selfTestMutants(config), catalogue: CATALOGUE, untestable: UNTESTABLE, selection, wallTimeMs });
+}
+
+/** What the run checked, in words a report heads with: the platform, and the agent when one is named. */
+function targetDescription(target: TargetConfig, agentUrl: string | undefined): string {
+  const platform = target.kind === 'live' ? `platform ${target.baseUrl} (fixture host ${target.fixture.url})` : 'embedded reference platform';
+  return agentUrl ? `${platform}; agent ${agentUrl}` : target.kind === 'live' ? platform : `${platform} and its reference agent`;
 }
 
 /**
@@ -80,15 +119,12 @@ function watchLauncher(interrupt: (reason: string) => () => void): NodeJS.Timeou
   return timer;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
   const only = options.only ?? [];
-  const sections = only.filter((o) => SECTION.test(o));
-  const ids = only.filter((o) => !SECTION.test(o));
-  const files = suiteFiles(sections);
-  if (options.selfTest && options.live) return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url' };
-  if (files.length === 0) return { exitCode: 2, report: null, runDir: null, problem: `no suite covers section ${sections.join(', ')}` };
+  if (options.selfTest && (options.live || options.agentUrl)) return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url and --agent-url' };
+  const index = readCheckIndex(PACKAGE_ROOT);
+  const planned = plan(only, index);
+  if ('problem' in planned) return { exitCode: 2, report: null, runDir: null, problem: planned.problem };
 
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${seed.toString(16)}`;
@@ -111,26 +147,32 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.spendCapMinorUnits === undefined ? {} : { spend: { capMinorUnits: options.live.spendCapMinorUnits } }),
     };
   }
-  process.env[TARGET_ENV] = JSON.stringify(target);
-  if (options.selfTest) process.env[SELF_TEST_ENV] = JSON.stringify(options.selfTest);
-  else delete process.env[SELF_TEST_ENV];
+  const context: RunContext = {
+    target,
+    seed,
+    selection: planned.selection,
+    ...(options.agentUrl ? { agentUrl: options.agentUrl } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.selfTest ? { selfTest: options.selfTest } : {}),
+  };
   const started = Date.now();
-  if (options.timeoutMs) process.env[CHECK_TIMEOUT_ENV] = String(options.timeoutMs);
-  else delete process.env[CHECK_TIMEOUT_ENV];
   const startedAt = new Date().toISOString();
-  const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress, ids);
+  const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress);
   const harnessErrors: string[] = [];
   let interrupted: string | undefined;
-  process.env.CONFORMANCE_SEED = String(seed);
   try {
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    // vitest loads only when a run starts: the library's root export and the other commands never load it.
+    const { createVitest } = await import('vitest/node');
     const vitest = await createVitest('test', {
       root: PACKAGE_ROOT,
       config: false,
       watch: false,
       include: ['suites/**/*.test.ts'],
+      // Suite files share one module graph per worker: loading the reference once is most of a run's cost.
+      isolate: false,
       reporters: [reporter],
-      ...(ids.length ? { testNamePattern: new RegExp(`\\[[^\\]]*\\b(${ids.map(escapeRegExp).join('|')})\\b[^\\]]*\\]`) } : {}),
+      provide: { conformance: context },
       ...(options.timeoutMs ? { testTimeout: options.timeoutMs } : {}),
       passWithNoTests: true,
     });
@@ -151,7 +193,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     process.once('SIGTERM', onTerm);
     const orphaned = watchLauncher(interrupt);
     try {
-      await vitest.start(files);
+      await vitest.start([...planned.files]);
     } finally {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
@@ -167,17 +209,19 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
   const results = reporter.results;
-  const selfTest = options.selfTest
-    ? judgeSelfTest({ results, trials: reporter.trials, mutants: selfTestMutants(options.selfTest), catalogue: CATALOGUE, untestable: UNTESTABLE, selection: only, wallTimeMs: Date.now() - started })
-    : undefined;
+  // A whole run sees every check: the index that narrows selected runs must list exactly these.
+  if (only.length === 0 && reporter.finished && !interrupted) {
+    const drift = index ? indexDrift(index, results) : [`${CHECK_INDEX_FILE} is missing`];
+    if (drift.length) harnessErrors.push(`${CHECK_INDEX_FILE} is out of date (run npm run vectors): ${drift.slice(0, 5).join('; ')}${drift.length > 5 ? `; and ${drift.length - 5} more` : ''}`);
+  }
+  // The mutant catalogue composes whole reference deployments: loaded only by a run that needs it.
+  const selfTest = options.selfTest ? await judgedSelfTest(options.selfTest, results, reporter.trials, only, Date.now() - started) : undefined;
   const report: RunReport = {
     tool: { name: 'agent-platform-conformance', version: packageVersion() },
     runId,
     startedAt,
     finishedAt: new Date().toISOString(),
-    target: options.live
-      ? { kind: 'live', description: `${options.live.baseUrl} (fixture host ${target.kind === 'live' ? target.fixture.url : ''})` }
-      : { kind: 'in-process', description: 'embedded reference platform' },
+    target: { kind: target.kind, description: targetDescription(target, options.agentUrl) },
     selection: only,
     seed,
     complete: reporter.finished && harnessErrors.length === 0,
@@ -186,6 +230,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     harnessErrors,
     ...(selfTest ? { selfTest } : {}),
   };
+  const { writeReports } = await import('./write-reports.js');
   const runDir = writeReports(options.out ?? 'reports', report);
   if (harnessErrors.length) return { exitCode: 3, report, runDir, problem: harnessErrors[0] };
   if (report.counts.total === 0 || report.counts.total === report.counts['not-run']) {

@@ -1,24 +1,10 @@
 import { MUTANTS } from '../mutants/catalogue.js';
 import { rewrite } from '../mutants/answer.js';
 import type { Mutant } from '../mutants/types.js';
+import type { CheckIdentity } from '../contract/check.js';
+import type { DeclaredMutant, SelfTestConfig } from '../contract/run-context.js';
 
-/** How `run --self-test` tells the suites (in vitest workers) to try mutants: one JSON environment variable. */
-export const SELF_TEST_ENV = 'CONFORMANCE_SELF_TEST';
-
-/**
- * A mutant written as data (no code), for faults given from outside the catalogue: it adds one header to every
- * answer of the platform. The self-test's own test uses one to show that a fault no check observes fails the gate.
- */
-export interface DeclaredMutant {
-  readonly id: string;
-  readonly description: string;
-  readonly requirements: readonly string[];
-  readonly addHeader: { readonly name: string; readonly value: string };
-}
-
-export interface SelfTestConfig {
-  readonly extra?: readonly DeclaredMutant[];
-}
+export type { DeclaredMutant, SelfTestConfig } from '../contract/run-context.js';
 
 export function declaredMutant(d: DeclaredMutant): Mutant {
   return {
@@ -34,17 +20,11 @@ export function selfTestMutants(config: SelfTestConfig): readonly Mutant[] {
   return [...MUTANTS, ...(config.extra ?? []).map(declaredMutant)];
 }
 
-/** The self-test configuration of this worker; undefined outside a self-test. */
-export function readSelfTestConfig(env: NodeJS.ProcessEnv = process.env): SelfTestConfig | undefined {
-  const raw = env[SELF_TEST_ENV];
-  return raw ? (JSON.parse(raw) as SelfTestConfig) : undefined;
-}
-
 /** What a check did with a mutant switched on, as a self-test run's test records it (task meta `mutant`). */
 export interface MutantTrialMeta {
   readonly mutant: string;
-  /** The check's own test name, `<name> [IDS] (LEVEL)`. */
-  readonly check: string;
+  /** The check tried. */
+  readonly check: CheckIdentity;
   /**
    * killed: the check failed; survived: it passed; not-run: it reported itself not-run; skipped: another check of
    * this suite file had already killed the mutant.

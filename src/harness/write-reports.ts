@@ -21,7 +21,10 @@ function exchanges(r: CheckResult): string {
   return last ? `\n\n${exchangeText(last)}` : '';
 }
 
-/** JUnit XML: one testsuite per suite file, every testcase named, failures carrying the requirement. */
+/**
+ * JUnit XML: one testsuite per suite file; every testcase named by its check id (stable, so CI history follows a
+ * check across versions) with its title and requirements as properties; failures carry the requirement.
+ */
 export function junitXml(report: RunReport): string {
   const bySuite = new Map<string, CheckResult[]>();
   for (const r of report.results) bySuite.set(r.suite, [...(bySuite.get(r.suite) ?? []), r]);
@@ -31,7 +34,8 @@ export function junitXml(report: RunReport): string {
     const skipped = results.filter((r) => r.verdict === 'not-run').length;
     const time = results.reduce((t, r) => t + r.durationMs, 0) / 1000;
     const cases = results.map((r) => {
-      const attributes = `name="${xml(r.name)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      const attributes = `name="${xml(r.id)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      const properties = `<properties><property name="title" value="${xml(r.name)}"/><property name="requirements" value="${xml(r.requirements.join(' '))}"/><property name="level" value="${r.level}"/></properties>`;
       const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
       const body =
         r.verdict === 'fail' ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
@@ -39,7 +43,7 @@ export function junitXml(report: RunReport): string {
         : r.verdict === 'not-run' ? `<skipped message="${xml(r.message ?? '')}"/>`
         : r.verdict === 'warn' ? `<system-out>${xml(`warning: ${requirement}\n${r.message ?? ''}`)}</system-out>`
         : '';
-      return `    <testcase ${attributes}>${body}</testcase>`;
+      return `    <testcase ${attributes}>${properties}${body}</testcase>`;
     });
     return `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });

@@ -1,5 +1,5 @@
 import { PLATFORM_ERROR_CODES } from '../reference/routes.js';
-import { PROBES, SOCKET_PROBE } from '../reference/agent/conformance-endpoints.js';
+import { PROBES, SOCKET_PROBE } from '../contract/probes.js';
 import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, SOCKET_TOKEN_PARAM } from '../spec/agent-endpoints.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';

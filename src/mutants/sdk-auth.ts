@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
-import { conformanceEndpoints, AUTH_MODE_PROBES, PROBES } from '../reference/agent/conformance-endpoints.js';
+import { AUTH_MODE_PROBES, PROBES } from '../contract/probes.js';
+import { conformanceEndpoints } from '../reference/agent/conformance-endpoints.js';
 import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
 import type { VerdictFault } from '../reference/agent/sdk-auth-adapter.js';
 import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
@@ -9,7 +10,7 @@ import { LIMITS } from '../spec/limits.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';
-import { CALLER_IDS } from '../harness/agent/callers.js';
+import { CALLER_IDS } from '../contract/callers.js';
 import { jsonAnswer, pathOf, rewrite } from './answer.js';
 import type { FaultRequest, Mutant } from './types.js';
 

@@ -1,3 +1,4 @@
+import { reportError, type ErrorHook } from './error-hook.js';
 import type { JSONWebKeySet } from 'jose';
 import type { Ed25519PrivateJwk } from '../httpsig/index.js';
 import { createMemoryPorts, type MemoryPorts } from '../verifier/memory-ports.js';
@@ -53,6 +54,8 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly paidRails?: Partial<RailPrices> | false;
   /** Named faults switched on in this deployment (docs/architecture.md; the catalogue is src/mutants/). Never set in production. */
   readonly mutants?: readonly PlatformFault[];
+  /** Called with every exception the platform catches while answering (it still answers 500). */
+  readonly onError?: ErrorHook;
 }
 
 /** What a request looked like, for a fault that rewrites the answer to it. */
@@ -183,7 +186,8 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     async upgrade(request, info) {
       try {
         return await decideUpgrade(sockets, request, info.clientAddress, { ports, config });
-      } catch {
+      } catch (error) {
+        reportError(options.onError, error, `upgrade ${new URL(request.url).pathname}`);
         return { refuse: renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this upgrade.')) };
       }
     },
@@ -191,13 +195,14 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
       try {
         const copy = answerFaults.length ? request.clone() : undefined;
         if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();
-        let response = await routes.dispatch(request, info.clientAddress, { ports, config, ...(info.bodyConsumed ? { bodyConsumed: true } : {}) });
+        let response = await routes.dispatch(request, info.clientAddress, { ports, config, ...(info.bodyConsumed ? { bodyConsumed: true } : {}), ...(options.onError ? { onError: options.onError } : {}) });
         if (copy) {
           const seen: FaultRequest = { method: copy.method, url: copy.url, headers: copy.headers, body: copy.body ? new Uint8Array(await copy.arrayBuffer()) : null };
           for (const fault of answerFaults) response = await fault(seen, response);
         }
         return response;
-      } catch {
+      } catch (error) {
+        reportError(options.onError, error, `${request.method} ${request.url}`);
         return renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
       }
     },

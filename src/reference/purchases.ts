@@ -27,6 +27,7 @@ import {
   type PurchaseConfig,
   type PurchasePorts,
 } from '../purchase/index.js';
+import { testTokenOutcome, type TestTokenOutcome } from '../contract/test-tokens.js';
 import { AUTH_CODES } from '../spec/auth-errors.js';
 import { PAYMENT_METHODS, PURCHASE_KINDS } from '../spec/payments.js';
 import { DEFAULT_PROBLEM_BASES } from '../spec/problem-types.js';
@@ -36,14 +37,8 @@ import type { PublicRoute, VerifiedRoute } from './routes.js';
 import { PurchasedBalanceLedger, agentSocketRoute, createDelegate, llmChatCompletionsRoute, machineChallengeIssuer, type Delegate } from './paid/index.js';
 import type { SocketRoute } from './upgrade.js';
 
-/**
- * Shared payment tokens the reference card processor treats as test tokens, the way card processors
- * publish test cards: `spt_test_<outcome>_<anything>` is charged with that outcome (`settled`, `declined`,
- * `processing`, `unknown`, `cancelled`), so a live run against `serve` can reach every branch without
- * spending anything. Any other token settles.
- */
-export const TEST_TOKEN_PREFIX = 'spt_test_';
-const TEST_OUTCOMES: Readonly<Record<string, ChargeOutcome>> = {
+/** What each test token outcome (src/contract/test-tokens.ts) makes the reference's card processor answer. */
+const TEST_OUTCOMES: Readonly<Record<TestTokenOutcome, ChargeOutcome>> = {
   settled: 'settled',
   declined: 'declined',
   processing: 'processing',
@@ -54,10 +49,8 @@ const TEST_OUTCOMES: Readonly<Record<string, ChargeOutcome>> = {
 /** The reference deployment's card processor: in memory, charging test tokens with the outcome they name. */
 export class TestTokenCardProcessor extends FakeCardProcessor {
   override charge(token: string, amount: ChargeAmount, idempotencyKey: string): ChargeReply {
-    if (token.startsWith(TEST_TOKEN_PREFIX) && this.chargeFor(idempotencyKey) === undefined) {
-      const outcome = TEST_OUTCOMES[token.slice(TEST_TOKEN_PREFIX.length).split('_')[0] ?? ''];
-      if (outcome !== undefined) this.enqueue(outcome);
-    }
+    const named = testTokenOutcome(token);
+    if (named !== undefined && this.chargeFor(idempotencyKey) === undefined) this.enqueue(TEST_OUTCOMES[named]);
     return super.charge(token, amount, idempotencyKey);
   }
 }

@@ -1,3 +1,4 @@
+import { reportError, type ErrorHook } from './error-hook.js';
 import type { VerifierPorts } from '../verifier/ports.js';
 import type { BearerAcceptance, SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/types.js';
 import { HEADERS } from '../spec/headers.js';
@@ -85,6 +86,7 @@ export interface DispatchEnvironment {
   readonly config: VerifierConfig;
   /** Fault injection: the body counts as read by a route before verification (7.3 request_body_consumed). */
   readonly bodyConsumed?: boolean;
+  readonly onError?: ErrorHook;
 }
 
 /**
@@ -150,6 +152,7 @@ export class RouteTable {
       return await this.answer(route, request.method, ctx);
     } catch (error) {
       if (error instanceof BodyUnreadable) return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, error.message));
+      reportError(env.onError, error, `${request.method} ${url.pathname} (route ${found?.route.name ?? 'none'})`);
       return renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, `The platform failed while answering ${found?.route.name ?? url.pathname}.`));
     }
   }

@@ -1,3 +1,4 @@
+import type { ErrorHook } from './error-hook.js';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -44,6 +45,8 @@ export interface ServeOptions {
   readonly clientAddressHeader?: string;
   /** The reference agent served beside the platform at /agents/<name> on the same origin; none when absent. */
   readonly agent?: ServedAgentOptions;
+  /** Called with every exception the platform or the agent catches while answering (they still answer 500). */
+  readonly onError?: ErrorHook;
   /** Anything else the platform takes (hosted agent keys, a clock, a fetcher, routes...). */
   readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports'>;
 }
@@ -166,7 +169,7 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     const given = options.platform ?? {};
     if (!given.fetcher) fetcher = createUndiciFetcher({ allowInsecureLoopback: options.allowInsecureFixtures === true });
     const origin = given.origin ?? `http://${options.authority ?? bound}`;
-    if (options.agent) agent = await createMountedAgent(origin, options.agent, given.fetcher ?? fetcher!);
+    if (options.agent) agent = await createMountedAgent(origin, { ...options.agent, ...(options.onError ? { onError: options.onError } : {}) }, given.fetcher ?? fetcher!);
     const served = agent;
     platform = createReferencePlatform<MemoryPorts>({
       ...given,
@@ -180,6 +183,7 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
       authority: options.authority ?? bound,
       origin: given.origin ?? `http://${options.authority ?? bound}`,
       ...(fetcher ? { fetcher } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
       allowInsecureAgentUrls: options.allowInsecureFixtures === true,
     });
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from '../schema/ajv.js';
-import { describeSchemaErrors } from '../cases/describe-schema-errors.js';
+import { describeSchemaErrors } from '../schema/describe-errors.js';
 import { AGENT_MOUNT_PREFIX, AGENT_NAME_SIGIL } from '../spec/agent-endpoints.js';
 import { LIMITS } from '../spec/limits.js';
 import {

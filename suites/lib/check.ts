@@ -1,8 +1,10 @@
 import { test, type TestContext } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
+import { CHECK_ID_PATTERN, selectedBy, type CheckIdentity } from '../../src/contract/check.js';
 import type { Exchange } from '../../src/harness/exchange.js';
-import type { Level } from '../../src/spec/types.js';
+import { selfTestMutants, type MutantTrialMeta } from '../../src/harness/self-test-config.js';
 import { switchMutant } from '../../src/mutants/active.js';
-import { readSelfTestConfig, selfTestMutants, type MutantTrialMeta } from '../../src/harness/self-test-config.js';
+import { context } from './context.js';
 
 /** What a check body gets: a way to record the exchanges a report shows when the check fails. */
 export interface CheckContext {
@@ -11,18 +13,46 @@ export interface CheckContext {
   notRun(reason: string): never;
 }
 
+export interface CheckDefinition extends CheckIdentity {
+  /** The sentence a report shows. */
+  readonly title: string;
+  readonly timeout?: number;
+  readonly run: (c: CheckContext) => Promise<void> | void;
+}
+
 declare module 'vitest' {
   interface TaskMeta {
+    /** Every check carries its identity; the reporter reads it. */
+    check?: CheckIdentity;
     exchanges?: Exchange[];
     /** Set on the extra tests of a self-test run: the mutant tried and what the check did under it. */
     mutantTrial?: MutantTrialMeta;
   }
 }
 
-const selfTest = readSelfTestConfig();
-const mutants = selfTest ? selfTestMutants(selfTest) : [];
-/** Mutants a check of this suite file already killed: later checks need not try them again. */
-const killed = new Set<string>();
+const mutants = context.selfTest ? selfTestMutants(context.selfTest) : [];
+
+/**
+ * What one suite file has said so far. Suite files may share this module (vitest without isolation), so the
+ * state is kept per file, found through the file being collected.
+ */
+interface FileState {
+  /** Every check of the file is reported not-run with this reason (notRunAll). */
+  notRunReason?: string;
+  /** Mutants a check of this file already killed: later checks need not try them again. */
+  readonly killed: Set<string>;
+  /** Ids declared in this file, so a repeated one fails loudly instead of merging two checks in reports. */
+  readonly declared: Set<string>;
+}
+
+const files = new WeakMap<object, FileState>();
+
+function fileState(): FileState {
+  const file = getCurrentSuite().file;
+  let state = files.get(file);
+  if (!state) files.set(file, (state = { killed: new Set(), declared: new Set() }));
+  return state;
+}
 
 class NotRunUnderMutant extends Error {}
 
@@ -30,49 +60,54 @@ class NotRunUnderMutant extends Error {}
  * Self-test (`run --self-test`): after the check itself, one test per mutant naming one of the check's requirements
  * runs the check with that mutant switched on in the in-process targets, and records whether the check failed.
  */
-function registerMutantTrials(testName: string, requirements: readonly string[], fn: (c: CheckContext) => Promise<void> | void, timeout?: number): void {
+function registerMutantTrials(definition: CheckDefinition, identity: CheckIdentity, file: FileState): void {
   for (const mutant of mutants) {
-    if (!mutant.requirements.some((id) => requirements.includes(id))) continue;
-    test(`${testName} {mutant ${mutant.id}}`, async (ctx: TestContext) => {
+    if (!mutant.requirements.some((id) => definition.requirements.includes(id))) continue;
+    test(`${definition.title} {mutant ${mutant.id}}`, async (ctx: TestContext) => {
       const trial = (outcome: MutantTrialMeta['outcome'], message?: string) => {
-        ctx.task.meta.mutantTrial = { mutant: mutant.id, check: testName, outcome, ...(message ? { message } : {}) };
+        ctx.task.meta.mutantTrial = { mutant: mutant.id, check: identity, outcome, ...(message ? { message } : {}) };
       };
-      if (killed.has(mutant.id)) return trial('skipped');
-      if (fileNotRunReason !== undefined) return trial('not-run', fileNotRunReason);
+      if (file.killed.has(mutant.id)) return trial('skipped');
+      if (file.notRunReason !== undefined) return trial('not-run', file.notRunReason);
       trial('killed', 'the check did not finish');
       switchMutant(mutant);
       ctx.onTestFinished(() => switchMutant(undefined));
       try {
-        await fn({ record: () => undefined, notRun: (reason: string) => { throw new NotRunUnderMutant(reason); } });
+        await definition.run({ record: () => undefined, notRun: (reason: string) => { throw new NotRunUnderMutant(reason); } });
         trial('survived');
       } catch (error) {
         if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
-        killed.add(mutant.id);
+        file.killed.add(mutant.id);
         trial('killed', error instanceof Error ? error.message : String(error));
       }
-    }, timeout);
+    }, definition.timeout);
   }
 }
 
-let fileNotRunReason: string | undefined;
-
 /** Every check this suite file declares afterwards is reported not-run with this reason (when given). */
 export function notRunAll(reason: string | undefined): void {
-  fileNotRunReason = reason;
+  fileState().notRunReason = reason;
 }
 
 /**
- * A conformance check: a vitest test whose name carries the requirement ids it checks and their level, in
- * the form `<name> [ID ID] (MUST)`, so reports can trace every result to the catalogue.
+ * A conformance check: a vitest test titled with its sentence and carrying its identity (id, requirements, level)
+ * as task meta, so reports trace every result to the catalogue. A check the run's selection leaves out is not
+ * declared at all.
  */
-export function check(name: string, requirements: readonly string[], level: Level, fn: (c: CheckContext) => Promise<void> | void, timeout?: number): void {
-  const testName = `${name} [${requirements.join(' ')}] (${level})`;
-  test(testName, (ctx: TestContext) => {
+export function check(definition: CheckDefinition): void {
+  const identity: CheckIdentity = { id: definition.id, requirements: definition.requirements, level: definition.level };
+  if (!CHECK_ID_PATTERN.test(identity.id)) throw new Error(`check id "${identity.id}" is not a slug (${CHECK_ID_PATTERN})`);
+  const file = fileState();
+  if (file.declared.has(identity.id)) throw new Error(`check id "${identity.id}" is declared twice`);
+  file.declared.add(identity.id);
+  if (!selectedBy(context.selection, identity)) return;
+  const notRunReason = file.notRunReason;
+  test(definition.title, { meta: { check: identity }, ...(definition.timeout === undefined ? {} : { timeout: definition.timeout }) }, (ctx: TestContext) => {
     const record = (exchange: Exchange) => {
       ctx.task.meta.exchanges = [...(ctx.task.meta.exchanges ?? []), exchange];
     };
-    if (fileNotRunReason !== undefined) ctx.skip(fileNotRunReason);
-    return fn({ record, notRun: (reason: string) => ctx.skip(reason) });
-  }, timeout);
-  if (mutants.length) registerMutantTrials(testName, requirements, fn, timeout);
+    if (notRunReason !== undefined) ctx.skip(notRunReason);
+    return definition.run({ record, notRun: (reason: string) => ctx.skip(reason) });
+  });
+  if (mutants.length) registerMutantTrials(definition, identity, file);
 }

@@ -1,10 +1,25 @@
-import { readTargetConfig } from '../../src/harness/target-config.js';
+import { InProcessAgentTarget, LiveAgentTarget, type AgentTarget } from '../../src/harness/agent/index.js';
 import type { Target } from '../../src/harness/target.js';
 import { InProcessTarget } from '../../src/harness/targets/in-process.js';
 import { LiveTarget } from '../../src/harness/targets/live.js';
+import { context } from './context.js';
 
 /** The target this run checks: the embedded reference (default) or the live deployment the run names. */
 export function suiteTarget(): Target {
-  const config = readTargetConfig();
-  return config.kind === 'live' ? new LiveTarget(config) : new InProcessTarget();
+  return context.target.kind === 'live' ? new LiveTarget(context.target) : new InProcessTarget();
+}
+
+/**
+ * Why the agent suites do not run: a live run against a platform (--base-url) without --agent-url would
+ * otherwise check the embedded reference agent and report it beside the deployment's results.
+ */
+export function agentSuiteNotRunReason(): string | undefined {
+  return context.target.kind === 'live' && !context.agentUrl
+    ? 'needs --agent-url URL: this live run checks a platform; the agent suites check an agent only when one is named'
+    : undefined;
+}
+
+/** The agent the agent suites check: the live one `run --agent-url` names, else the embedded reference agent. */
+export function agentSuiteTarget(): AgentTarget {
+  return context.agentUrl ? new LiveAgentTarget(context.agentUrl, context.timeoutMs) : new InProcessAgentTarget();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWord } from '../../src/cases/closest-word.js';
+import { closestWord } from '../../src/schema/closest-word.js';
 
 describe('closestWord', () => {
   const codes = ['signature_expired', 'signature_invalid', 'key_set_invalid', 'card_unreachable'];

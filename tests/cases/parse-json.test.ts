@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, parseJson } from '../../src/cases/parse-json.js';
+import { JsonSyntaxError, parseJson } from '../../src/schema/parse-json.js';
 
 function failure(text: string): { line: number; column: number; problem: string } {
   try {

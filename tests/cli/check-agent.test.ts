@@ -4,11 +4,10 @@ import { keyFromName } from '../../src/scenarios/identities.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { AGENT_CHECK_PROBLEMS as P, HEADERS, LIMITS, MEDIA_TYPES, RFC9421_TEST_KEYS, WELL_KNOWN } from '../../src/spec/index.js';
 import { closedPort, startServer, type LocalServer } from '../fetch/local-server.js';
-import { spawnCli } from './spawn-cli.js';
-import { STACK_LINE } from './run-cli.js';
+import { runCli, STACK_LINE } from './run-cli.js';
 
 /**
- * check-agent as users run it, in its own process: against the reference agent that `serve` mounts on loopback,
+ * check-agent through the command line's main (in-process): against the reference agent that `serve` mounts on loopback,
  * and against broken agents a small loopback server plays (every document under --allow-insecure).
  */
 interface Served {
@@ -66,7 +65,7 @@ afterAll(async () => {
 });
 
 async function checkJson(agentUrl: string) {
-  const run = await spawnCli(['check-agent', agentUrl, '--allow-insecure', '--json']);
+  const run = await runCli(['check-agent', agentUrl, '--allow-insecure', '--json']);
   expect(run.stderr).not.toMatch(STACK_LINE);
   return { code: run.code, report: JSON.parse(run.stdout) as { agent_url: string; ok: boolean; documents: Array<{ name: string; url: string; status: number | null; ok: boolean }>; problems: Array<{ code: string; requirement: string; url: string; message: string; level: string }> }, stderr: run.stderr };
 }
@@ -74,7 +73,7 @@ async function checkJson(agentUrl: string) {
 describe('check-agent', () => {
   it('passes the reference agent served on loopback, announcing --allow-insecure on stderr', async () => {
     const agentUrl = reference.agent!.urls.agentUrl;
-    const run = await spawnCli(['check-agent', agentUrl, '--allow-insecure']);
+    const run = await runCli(['check-agent', agentUrl, '--allow-insecure']);
     expect(run.code).toBe(EXIT.ok);
     expect(run.stdout).toContain(`agent ${agentUrl}`);
     expect(run.stdout).toMatch(/^OK:/m);
@@ -87,7 +86,7 @@ describe('check-agent', () => {
       ['key_set', 200, true],
       ['key_directory', 200, true],
     ]);
-  }, 60_000);
+  });
 
   it.each([
     ['/not-self-naming', P.cardClientId],
@@ -100,32 +99,32 @@ describe('check-agent', () => {
     expect(json.report.ok).toBe(false);
     expect(json.report.problems.map((p) => p.code)).toContain(code);
     for (const p of json.report.problems) expect(p.message.length, 'a sentence, not a code').toBeGreaterThan(40);
-  }, 60_000);
+  });
 
   it('names a key directory served with the wrong media type', async () => {
     const json = await checkJson(`${wrongMedia.origin}/served-as-json`);
     expect(json.code).toBe(EXIT.expectationFailed);
     expect(json.report.problems.map((p) => p.code)).toEqual([P.directoryMediaType]);
     expect(json.report.problems.find((p) => p.code === P.directoryMediaType)!.message).toContain(MEDIA_TYPES.keyDirectory);
-  }, 60_000);
+  });
 
   it('refuses plain http without --allow-insecure and says which flag admits it', async () => {
-    const run = await spawnCli(['check-agent', reference.agent!.urls.agentUrl]);
+    const run = await runCli(['check-agent', reference.agent!.urls.agentUrl]);
     expect(run.code).toBe(EXIT.expectationFailed);
     expect(run.stdout).toMatch(/plain http/);
     expect(run.stdout).toContain('--allow-insecure');
     expect(run.stdout).not.toContain('--allow-insecure-fixtures');
-  }, 60_000);
+  });
 
   it('exits 3 when nothing answers, and 2 for a bad AGENT_URL', async () => {
-    const unreachable = await spawnCli(['check-agent', `http://127.0.0.1:${await closedPort()}/a`, '--allow-insecure']);
+    const unreachable = await runCli(['check-agent', `http://127.0.0.1:${await closedPort()}/a`, '--allow-insecure']);
     expect(unreachable.code).toBe(EXIT.harness);
-    const missing = await spawnCli(['check-agent']);
+    const missing = await runCli(['check-agent']);
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.stderr).toMatch(/needs AGENT_URL/);
-    const suffixed = await spawnCli(['check-agent', `https://agents.example/a${WELL_KNOWN.jwks}`]);
+    const suffixed = await runCli(['check-agent', `https://agents.example/a${WELL_KNOWN.jwks}`]);
     expect(suffixed.code).toBe(EXIT.usage);
     expect(suffixed.stderr).toContain('leave off');
     expect(suffixed.stderr).not.toMatch(STACK_LINE);
-  }, 120_000);
+  });
 });

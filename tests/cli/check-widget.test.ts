@@ -6,8 +6,7 @@ import { EXIT } from '../../src/cli/exit-codes.js';
 import { LIMITS } from '../../src/spec/limits.js';
 import { WIDGET_PROBLEMS } from '../../src/spec/widgets.js';
 import { defaultCspPolicy } from '../../src/widgets/csp/policy.js';
-import { STACK_LINE } from './run-cli.js';
-import { spawnCli } from './spawn-cli.js';
+import { runCli, STACK_LINE } from './run-cli.js';
 
 const FIXTURES = 'tests/fixtures/widgets';
 const P = WIDGET_PROBLEMS;
@@ -18,10 +17,9 @@ interface Report {
   csp: { policy: string; fallback: boolean };
 }
 
-// Each test spawns the command line as users run it (tsx compiles at start): slow on a shared machine.
-describe('check-widget FOLDER', { timeout: 120_000 }, () => {
+describe('check-widget FOLDER', () => {
   test('a valid folder: exit 0, the JSON document of docs/contracts.md, the merged policy', async () => {
-    const { code, stdout, stderr } = await spawnCli(['check-widget', `${FIXTURES}/valid`, '--json']);
+    const { code, stdout, stderr } = await runCli(['check-widget', `${FIXTURES}/valid`, '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(EXIT.ok);
     const report = JSON.parse(stdout) as Report;
@@ -38,7 +36,7 @@ describe('check-widget FOLDER', { timeout: 120_000 }, () => {
   });
 
   test('an invalid folder: exit 1, every problem with code, pointer or file path and message, and the fallback policy', async () => {
-    const [json, text] = await Promise.all([spawnCli(['check-widget', `${FIXTURES}/invalid`, '--json']), spawnCli(['check-widget', `${FIXTURES}/invalid`])]);
+    const [json, text] = await Promise.all([runCli(['check-widget', `${FIXTURES}/invalid`, '--json']), runCli(['check-widget', `${FIXTURES}/invalid`])]);
     expect(json.code).toBe(EXIT.expectationFailed);
     const report = JSON.parse(json.stdout) as Report;
     expect(report.valid).toBe(false);
@@ -59,7 +57,7 @@ describe('check-widget FOLDER', { timeout: 120_000 }, () => {
   });
 
   test('a single HTML file is checked as a one-child folder', async () => {
-    const { code, stdout } = await spawnCli(['check-widget', `${FIXTURES}/single.html`, '--json']);
+    const { code, stdout } = await runCli(['check-widget', `${FIXTURES}/single.html`, '--json']);
     expect(code).toBe(EXIT.expectationFailed);
     expect((JSON.parse(stdout) as Report).errors.map((e) => [e.code, e.path])).toEqual([[P.manifestMissing.code, 'widget.json']]);
   });
@@ -70,7 +68,7 @@ describe('check-widget FOLDER', { timeout: 120_000 }, () => {
     await writeFile(join(dir, 'widget.json'), JSON.stringify({ name: 'w', version: '1', tools: [{ name: 'big' }] }));
     await writeFile(join(dir, 'index.html'), '<link rel="widget-manifest" href="widget.json">');
     await writeFile(join(dir, 'tools', 'big.js'), Buffer.alloc(LIMITS.functionSourceSize.value + 1, 0x20));
-    const { code, stdout } = await spawnCli(['check-widget', dir, '--json']);
+    const { code, stdout } = await runCli(['check-widget', dir, '--json']);
     expect(code).toBe(EXIT.expectationFailed);
     expect((JSON.parse(stdout) as Report).errors).toEqual([
       { code: P.codeTooLarge.code, path: 'tools/big.js', message: expect.stringContaining(`at most ${LIMITS.functionSourceSize.value} bytes`) },
@@ -78,7 +76,7 @@ describe('check-widget FOLDER', { timeout: 120_000 }, () => {
   });
 
   test('usage errors exit 2 with one clear message and no stack trace', async () => {
-    const [missing, none] = await Promise.all([spawnCli(['check-widget', `${FIXTURES}/no-such-folder`]), spawnCli(['check-widget'])]);
+    const [missing, none] = await Promise.all([runCli(['check-widget', `${FIXTURES}/no-such-folder`]), runCli(['check-widget'])]);
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toBe(`agent-platform-conformance: cannot read widget folder "${FIXTURES}/no-such-folder": no such folder or file\n`);

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { spawnCli } from './spawn-cli.js';
+import { runCli } from './run-cli.js';
 
-const run = (args: string[]) => spawnCli(['run', ...args]);
+const run = (args: string[]) => runCli(['run', ...args]);
 
 /** A whole run in a child process collects every suite file; on two busy cores that takes more than the default. */
 const RUN_TIMEOUT_MS = 90_000;

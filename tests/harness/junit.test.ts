@@ -36,7 +36,11 @@ describe('junit.xml', () => {
       expect(c.classname).toBe('suites/7.3-signed-requests.test.ts');
       expect(c.time).toMatch(/^\d+\.\d{3}$/);
     }
-    expect(cases.map((c) => c.name)).toEqual(r.results.map((x) => x.name));
+    // Named by the check's stable id; the title and requirements ride as properties.
+    expect(cases.map((c) => c.name)).toEqual(r.results.map((x) => x.id));
+    const properties = elements(xml, 'property');
+    expect(properties.filter((p) => p.name === 'title').map((p) => p.value)).toEqual(r.results.map((x) => x.name));
+    expect(properties.filter((p) => p.name === 'requirements').map((p) => p.value)).toEqual(r.results.map((x) => x.requirements.join(' ')));
     const [root] = elements(xml, 'testsuites');
     expect(root).toMatchObject({ tests: String(r.counts.total), failures: String(r.counts.fail), errors: String(r.counts.error), skipped: String(r.counts['not-run']) });
     expect(elements(xml, 'failure')).toEqual([{ message: 'MUST AUTH-SIGNATURE-REPLAYED' }]);
@@ -55,7 +59,7 @@ describe('junit.xml', () => {
     expect(xmlProblems(xml)).toEqual([]);
     const cases = elements(xml, 'testcase');
     expect(cases).toHaveLength(4);
-    for (const c of cases) expect(c.name).toContain('<tag attr="x"> & \' ]]>');
+    for (const p of elements(xml, 'property').filter((p) => p.name === 'title')) expect(p.value).toContain('<tag attr="x"> & \' ]]>');
     expect(elements(xml, 'error')).toHaveLength(1);
     expect(elements(xml, 'testsuite').map((s) => s.name)).toEqual([`suites/<tag attr="x"> & ' ]]> <![CDATA[ [31m red [39m.test.ts`, 'suites/7.3-signed-requests.test.ts']);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { callerToken, IN_PROCESS_AGENT_URL } from '../../src/harness/agent/index.js';
-import { createMemoryKeyStore, createStandardAgent, generateAgentKeys, PROBES, type StandardAgentOptions } from '../../src/reference/agent/index.js';
+import { PROBES } from '../../src/contract/probes.js';
+import { createMemoryKeyStore, createStandardAgent, generateAgentKeys, type StandardAgentOptions } from '../../src/reference/agent/index.js';
 import { memoryKeySets } from '../../src/sdk-auth/index.js';
 import {
   AGENT_MOUNT_PREFIX,

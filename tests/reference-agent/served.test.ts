@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { callerKeySets, callerToken } from '../../src/harness/agent/callers.js';
 import { createMemoryFetcher, type MemoryDocument } from '../../src/fetch/index.js';
-import { PROBES, SOCKET_PROBE } from '../../src/reference/agent/index.js';
+import { PROBES, SOCKET_PROBE } from '../../src/contract/probes.js';
 import { serveReference, type ServedReference } from '../../src/reference/serve.js';
 import { ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES, SOCKET_TOKEN_PARAM, WELL_KNOWN } from '../../src/spec/index.js';
 

@@ -6,7 +6,7 @@ import type { RequirementRecord } from '../../src/spec/types.js';
 
 const record = (id: string, section = '7.3'): RequirementRecord => ({ id, section, level: 'MUST', condition: id });
 const result = (id: string, requirements: string[], verdict: CheckResult['verdict'] = 'pass'): CheckResult => ({ id, name: id, suite: 's', requirements, level: 'MUST', verdict, durationMs: 1 });
-const trial = (mutant: string, checkId: string, outcome: MutantTrial['outcome'], requirements: string[]): MutantTrial => ({ mutant, check: checkId, checkId, outcome, requirements, level: 'MUST', durationMs: 1 });
+const trial = (mutant: string, checkId: string, outcome: MutantTrial['outcome'], requirements: string[]): MutantTrial => ({ mutant, check: { id: checkId, requirements, level: 'MUST' }, checkId, outcome, requirements, level: 'MUST', durationMs: 1 });
 
 function input(over: Partial<SelfTestInput>): SelfTestInput {
   return {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { describeSchemaErrors } from '../../src/cases/describe-schema-errors.js';
+import { describeSchemaErrors } from '../../src/schema/describe-errors.js';
 import { serializeVectors } from '../../src/scenarios/signed-request-vectors.js';
 import { accessVectors, runAccessCase, type AccessVectors } from '../../src/scenarios/agents/index.js';
 import { ENDPOINT_ERRORS } from '../../src/spec/endpoint-errors.js';

@@ -1,15 +1,13 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { createAuthSkill, mintSdkToken, signSdkClaims, signingKeyFromJwk, type AuthSkillConfig, type JsonWebKeySet, type Random, type SdkSigningKey } from '../../sdk-auth/index.js';
 import type { AccessBlock } from '../../reference/agent/caller.js';
-import { PROBE_GROUP } from '../../reference/agent/conformance-endpoints.js';
+import { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
+import { PROBE_GROUP } from '../../contract/probes.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { AUTH_SKILL_FIELDS, PORTAL_ROUTES, SDK_SCOPES, SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../../spec/sdk-auth.js';
 import { WELL_KNOWN } from '../../spec/wire.js';
 
-/** The callers a check can present (5.4): a plain verified caller, a member of the probes' group, the owner, an admin, one the access block keeps out. */
-export type CallerRole = 'user' | 'member' | 'owner' | 'admin' | 'denied';
-
-export const CALLER_IDS: Readonly<Record<CallerRole, string>> = Object.freeze({ user: 'ursula', member: 'mia', owner: 'olivia', admin: 'adam', denied: 'dora' });
+export { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 
 /** The access block an in-process reference agent is given, placing the callers above. */
 export const CALLER_ACCESS: AccessBlock = Object.freeze({ owner: CALLER_IDS.owner, admins: [CALLER_IDS.admin], groups: { [PROBE_GROUP]: [CALLER_IDS.member] }, deny: [CALLER_IDS.denied] });

@@ -1,3 +1,4 @@
+import { CaughtErrors } from '../caught-errors.js';
 import { randomBytes } from 'node:crypto';
 import { createMemoryKeyStore, generateAgentKeys } from '../../reference/agent/keys.js';
 import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
@@ -39,6 +40,7 @@ export class InProcessAgentTarget implements AgentTarget {
   private readonly agents = new Map<string, Promise<StandardAgent>>();
   private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
   private readonly clock = new MovableClock();
+  private readonly caught = new CaughtErrors();
   /** The key sets the issuers publish, read by the agent at each fetch. */
   private readonly keySets: Record<string, JsonWebKeySet> = callerKeySets();
 
@@ -65,6 +67,7 @@ export class InProcessAgentTarget implements AgentTarget {
           clock: this.clock,
           random,
           serveKeyDirectory: true,
+          onError: this.caught.hook,
         };
         return createStandardAgent(built ? built(options) : options);
       })();
@@ -82,9 +85,10 @@ export class InProcessAgentTarget implements AgentTarget {
       ...(body ? { body, duplex: 'half' } : {}),
     } as RequestInit);
     const answerFault = activeMutant()?.agent?.answer;
-    if (!answerFault) return collect(await agent.fetch(request));
+    const answered = await this.caught.around(() => agent.fetch(request));
+    if (!answerFault) return collect(answered);
     const seen = { method: r.method, url: request.url, headers: new Headers(request.headers), body: body instanceof Uint8Array ? body : null };
-    return collect(await answerFault(seen, await agent.fetch(request)));
+    return collect(await answerFault(seen, answered));
   }
 
   async upgrade(path: string, headers: ReadonlyArray<readonly [string, string]> = []): Promise<UpgradeOutcome> {

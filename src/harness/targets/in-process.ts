@@ -1,3 +1,4 @@
+import { CaughtErrors } from '../caught-errors.js';
 import type { SignedRequestCase } from '../../cases/types.js';
 import { DEFAULT_CLIENT_ADDRESS } from '../../cases/run-case.js';
 import { createMemoryFetcher, type MemoryFetcher } from '../../fetch/index.js';
@@ -43,7 +44,9 @@ export class InProcessTarget implements Target {
   private upgrades: Promise<UpgradeListener> | undefined;
   private fetcher: MemoryFetcher | undefined;
   private documents: SignedRequestCase['documents'] = {};
+  private readonly caught = new CaughtErrors();
   private platform: ReferencePlatform | undefined = createReferencePlatform({
+    onError: this.caught.hook,
     authority: VECTOR_ENV.authority,
     clock: { now: () => this.now },
     fetcher: createMemoryFetcher({}),
@@ -62,6 +65,7 @@ export class InProcessTarget implements Target {
     const ports = createMemoryPorts(clock, fetcher, registrations);
     for (const jti of c.platform.revoked_token_ids ?? []) ports.revocations.revoke(jti);
     this.platform = createReferencePlatform({
+      onError: this.caught.hook,
       authority: c.platform.authority,
       clock,
       fetcher,
@@ -91,10 +95,12 @@ export class InProcessTarget implements Target {
       headers: r.headers.map(([n, v]) => [n, v] as [string, string]),
       ...(r.body && r.body.length ? { body: r.body } : {}),
     });
-    let response = await this.platform!.fetch(request, {
-      clientAddress: r.clientAddress ?? DEFAULT_CLIENT_ADDRESS,
-      ...(r.bodyConsumed ? { bodyConsumed: true } : {}),
-    });
+    let response = await this.caught.around(() =>
+      this.platform!.fetch(request, {
+        clientAddress: r.clientAddress ?? DEFAULT_CLIENT_ADDRESS,
+        ...(r.bodyConsumed ? { bodyConsumed: true } : {}),
+      }),
+    );
     const answerFault = activeMutant()?.platform?.answer;
     if (answerFault) response = await answerFault({ method: r.method, url: r.url, headers: new Headers(r.headers.map(([n, v]) => [n, v] as [string, string])), body: r.body }, response);
     return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };

@@ -2,6 +2,7 @@ import { HEADERS } from '../../spec/headers.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer, type PaidSurface, type PurchaseAnswer } from '../answers.js';
 import { paymentChallenges } from '../challenge-parse.js';
+import { MESSAGES } from '../messages.js';
 
 /**
  * 7.4 502 upstream_payment_not_relayed: the platform relays no agent's payment challenges, receipts or
@@ -43,8 +44,5 @@ export function relayedRequestHeaders(headers: Iterable<readonly [string, string
 
 /** What the platform answers instead of an agent's answer that carried a leak: 502 upstream_payment_not_relayed (no challenge). */
 export function upstreamPaymentNotRelayedAnswer(surface: PaidSurface, leak: PaymentLeak): PurchaseAnswer {
-  const what = leak === 'payment-challenge' ? 'its own payment challenge' : 'a payment receipt';
-  return purchaseAnswer(PURCHASE_ERRORS.upstream_payment_not_relayed, surface, {
-    description: `The agent answered with ${what}; the platform relays no challenges, receipts or credentials; pay only where the platform challenges.`,
-  });
+  return purchaseAnswer(PURCHASE_ERRORS.upstream_payment_not_relayed, surface, { description: MESSAGES.upstreamPayment(leak) });
 }

@@ -4,10 +4,10 @@ import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer, termsHeaders, type PurchaseAnswer } from '../answers.js';
 import { jcsBase64url } from '../canonical-json.js';
 import type { JsonObject } from '../json.js';
-import { receiptOf } from '../machine/granted.js';
-import { surfaceOf } from '../machine/outcome.js';
-import type { Grant, PurchaseConfig } from '../machine/ports.js';
-import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS } from '../machine/wire.js';
+import { receiptOf } from '../granted.js';
+import { surfaceOf } from '../ports/outcome.js';
+import type { Grant, PurchaseConfig } from '../ports/purchase.js';
+import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS } from '../wire.js';
 import type { CallResponse, SaleState } from './ports.js';
 
 /** The resource's own response to a funded call, with the paid surface's headers on it. */

@@ -1,7 +1,7 @@
 import { encodeBase64url } from '../../httpsig/base64url.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import type { PurchaseAnswer } from '../answers.js';
-import { codeAnswer } from '../machine/outcome.js';
+import { codeAnswer } from '../ports/outcome.js';
 import { callAnswer, type SaleOutcome } from './answer.js';
 import type { FundingHold, SaleConfig, SalePorts, SaleRequest, ServeResult } from './ports.js';
 import { HOLD_KEY_BYTES, HOLD_KEY_PREFIXES } from './wire.js';

@@ -4,12 +4,13 @@ import type { PurchaseErrorRecord } from '../../spec/types.js';
 import type { PurchaseAnswer } from '../answers.js';
 import { decodeBase64urlJson } from '../base64url-json.js';
 import { isJsonObject } from '../json.js';
-import { cardPackOffer, withFreshChallenge, type ChallengeOffer } from '../machine/issue.js';
-import { acceptedMethods, trustedHeader } from '../machine/outcome.js';
-import { stablecoinOf, tempoPackOffer } from '../machine/tempo-offer.js';
+import { withFreshChallenge, type ChallengeOffer } from '../issue.js';
+import { acceptedMethods, trustedHeader } from '../ports/outcome.js';
+import { cardPackOffer, tempoPackOffer } from '../pack/offer.js';
+import { stablecoinOf } from '../ports/stablecoin.js';
 import { TEMPO_MEMO_BYTES } from '../tempo/quote.js';
-import type { IssuedChallenge, PurchaseKind, PurchasePorts } from '../machine/ports.js';
-import type { SaleConfig, SaleRequest } from './ports.js';
+import type { IssuedChallenge, PurchaseKind, PurchasePorts } from '../ports/purchase.js';
+import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 import { SALE_OPAQUE_MEMBERS } from './wire.js';
 
 /** A single call offered by card: the card request of cardPackOffer, sized to the call, redeemed only at the resource. */
@@ -20,7 +21,7 @@ function cardCallOffer(config: SaleConfig, account: string | null): ChallengeOff
 }
 
 /**
- * A single call offered by stablecoin: the pack's stablecoin request (machine/tempo-offer.ts) quoting the call's
+ * A single call offered by stablecoin: the pack's stablecoin request (pack/offer.ts) quoting the call's
  * price in base units, with a fresh memo; credits the call's cost; redeemed only at the resource.
  */
 function tempoCallOffer(config: SaleConfig, account: string | null, ports: PurchasePorts): ChallengeOffer {
@@ -112,4 +113,29 @@ export function accountOf(issued: IssuedChallenge): string | null {
 /** Whether an issued challenge sells a single call of this resource (the only kind a credential here may resume). */
 export function isCallHere(issued: IssuedChallenge, config: SaleConfig): boolean {
   return issued.kind === PURCHASE_KINDS.exact && issued.origin === config.sale.resource;
+}
+
+/**
+ * The card's fingerprint when the per-call card offer can be paid now (7.4 metered_unavailable_for_card
+ * otherwise): per-call card sales open, the call priced as the challenge quoted it, the card's country in the
+ * per-call markets, and the card known to the processor.
+ */
+export async function perCallCardInstrument(issued: IssuedChallenge, token: string, ports: Pick<SalePorts, 'processor' | 'cards'>, config: SaleConfig): Promise<string | undefined> {
+  const { sale } = config;
+  if (!sale.cardOpen) return undefined;
+  if (issued.price.amount !== sale.price.amount || issued.price.currency !== sale.price.currency || issued.creditNano !== sale.priceNano) return undefined;
+  if (sale.cardCountries !== undefined) {
+    let country: string | undefined;
+    try {
+      country = await ports.processor.instrumentCountry(token);
+    } catch {
+      country = undefined;
+    }
+    if (country === undefined || !sale.cardCountries.some((c) => c.toUpperCase() === country.toUpperCase())) return undefined;
+  }
+  try {
+    return await ports.cards.instrumentOf(token);
+  } catch {
+    return undefined;
+  }
 }

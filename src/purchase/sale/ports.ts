@@ -1,6 +1,6 @@
 import type { PaymentMethodId, RefundState } from '../../spec/payments.js';
-import type { PurchaseRequest } from '../machine/outcome.js';
-import type { Awaitable, ChargeAmount, PurchaseConfig, PurchaseKind, PurchasePorts } from '../machine/ports.js';
+import type { PurchaseRequest } from '../ports/outcome.js';
+import type { Awaitable, ChargeAmount, PurchaseConfig, PurchaseKind, PurchasePorts } from '../ports/purchase.js';
 
 /**
  * The single-call sale machine's input, config and ports (7.4 single calls, section 3 rows 5 to 7). It sits

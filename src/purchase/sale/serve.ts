@@ -1,7 +1,7 @@
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
-import { codeAnswer } from '../machine/outcome.js';
+import { codeAnswer } from '../ports/outcome.js';
 import { PAYMENT_METHODS } from '../../spec/payments.js';
-import type { Grant, GrantResult } from '../machine/ports.js';
+import type { Grant, GrantResult } from '../ports/purchase.js';
 import { callAnswer, purchaseBlock, settledAgainAnswer, type SaleOutcome } from './answer.js';
 import type { FundingHold, SaleConfig, SalePorts, SaleRefund, SaleRequest, SaleState, ServeResult } from './ports.js';
 import { HOLD_KEY_PREFIXES } from './wire.js';
@@ -49,8 +49,8 @@ async function refundCall(grant: Grant, holdId: string, ports: SalePorts): Promi
 }
 
 /**
- * A settled single-call purchase (a card charge's grant, machine/card-charge.ts chargeGrant, or a transfer's,
- * machine/tempo-transfer.ts transferGrant): credited to the payer once (section 3 last row; a store fault is 503
+ * A settled single-call purchase (a card charge's grant, charge/record.ts chargeGrant, or a transfer's,
+ * transfer/record.ts transferGrant): credited to the payer once (section 3 last row; a store fault is 503
  * grant_failed, the same credential completes it), then the call is funded and served at most once.
  */
 export async function creditAndServe(grant: Grant, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {

@@ -1,3 +1,4 @@
+import { reportError, type ErrorHook } from '../error-hook.js';
 import type { WebSocket } from 'ws';
 import { readCappedBody, decideDeclaredLength } from '../../access/endpoint-body.js';
 import { decideContentType } from '../../access/endpoint-content-type.js';
@@ -52,6 +53,8 @@ export interface ReferenceAgentOptions {
   readonly serveKeyDirectory?: boolean;
   /** Seconds. */
   readonly now?: () => number;
+  /** Called with every exception the agent catches while answering (it still answers 500). */
+  readonly onError?: ErrorHook;
 }
 
 export type AgentUpgradeDecision = { readonly accept: (socket: WebSocket) => void } | { readonly refuse: Response };
@@ -178,7 +181,8 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
       try {
         const response = await route(request);
         return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
-      } catch {
+      } catch (error) {
+        reportError(options.onError, error, `agent ${options.name}: ${request.method} ${new URL(request.url).pathname}`);
         return renderAnswer({ status: 500, body: { error: { code: ENDPOINT_OWN_CODES.internal, message: `The agent ${options.name} failed while answering this request.` } } });
       }
     },

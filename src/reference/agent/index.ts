@@ -1,7 +1,7 @@
 export { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions, type TokenVerifier, type AgentUpgradeDecision } from './agent.js';
 export { callerOf, type AccessBlock, type VerifiedToken } from './caller.js';
 export { agentCard, agentDocumentUrls, agentKeySet, openidConfiguration, type AgentDocumentUrls } from './documents.js';
-export { conformanceEndpoints, conformanceSockets, PROBES, SOCKET_PROBE, PROBE_GROUP, PROBE_SMALL_CAP, STREAM_PROBE_FRAMES } from './conformance-endpoints.js';
+export { conformanceEndpoints, conformanceSockets } from './conformance-endpoints.js';
 export type { AgentHttpEndpoint, AgentSocketEndpoint, EndpointAuth, EndpointContext, EndpointResult } from './endpoint-context.js';
 export {
   createFileKeyStore,

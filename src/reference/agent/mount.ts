@@ -1,3 +1,4 @@
+import type { ErrorHook } from '../error-hook.js';
 import { randomBytes } from 'node:crypto';
 import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
 import type { DocumentFetcher } from '../../verifier/ports.js';
@@ -19,6 +20,8 @@ export interface ServedAgentOptions {
   readonly keysDir?: string;
   /** Clients of POST /auth/token (client_id to client_secret). */
   readonly clients?: Readonly<Record<string, string>>;
+  /** Called with every exception the agent catches while answering. */
+  readonly onError?: ErrorHook;
 }
 
 export const DEFAULT_SERVED_AGENT_NAME = 'reference';
@@ -46,6 +49,7 @@ export async function createMountedAgent(origin: string, options: ServedAgentOpt
     clock: { now: () => Math.floor(Date.now() / 1000) },
     random: { bytes: (n) => new Uint8Array(randomBytes(n)) },
     ...(options.clients ? { clients: options.clients } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
   });
 }
 

@@ -32,6 +32,7 @@ export interface StandardAgentOptions {
   readonly sockets?: ReferenceAgentOptions['sockets'];
   /** A fault of the inbound token check; only self-test mutants set it. */
   readonly verdictFault?: VerdictFault;
+  readonly onError?: ReferenceAgentOptions['onError'];
 }
 
 export interface StandardAgent extends ReferenceAgent {
@@ -70,6 +71,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
     ...(options.sockets ? { sockets: options.sockets } : {}),
     now: () => options.clock.now(),
+    ...(options.onError ? { onError: options.onError } : {}),
   });
   return { ...agent, keys };
 }

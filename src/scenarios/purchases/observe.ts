@@ -1,7 +1,7 @@
 import { decodeBase64urlJson, isCallAnswer, isGranted, isJsonObject, singlePaymentChallenge, type JsonObject, type PaymentChallenge, type PurchaseOutcome, type SaleOutcome } from '../../purchase/index.js';
 import { HEADERS } from '../../spec/headers.js';
 import { PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, type RefundState } from '../../spec/payments.js';
-import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, OPAQUE_MEMBERS, RECEIPT_MEMBERS } from '../../purchase/machine/wire.js';
+import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, OPAQUE_MEMBERS, RECEIPT_MEMBERS } from '../../purchase/wire.js';
 import type { AnswerExpect, Ledger, PurchaseBlock, ReceiptRef } from './types.js';
 
 /** An answer as a vector states it, and the challenge riding on it (for later credentials). */

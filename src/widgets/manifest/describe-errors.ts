@@ -1,6 +1,6 @@
 import { escapePointer, typeWords, valueWords } from '../../schema/words.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { closestWord } from '../../cases/closest-word.js';
+import { closestWord } from '../../schema/closest-word.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../../spec/widgets.js';
 import type { WidgetProblem } from '../problem.js';
 

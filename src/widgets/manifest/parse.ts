@@ -1,4 +1,4 @@
-import { JsonSyntaxError, parseJson } from '../../cases/parse-json.js';
+import { JsonSyntaxError, parseJson } from '../../schema/parse-json.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../../spec/widgets.js';
 import type { WidgetExpose, WidgetVisibility } from '../../spec/widgets.js';
 import type { WidgetProblem } from '../problem.js';

@@ -1,0 +1,3 @@
+export * from './record.js';
+export * from './step.js';
+export * from './settle.js';

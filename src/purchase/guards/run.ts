@@ -1,0 +1,65 @@
+import { tokenOf } from '../charge/record.js';
+import type { PurchaseRequest } from '../ports/outcome.js';
+import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
+import type { OutcomeOf, PurchaseContext, PurchaseGuard, PurchaseSurface } from './guard.js';
+import type { PresentedCredential } from './presented.js';
+
+export function purchaseContext<O>(
+  input: PurchaseRequest,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+  surface: PurchaseSurface<O>,
+  presented: PresentedCredential,
+): PurchaseContext<O> {
+  return { input, ports, config, surface, presented, held: [], taken: [] };
+}
+
+/** A fact an earlier guard established. */
+export function known<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new TypeError(`the order of guards is wrong: ${what} is not known yet`);
+  return value;
+}
+
+/** The shared payment token of a card credential the payload guard admitted. */
+export function cardTokenOf(ctx: PurchaseContext<unknown>): string {
+  return known(tokenOf(known(ctx.credential, 'the credential')), 'the card token');
+}
+
+/** The credential's method, once it was read. */
+export function methodOf(ctx: PurchaseContext<unknown>): string | undefined {
+  return ctx.credential?.challenge.method;
+}
+
+/** Releases what the presentation holds (the buyer's lock), once. */
+export async function releaseHeld(ctx: PurchaseContext<unknown>): Promise<void> {
+  for (const release of ctx.held.splice(0)) await release();
+}
+
+/** Gives back what the presentation took before a refusal (the sale's caps), once. */
+export async function giveBack(ctx: PurchaseContext<unknown>): Promise<void> {
+  for (const undo of ctx.taken.splice(0)) await undo();
+}
+
+/**
+ * Runs the guards in order; the first that answers decides. Whatever the presentation still holds is released
+ * once the answer is known (a surface may release it earlier, before a long step that needs no lock).
+ */
+export async function runGuards<C extends PurchaseContext<unknown>>(guards: readonly PurchaseGuard<C>[], ctx: C): Promise<OutcomeOf<C>> {
+  try {
+    for (const guard of guards) {
+      if (guard.methods !== undefined && !(guard.methods as readonly string[]).includes(methodOf(ctx) ?? '')) continue;
+      const answer = await guard.run(ctx);
+      if (answer !== undefined) return answer;
+    }
+  } finally {
+    await releaseHeld(ctx);
+  }
+  throw new TypeError(`no guard answered: the last guard of ${guards.map((g) => g.name).join(', ')} always answers`);
+}
+
+/** The guards after `name` (a caller that already decided what the guards up to it establish). */
+export function guardsAfter<G extends { readonly name: string }>(guards: readonly G[], name: string): readonly G[] {
+  const at = guards.findIndex((guard) => guard.name === name);
+  if (at < 0) throw new TypeError(`no guard named ${name}`);
+  return guards.slice(at + 1);
+}
