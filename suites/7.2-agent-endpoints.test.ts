@@ -209,7 +209,7 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     title: 'a refused WebSocket upgrade answers the 7.2 status and JSON body',
     requirements: [E.unauthorized.id, E.forbidden.id],
     level: 'MUST',
-    run: async (c) => {
+    run: async (_c) => {
     const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=not.a.token`);
     expect(outcome.opened, 'the handshake was refused').toBe(false);
     if (outcome.opened) return;

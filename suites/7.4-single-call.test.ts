@@ -1,7 +1,7 @@
 import { afterAll, describe, expect } from 'vitest';
 import { purchaseAnswerProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import { issueChallenge, challengeEcho, MemoryFunding, type ChallengeEcho, type SaleCaps } from '../src/purchase/index.js';
+import { issueChallenge, challengeEcho, type MemoryFunding, type ChallengeEcho, type SaleCaps } from '../src/purchase/index.js';
 import { SINGLE_CALL_OFFERS } from '../src/purchase/sale/index.js';
 import { testToken, type TestTokenOutcome } from '../src/contract/test-tokens.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
@@ -68,7 +68,7 @@ function offered(exchange: PaidExchange): Offered {
     echo: first.echo,
     version: exchange.response.headers[HEADERS.termsVersion] ?? '',
     amount: Number((first.challenge.request as { amount?: unknown }).amount ?? NaN),
-    kind: first.challenge.opaque?.['kind'],
+    kind: first.challenge.opaque?.kind,
   };
 }
 

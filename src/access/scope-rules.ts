@@ -51,7 +51,7 @@ export function allowedVerdict(): AccessVerdict {
 
 /** A caller counts as verified only when it is present and authenticated. */
 export function isVerified(caller: Caller | null): caller is Caller {
-  return caller !== null && caller.authenticated;
+  return caller?.authenticated === true;
 }
 
 /** Whether the declaration asks nothing of the caller: no scope, `all`, an empty list, or a list with `all`. */

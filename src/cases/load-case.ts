@@ -71,17 +71,17 @@ function vectorsConsistency(vectors: SignedRequestVectors): InputProblem[] {
     problems.push({ pointer: '/numberOfTests', message: `says ${vectors.numberOfTests} but the file holds ${total} case${total === 1 ? '' : 's'}` });
   }
   const firstUse = new Map<string, string>();
-  vectors.testGroups.forEach((group, g) =>
-    group.cases.forEach((c, i) => {
+  for (const [g, group] of vectors.testGroups.entries()) {
+    for (const [i, c] of group.cases.entries()) {
       const at = `/testGroups/${g}/cases/${i}`;
       const earlier = firstUse.get(c.id);
       if (earlier !== undefined) problems.push({ pointer: `${at}/id`, message: `"${c.id}" is already the id of ${earlier.slice(1)}` });
       else firstUse.set(c.id, at);
-      c.flags.forEach((flag, f) => {
+      for (const [f, flag] of c.flags.entries()) {
         if (!Object.hasOwn(vectors.notes, flag)) problems.push({ pointer: `${at}/flags/${f}`, message: `flag "${flag}" is not described in notes` });
-      });
-    }),
-  );
+      }
+    }
+  }
   return problems;
 }
 

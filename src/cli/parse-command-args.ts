@@ -16,7 +16,7 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Com
   for (const [name, spec] of Object.entries(command.options)) {
     options[name] = { type: spec.type, ...(spec.multiple ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
   }
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true; tokens: true }>>;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {

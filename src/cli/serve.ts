@@ -1,7 +1,7 @@
 import { isLoopbackAddress } from '../net/index.js';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVED_AGENT_NAME } from '../reference/agent/mount.js';
-import { DEFAULT_SERVE_HOST, serveReference } from '../reference/serve.js';
+import { DEFAULT_SERVE_HOST, serveReference, type ServedReference } from '../reference/serve.js';
 import type { Command, CommandArgs } from './command.js';
 import { InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -115,7 +115,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   const giveUp = new AbortController();
   const stop = waitForStop(giveUp.signal);
 
-  let served;
+  let served: ServedReference;
   try {
     const addressHeader = stringOption(args, 'client-address-header');
     const keysDir = stringOption(args, 'keys-dir');

@@ -211,7 +211,7 @@ const documents: Mutant[] = [
     id: 'endpoint-path-parameter-undecoded',
     description: 'a path parameter reaches the handler still percent-encoded',
     requirements: [R.endpointPathParameters.id],
-    agent: { answer: rewrite((a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200, (a, r) => setJson(a, { ...jsonOf(a), params: { id: pathOf(r).slice(pathOf(r).lastIndexOf('/') + 1) + '%' } })) },
+    agent: { answer: rewrite((a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200, (a, r) => setJson(a, { ...jsonOf(a), params: { id: `${pathOf(r).slice(pathOf(r).lastIndexOf('/') + 1)}%` } })) },
   },
   {
     id: 'agent-card-client-id-wrong',

@@ -194,7 +194,7 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
         (a) => {
           const header = a.headers.get(HEADERS.paymentReceipt);
           const decoded = header === null ? undefined : decodeBase64urlJson(header);
-          return decoded?.ok === true && (decoded.value as Frame | null)?.['method'] === PAYMENT_METHODS.tempo;
+          return decoded?.ok === true && (decoded.value as Frame | null)?.method === PAYMENT_METHODS.tempo;
         },
         (a) => setReceiptReference(a, 'stray-reference'),
       ),
@@ -206,7 +206,7 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     requirements: [M.stablecoinNonMatching.id],
     platform: {
       answer: rewrite(
-        (a, r) => a.status === 402 && prefersTempo(r) && r.headers.has(HEADERS.paymentAuthorization) && (jsonOf(a)?.['type'] as string | undefined)?.endsWith(`/${PAYMENT_PROBLEMS.verificationFailed.slug}`) === true,
+        (a, r) => a.status === 402 && prefersTempo(r) && r.headers.has(HEADERS.paymentAuthorization) && (jsonOf(a)?.type as string | undefined)?.endsWith(`/${PAYMENT_PROBLEMS.verificationFailed.slug}`) === true,
         (a) => a.headers.delete(HEADERS.wwwAuthenticate),
       ),
     },

@@ -42,7 +42,7 @@ function characterSet(pattern: string, start: number): { source: string; end: nu
   if (negate) body = body.slice(1);
   if (body === '') return { source: negate ? '[\\s\\S]' : '(?!)', end: j };
   // Keep ranges (a-z); escape everything else that means something inside a JS class.
-  const escaped = body.replace(/[\\\]\[^]/g, (m) => `\\${m}`);
+  const escaped = body.replace(/[\\\][^]/g, (m) => `\\${m}`);
   return { source: `[${negate ? '^' : ''}${escaped}]`, end: j };
 }
 

@@ -1,4 +1,4 @@
-import { AUTH_CODES } from '../spec/auth-errors.js';
+import type { AUTH_CODES } from '../spec/auth-errors.js';
 /**
  * The ports the reference verifier takes (docs/architecture.md). The verifier owns no clock, network or
  * storage; in-memory adapters live in ./memory-stores.ts, the real document fetcher in src/fetch/.

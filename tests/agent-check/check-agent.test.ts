@@ -7,7 +7,7 @@ import { AGENT_CHECK_PROBLEMS as P, HEADERS, LIMITS, MEDIA_TYPES, REQUIREMENTS, 
 const AGENT = 'https://agents.example/a/alice';
 const CARD = AGENT + WELL_KNOWN.agentCard;
 const KEYS = AGENT + WELL_KNOWN.jwks;
-const DIRECTORY = 'https://agents.example' + WELL_KNOWN.keyDirectory;
+const DIRECTORY = `https://agents.example${WELL_KNOWN.keyDirectory}`;
 const key = keyFromName('check-agent/alice');
 const entry = { ...key.publicJwk, kid: key.thumbprint };
 

@@ -30,7 +30,7 @@ describe('report.html in a browser', () => {
     const page = await browser!.newPage({ javaScriptEnabled: true });
     try {
       await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
-      expect(await page.locator('#verdict').innerText()).toBe('NOT CONFORMANT');
+      expect(await page.locator('#verdict').textContent()).toBe('NOT CONFORMANT');
       const summary = page.locator('#summary');
       for (const verdict of ['pass', 'fail', 'warn', 'not-run', 'error'] as const) {
         expect(await summary.getAttribute(`data-${verdict}`), verdict).toBe(String(report.counts[verdict]));
@@ -41,10 +41,10 @@ describe('report.html in a browser', () => {
       expect(shown.sort()).toEqual(report.results.map((r) => r.verdict).sort());
       const failure = report.results.find((r) => r.verdict === 'fail')!;
       const article = page.locator(`article.check[data-verdict="fail"]`).first();
-      expect(await article.innerText()).toContain(failure.requirements[0]!);
+      expect(await article.textContent()).toContain(failure.requirements[0]!);
       const exchange = article.locator('details.exchange').first();
       await exchange.locator('summary').first().click();
-      expect(await exchange.locator('pre[data-part="request"]').first().innerText()).toContain('POST https://platform.example/api/auth/cli/token');
+      expect(await exchange.locator('pre[data-part="request"]').first().textContent()).toContain('POST https://platform.example/api/auth/cli/token');
     } finally {
       await page.close();
     }

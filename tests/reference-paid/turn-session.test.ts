@@ -45,8 +45,8 @@ function setup(caller: Partial<SocketCaller> = {}, options: Partial<TurnSessionO
   return { purchases, balances, sent, session, receive };
 }
 
-const schemesOf = (frame: Record<string, unknown> | undefined) => (frame?.[FRAME_MEMBERS.requirements] as { schemes: Record<string, unknown>[] }).schemes;
-const errorCode = (frame: Record<string, unknown> | undefined) => (frame?.[FRAME_MEMBERS.error] as Record<string, unknown>)[SOCKET_ERROR_MEMBERS.code];
+const schemesOf = (frame: Record<string, unknown> | undefined) => (frame![FRAME_MEMBERS.requirements] as { schemes: Record<string, unknown>[] }).schemes;
+const errorCode = (frame: Record<string, unknown> | undefined) => (frame![FRAME_MEMBERS.error] as Record<string, unknown>)[SOCKET_ERROR_MEMBERS.code];
 
 describe('TurnSession', () => {
   it('asks a signed caller to pay the machine challenge, recorded in the machine store', async () => {
@@ -88,7 +88,7 @@ describe('TurnSession', () => {
     balances.balances.set(PAYER, PRICE);
     await receive(paymentSubmitFrame('c3', '0'));
     expect(sent.slice(2).map((f) => f[FRAME_MEMBERS.type])).toEqual([INBAND_FRAME_TYPES.paymentAccepted, INBAND_FRAME_TYPES.responseDone]);
-    expect((sent[3]?.[FRAME_MEMBERS.response] as { output: unknown[] }).output).toEqual([textOutput('echo: first')]);
+    expect((sent[3]![FRAME_MEMBERS.response] as { output: unknown[] }).output).toEqual([textOutput('echo: first')]);
     expect(balances.balanceOf(PAYER)).toBe(0n);
   });
 

@@ -14,7 +14,7 @@ function agreePresent(label: string, event: PresentEvent, result: EventResult): 
   if (event.paymentAuthorization?.built !== undefined) expect(result.credential, `${label}: the built credential is the literal one`).toBe(event.paymentAuthorization.value);
   const nested = event.whileServing ?? [];
   expect(result.whileServing, label).toHaveLength(nested.length);
-  nested.forEach((inner, n) => agreePresent(`${label} whileServing ${n}`, inner, result.whileServing[n]!));
+  for (const [n, inner] of nested.entries()) agreePresent(`${label} whileServing ${n}`, inner, result.whileServing[n]!);
 }
 
 describe('the purchase machine gives every answer of vectors/purchases.json', () => {

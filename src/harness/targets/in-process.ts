@@ -93,7 +93,7 @@ export class InProcessTarget implements Target {
     const request = new Request(r.url, {
       method: r.method,
       headers: r.headers.map(([n, v]) => [n, v] as [string, string]),
-      ...(r.body && r.body.length ? { body: r.body } : {}),
+      ...(r.body?.length ? { body: r.body } : {}),
     });
     let response = await this.caught.around(() =>
       this.platform!.fetch(request, {

@@ -121,7 +121,7 @@ export class LiveTarget implements Target {
         const answer = await request(r.url, {
           method: r.method as 'GET',
           headers: headers.flat(),
-          body: r.body && r.body.length ? Buffer.from(r.body) : null,
+          body: r.body?.length ? Buffer.from(r.body) : null,
           dispatcher: this.dispatcher,
           headersTimeout: this.options.timeoutMs ?? 10_000,
           bodyTimeout: this.options.timeoutMs ?? 10_000,

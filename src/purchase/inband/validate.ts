@@ -1,3 +1,4 @@
+import { escapePointer } from '../../schema/words.js';
 import { HEADERS } from '../../spec/headers.js';
 import {
   DELEGATE_MEMBERS,
@@ -30,8 +31,7 @@ export type InbandCheck = { readonly ok: true } | { readonly ok: false; readonly
  */
 export type MppExpectation = 'challenge' | 'pointer' | 'absent' | 'any';
 
-const escape = (member: string | number): string => String(member).replace(/~/g, '~0').replace(/\//g, '~1');
-const at = (base: string, ...members: (string | number)[]): string => base + members.map((m) => `/${escape(m)}`).join('');
+const at = (base: string, ...members: (string | number)[]): string => base + members.map((m) => `/${escapePointer(String(m))}`).join('');
 
 class Problems {
   readonly list: InbandProblem[] = [];
@@ -111,7 +111,10 @@ function checkRequirements(value: unknown, pointer: string, expect: MppExpectati
   let mppEntries = 0;
   schemes.forEach((entry: unknown, index) => {
     const entryAt = at(schemesAt, index);
-    if (!isJsonObject(entry)) return problems.add(entryAt, `must be a scheme entry object, is ${describe(entry)}`);
+    if (!isJsonObject(entry)) {
+      problems.add(entryAt, `must be a scheme entry object, is ${describe(entry)}`);
+      return;
+    }
     if (typeof entry[SCHEME_ENTRY_MEMBERS.scheme] !== 'string') problems.add(at(entryAt, SCHEME_ENTRY_MEMBERS.scheme), `must be a scheme name, is ${describe(entry[SCHEME_ENTRY_MEMBERS.scheme])}`);
     if (entry[SCHEME_ENTRY_MEMBERS.scheme] !== INBAND_SCHEMES.mpp) return;
     mppEntries += 1;

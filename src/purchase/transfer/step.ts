@@ -22,7 +22,7 @@ export type TransferStep =
  * transfer and takes it out of the wallet's daily total.
  */
 export async function followTransferStep(record: TransferRecord, stablecoin: StablecoinPorts, failedAs: PaymentProblemRecord = PAYMENT_PROBLEMS.verificationFailed): Promise<TransferStep> {
-  let status;
+  let status: Awaited<ReturnType<StablecoinPorts['network']['status']>>;
   try {
     status = await stablecoin.network.status(record.hash);
   } catch {

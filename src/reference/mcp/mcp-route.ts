@@ -33,7 +33,7 @@ async function answer(ctx: RouteContext, delegate: Delegate): Promise<Response> 
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const request = new Request(ctx.request.url, { method: ctx.request.method, headers: ctx.request.headers, ...(body && body.length ? { body } : {}) });
+    const request = new Request(ctx.request.url, { method: ctx.request.method, headers: ctx.request.headers, ...(body?.length ? { body } : {}) });
     return await transport.handleRequest(request);
   } finally {
     await server.close();

@@ -43,7 +43,7 @@ export function agentSocketRoute(options: AgentSocketOptions): SocketRoute {
     accept: (socket: WebSocket, ctx) => {
       const verdict = ctx.verdict;
       const caller = {
-        agent: ctx.params['name'] ?? '',
+        agent: ctx.params.name ?? '',
         payer: verdict === null ? null : payerOf(verdict),
         signed: verdict?.kind === 'signature',
       };

@@ -27,7 +27,7 @@ export type ChatRequestRead = { readonly ok: true; readonly request: ChatRequest
 function textOf(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return null;
-  const parts = content.map((part: unknown) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : null));
+  const parts = content.map((part: unknown) => (isJsonObject(part) && typeof part.text === 'string' ? part.text : null));
   return parts.every((p) => p !== null) ? parts.join('') : null;
 }
 
@@ -40,16 +40,16 @@ export function readChatRequest(body: Uint8Array | null): ChatRequestRead {
     return { ok: false, detail: 'The body is not a JSON chat completions request.' };
   }
   if (!isJsonObject(value)) return { ok: false, detail: 'The body must be a JSON object.' };
-  const messages = value['messages'];
+  const messages = value.messages;
   if (!Array.isArray(messages) || messages.length === 0) return { ok: false, detail: '/messages must be a non-empty array.' };
   let lastUserText = '';
   for (const [index, message] of messages.entries()) {
-    if (!isJsonObject(message) || typeof message['role'] !== 'string') return { ok: false, detail: `/messages/${index} must be an object with a string role.` };
-    const text = textOf(message['content'] ?? '');
+    if (!isJsonObject(message) || typeof message.role !== 'string') return { ok: false, detail: `/messages/${index} must be an object with a string role.` };
+    const text = textOf(message.content ?? '');
     if (text === null) return { ok: false, detail: `/messages/${index}/content must be a string or an array of text parts.` };
-    if (message['role'] === CHAT.user) lastUserText = text;
+    if (message.role === CHAT.user) lastUserText = text;
   }
-  const model = value['model'];
+  const model = value.model;
   if (model !== undefined && typeof model !== 'string') return { ok: false, detail: '/model must be a string.' };
   return { ok: true, request: { model: model ?? CHAT.defaultModel, lastUserText } };
 }

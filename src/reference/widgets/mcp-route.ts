@@ -29,7 +29,7 @@ async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunne
   try {
     await server.connect(transport);
     const body = read.request.body;
-    const request = new Request(ctx.request.url, { method: ctx.request.method, headers: ctx.request.headers, ...(body && body.length ? { body } : {}) });
+    const request = new Request(ctx.request.url, { method: ctx.request.method, headers: ctx.request.headers, ...(body?.length ? { body } : {}) });
     return await transport.handleRequest(request);
   } finally {
     await server.close();

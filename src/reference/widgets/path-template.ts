@@ -18,7 +18,7 @@ export function templateMatcher(template: string): PathMatcher {
     if (!match) return null;
     const params: Record<string, string> = {};
     try {
-      names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+      for (const [i, name] of names.entries()) params[name] = decodeURIComponent(match[i + 1]!);
     } catch {
       return null;
     }

@@ -36,7 +36,7 @@ export function createVmToolRunner(options: VmToolRunnerOptions = {}): ToolRunne
         name: `function ${record.tool}`,
         codeGeneration: { strings: false, wasm: false },
       });
-      (context as Record<string, unknown>)['__args'] = JSON.stringify(args ?? {});
+      (context as Record<string, unknown>).__args = JSON.stringify(args ?? {});
       const wrapped = `(async () => {
   const module = { exports: {} };
   (function (module, exports) {

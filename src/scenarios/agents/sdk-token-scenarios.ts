@@ -295,6 +295,7 @@ function configCases(): SdkConfigCase[] {
     ok('config-every-member', 'every member of 2.1 at once', {
       authority: SDK_URLS.authority, agent_id: 'bob', base_url: SDK_URLS.bob, token_ttl: 120, allowed_scopes: ['read', 'tools:*'],
       trusted_issuers: [{ issuer: SDK_URLS.carolIssuer, jwks_uri: SDK_URLS.carolKeySet, type: ISSUER_TYPES.user }], allow: ['@carol', 'https://partners.example/*'], deny: ['@mallory*'],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: 2.1 lets these reference environment variables, written as ${NAME}.
       identity_provider: { client_id: '${IDP_CLIENT_ID}', client_secret: '${IDP_CLIENT_SECRET}', hosted_domain: 'example.com' }, keys_dir: './keys', jwks_cache_ttl: 600,
     }, { ok: true, mode: SDK_AUTH_MODES.portal, agent_url: SDK_URLS.bob, token_ttl: 120, jwks_cache_ttl: 600, allowed_scopes: ['read', 'tools:*'], trusted_issuers: [{ issuer: SDK_URLS.carolIssuer, jwks_uri: SDK_URLS.carolKeySet, type: ISSUER_TYPES.user }, { issuer: SDK_URLS.authority, jwks_uri: portalJwks, type: ISSUER_TYPES.portal }] }),
     bad('config-negative-ttl', 'token_ttl -5', { base_url: SDK_URLS.bob, token_ttl: -5 }, ['/token_ttl']),

@@ -78,7 +78,7 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
       now: world.clock.now(),
     };
     const nested: EventResult[] = [];
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof decidePurchase>> | Awaited<ReturnType<typeof decideSale>>;
     if (event.path === PLATFORM_ROUTES.mppCredits) {
       outcome = await decidePurchase(request, world.ports, world.config());
     } else {

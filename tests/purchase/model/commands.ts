@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { isGranted, settleReported, type FakeChargeState, type PurchaseOutcome, type ScriptedCharge } from '../../../src/purchase/index.js';
 import { NEXT_VERSION } from '../machine/helpers.js';
-import { GRANTED, PurchaseModel, type Prediction } from './model.js';
+import { GRANTED, type PurchaseModel, type Prediction } from './model.js';
 import { nextStep } from './next-step.js';
 import { BUYERS, TOKENS, type Assent, type ModelWorld, type Presentation } from './world.js';
 
