@@ -186,7 +186,14 @@ function figure(name: Name, task: Task | undefined): Figure {
   }
   const { latency } = result;
   const opsPerSec = 1_000 / latency.mean;
-  return { opsPerSec, presentationsPerSec: opsPerSec * TASKS[name].presentations, meanUs: latency.mean * 1_000, p50Us: latency.p50 * 1_000, rmePct: latency.rme, samples: latency.samplesCount };
+  return {
+    opsPerSec,
+    presentationsPerSec: opsPerSec * TASKS[name].presentations,
+    meanUs: latency.mean * 1_000,
+    p50Us: latency.p50 * 1_000,
+    rmePct: latency.rme,
+    samples: latency.samplesCount,
+  };
 }
 
 const before = presentations;
@@ -208,12 +215,26 @@ function medianRound(name: Name): Figure {
 }
 const figures = Object.fromEntries(NAMES.map((name) => [name, medianRound(name)])) as Record<Name, Figure>;
 
-const version = (pkg: string): string => (JSON.parse(readFileSync(join(HERE, '..', 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (pkg: string): string =>
+  (JSON.parse(readFileSync(join(HERE, '..', 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 const record = {
   date: new Date().toISOString(),
   environment: { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length },
-  harness: { tinybench: version('tinybench'), rounds: ROUNDS, warmupMs: WARMUP_MS, timeMsPerTaskAndRound: TIME_MS, figures: 'median round per task', freshPortsRotateEvery: ROTATE },
-  machine: { entry: 'decidePurchase', route: '/api/mpp/credits', method: 'stripe', ports: 'in memory (src/purchase/ports/memory.ts)', challengeBinding: 'SHA-256 (no secret)' },
+  harness: {
+    tinybench: version('tinybench'),
+    rounds: ROUNDS,
+    warmupMs: WARMUP_MS,
+    timeMsPerTaskAndRound: TIME_MS,
+    figures: 'median round per task',
+    freshPortsRotateEvery: ROTATE,
+  },
+  machine: {
+    entry: 'decidePurchase',
+    route: '/api/mpp/credits',
+    method: 'stripe',
+    ports: 'in memory (src/purchase/ports/memory.ts)',
+    challengeBinding: 'SHA-256 (no secret)',
+  },
   results: figures,
   rounds,
 };
@@ -225,7 +246,17 @@ console.table(
   Object.fromEntries(
     NAMES.map((name) => {
       const f = figures[name];
-      return [name, { 'ops/s': fmt(f.opsPerSec), 'presentations/s': fmt(f.presentationsPerSec), 'mean µs': fmt(f.meanUs, 2), 'p50 µs': fmt(f.p50Us, 2), '± %': fmt(f.rmePct, 2), samples: f.samples }];
+      return [
+        name,
+        {
+          'ops/s': fmt(f.opsPerSec),
+          'presentations/s': fmt(f.presentationsPerSec),
+          'mean µs': fmt(f.meanUs, 2),
+          'p50 µs': fmt(f.p50Us, 2),
+          '± %': fmt(f.rmePct, 2),
+          samples: f.samples,
+        },
+      ];
     }),
   ),
 );

@@ -12,14 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  component,
-  verifySignature,
-  webcrypto,
-  type RequestDescriptor,
-  type SignatureComponent,
-  type Verifier,
-} from 'http-message-sig';
+import { component, verifySignature, webcrypto, type RequestDescriptor, type SignatureComponent, type Verifier } from 'http-message-sig';
 import { Bench, type Task } from 'tinybench';
 import type { CaseRequest } from '../src/cases/types.js';
 import { createMemoryFetcher } from '../src/fetch/index.js';

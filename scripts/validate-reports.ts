@@ -4,7 +4,9 @@ import { validateReport } from '../src/harness/report-schema.js';
 
 /** `tsx scripts/validate-reports.ts DIR`: validates the newest report.json under DIR and checks its siblings exist. */
 const dir = process.argv[2] ?? 'reports';
-const runs = readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory()).sort();
+const runs = readdirSync(dir)
+  .filter((d) => statSync(join(dir, d)).isDirectory())
+  .sort();
 const newest = runs.at(-1);
 if (!newest) {
   console.error(`no run under ${dir}`);

@@ -26,11 +26,11 @@ describe(`2.4 key directory (${target.description})`, () => {
     requirements: [REQUIREMENTS.keyDirectoryMediaType.id],
     level: 'MUST',
     run: async ({ record }) => {
-    const response = await directory(record);
-    expect(response.status, 'status').toBe(200);
-    const mediaType = (response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase();
-    expect(mediaType, 'Content-Type').toBe(MEDIA_TYPES.keyDirectory);
-  },
+      const response = await directory(record);
+      expect(response.status, 'status').toBe(200);
+      const mediaType = (response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase();
+      expect(mediaType, 'Content-Type').toBe(MEDIA_TYPES.keyDirectory);
+    },
   });
 
   check({
@@ -39,18 +39,18 @@ describe(`2.4 key directory (${target.description})`, () => {
     requirements: [REQUIREMENTS.keyDirectoryEntries.id],
     level: 'MUST',
     run: async ({ record }) => {
-    const response = await directory(record);
-    const document = JSON.parse(Buffer.from(response.body).toString('utf8')) as { keys?: unknown };
-    expect(Array.isArray(document.keys), 'the document has a "keys" array').toBe(true);
-    const keys = document.keys as Array<Record<string, unknown>>;
-    const thumbprints = keys.map((k, i) => {
-      expect([k.kty, k.crv], `keys[${i}] is an Ed25519 key`).toEqual([ED25519_JWK.kty, ED25519_JWK.crv]);
-      expect(k.d, `keys[${i}] publishes no private key`).toBeUndefined();
-      const thumbprint = jwkThumbprint(k as { kty: string });
-      if (k.kid !== undefined) expect(k.kid, `keys[${i}].kid is its thumbprint`).toBe(thumbprint);
-      return thumbprint;
-    });
-    expect(new Set(thumbprints).size, 'one entry per thumbprint').toBe(thumbprints.length);
-  },
+      const response = await directory(record);
+      const document = JSON.parse(Buffer.from(response.body).toString('utf8')) as { keys?: unknown };
+      expect(Array.isArray(document.keys), 'the document has a "keys" array').toBe(true);
+      const keys = document.keys as Array<Record<string, unknown>>;
+      const thumbprints = keys.map((k, i) => {
+        expect([k.kty, k.crv], `keys[${i}] is an Ed25519 key`).toEqual([ED25519_JWK.kty, ED25519_JWK.crv]);
+        expect(k.d, `keys[${i}] publishes no private key`).toBeUndefined();
+        const thumbprint = jwkThumbprint(k as { kty: string });
+        if (k.kid !== undefined) expect(k.kid, `keys[${i}].kid is its thumbprint`).toBe(thumbprint);
+        return thumbprint;
+      });
+      expect(new Set(thumbprints).size, 'one entry per thumbprint').toBe(thumbprints.length);
+    },
   });
 });

@@ -19,11 +19,12 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     requirements: [R.endpointPathParameters.id],
     level: 'MUST',
     run: async (c) => {
-    const path = PROBES.item.path.replace(':id', 'a%20b');
-    const response = await exchange(target, c, { method: 'GET', path: `${path}?q=x&n=2` });
-    expect(response.status, 'status').toBe(200);
-    if (target.kind === 'in-process') expect(jsonOf(response), 'the reference handler saw the parameter and the query').toMatchObject({ params: { id: 'a b' }, query: { q: 'x', n: '2' } });
-  },
+      const path = PROBES.item.path.replace(':id', 'a%20b');
+      const response = await exchange(target, c, { method: 'GET', path: `${path}?q=x&n=2` });
+      expect(response.status, 'status').toBe(200);
+      if (target.kind === 'in-process')
+        expect(jsonOf(response), 'the reference handler saw the parameter and the query').toMatchObject({ params: { id: 'a b' }, query: { q: 'x', n: '2' } });
+    },
   });
 
   check({
@@ -32,12 +33,12 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     requirements: [R.endpointSseFraming.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'GET', path: PROBES.stream.path });
-    expect(response.status, 'status').toBe(200);
-    expectSseHeaders(response.headers);
-    const values = expectSseFraming(text(response));
-    expect(values.length, 'at least one data frame').toBeGreaterThan(0);
-  },
+      const response = await exchange(target, c, { method: 'GET', path: PROBES.stream.path });
+      expect(response.status, 'status').toBe(200);
+      expectSseHeaders(response.headers);
+      const values = expectSseFraming(text(response));
+      expect(values.length, 'at least one data frame').toBeGreaterThan(0);
+    },
   });
 
   check({
@@ -46,12 +47,12 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     requirements: [R.endpointSocketScope.id, ENDPOINT_ERRORS.unauthorized.id],
     level: 'MUST',
     run: async () => {
-    const outcome = await target.upgrade(SOCKET_PROBE.path);
-    expect(outcome.opened, 'the handshake was refused').toBe(false);
-    if (outcome.opened) return;
-    expect(outcome.response.status, 'status').toBe(ENDPOINT_ERRORS.unauthorized.status);
-    expect(jsonOf(outcome.response), 'JSON body').toMatchObject({ error: { code: ENDPOINT_ERRORS.unauthorized.code } });
-  },
+      const outcome = await target.upgrade(SOCKET_PROBE.path);
+      expect(outcome.opened, 'the handshake was refused').toBe(false);
+      if (outcome.opened) return;
+      expect(outcome.response.status, 'status').toBe(ENDPOINT_ERRORS.unauthorized.status);
+      expect(jsonOf(outcome.response), 'JSON body').toMatchObject({ error: { code: ENDPOINT_ERRORS.unauthorized.code } });
+    },
   });
 
   check({
@@ -60,10 +61,10 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     requirements: [R.endpointSocketTokenParam.id],
     level: 'MUST',
     run: async (c) => {
-    const token = await tokenOrNotRun(target, c, 'user');
-    const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=${encodeURIComponent(token)}`);
-    expect(outcome.opened, outcome.opened ? 'opened' : `refused with ${outcome.response.status} ${text(outcome.response).slice(0, 200)}`).toBe(true);
-  },
+      const token = await tokenOrNotRun(target, c, 'user');
+      const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=${encodeURIComponent(token)}`);
+      expect(outcome.opened, outcome.opened ? 'opened' : `refused with ${outcome.response.status} ${text(outcome.response).slice(0, 200)}`).toBe(true);
+    },
   });
 
   check({
@@ -72,9 +73,9 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     requirements: [R.endpointSocketScope.id],
     level: 'MUST',
     run: async (c) => {
-    const token = await tokenOrNotRun(target, c, 'user');
-    const outcome = await target.upgrade(SOCKET_PROBE.path, [bearer(token)]);
-    expect(outcome.opened, 'opened').toBe(true);
-  },
+      const token = await tokenOrNotRun(target, c, 'user');
+      const outcome = await target.upgrade(SOCKET_PROBE.path, [bearer(token)]);
+      expect(outcome.opened, 'opened').toBe(true);
+    },
   });
 });

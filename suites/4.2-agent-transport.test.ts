@@ -20,10 +20,10 @@ describe(`4.2 transport endpoints (${target.description})`, () => {
     requirements: [R.agentTransportEndpoints.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'GET', path: AGENT_TRANSPORT_ROUTES.models });
-    expect(response.status, 'status').toBe(200);
-    expect(jsonOf(response), 'an OpenAI list').toMatchObject({ data: expect.any(Array) });
-  },
+      const response = await exchange(target, c, { method: 'GET', path: AGENT_TRANSPORT_ROUTES.models });
+      expect(response.status, 'status').toBe(200);
+      expect(jsonOf(response), 'an OpenAI list').toMatchObject({ data: expect.any(Array) });
+    },
   });
 
   check({
@@ -32,12 +32,12 @@ describe(`4.2 transport endpoints (${target.description})`, () => {
     requirements: [R.agentTransportEndpoints.id, R.endpointSseFraming.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'POST', path: AGENT_TRANSPORT_ROUTES.chatCompletions, headers: [json], body: chat(true) });
-    if (response.status === 401) c.notRun('the agent asks a credential for chat completions, and a run has none it verifies');
-    expect(response.status, 'status').toBe(200);
-    expectSseHeaders(response.headers);
-    const values = expectSseFraming(text(response));
-    expect(values.length, 'at least one chunk').toBeGreaterThan(0);
-  },
+      const response = await exchange(target, c, { method: 'POST', path: AGENT_TRANSPORT_ROUTES.chatCompletions, headers: [json], body: chat(true) });
+      if (response.status === 401) c.notRun('the agent asks a credential for chat completions, and a run has none it verifies');
+      expect(response.status, 'status').toBe(200);
+      expectSseHeaders(response.headers);
+      const values = expectSseFraming(text(response));
+      expect(values.length, 'at least one chunk').toBeGreaterThan(0);
+    },
   });
 });

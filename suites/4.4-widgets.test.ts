@@ -90,16 +90,16 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: async (c) => {
-    const post = ready(c);
-    const sent = await session.catalog();
-    c.record(sent.exchange);
-    expect(sent.response.status, 'status').toBe(200);
-    const widgets = (jsonBody(sent.response) as { widgets?: Array<Record<string, unknown>> } | undefined)?.widgets;
-    expect(Array.isArray(widgets), 'the catalog document has a "widgets" list').toBe(true);
-    const entries = widgets!.filter((w) => w.postId === post || w.mcp === session.mcpUrl(post));
-    expect(entries, 'entries for the published post').toHaveLength(1);
-    expect(entries[0]!.name, 'the entry names the widget').toBe(WIDGET_NAME);
-  },
+      const post = ready(c);
+      const sent = await session.catalog();
+      c.record(sent.exchange);
+      expect(sent.response.status, 'status').toBe(200);
+      const widgets = (jsonBody(sent.response) as { widgets?: Array<Record<string, unknown>> } | undefined)?.widgets;
+      expect(Array.isArray(widgets), 'the catalog document has a "widgets" list').toBe(true);
+      const entries = widgets!.filter((w) => w.postId === post || w.mcp === session.mcpUrl(post));
+      expect(entries, 'entries for the published post').toHaveLength(1);
+      expect(entries[0]!.name, 'the entry names the widget').toBe(WIDGET_NAME);
+    },
   });
 
   check({
@@ -109,17 +109,17 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: (c) =>
-    withMcp(c, async (mcp) => {
-      const { resources } = await mcp.listResources();
-      const ui = resources.filter((r) => r.uri.startsWith('ui://'));
-      expect(ui, 'ui:// resources listed').toHaveLength(1);
-      expect(ui[0]!.mimeType, 'resource mimeType').toBe(MCP_APP_MIME_TYPE);
-      const { contents } = await mcp.readResource({ uri: ui[0]!.uri });
-      const html = contents.find((item): item is typeof item & { text: string } => typeof (item as { text?: unknown }).text === 'string');
-      expect(html, 'a text content item').toBeDefined();
-      expect(html!.mimeType, 'content mimeType').toBe(MCP_APP_MIME_TYPE);
-      expect(html!.text, 'the HTML entry of the published folder').toContain(SUITE_WIDGET_MARKER);
-    }),
+      withMcp(c, async (mcp) => {
+        const { resources } = await mcp.listResources();
+        const ui = resources.filter((r) => r.uri.startsWith('ui://'));
+        expect(ui, 'ui:// resources listed').toHaveLength(1);
+        expect(ui[0]!.mimeType, 'resource mimeType').toBe(MCP_APP_MIME_TYPE);
+        const { contents } = await mcp.readResource({ uri: ui[0]!.uri });
+        const html = contents.find((item): item is typeof item & { text: string } => typeof (item as { text?: unknown }).text === 'string');
+        expect(html, 'a text content item').toBeDefined();
+        expect(html!.mimeType, 'content mimeType').toBe(MCP_APP_MIME_TYPE);
+        expect(html!.text, 'the HTML entry of the published folder').toContain(SUITE_WIDGET_MARKER);
+      }),
   });
 
   check({
@@ -129,16 +129,16 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: (c) =>
-    withMcp(c, async (mcp) => {
-      const { resources } = await mcp.listResources();
-      const uri = resources.find((r) => r.uri.startsWith('ui://'))?.uri;
-      if (!uri) return void expect.fail('no ui:// resource is listed');
-      const { contents } = await mcp.readResource({ uri });
-      const text = (contents[0] as { text?: unknown } | undefined)?.text;
-      expect(typeof text, 'text content').toBe('string');
-      const paths = scriptSources(text as string).map((src) => new URL(src, session.url('/')).pathname);
-      expect(paths, 'script sources of the entry').toContain(WIDGET_SDK.path);
-    }),
+      withMcp(c, async (mcp) => {
+        const { resources } = await mcp.listResources();
+        const uri = resources.find((r) => r.uri.startsWith('ui://'))?.uri;
+        if (!uri) return void expect.fail('no ui:// resource is listed');
+        const { contents } = await mcp.readResource({ uri });
+        const text = (contents[0] as { text?: unknown } | undefined)?.text;
+        expect(typeof text, 'text content').toBe('string');
+        const paths = scriptSources(text as string).map((src) => new URL(src, session.url('/')).pathname);
+        expect(paths, 'script sources of the entry').toContain(WIDGET_SDK.path);
+      }),
   });
 
   check({
@@ -148,29 +148,29 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: async (c) => {
-    ready(c);
-    const files = suiteWidgetFiles('Conformance Oversized Widget');
-    const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
-    const upload = await session.uploadFolder('alice', { ...files, [WIDGET_MANIFEST.defaultToolFile('refresh')]: oversized });
-    const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
-    if (typeof folderId !== 'string') return void expect.fail(`the upload answered ${upload.response.status} without a folder id`);
-    const published = await session.publish('alice', folderId);
-    c.record(published.exchange);
-    const post = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
-    if (typeof post !== 'string') return void expect.fail(`the publish answered ${published.response.status} without a post id`);
-    const before = session.recorded().length;
-    const mcp = await session.mcpClient(post);
-    try {
-      const small = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
-      expect(small.isError ?? false, 'a tool whose source is within the limit runs').toBe(false);
-      const large = await mcp.callTool({ name: 'refresh', arguments: {} });
-      expect(large.isError, 'the oversized tool answers an error').toBe(true);
-      expect((large.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code, 'error code (7.1)').toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
-    } finally {
-      await mcp.close();
-      for (const e of session.recorded().slice(before)) c.record(e);
-    }
-  },
+      ready(c);
+      const files = suiteWidgetFiles('Conformance Oversized Widget');
+      const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
+      const upload = await session.uploadFolder('alice', { ...files, [WIDGET_MANIFEST.defaultToolFile('refresh')]: oversized });
+      const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
+      if (typeof folderId !== 'string') return void expect.fail(`the upload answered ${upload.response.status} without a folder id`);
+      const published = await session.publish('alice', folderId);
+      c.record(published.exchange);
+      const post = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
+      if (typeof post !== 'string') return void expect.fail(`the publish answered ${published.response.status} without a post id`);
+      const before = session.recorded().length;
+      const mcp = await session.mcpClient(post);
+      try {
+        const small = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+        expect(small.isError ?? false, 'a tool whose source is within the limit runs').toBe(false);
+        const large = await mcp.callTool({ name: 'refresh', arguments: {} });
+        expect(large.isError, 'the oversized tool answers an error').toBe(true);
+        expect((large.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code, 'error code (7.1)').toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
+      } finally {
+        await mcp.close();
+        for (const e of session.recorded().slice(before)) c.record(e);
+      }
+    },
   });
 
   check({
@@ -179,13 +179,13 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     requirements: [REQUIREMENTS.widgetSdkServed.id],
     level: 'MUST',
     run: async (c) => {
-    const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };
-    const response = await target.send(request);
-    c.record({ request: recordRequest(request), response: recordResponse(response) });
-    expect(response.status, 'status').toBe(200);
-    expect((response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase(), 'Content-Type').toBe(MEDIA_TYPES.javascript);
-    expect(response.body.byteLength, 'a script body').toBeGreaterThan(0);
-  },
+      const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };
+      const response = await target.send(request);
+      c.record({ request: recordRequest(request), response: recordResponse(response) });
+      expect(response.status, 'status').toBe(200);
+      expect((response.headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase(), 'Content-Type').toBe(MEDIA_TYPES.javascript);
+      expect(response.body.byteLength, 'a script body').toBeGreaterThan(0);
+    },
   });
 
   check({
@@ -195,17 +195,17 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: (c) =>
-    withMcp(c, async (mcp) => {
-      const { resources } = await mcp.listResources();
-      const uri = resources.find((r) => r.uri.startsWith('ui://'))?.uri;
-      const tools = (await mcp.listTools()).tools as UiTool[];
-      const byName = new Map(tools.map((t) => [t.name, t]));
-      expect([...byName.keys()].sort(), 'tool names').toEqual(['forecast', 'refresh']);
-      const visibility = (name: string) => [...((byName.get(name)?._meta?.ui?.visibility as string[] | undefined) ?? [])].sort();
-      expect(visibility('forecast'), 'forecast: declared [app, model]').toEqual(['app', 'model']);
-      expect(visibility('refresh'), 'refresh: no visibility declared, so the 2.5 default [app], written out').toEqual(['app']);
-      for (const tool of tools) expect(tool._meta?.ui?.resourceUri, `${tool.name} links the ui:// resource`).toBe(uri);
-    }),
+      withMcp(c, async (mcp) => {
+        const { resources } = await mcp.listResources();
+        const uri = resources.find((r) => r.uri.startsWith('ui://'))?.uri;
+        const tools = (await mcp.listTools()).tools as UiTool[];
+        const byName = new Map(tools.map((t) => [t.name, t]));
+        expect([...byName.keys()].sort(), 'tool names').toEqual(['forecast', 'refresh']);
+        const visibility = (name: string) => [...((byName.get(name)?._meta?.ui?.visibility as string[] | undefined) ?? [])].sort();
+        expect(visibility('forecast'), 'forecast: declared [app, model]').toEqual(['app', 'model']);
+        expect(visibility('refresh'), 'refresh: no visibility declared, so the 2.5 default [app], written out').toEqual(['app']);
+        for (const tool of tools) expect(tool._meta?.ui?.resourceUri, `${tool.name} links the ui:// resource`).toBe(uri);
+      }),
   });
 
   check({
@@ -215,24 +215,24 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: (c) =>
-    withMcp(c, async (mcp) => {
-      const result = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
-      expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
-      expect(JSON.stringify(result.content), 'the tool\'s answer').toContain('sunny in Oslo');
-    }),
+      withMcp(c, async (mcp) => {
+        const result = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+        expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
+        expect(JSON.stringify(result.content), "the tool's answer").toContain('sunny in Oslo');
+      }),
   });
 
   check({
     id: 'widgets.app-tool-call',
-    title: 'an app tool can be called through the MCP endpoint (the view\'s calls reach it via the host)',
+    title: "an app tool can be called through the MCP endpoint (the view's calls reach it via the host)",
     requirements: [REQUIREMENTS.widgetMcpToolCall.id],
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: (c) =>
-    withMcp(c, async (mcp) => {
-      const result = await mcp.callTool({ name: 'refresh', arguments: {} });
-      expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
-      expect(JSON.stringify(result.content), 'the tool\'s answer').toContain('refreshed');
-    }),
+      withMcp(c, async (mcp) => {
+        const result = await mcp.callTool({ name: 'refresh', arguments: {} });
+        expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
+        expect(JSON.stringify(result.content), "the tool's answer").toContain('refreshed');
+      }),
   });
 });

@@ -25,7 +25,8 @@ beforeAll(async () => {
   const upload = await session.uploadFolder('alice', suiteWidgetFiles('Conformance Publish Widget'));
   const id = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
   if (upload.response.status === 201 && typeof id === 'string') folderId = id;
-  else unavailable = `needs a folder: the deployment answered ${upload.response.status} to the reference-only upload ${REFERENCE_ONLY_ROUTES.folders}, and the spec gives no folder API the suite could use`;
+  else
+    unavailable = `needs a folder: the deployment answered ${upload.response.status} to the reference-only upload ${REFERENCE_ONLY_ROUTES.folders}, and the spec gives no folder API the suite could use`;
 }, TIMEOUT_MS);
 afterAll(() => target.close());
 
@@ -54,14 +55,14 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: async (c) => {
-    // Published afresh (not the shared first publish): the answer seen is this deployment's answer now.
-    const sent = await session.publish('alice', ready(c));
-    c.record(sent.exchange);
-    first ??= sent;
-    expect(sent.response.status, 'status of the first publish').toBeGreaterThanOrEqual(200);
-    expect(sent.response.status, 'status of the first publish').toBeLessThan(300);
-    expect(postIdOf(sent), 'the post id in the answer').toEqual(expect.any(String));
-  },
+      // Published afresh (not the shared first publish): the answer seen is this deployment's answer now.
+      const sent = await session.publish('alice', ready(c));
+      c.record(sent.exchange);
+      first ??= sent;
+      expect(sent.response.status, 'status of the first publish').toBeGreaterThanOrEqual(200);
+      expect(sent.response.status, 'status of the first publish').toBeLessThan(300);
+      expect(postIdOf(sent), 'the post id in the answer').toEqual(expect.any(String));
+    },
   });
 
   check({
@@ -71,17 +72,17 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: async (c) => {
-    const folder = ready(c);
-    const before = await session.catalog();
-    const sent = await session.publish('bob', folder);
-    const after = await session.catalog();
-    for (const e of [before, sent, after]) c.record(e.exchange);
-    expect(sent.response.status, 'status of a publish by someone else').toBeGreaterThanOrEqual(400);
-    expect(sent.response.status, 'status of a publish by someone else').toBeLessThan(500);
-    expect(sent.response.status, 'a 401 would refuse the credential, not the ownership').not.toBe(401);
-    const count = (e: SentExchange) => ((jsonBody(e.response) as { widgets?: unknown[] } | undefined)?.widgets ?? []).length;
-    expect(count(after), 'catalog entries after the refused publish').toBe(count(before));
-  },
+      const folder = ready(c);
+      const before = await session.catalog();
+      const sent = await session.publish('bob', folder);
+      const after = await session.catalog();
+      for (const e of [before, sent, after]) c.record(e.exchange);
+      expect(sent.response.status, 'status of a publish by someone else').toBeGreaterThanOrEqual(400);
+      expect(sent.response.status, 'status of a publish by someone else').toBeLessThan(500);
+      expect(sent.response.status, 'a 401 would refuse the credential, not the ownership').not.toBe(401);
+      const count = (e: SentExchange) => ((jsonBody(e.response) as { widgets?: unknown[] } | undefined)?.widgets ?? []).length;
+      expect(count(after), 'catalog entries after the refused publish').toBe(count(before));
+    },
   });
 
   check({
@@ -91,19 +92,19 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     level: 'MUST',
     timeout: TIMEOUT_MS,
     run: async (c) => {
-    const firstPost = postIdOf(await publishOnce(c));
-    if (!firstPost) return void expect.fail('the first publish named no post id');
-    const again = await session.publish('alice', ready(c));
-    const catalog = await session.catalog();
-    c.record(again.exchange);
-    c.record(catalog.exchange);
-    expect(again.response.status, 'status of the second publish').toBeGreaterThanOrEqual(200);
-    expect(again.response.status, 'status of the second publish').toBeLessThan(300);
-    expect(postIdOf(again), 'the post of the second publish').toBe(firstPost);
-    const entries = ((jsonBody(catalog.response) as { widgets?: Array<{ postId?: unknown; mcp?: unknown }> } | undefined)?.widgets ?? []).filter(
-      (e) => e.postId === firstPost || e.mcp === session.mcpUrl(firstPost),
-    );
-    expect(entries, 'catalog entries of the folder after two publishes').toHaveLength(1);
-  },
+      const firstPost = postIdOf(await publishOnce(c));
+      if (!firstPost) return void expect.fail('the first publish named no post id');
+      const again = await session.publish('alice', ready(c));
+      const catalog = await session.catalog();
+      c.record(again.exchange);
+      c.record(catalog.exchange);
+      expect(again.response.status, 'status of the second publish').toBeGreaterThanOrEqual(200);
+      expect(again.response.status, 'status of the second publish').toBeLessThan(300);
+      expect(postIdOf(again), 'the post of the second publish').toBe(firstPost);
+      const entries = ((jsonBody(catalog.response) as { widgets?: Array<{ postId?: unknown; mcp?: unknown }> } | undefined)?.widgets ?? []).filter(
+        (e) => e.postId === firstPost || e.mcp === session.mcpUrl(firstPost),
+      );
+      expect(entries, 'catalog entries of the folder after two publishes').toHaveLength(1);
+    },
   });
 });

@@ -59,10 +59,11 @@ describe(`5.4 endpoint access control (${target.description})`, () => {
     requirements: [S.scopeTable.id],
     level: 'MUST',
     run: async (c) => {
-    for (const [who, row] of SCOPE_TABLE) {
-      for (const [probe, expected] of Object.entries(row) as Array<[keyof typeof row, 200 | 401 | 403]>) await expectAnswer(target, c, who, PROBES[probe].path, expected);
-    }
-  },
+      for (const [who, row] of SCOPE_TABLE) {
+        for (const [probe, expected] of Object.entries(row) as Array<[keyof typeof row, 200 | 401 | 403]>)
+          await expectAnswer(target, c, who, PROBES[probe].path, expected);
+      }
+    },
   });
 
   check({
@@ -71,13 +72,14 @@ describe(`5.4 endpoint access control (${target.description})`, () => {
     requirements: [S.noVerifier.id],
     level: 'MUST',
     run: async (c) => {
-    const bare = target.variant('no-verifier');
-    if (bare === null) return c.notRun('needs an agent with no auth skill and no access block beside the one under test: only the embedded reference agent has one');
-    await expectAnswer(bare, c, 'anonymous', PROBES.open.path, 200);
-    for (const who of ['anonymous', 'user', 'owner', 'admin'] as const) {
-      for (const probe of [PROBES.user, PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) await expectAnswer(bare, c, who, probe.path, 401);
-    }
-  },
+      const bare = target.variant('no-verifier');
+      if (bare === null)
+        return c.notRun('needs an agent with no auth skill and no access block beside the one under test: only the embedded reference agent has one');
+      await expectAnswer(bare, c, 'anonymous', PROBES.open.path, 200);
+      for (const who of ['anonymous', 'user', 'owner', 'admin'] as const) {
+        for (const probe of [PROBES.user, PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) await expectAnswer(bare, c, who, probe.path, 401);
+      }
+    },
   });
 
   check({
@@ -86,9 +88,9 @@ describe(`5.4 endpoint access control (${target.description})`, () => {
     requirements: [S.authModes.id],
     level: 'MUST',
     run: async (c) => {
-    for (const [who, row] of AUTH_MODE_TABLE) {
-      for (const mode of Object.values(ENDPOINT_AUTH_MODES)) await expectAnswer(target, c, who, AUTH_MODE_PROBES[mode].path, row[mode]);
-    }
-  },
+      for (const [who, row] of AUTH_MODE_TABLE) {
+        for (const mode of Object.values(ENDPOINT_AUTH_MODES)) await expectAnswer(target, c, who, AUTH_MODE_PROBES[mode].path, row[mode]);
+      }
+    },
   });
 });

@@ -38,7 +38,14 @@ async function admitted(c: CheckContext, request: SdkTokenRequest, label: string
 }
 
 /** The token is refused before the handler: `status` with the error code 7.2 names for it. */
-async function refused(c: CheckContext, request: SdkTokenRequest, label: string, on: AgentTarget = target, path: string = PROBES.user.path, status = E.unauthorized): Promise<void> {
+async function refused(
+  c: CheckContext,
+  request: SdkTokenRequest,
+  label: string,
+  on: AgentTarget = target,
+  path: string = PROBES.user.path,
+  status = E.unauthorized,
+): Promise<void> {
   const response = await exchange(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
   expect(response.status, `${label}: status`).toBe(status.status);
   expect(jsonOf(response), `${label}: error.code`).toMatchObject({ error: { code: status.code } });
@@ -51,12 +58,12 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.tokenClaims.id],
     level: 'MUST',
     run: async (c) => {
-    await admitted(c, { issuer: 'user' }, 'every claim present');
-    await admitted(c, { issuer: 'user', claims: { [SDK_CLAIMS.agentPath]: '/agents' } }, 'with the optional agent_path');
-    for (const claim of SDK_REQUIRED_CLAIMS) await refused(c, { issuer: 'user', claims: { [claim]: undefined } }, `without ${claim}`);
-    await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.tokenType]: 'DPoP' } }, 'token_type DPoP');
-    await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.scope]: [SDK_SCOPES.read] } }, 'scope a list, not a space-separated string');
-  },
+      await admitted(c, { issuer: 'user' }, 'every claim present');
+      await admitted(c, { issuer: 'user', claims: { [SDK_CLAIMS.agentPath]: '/agents' } }, 'with the optional agent_path');
+      for (const claim of SDK_REQUIRED_CLAIMS) await refused(c, { issuer: 'user', claims: { [claim]: undefined } }, `without ${claim}`);
+      await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.tokenType]: 'DPoP' } }, 'token_type DPoP');
+      await refused(c, { issuer: 'user', claims: { [SDK_CLAIMS.scope]: [SDK_SCOPES.read] } }, 'scope a list, not a space-separated string');
+    },
   });
 
   check({
@@ -65,11 +72,11 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.tokenAudience.id],
     level: 'MUST',
     run: async (c) => {
-    const origin = new URL(target.agentUrl).origin;
-    await admitted(c, { issuer: 'user', audience: target.agentUrl }, 'aud the agent URL');
-    await refused(c, { issuer: 'user', audience: `${origin}/agents/someone-else` }, 'aud another agent');
-    await refused(c, { issuer: 'user', audience: origin }, "aud the agent's origin only");
-  },
+      const origin = new URL(target.agentUrl).origin;
+      await admitted(c, { issuer: 'user', audience: target.agentUrl }, 'aud the agent URL');
+      await refused(c, { issuer: 'user', audience: `${origin}/agents/someone-else` }, 'aud another agent');
+      await refused(c, { issuer: 'user', audience: origin }, "aud the agent's origin only");
+    },
   });
 
   check({
@@ -78,25 +85,25 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id],
     level: 'MUST',
     run: async (c) => {
-    const lifetime = LIMITS.sdkTokenLifetime.value;
-    await admitted(c, { issuer: 'user', age: lifetime - 10 }, `issued ${lifetime - 10} s ago`);
-    await refused(c, { issuer: 'user', age: lifetime + 1 }, `issued ${lifetime + 1} s ago`);
-    await refused(c, { issuer: 'user', age: lifetime + 3600 }, 'expired an hour ago');
-    await refused(c, { issuer: 'user', age: -120 }, 'nbf two minutes ahead');
-  },
+      const lifetime = LIMITS.sdkTokenLifetime.value;
+      await admitted(c, { issuer: 'user', age: lifetime - 10 }, `issued ${lifetime - 10} s ago`);
+      await refused(c, { issuer: 'user', age: lifetime + 1 }, `issued ${lifetime + 1} s ago`);
+      await refused(c, { issuer: 'user', age: lifetime + 3600 }, 'expired an hour ago');
+      await refused(c, { issuer: 'user', age: -120 }, 'nbf two minutes ahead');
+    },
   });
 
   check({
     id: 'sdk-tokens.signature',
-    title: "a token with a changed claim, or signed by another key, is refused",
+    title: 'a token with a changed claim, or signed by another key, is refused',
     requirements: [S.tokenSignature.id],
     level: 'MUST',
     run: async (c) => {
-    await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.scope]: `${SDK_SCOPES.read} ${SDK_SCOPES.admin}` } }, 'scope changed after signing');
-    await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.exp]: Math.floor(Date.now() / 1000) + 86_400 } }, 'exp changed after signing');
-    await refused(c, { issuer: 'user', signer: 'stranger', kid: 'issuer' }, "another key under the issuer's kid");
-    await refused(c, { issuer: 'user', signer: 'stranger', kid: 'signer' }, "another key under that key's kid");
-  },
+      await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.scope]: `${SDK_SCOPES.read} ${SDK_SCOPES.admin}` } }, 'scope changed after signing');
+      await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.exp]: Math.floor(Date.now() / 1000) + 86_400 } }, 'exp changed after signing');
+      await refused(c, { issuer: 'user', signer: 'stranger', kid: 'issuer' }, "another key under the issuer's kid");
+      await refused(c, { issuer: 'user', signer: 'stranger', kid: 'signer' }, "another key under that key's kid");
+    },
   });
 
   check({
@@ -105,13 +112,13 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.allowDeny.id],
     level: 'MUST',
     run: async (c) => {
-    await admitted(c, { issuer: 'member' }, 'an issuer the allow glob admits');
-    await refused(c, { issuer: 'blocked' }, 'an issuer both the allow and the deny glob match');
-    await refused(c, { issuer: 'stranger' }, 'an issuer no allow glob matches');
-    const open = variantOrNotRun(c, 'portal');
-    await admitted(c, { issuer: 'stranger' }, 'with an empty allow list, an issuer not denied', open);
-    await refused(c, { issuer: 'blocked' }, 'with an empty allow list, a denied issuer', open);
-  },
+      await admitted(c, { issuer: 'member' }, 'an issuer the allow glob admits');
+      await refused(c, { issuer: 'blocked' }, 'an issuer both the allow and the deny glob match');
+      await refused(c, { issuer: 'stranger' }, 'an issuer no allow glob matches');
+      const open = variantOrNotRun(c, 'portal');
+      await admitted(c, { issuer: 'stranger' }, 'with an empty allow list, an issuer not denied', open);
+      await refused(c, { issuer: 'blocked' }, 'with an empty allow list, a denied issuer', open);
+    },
   });
 
   check({
@@ -120,10 +127,10 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.trustedIssuers.id],
     level: 'MUST',
     run: async (c) => {
-    await admitted(c, { issuer: 'trusted' }, 'the trusted issuer');
-    await refused(c, { issuer: 'trusted', signer: 'stranger', kid: 'signer' }, "the trusted issuer's iss signed by a key its jwks_uri lacks");
-    await refused(c, { issuer: 'stranger' }, 'an untrusted issuer');
-  },
+      await admitted(c, { issuer: 'trusted' }, 'the trusted issuer');
+      await refused(c, { issuer: 'trusted', signer: 'stranger', kid: 'signer' }, "the trusted issuer's iss signed by a key its jwks_uri lacks");
+      await refused(c, { issuer: 'stranger' }, 'an untrusted issuer');
+    },
   });
 
   check({
@@ -132,11 +139,18 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.allowedScopes.id],
     level: 'MUST',
     run: async (c) => {
-    const scopes = [SDK_SCOPES.read, PROBE_GRANTED_SCOPE, PROBE_DROPPED_SCOPE];
-    await admitted(c, { issuer: 'user', scopes }, `${PROBE_GRANTED_SCOPE} on an endpoint that needs it`, target, SCOPE_PROBES.granted.path);
-    await refused(c, { issuer: 'user', scopes: [SDK_SCOPES.read] }, `a token without ${PROBE_GRANTED_SCOPE}`, target, SCOPE_PROBES.granted.path, E.forbidden);
-    await refused(c, { issuer: 'user', scopes }, `${PROBE_DROPPED_SCOPE}, which allowed_scopes does not accept`, target, SCOPE_PROBES.dropped.path, E.forbidden);
-  },
+      const scopes = [SDK_SCOPES.read, PROBE_GRANTED_SCOPE, PROBE_DROPPED_SCOPE];
+      await admitted(c, { issuer: 'user', scopes }, `${PROBE_GRANTED_SCOPE} on an endpoint that needs it`, target, SCOPE_PROBES.granted.path);
+      await refused(c, { issuer: 'user', scopes: [SDK_SCOPES.read] }, `a token without ${PROBE_GRANTED_SCOPE}`, target, SCOPE_PROBES.granted.path, E.forbidden);
+      await refused(
+        c,
+        { issuer: 'user', scopes },
+        `${PROBE_DROPPED_SCOPE}, which allowed_scopes does not accept`,
+        target,
+        SCOPE_PROBES.dropped.path,
+        E.forbidden,
+      );
+    },
   });
 
   check({
@@ -145,17 +159,18 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [LIMITS.sdkKeySetCache.id],
     level: 'MUST',
     run: async (c) => {
-    const ttl = LIMITS.sdkKeySetCache.value;
-    const agent = target.controlled();
-    if (agent === null) return c.notRun("needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be");
-    await admitted(c, { issuer: 'user' }, "the caller's key, read into the cache", agent.target);
-    agent.revokeKey('user');
-    await admitted(c, { issuer: 'user' }, 'the revoked key, the cached set just read', agent.target);
-    agent.advance(ttl - 1);
-    await admitted(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl - 1} s old`, agent.target);
-    agent.advance(1);
-    await refused(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl} s old`, agent.target);
-  },
+      const ttl = LIMITS.sdkKeySetCache.value;
+      const agent = target.controlled();
+      if (agent === null)
+        return c.notRun("needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be");
+      await admitted(c, { issuer: 'user' }, "the caller's key, read into the cache", agent.target);
+      agent.revokeKey('user');
+      await admitted(c, { issuer: 'user' }, 'the revoked key, the cached set just read', agent.target);
+      agent.advance(ttl - 1);
+      await admitted(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl - 1} s old`, agent.target);
+      agent.advance(1);
+      await refused(c, { issuer: 'user' }, `the revoked key, the cached set ${ttl} s old`, agent.target);
+    },
   });
 
   check({
@@ -164,10 +179,10 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.portalMode.id],
     level: 'MUST',
     run: async (c) => {
-    const portal = variantOrNotRun(c, 'portal');
-    await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);
-    await refused(c, { issuer: 'authority', signer: 'stranger', kid: 'signer' }, "the authority's iss signed by a key its key set lacks", portal);
-    await refused(c, { issuer: 'authority' }, "the authority's token at a self-issued agent", target);
-  },
+      const portal = variantOrNotRun(c, 'portal');
+      await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);
+      await refused(c, { issuer: 'authority', signer: 'stranger', kid: 'signer' }, "the authority's iss signed by a key its key set lacks", portal);
+      await refused(c, { issuer: 'authority' }, "the authority's token at a self-issued agent", target);
+    },
   });
 });

@@ -5,7 +5,17 @@ import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
 import { createMemoryFetcher } from '../src/fetch/index.js';
 import { activeMutant } from '../src/mutants/active.js';
-import { checkBalanceRequired, checkFundedFrame, checkPaymentRequiredFrame, checkPointerResponse, describeProblems, parseFrameText, paymentSubmitFrame, responseCreateFrame, serializeFrame } from '../src/purchase/inband/index.js';
+import {
+  checkBalanceRequired,
+  checkFundedFrame,
+  checkPaymentRequiredFrame,
+  checkPointerResponse,
+  describeProblems,
+  parseFrameText,
+  paymentSubmitFrame,
+  responseCreateFrame,
+  serializeFrame,
+} from '../src/purchase/inband/index.js';
 import { challengeEcho, parsePaymentChallenge, type PaymentChallenge } from '../src/purchase/index.js';
 import { testToken } from '../src/contract/test-tokens.js';
 import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
@@ -16,7 +26,15 @@ import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
 import { DELEGATE_TOOL } from '../src/reference/mcp/index.js';
 import { createReferencePlatform } from '../src/reference/platform.js';
 import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../src/spec/agent-endpoints.js';
-import { DELEGATE_STATUSES, FRAME_MEMBERS, INBAND_FRAME_TYPES, INBAND_REQUIREMENTS, INBAND_SCHEMES, PAYMENT_REQUIREMENTS_MEMBERS, SCHEME_ENTRY_MEMBERS } from '../src/spec/inband.js';
+import {
+  DELEGATE_STATUSES,
+  FRAME_MEMBERS,
+  INBAND_FRAME_TYPES,
+  INBAND_REQUIREMENTS,
+  INBAND_SCHEMES,
+  PAYMENT_REQUIREMENTS_MEMBERS,
+  SCHEME_ENTRY_MEMBERS,
+} from '../src/spec/inband.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
@@ -48,7 +66,14 @@ async function buyer(c: CheckContext, name: string): Promise<Buyer> {
 }
 
 /** Sends a signed POST with a JSON body (the buyer's key, default coverage); `tamper` breaks the signature. */
-async function signedJson(c: CheckContext, b: Buyer, path: string, body: unknown, headers: Record<string, string> = {}, tamper = false): Promise<TargetResponse> {
+async function signedJson(
+  c: CheckContext,
+  b: Buyer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  tamper = false,
+): Promise<TargetResponse> {
   const bytes = encoder.encode(JSON.stringify(body));
   const signed = b.kit.request({
     url: b.kit.url(path),
@@ -82,36 +107,36 @@ describe(`6 events and in-band answers (${target.description})`, () => {
     requirements: ids(I.pointer),
     level: 'MUST',
     run: async (c) => {
-    const b = await buyer(c, 'pointer');
-    const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, { model: 'any', messages: [{ role: 'user', content: 'hello' }] });
-    if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
-    const checked = checkPointerResponse({ status: response.status, headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
-    if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
-  },
+      const b = await buyer(c, 'pointer');
+      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, { model: 'any', messages: [{ role: 'user', content: 'hello' }] });
+      if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
+      const checked = checkPointerResponse({ status: response.status, headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
+      if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+    },
   });
 
   check({
     id: 'events.delegate-balance-required',
-    title: "the MCP delegate: a caller whose balance does not cover the call gets status balance_required",
+    title: 'the MCP delegate: a caller whose balance does not cover the call gets status balance_required',
     requirements: ids(I.balanceRequired),
     level: 'MUST',
     run: async (c) => {
-    const b = await buyer(c, 'delegate');
-    const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(1, { ask: 'anything' }), { [HEADERS.accept]: MCP_ACCEPT });
-    if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
-    expect(response.status, 'a JSON-RPC answer').toBe(200);
-    const message = jsonBody(response) as { result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } };
-    if (message.result === undefined) return expect.fail(`no tools/call result: ${JSON.stringify(message)}`);
-    if (target.kind === 'in-process') {
-      const checked = checkBalanceRequired(message.result.structuredContent);
-      if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
-    } else {
-      // A live deployment names its own delegate tool; it must still answer balance_required somewhere in the result.
-      const text = JSON.stringify(message.result);
-      expect(text, `status ${DELEGATE_STATUSES.balanceRequired}`).toContain(DELEGATE_STATUSES.balanceRequired);
-    }
-    if (target.purchases) expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
-  },
+      const b = await buyer(c, 'delegate');
+      const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(1, { ask: 'anything' }), { [HEADERS.accept]: MCP_ACCEPT });
+      if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
+      expect(response.status, 'a JSON-RPC answer').toBe(200);
+      const message = jsonBody(response) as { result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } };
+      if (message.result === undefined) return expect.fail(`no tools/call result: ${JSON.stringify(message)}`);
+      if (target.kind === 'in-process') {
+        const checked = checkBalanceRequired(message.result.structuredContent);
+        if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+      } else {
+        // A live deployment names its own delegate tool; it must still answer balance_required somewhere in the result.
+        const text = JSON.stringify(message.result);
+        expect(text, `status ${DELEGATE_STATUSES.balanceRequired}`).toContain(DELEGATE_STATUSES.balanceRequired);
+      }
+      if (target.purchases) expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
+    },
   });
 
   check({
@@ -120,12 +145,12 @@ describe(`6 events and in-band answers (${target.description})`, () => {
     requirements: ids(PLATFORM_MCP_REQUIREMENTS.acceptSignatureOn401),
     level: 'MUST',
     run: async (c) => {
-    const b = await buyer(c, 'mcp-401');
-    const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(2, {}), { [HEADERS.accept]: MCP_ACCEPT }, true);
-    if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
-    expect(response.status, 'a signature that does not verify').toBe(401);
-    expect(response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
-  },
+      const b = await buyer(c, 'mcp-401');
+      const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(2, {}), { [HEADERS.accept]: MCP_ACCEPT }, true);
+      if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
+      expect(response.status, 'a signature that does not verify').toBe(401);
+      expect(response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
+    },
   });
 });
 
@@ -145,11 +170,19 @@ function socketUrl(c: CheckContext): string {
 /** Asks for the agent socket with a signed GET (`tamper` breaks the signature); records the upgrade. */
 async function upgrade(c: CheckContext, b: Buyer, url: string, tamper = false): Promise<SocketOpening> {
   if (!target.openSocket) return c.notRun('the target opens no WebSocket');
-  const signed = b.kit.request({ method: 'GET', url, body: new Uint8Array(0), labels: [{ label: 'sig1', key: b.kit.A, ...(tamper ? { tamper: (sig: Uint8Array) => sig.map((x, i) => (i === 0 ? x ^ 1 : x)) } : {}) }] });
+  const signed = b.kit.request({
+    method: 'GET',
+    url,
+    body: new Uint8Array(0),
+    labels: [{ label: 'sig1', key: b.kit.A, ...(tamper ? { tamper: (sig: Uint8Array) => sig.map((x, i) => (i === 0 ? x ^ 1 : x)) } : {}) }],
+  });
   const request: TargetRequest = { method: 'GET', url: signed.url, headers: signed.headers, body: null };
   if (tamper) await target.ready?.(1);
   const opening = await target.openSocket(url, signed.headers);
-  c.record({ request: recordRequest(request), response: recordResponse(opening.opened ? { status: 101, headers: {}, body: new Uint8Array(0) } : opening.response) });
+  c.record({
+    request: recordRequest(request),
+    response: recordResponse(opening.opened ? { status: 101, headers: {}, body: new Uint8Array(0) } : opening.response),
+  });
   return opening;
 }
 
@@ -158,7 +191,9 @@ async function openSocket(c: CheckContext, b: Buyer): Promise<TargetSocket> {
   const opening = await upgrade(c, b, socketUrl(c));
   if (opening.opened) return opening.socket;
   if (opening.response.status === NOT_FOUND) return c.notRun('the target serves no agent socket there');
-  return expect.fail(`a signed upgrade of the agent socket was refused with ${opening.response.status}: ${Buffer.from(opening.response.body).toString('utf8').slice(0, 200)}`);
+  return expect.fail(
+    `a signed upgrade of the agent socket was refused with ${opening.response.status}: ${Buffer.from(opening.response.body).toString('utf8').slice(0, 200)}`,
+  );
 }
 
 async function nextFrame(socket: TargetSocket): Promise<Record<string, unknown>> {
@@ -176,7 +211,10 @@ function mppEntry(frame: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Starts a turn on a new socket of a buyer with no balance: the payment.required frame, checked, and its mpp entry's challenge. */
-async function requiredTurn(c: CheckContext, b: Buyer): Promise<{ socket: TargetSocket; frame: Record<string, unknown>; challenge: PaymentChallenge; challengeValue: string }> {
+async function requiredTurn(
+  c: CheckContext,
+  b: Buyer,
+): Promise<{ socket: TargetSocket; frame: Record<string, unknown>; challenge: PaymentChallenge; challengeValue: string }> {
   const socket = await openSocket(c, b);
   socket.send(serializeFrame(responseCreateFrame(`turn-${serial++}`, 'hello')));
   const frame = await nextFrame(socket);
@@ -195,36 +233,37 @@ describe(`6 the agent socket (${target.description})`, () => {
     requirements: ids(I.socketUpgradeRefusal),
     level: 'MUST',
     run: async (c) => {
-    const b = await buyer(c, 'socket-refused');
-    const opening = await upgrade(c, b, socketUrl(c), true);
-    if (opening.opened) {
-      opening.socket.close();
-      return expect.fail('the socket opened on an upgrade whose signature does not verify');
-    }
-    if (opening.response.status === NOT_FOUND) c.notRun('the target serves no agent socket there');
-    expect(opening.response.status, 'a signature that does not verify').toBe(401);
-    expect(opening.response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
-  },
+      const b = await buyer(c, 'socket-refused');
+      const opening = await upgrade(c, b, socketUrl(c), true);
+      if (opening.opened) {
+        opening.socket.close();
+        return expect.fail('the socket opened on an upgrade whose signature does not verify');
+      }
+      if (opening.response.status === NOT_FOUND) c.notRun('the target serves no agent socket there');
+      expect(opening.response.status, 'a signature that does not verify').toBe(401);
+      expect(opening.response.headers[HEADERS.acceptSignature], 'Accept-Signature').toBeDefined();
+    },
   });
 
   check({
     id: 'events.payment-required',
-    title: 'a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs',
+    title:
+      'a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs',
     requirements: ids(I.paymentRequired),
     level: 'MUST',
     run: async (c) => {
-    const b = await buyer(c, 'socket-required');
-    const { socket, challenge } = await requiredTurn(c, b);
-    try {
-      expect(challenge.header ?? PAYMENT_CREDENTIAL_HEADER, 'the challenge names Payment-Authorization').toBe(PAYMENT_CREDENTIAL_HEADER);
-      if (target.purchases) {
-        expect(target.purchases.store.challenge(challenge.id), "the challenge is the purchase machine's own").toMatchObject({ id: challenge.id });
-        expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
+      const b = await buyer(c, 'socket-required');
+      const { socket, challenge } = await requiredTurn(c, b);
+      try {
+        expect(challenge.header ?? PAYMENT_CREDENTIAL_HEADER, 'the challenge names Payment-Authorization').toBe(PAYMENT_CREDENTIAL_HEADER);
+        if (target.purchases) {
+          expect(target.purchases.store.challenge(challenge.id), "the challenge is the purchase machine's own").toMatchObject({ id: challenge.id });
+          expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
+        }
+      } finally {
+        socket.close();
       }
-    } finally {
-      socket.close();
-    }
-  },
+    },
   });
 
   check({
@@ -233,32 +272,36 @@ describe(`6 the agent socket (${target.description})`, () => {
     requirements: ids(I.paymentSubmit, I.fundedTerms),
     level: 'MUST',
     run: async (c) => {
-    if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
-    const b = await buyer(c, 'socket-paid');
-    const { socket, frame, challenge } = await requiredTurn(c, b);
-    try {
-      const mpp = mppEntry(frame);
-      const terms = mpp[SCHEME_ENTRY_MEMBERS.terms] as Record<string, string>;
-      const purchaseUrl = new URL(mpp[SCHEME_ENTRY_MEMBERS.purchaseUrl] as string);
-      if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin) c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
-      const amount = Number(member(challenge.request, 'amount'));
-      if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
-      const paid = await b.post({ path: purchaseUrl.pathname, headers: cardPayment(challengeEcho(challenge), testToken('settled', String(serial++)), terms[TERMS_OBJECT_MEMBERS.version]!) });
-      expect(paid.status, `the challenge is paid at purchase_url (got ${paid.status} ${paid.refusal ?? ''})`).toBe(200);
-      const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;
-      socket.send(serializeFrame(paymentSubmitFrame(`submit-${serial++}`, String(requirements[PAYMENT_REQUIREMENTS_MEMBERS.amount]))));
-      const want = { [TERMS_OBJECT_MEMBERS.url]: terms[TERMS_OBJECT_MEMBERS.url], [TERMS_OBJECT_MEMBERS.version]: terms[TERMS_OBJECT_MEMBERS.version] };
-      for (const type of [INBAND_FRAME_TYPES.paymentAccepted, INBAND_FRAME_TYPES.responseDone]) {
-        const funded = await nextFrame(socket);
-        expect(funded[FRAME_MEMBERS.type], 'the frame after payment.submit').toBe(type);
-        const checked = checkFundedFrame(funded, { type });
-        if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
-        expect(funded[FRAME_MEMBERS.terms], `${type} carries the terms the challenge named`).toMatchObject(want);
+      if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
+      const b = await buyer(c, 'socket-paid');
+      const { socket, frame, challenge } = await requiredTurn(c, b);
+      try {
+        const mpp = mppEntry(frame);
+        const terms = mpp[SCHEME_ENTRY_MEMBERS.terms] as Record<string, string>;
+        const purchaseUrl = new URL(mpp[SCHEME_ENTRY_MEMBERS.purchaseUrl] as string);
+        if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin)
+          c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
+        const amount = Number(member(challenge.request, 'amount'));
+        if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
+        const paid = await b.post({
+          path: purchaseUrl.pathname,
+          headers: cardPayment(challengeEcho(challenge), testToken('settled', String(serial++)), terms[TERMS_OBJECT_MEMBERS.version]!),
+        });
+        expect(paid.status, `the challenge is paid at purchase_url (got ${paid.status} ${paid.refusal ?? ''})`).toBe(200);
+        const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;
+        socket.send(serializeFrame(paymentSubmitFrame(`submit-${serial++}`, String(requirements[PAYMENT_REQUIREMENTS_MEMBERS.amount]))));
+        const want = { [TERMS_OBJECT_MEMBERS.url]: terms[TERMS_OBJECT_MEMBERS.url], [TERMS_OBJECT_MEMBERS.version]: terms[TERMS_OBJECT_MEMBERS.version] };
+        for (const type of [INBAND_FRAME_TYPES.paymentAccepted, INBAND_FRAME_TYPES.responseDone]) {
+          const funded = await nextFrame(socket);
+          expect(funded[FRAME_MEMBERS.type], 'the frame after payment.submit').toBe(type);
+          const checked = checkFundedFrame(funded, { type });
+          if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+          expect(funded[FRAME_MEMBERS.terms], `${type} carries the terms the challenge named`).toMatchObject(want);
+        }
+      } finally {
+        socket.close();
       }
-    } finally {
-      socket.close();
-    }
-  },
+    },
   });
 });
 
@@ -285,7 +328,13 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
     });
     // The relaying platform is built here (the target hosts no agent), so it takes the self-test's active mutant itself.
     const fault = activeMutant()?.platform;
-    const platform = createReferencePlatform({ authority: t.environment.authority, clock: { now: () => t.environment.now() }, fetcher: createMemoryFetcher({}), routes: [agentRoute(agent)], ...(fault ? { mutants: [fault] } : {}) });
+    const platform = createReferencePlatform({
+      authority: t.environment.authority,
+      clock: { now: () => t.environment.now() },
+      fetcher: createMemoryFetcher({}),
+      routes: [agentRoute(agent)],
+      ...(fault ? { mutants: [fault] } : {}),
+    });
     return {
       async send(path, headers = []) {
         const request = new Request(`${origin}${AGENT_MOUNT_PREFIX}${name}${path}`, { headers: headers.map(([n, v]) => [n, v] as [string, string]) });
@@ -298,7 +347,9 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
   }
   const agentUrl = context.agentUrl;
   if (agentUrl === undefined || new URL(agentUrl).origin !== new URL(t.environment.platformOrigin).origin) {
-    c.notRun('needs an agent the platform relays to: run with --agent-url naming an agent on the target platform that declares the payment probes (src/reference/agent/conformance-endpoints.ts)');
+    c.notRun(
+      'needs an agent the platform relays to: run with --agent-url naming an agent on the target platform that declares the payment probes (src/reference/agent/conformance-endpoints.ts)',
+    );
   }
   return {
     async send(path, headers = []) {
@@ -314,15 +365,15 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
 describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an agent (${target.description})`, () => {
   check({
     id: 'events.relay-agent-challenge',
-    title: "an agent answering with its own Payment challenge: the platform answers 502 upstream_payment_not_relayed, no challenge",
+    title: 'an agent answering with its own Payment challenge: the platform answers 502 upstream_payment_not_relayed, no challenge',
     requirements: ids(E.upstream_payment_not_relayed),
     level: 'MUST',
     run: async (c) => {
-    const r = await relay(c, target);
-    const response = await r.send(PROBES.paymentChallenge.path);
-    const problems = purchaseAnswerProblems(response, E.upstream_payment_not_relayed, target.environment.now());
-    if (problems.length) expect.fail(problems.join('\n'));
-  },
+      const r = await relay(c, target);
+      const response = await r.send(PROBES.paymentChallenge.path);
+      const problems = purchaseAnswerProblems(response, E.upstream_payment_not_relayed, target.environment.now());
+      if (problems.length) expect.fail(problems.join('\n'));
+    },
   });
 
   check({
@@ -331,12 +382,12 @@ describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an a
     requirements: ids(E.upstream_payment_not_relayed),
     level: 'MUST',
     run: async (c) => {
-    const r = await relay(c, target);
-    const response = await r.send(PROBES.paymentReceipt.path);
-    const problems = purchaseAnswerProblems(response, E.upstream_payment_not_relayed, target.environment.now());
-    if (problems.length) expect.fail(problems.join('\n'));
-    expect(response.headers[HEADERS.paymentReceipt], 'no Payment-Receipt relayed').toBeUndefined();
-  },
+      const r = await relay(c, target);
+      const response = await r.send(PROBES.paymentReceipt.path);
+      const problems = purchaseAnswerProblems(response, E.upstream_payment_not_relayed, target.environment.now());
+      if (problems.length) expect.fail(problems.join('\n'));
+      expect(response.headers[HEADERS.paymentReceipt], 'no Payment-Receipt relayed').toBeUndefined();
+    },
   });
 
   check({
@@ -345,10 +396,10 @@ describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an a
     requirements: ids(E.upstream_payment_not_relayed),
     level: 'MUST',
     run: async (c) => {
-    const r = await relay(c, target);
-    const response = await r.send(PROBES.paymentSeen.path, [[HEADERS.paymentAuthorization, 'Payment e30']]);
-    expect(response.status, 'the probe answers').toBe(200);
-    expect(readPaidAnswer(response).body?.[PAYMENT_SEEN_MEMBER], 'the agent saw a Payment-Authorization').toBe(false);
-  },
+      const r = await relay(c, target);
+      const response = await r.send(PROBES.paymentSeen.path, [[HEADERS.paymentAuthorization, 'Payment e30']]);
+      expect(response.status, 'the probe answers').toBe(200);
+      expect(readPaidAnswer(response).body?.[PAYMENT_SEEN_MEMBER], 'the agent saw a Payment-Authorization').toBe(false);
+    },
   });
 });

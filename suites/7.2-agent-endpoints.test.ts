@@ -29,12 +29,12 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path });
-    expect(response.status, 'status').toBe(E.unauthorized.status);
-    const error = errorOf(jsonOf(response));
-    expect(error.code, 'error.code').toBe(E.unauthorized.code);
-    expect(typeof error.message, 'error.message is a string').toBe('string');
-  },
+      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path });
+      expect(response.status, 'status').toBe(E.unauthorized.status);
+      const error = errorOf(jsonOf(response));
+      expect(error.code, 'error.code').toBe(E.unauthorized.code);
+      expect(typeof error.message, 'error.message is a string').toBe('string');
+    },
   });
 
   check({
@@ -43,10 +43,10 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer('not.a.token')] });
-    expect(response.status, 'status').toBe(E.unauthorized.status);
-    expect(errorOf(jsonOf(response)).code, 'error.code').toBe(E.unauthorized.code);
-  },
+      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer('not.a.token')] });
+      expect(response.status, 'status').toBe(E.unauthorized.status);
+      expect(errorOf(jsonOf(response)).code, 'error.code').toBe(E.unauthorized.code);
+    },
   });
 
   check({
@@ -55,9 +55,9 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id],
     level: 'SHOULD',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path });
-    expect(response.headers[HEADERS.wwwAuthenticate] ?? '', 'WWW-Authenticate').toMatch(/^Bearer\b/i);
-  },
+      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path });
+      expect(response.headers[HEADERS.wwwAuthenticate] ?? '', 'WWW-Authenticate').toMatch(/^Bearer\b/i);
+    },
   });
 
   check({
@@ -66,15 +66,15 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.forbidden.id],
     level: 'MUST',
     run: async (c) => {
-    const token = await tokenOrNotRun(target, c, 'user');
-    for (const probe of [PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) {
-      const response = await exchange(target, c, { method: 'GET', path: probe.path, headers: [bearer(token)] });
-      expect(response.status, `${probe.path}: status`).toBe(E.forbidden.status);
-      const error = errorOf(jsonOf(response));
-      expect(error.code, `${probe.path}: error.code`).toBe(E.forbidden.code);
-      expect(typeof error.message, `${probe.path}: error.message`).toBe('string');
-    }
-  },
+      const token = await tokenOrNotRun(target, c, 'user');
+      for (const probe of [PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) {
+        const response = await exchange(target, c, { method: 'GET', path: probe.path, headers: [bearer(token)] });
+        expect(response.status, `${probe.path}: status`).toBe(E.forbidden.status);
+        const error = errorOf(jsonOf(response));
+        expect(error.code, `${probe.path}: error.code`).toBe(E.forbidden.code);
+        expect(typeof error.message, `${probe.path}: error.message`).toBe('string');
+      }
+    },
   });
 
   check({
@@ -83,24 +83,24 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.forbidden.id, E.unauthorized.id],
     level: 'MUST',
     run: async (c) => {
-    const admitted: Array<[Parameters<typeof target.token>[0], string]> = [
-      ['user', PROBES.user.path],
-      ['owner', PROBES.owner.path],
-      ['admin', PROBES.owner.path],
-      ['admin', PROBES.admin.path],
-      ['member', PROBES.group.path],
-      ['owner', PROBES.group.path],
-      ['member', PROBES.list.path],
-    ];
-    for (const [role, path] of admitted) {
-      const token = await tokenOrNotRun(target, c, role);
-      const response = await exchange(target, c, { method: 'GET', path, headers: [bearer(token)] });
-      expect(response.status, `${role} on ${path}`).toBe(200);
-    }
-    const owner = await tokenOrNotRun(target, c, 'owner');
-    const response = await exchange(target, c, { method: 'GET', path: PROBES.admin.path, headers: [bearer(owner)] });
-    expect(response.status, 'the owner on an admin endpoint').toBe(E.forbidden.status);
-  },
+      const admitted: Array<[Parameters<typeof target.token>[0], string]> = [
+        ['user', PROBES.user.path],
+        ['owner', PROBES.owner.path],
+        ['admin', PROBES.owner.path],
+        ['admin', PROBES.admin.path],
+        ['member', PROBES.group.path],
+        ['owner', PROBES.group.path],
+        ['member', PROBES.list.path],
+      ];
+      for (const [role, path] of admitted) {
+        const token = await tokenOrNotRun(target, c, role);
+        const response = await exchange(target, c, { method: 'GET', path, headers: [bearer(token)] });
+        expect(response.status, `${role} on ${path}`).toBe(200);
+      }
+      const owner = await tokenOrNotRun(target, c, 'owner');
+      const response = await exchange(target, c, { method: 'GET', path: PROBES.admin.path, headers: [bearer(owner)] });
+      expect(response.status, 'the owner on an admin endpoint').toBe(E.forbidden.status);
+    },
   });
 
   check({
@@ -109,16 +109,16 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.signatureFailure.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, {
-      method: 'GET',
-      path: PROBES.user.path,
-      headers: [
-        [HEADERS.signatureInput, 'sig1=("@method" "@authority" "@path");created=1;keyid="none";tag="web-bot-auth"'],
-        [HEADERS.signature, 'sig1=:AAAA:'],
-      ],
-    });
-    expect(response.status, 'status').toBe(E.signatureFailure.status);
-  },
+      const response = await exchange(target, c, {
+        method: 'GET',
+        path: PROBES.user.path,
+        headers: [
+          [HEADERS.signatureInput, 'sig1=("@method" "@authority" "@path");created=1;keyid="none";tag="web-bot-auth"'],
+          [HEADERS.signature, 'sig1=:AAAA:'],
+        ],
+      });
+      expect(response.status, 'status').toBe(E.signatureFailure.status);
+    },
   });
 
   check({
@@ -127,10 +127,10 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.accessBlock.id],
     level: 'MUST',
     run: async (c) => {
-    const token = await tokenOrNotRun(target, c, 'denied');
-    const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer(token)] });
-    expect(response.status, 'status').toBe(E.accessBlock.status);
-  },
+      const token = await tokenOrNotRun(target, c, 'denied');
+      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer(token)] });
+      expect(response.status, 'status').toBe(E.accessBlock.status);
+    },
   });
 
   check({
@@ -139,9 +139,9 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.methodNotAllowed.id],
     level: 'MUST',
     run: async (c) => {
-    const response = await exchange(target, c, { method: 'POST', path: PROBES.open.path, headers: [json], body: new TextEncoder().encode('{}') });
-    expect(response.status, 'status').toBe(E.methodNotAllowed.status);
-  },
+      const response = await exchange(target, c, { method: 'POST', path: PROBES.open.path, headers: [json], body: new TextEncoder().encode('{}') });
+      expect(response.status, 'status').toBe(E.methodNotAllowed.status);
+    },
   });
 
   check({
@@ -150,14 +150,14 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unsupportedMediaType.id],
     level: 'MUST',
     run: async (c) => {
-    const body = new TextEncoder().encode('{"a":1}');
-    const missing = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, body });
-    expect(missing.status, 'no Content-Type').toBe(E.unsupportedMediaType.status);
-    const wrong = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [[HEADERS.contentType, MEDIA_TYPES.html]], body });
-    expect(wrong.status, `Content-Type ${MEDIA_TYPES.html}`).toBe(E.unsupportedMediaType.status);
-    const right = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body });
-    expect(right.status, `Content-Type ${MEDIA_TYPES.json} is accepted`).toBe(200);
-  },
+      const body = new TextEncoder().encode('{"a":1}');
+      const missing = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, body });
+      expect(missing.status, 'no Content-Type').toBe(E.unsupportedMediaType.status);
+      const wrong = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [[HEADERS.contentType, MEDIA_TYPES.html]], body });
+      expect(wrong.status, `Content-Type ${MEDIA_TYPES.html}`).toBe(E.unsupportedMediaType.status);
+      const right = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body });
+      expect(right.status, `Content-Type ${MEDIA_TYPES.json} is accepted`).toBe(200);
+    },
   });
 
   const assert413 = (response: Awaited<ReturnType<typeof target.send>>, what: string) => {
@@ -174,12 +174,12 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
     level: 'MUST',
     run: async (c) => {
-    const over = new Uint8Array(PROBE_SMALL_CAP + 1).fill(0x20);
-    assert413(await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: over }), 'declared length');
-    assert413(await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: generatedBody(PROBE_SMALL_CAP + 1) }), 'streamed');
-    const at = await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: new Uint8Array(PROBE_SMALL_CAP).fill(0x20) });
-    expect(at.status, 'a body of exactly the cap reaches the handler').toBe(200);
-  },
+      const over = new Uint8Array(PROBE_SMALL_CAP + 1).fill(0x20);
+      assert413(await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: over }), 'declared length');
+      assert413(await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: generatedBody(PROBE_SMALL_CAP + 1) }), 'streamed');
+      const at = await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: new Uint8Array(PROBE_SMALL_CAP).fill(0x20) });
+      expect(at.status, 'a body of exactly the cap reaches the handler').toBe(200);
+    },
   });
 
   // One oversize body, streamed without Content-Length, so the agent must count: 50 MiB + 1 byte.
@@ -190,8 +190,11 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     level: 'MUST',
     timeout: checkTimeout(120_000),
     run: async (c) => {
-    assert413(await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body: generatedBody(LIMITS.declaredEndpointBody.value + 1) }), '50 MiB + 1');
-  },
+      assert413(
+        await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body: generatedBody(LIMITS.declaredEndpointBody.value + 1) }),
+        '50 MiB + 1',
+      );
+    },
   });
 
   check({
@@ -200,8 +203,8 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.responseSizeCapExceeded.id],
     level: 'MUST',
     run: (c) => {
-    c.notRun('the spec gives no status and no size for it, and no probe can make an agent answer too large');
-  },
+      c.notRun('the spec gives no status and no size for it, and no probe can make an agent answer too large');
+    },
   });
 
   check({
@@ -210,11 +213,11 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id, E.forbidden.id],
     level: 'MUST',
     run: async (_c) => {
-    const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=not.a.token`);
-    expect(outcome.opened, 'the handshake was refused').toBe(false);
-    if (outcome.opened) return;
-    expect(outcome.response.status, 'status').toBe(E.unauthorized.status);
-    expect(errorOf(jsonOf(outcome.response)).code, 'error.code').toBe(E.unauthorized.code);
-  },
+      const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=not.a.token`);
+      expect(outcome.opened, 'the handshake was refused').toBe(false);
+      if (outcome.opened) return;
+      expect(outcome.response.status, 'status').toBe(E.unauthorized.status);
+      expect(errorOf(jsonOf(outcome.response)).code, 'error.code').toBe(E.unauthorized.code);
+    },
   });
 });

@@ -38,7 +38,12 @@ interface Drawn {
 }
 
 const drawn: fc.Arbitrary<Drawn> = fc.record({
-  query: fc.oneof(fc.constant(''), fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[A-Za-z0-9._~-]{0,12}$/), { maxKeys: 3 }).map((q) => (Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''))),
+  query: fc.oneof(
+    fc.constant(''),
+    fc
+      .dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[A-Za-z0-9._~-]{0,12}$/), { maxKeys: 3 })
+      .map((q) => (Object.keys(q).length ? `?${new URLSearchParams(q)}` : '')),
+  ),
   body: fc.dictionary(fc.stringMatching(/^[a-z]{1,10}$/), fc.string({ maxLength: 40 }), { maxKeys: 4 }),
   nonceLength: fc.integer({ min: LIMITS.nonceMinLength.value, max: LIMITS.nonceMaxLength.value }),
   age: fc.integer({ min: 0, max: LIMITS.clockSkew.value - 5 }),
@@ -97,7 +102,8 @@ const samples = (runs: number) => fc.sample(drawn, { seed: context.seed, numRuns
 describe(`5.2 and 7.3 as properties (seed ${context.seed}, ${target.description})`, () => {
   check({
     id: 'signed.property-drawn-requests-accepted',
-    title: 'signed requests drawn within every limit of section 8 (query, body, digest, nonce 1 to 256, window up to 3600 s, created up to the skew ago) are accepted with 200',
+    title:
+      'signed requests drawn within every limit of section 8 (query, body, digest, nonce 1 to 256, window up to 3600 s, created up to the skew ago) are accepted with 200',
     requirements: [REQUIREMENTS.signedRequestAccepted.id, LIMITS.nonceMinLength.id, LIMITS.nonceMaxLength.id, LIMITS.signatureValidity.id, LIMITS.clockSkew.id],
     level: 'MUST',
     timeout: TIMEOUT_MS,

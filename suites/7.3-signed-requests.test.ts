@@ -42,7 +42,14 @@ async function caseFor(scenario: Scenario): Promise<SignedRequestCase> {
 }
 
 function requirementsOf(id: string): string[] {
-  const codes = [...new Set(vectors.get(id)!.steps.map((s) => s.expect?.error_code).filter((c): c is NonNullable<typeof c> => !!c))];
+  const codes = [
+    ...new Set(
+      vectors
+        .get(id)!
+        .steps.map((s) => s.expect?.error_code)
+        .filter((c): c is NonNullable<typeof c> => !!c),
+    ),
+  ];
   const rules = codes.length ? codes.map((code) => requirementId('AUTH', code)) : [REQUIREMENTS.signedRequestAccepted.id];
   return [...rules, ...(SCENARIO_LIMITS[id] ?? [])];
 }
@@ -58,18 +65,21 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
           level: 'MUST',
           timeout: CHECK_TIMEOUT_MS,
           run: async ({ record, notRun }) => {
-          if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id)) notRun('needs an origin of its own: a key directory is read per origin, and a live run shares the fixture host\'s origin between cases');
-          if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
-            notRun('needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs');
-          }
-          const c = await caseFor(scenario);
-          const missing = missingCapabilities(target, c);
-          if (missing.length) notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
-          const outcomes = await runCaseOnTarget(c, target);
-          for (const o of outcomes) record(o.exchange);
-          const problems = outcomes.flatMap((o, i) => o.problems.map((p) => `step ${i + 1} of ${outcomes.length}: ${p}`));
-          if (problems.length) expect.fail(problems.join('\n'));
-        },
+            if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id))
+              notRun("needs an origin of its own: a key directory is read per origin, and a live run shares the fixture host's origin between cases");
+            if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
+              notRun(
+                'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs',
+              );
+            }
+            const c = await caseFor(scenario);
+            const missing = missingCapabilities(target, c);
+            if (missing.length) notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
+            const outcomes = await runCaseOnTarget(c, target);
+            for (const o of outcomes) record(o.exchange);
+            const problems = outcomes.flatMap((o, i) => o.problems.map((p) => `step ${i + 1} of ${outcomes.length}: ${p}`));
+            if (problems.length) expect.fail(problems.join('\n'));
+          },
         });
       }
     });

@@ -80,11 +80,11 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: [...ids(P.challengeShape, P.challengeLifetime), LIMITS.paymentChallengeLifetime.id],
       level: 'MUST',
       run: async (c) => {
-      const b = await buyer(c, 'challenge');
-      const answer = await b.post();
-      expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
-      expect(answer.challenges[0]?.challenge.intent, 'intent').toBe('charge');
-    },
+        const b = await buyer(c, 'challenge');
+        const answer = await b.post();
+        expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
+        expect(answer.challenges[0]?.challenge.intent, 'intent').toBe('charge');
+      },
     });
 
     check({
@@ -93,9 +93,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(P.challengeShape),
       level: 'MUST',
       run: async (c) => {
-      const b = await buyer(c, 'unsigned');
-      expectAnswer(await b.post({ signed: false }), PAYMENT_PROBLEMS.paymentRequired, b.now);
-    },
+        const b = await buyer(c, 'unsigned');
+        expectAnswer(await b.post({ signed: false }), PAYMENT_PROBLEMS.paymentRequired, b.now);
+      },
     });
 
     check({
@@ -104,9 +104,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.mpp_not_configured),
       level: 'MUST',
       run: async (c) => {
-      const b = await buyer(c, 'methods');
-      expectAnswer(await b.post({ headers: { [HEADERS.paymentMethods]: 'no-such-method' } }), E.mpp_not_configured, b.now);
-    },
+        const b = await buyer(c, 'methods');
+        expectAnswer(await b.post({ headers: { [HEADERS.paymentMethods]: 'no-such-method' } }), E.mpp_not_configured, b.now);
+      },
     });
 
     check({
@@ -115,15 +115,23 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(P.verifierCodeOnPaidSurface),
       level: 'MUST',
       run: async (c) => {
-      const b = await buyer(c, 'bad-signature');
-      const signed = b.kit.request({ url: b.kit.url('/api/mpp/credits'), labels: [{ label: 'sig1', key: b.kit.A, tamper: (s) => s.map((x, i) => (i === 0 ? x ^ 1 : x)) }] });
-      await target.ready?.(1);
-      const response = await target.send({ method: signed.method, url: signed.url, headers: signed.headers, body: Buffer.from(signed.body_base64 ?? '', 'base64') });
-      const judged = judgeRefusal(response, true);
-      expect(response.status, 'status').toBe(401);
-      expect(judged.code, 'error_code').toBe(AUTH_CODES.signature_invalid);
-      if (judged.problems.length) expect.fail(judged.problems.join('\n'));
-    },
+        const b = await buyer(c, 'bad-signature');
+        const signed = b.kit.request({
+          url: b.kit.url('/api/mpp/credits'),
+          labels: [{ label: 'sig1', key: b.kit.A, tamper: (s) => s.map((x, i) => (i === 0 ? x ^ 1 : x)) }],
+        });
+        await target.ready?.(1);
+        const response = await target.send({
+          method: signed.method,
+          url: signed.url,
+          headers: signed.headers,
+          body: Buffer.from(signed.body_base64 ?? '', 'base64'),
+        });
+        const judged = judgeRefusal(response, true);
+        expect(response.status, 'status').toBe(401);
+        expect(judged.code, 'error_code').toBe(AUTH_CODES.signature_invalid);
+        if (judged.problems.length) expect.fail(judged.problems.join('\n'));
+      },
     });
 
     check({
@@ -132,9 +140,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(P.challengeShape),
       level: 'MUST',
       run: async (c) => {
-      const b = await buyer(c, 'malformed');
-      expectAnswer(await b.post({ headers: { [HEADERS.paymentAuthorization]: 'Payment not-base64url!' } }), PAYMENT_PROBLEMS.malformedCredential, b.now);
-    },
+        const b = await buyer(c, 'malformed');
+        expectAnswer(await b.post({ headers: { [HEADERS.paymentAuthorization]: 'Payment not-base64url!' } }), PAYMENT_PROBLEMS.malformedCredential, b.now);
+      },
     });
   });
 
@@ -145,16 +153,16 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(P.termsOnFunded, E.purchase_already_granted),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'paid');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      const paid = await b.post({ headers });
-      expectGranted(paid);
-      const terms = termsHeaderProblems(paid.response);
-      if (terms.length) expect.fail(terms.join('\n'));
-      expectAnswer(await b.post({ headers }), E.purchase_already_granted, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'paid');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        const paid = await b.post({ headers });
+        expectGranted(paid);
+        const terms = termsHeaderProblems(paid.response);
+        if (terms.length) expect.fail(terms.join('\n'));
+        expectAnswer(await b.post({ headers }), E.purchase_already_granted, b.now);
+      },
     });
 
     check({
@@ -163,11 +171,15 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.terms_acceptance_unauthenticated),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'unauthenticated');
-      const offer = await payable(c, b);
-      expectAnswer(await b.post({ signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.terms_acceptance_unauthenticated, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'unauthenticated');
+        const offer = await payable(c, b);
+        expectAnswer(
+          await b.post({ signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }),
+          E.terms_acceptance_unauthenticated,
+          b.now,
+        );
+      },
     });
 
     check({
@@ -176,13 +188,13 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E['terms-acceptance-required']),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'no-assent');
-      const offer = await payable(c, b);
-      expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), null) }), E['terms-acceptance-required'], b.now);
-      const uncovered = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version), cover: [HEADERS.paymentAuthorization] });
-      expectAnswer(uncovered, E['terms-acceptance-required'], b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'no-assent');
+        const offer = await payable(c, b);
+        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), null) }), E['terms-acceptance-required'], b.now);
+        const uncovered = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version), cover: [HEADERS.paymentAuthorization] });
+        expectAnswer(uncovered, E['terms-acceptance-required'], b.now);
+      },
     });
 
     check({
@@ -191,11 +203,11 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E['terms-version-stale']),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'stale');
-      const offer = await payable(c, b);
-      expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), `${offer.version}-old`) }), E['terms-version-stale'], b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'stale');
+        const offer = await payable(c, b);
+        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), `${offer.version}-old`) }), E['terms-version-stale'], b.now);
+      },
     });
 
     check({
@@ -204,12 +216,12 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E['method-unsupported']),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'method');
-      const offer = await payable(c, b);
-      const echo = { ...offer.echo, method: UNOFFERED_METHOD };
-      expectAnswer(await b.post({ headers: cardPayment(echo, token('settled'), offer.version) }), E['method-unsupported'], b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'method');
+        const offer = await payable(c, b);
+        const echo = { ...offer.echo, method: UNOFFERED_METHOD };
+        expectAnswer(await b.post({ headers: cardPayment(echo, token('settled'), offer.version) }), E['method-unsupported'], b.now);
+      },
     });
 
     check({
@@ -218,14 +230,14 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.foreign_token),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'foreign');
-      const spent = token('settled');
-      const first = await payable(c, b);
-      expectGranted(await b.post({ headers: cardPayment(first.echo, spent, first.version) }));
-      const second = await payable(c, b);
-      expectAnswer(await b.post({ headers: cardPayment(second.echo, spent, second.version) }), E.foreign_token, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'foreign');
+        const spent = token('settled');
+        const first = await payable(c, b);
+        expectGranted(await b.post({ headers: cardPayment(first.echo, spent, first.version) }));
+        const second = await payable(c, b);
+        expectAnswer(await b.post({ headers: cardPayment(second.echo, spent, second.version) }), E.foreign_token, b.now);
+      },
     });
   });
 
@@ -236,11 +248,11 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(P.declineFreshChallenge),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'declined');
-      const offer = await payable(c, b);
-      expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('declined'), offer.version) }), PAYMENT_PROBLEMS.verificationFailed, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'declined');
+        const offer = await payable(c, b);
+        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('declined'), offer.version) }), PAYMENT_PROBLEMS.verificationFailed, b.now);
+      },
     });
 
     check({
@@ -249,12 +261,12 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: [...ids(P.expiredFreshChallenge), LIMITS.paymentChallengeLifetime.id],
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'clock-control');
-      const b = await buyer(c, 'expired');
-      const offer = await payable(c, b);
-      await b.advance(301);
-      expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), PAYMENT_PROBLEMS.paymentExpired, b.now);
-    },
+        need(c, 'spend', 'clock-control');
+        const b = await buyer(c, 'expired');
+        const offer = await payable(c, b);
+        await b.advance(301);
+        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), PAYMENT_PROBLEMS.paymentExpired, b.now);
+      },
     });
 
     check({
@@ -263,17 +275,17 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.charge_processing, P.resumeSameCredential),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults', 'clock-control');
-      const b = await buyer(c, 'processing');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('processing'), offer.version);
-      expectAnswer(await b.post({ headers }), E.charge_processing, b.now);
-      const purchases = target.purchases!;
-      purchases.config = { ...purchases.config, mppEnabled: false, terms: { ...purchases.config.terms, version: `${offer.version}-next` } };
-      await b.advance(600);
-      purchases.processor.resolve('pi_1', 'settled');
-      expectGranted(await b.post({ headers }));
-    },
+        need(c, 'spend', 'payment-faults', 'clock-control');
+        const b = await buyer(c, 'processing');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('processing'), offer.version);
+        expectAnswer(await b.post({ headers }), E.charge_processing, b.now);
+        const purchases = target.purchases!;
+        purchases.config = { ...purchases.config, mppEnabled: false, terms: { ...purchases.config.terms, version: `${offer.version}-next` } };
+        await b.advance(600);
+        purchases.processor.resolve('pi_1', 'settled');
+        expectGranted(await b.post({ headers }));
+      },
     });
 
     check({
@@ -282,16 +294,16 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.charge_outcome_unknown, P.resumeSameCredential),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'unknown');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('unknown'), offer.version);
-      expectAnswer(await b.post({ headers }), E.charge_outcome_unknown, b.now);
-      target.purchases!.processor.resolve('pi_1', 'settled');
-      expectGranted(await b.post({ headers }));
-      expect(target.purchases!.processor.chargeCalls(), 'one charge at the processor, resumed by its key').toBeLessThanOrEqual(2);
-      expect(target.purchases!.processor.charges.size, 'charges created').toBe(1);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'unknown');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('unknown'), offer.version);
+        expectAnswer(await b.post({ headers }), E.charge_outcome_unknown, b.now);
+        target.purchases!.processor.resolve('pi_1', 'settled');
+        expectGranted(await b.post({ headers }));
+        expect(target.purchases!.processor.chargeCalls(), 'one charge at the processor, resumed by its key').toBeLessThanOrEqual(2);
+        expect(target.purchases!.processor.charges.size, 'charges created').toBe(1);
+      },
     });
 
     check({
@@ -300,26 +312,38 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(P.settledCreditedOnce, E.purchase_already_granted),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'reported');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('processing'), offer.version);
-      expectAnswer(await b.post({ headers }), E.charge_processing, b.now);
-      const purchases = target.purchases!;
-      purchases.processor.resolve('pi_1', 'settled');
-      expect(await settleReported({ chargeId: 'pi_1' }, purchases.ports)).toMatchObject({ credited: true });
-      expect(await settleReported({ chargeId: 'pi_1' }, purchases.ports)).toMatchObject({ credited: false, reason: 'already-credited' });
-      expect(purchases.store.balance(b.agentUrl), 'balance').toBe(purchases.config.pack.creditNano);
-      expectAnswer(await b.post({ headers }), E.purchase_already_granted, b.now);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'reported');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('processing'), offer.version);
+        expectAnswer(await b.post({ headers }), E.charge_processing, b.now);
+        const purchases = target.purchases!;
+        purchases.processor.resolve('pi_1', 'settled');
+        expect(await settleReported({ chargeId: 'pi_1' }, purchases.ports)).toMatchObject({ credited: true });
+        expect(await settleReported({ chargeId: 'pi_1' }, purchases.ports)).toMatchObject({ credited: false, reason: 'already-credited' });
+        expect(purchases.store.balance(b.agentUrl), 'balance').toBe(purchases.config.pack.creditNano);
+        expectAnswer(await b.post({ headers }), E.purchase_already_granted, b.now);
+      },
     });
   });
 
   describe('refusals before anything is charged (deployment faults and switches)', () => {
     const faults: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; arrange: (b: Buyer) => void }> = [
-      { record: E.mpp_disabled, describe: 'buying is not open', arrange: () => (target.purchases!.config = { ...target.purchases!.config, mppEnabled: false }) },
-      { record: E.purchases_disabled, describe: 'purchases are closed in every market', arrange: () => (target.purchases!.config = { ...target.purchases!.config, purchasesOpen: false }) },
-      { record: E.purchases_unavailable_region, describe: "the card's market is closed", arrange: () => (target.purchases!.config = { ...target.purchases!.config, closedMarkets: [target.purchases!.processor.defaultCountry ?? 'US'] }) },
+      {
+        record: E.mpp_disabled,
+        describe: 'buying is not open',
+        arrange: () => (target.purchases!.config = { ...target.purchases!.config, mppEnabled: false }),
+      },
+      {
+        record: E.purchases_disabled,
+        describe: 'purchases are closed in every market',
+        arrange: () => (target.purchases!.config = { ...target.purchases!.config, purchasesOpen: false }),
+      },
+      {
+        record: E.purchases_unavailable_region,
+        describe: "the card's market is closed",
+        arrange: () => (target.purchases!.config = { ...target.purchases!.config, closedMarkets: [target.purchases!.processor.defaultCountry ?? 'US'] }),
+      },
       {
         record: E.ownerless_balance_cap,
         describe: 'an ownerless agent at the cap',
@@ -339,13 +363,13 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         requirements: ids(fault.record, P.noChallengeOnCodes),
         level: 'MUST',
         run: async (c) => {
-        need(c, 'spend', 'payment-faults');
-        const b = await buyer(c, fault.record.code);
-        const offer = await payable(c, b);
-        fault.arrange(b);
-        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), fault.record, b.now);
-        expect(target.purchases!.processor.chargeCalls(), 'charges sent').toBe(0);
-      },
+          need(c, 'spend', 'payment-faults');
+          const b = await buyer(c, fault.record.code);
+          const offer = await payable(c, b);
+          fault.arrange(b);
+          expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), fault.record, b.now);
+          expect(target.purchases!.processor.chargeCalls(), 'charges sent').toBe(0);
+        },
       });
     }
 
@@ -355,15 +379,15 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.payment_unreconciled),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'unreconciled');
-      const offer = await payable(c, b);
-      const stray = token('settled');
-      await settleReported({ chargeId: 'pi_stray', token: stray }, target.purchases!.ports);
-      const answer = await b.post({ headers: cardPayment(offer.echo, stray, offer.version) });
-      expectAnswer(answer, E.payment_unreconciled, b.now);
-      expect(answer.body?.[PURCHASE_BODY_MEMBERS.refund], 'refund state').toBe(REFUND_STATES.issued);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'unreconciled');
+        const offer = await payable(c, b);
+        const stray = token('settled');
+        await settleReported({ chargeId: 'pi_stray', token: stray }, target.purchases!.ports);
+        const answer = await b.post({ headers: cardPayment(offer.echo, stray, offer.version) });
+        expectAnswer(answer, E.payment_unreconciled, b.now);
+        expect(answer.body?.[PURCHASE_BODY_MEMBERS.refund], 'refund state').toBe(REFUND_STATES.issued);
+      },
     });
   });
 });

@@ -111,15 +111,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(M.unsignedSizedToCall, P.challengeShape),
       level: 'MUST',
       run: async (c) => {
-      const b = await buyer(c, 'unsigned');
-      const answer = await call(c, b, { signed: false });
-      expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
-      if (target.purchases) {
-        const offer = offered(answer);
-        expect(offer.amount, 'the challenge quotes the price of one call').toBe(Number(purchases().saleOffer.price.amount));
-        expect(offer.kind, 'a single-call challenge').toBe(PURCHASE_KINDS.exact);
-      }
-    },
+        const b = await buyer(c, 'unsigned');
+        const answer = await call(c, b, { signed: false });
+        expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
+        if (target.purchases) {
+          const offer = offered(answer);
+          expect(offer.amount, 'the challenge quotes the price of one call').toBe(Number(purchases().saleOffer.price.amount));
+          expect(offer.kind, 'a single-call challenge').toBe(PURCHASE_KINDS.exact);
+        }
+      },
     });
 
     check({
@@ -128,13 +128,13 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(M.unsignedSizedToCall),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'payment-faults');
-      const b = await buyer(c, 'kinds');
-      const exact = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
-      expect(exact.amount).toBe(Number(purchases().saleOffer.price.amount));
-      const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
-      expect(pack.amount).toBe(Number(purchases().config.pack.price.amount));
-    },
+        need(c, 'payment-faults');
+        const b = await buyer(c, 'kinds');
+        const exact = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
+        expect(exact.amount).toBe(Number(purchases().saleOffer.price.amount));
+        const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
+        expect(pack.amount).toBe(Number(purchases().config.pack.price.amount));
+      },
     });
 
     check({
@@ -143,11 +143,11 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.metered_not_ready, P.noChallengeOnCodes),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'payment-faults');
-      const b = await buyer(c, 'not-ready');
-      setSale(() => ({ anonymous: false }));
-      expectAnswer(await call(c, b, { signed: false }), E.metered_not_ready, b.now);
-    },
+        need(c, 'payment-faults');
+        const b = await buyer(c, 'not-ready');
+        setSale(() => ({ anonymous: false }));
+        expectAnswer(await call(c, b, { signed: false }), E.metered_not_ready, b.now);
+      },
     });
   });
 
@@ -158,13 +158,13 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.call_already_served, P.termsOnFunded),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'served');
-      const offer = await payable(c, b, { signed: false });
-      const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      expectServed(await call(c, b, { signed: false, headers }));
-      expectAnswer(await call(c, b, { signed: false, headers }), E.call_already_served, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'served');
+        const offer = await payable(c, b, { signed: false });
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        expectServed(await call(c, b, { signed: false, headers }));
+        expectAnswer(await call(c, b, { signed: false, headers }), E.call_already_served, b.now);
+      },
     });
 
     check({
@@ -173,11 +173,11 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.challenge_kind_mismatch),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'kind-pack');
-      const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
-      expectAnswer(await call(c, b, { headers: cardPayment(pack.echo, token('settled'), pack.version) }), E.challenge_kind_mismatch, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'kind-pack');
+        const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
+        expectAnswer(await call(c, b, { headers: cardPayment(pack.echo, token('settled'), pack.version) }), E.challenge_kind_mismatch, b.now);
+      },
     });
 
     check({
@@ -186,11 +186,11 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.challenge_kind_mismatch),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, 'kind-call');
-      const offer = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
-      expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.challenge_kind_mismatch, b.now);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, 'kind-call');
+        const offer = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
+        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.challenge_kind_mismatch, b.now);
+      },
     });
 
     check({
@@ -199,14 +199,17 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.challenge_origin_mismatch),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'origin');
-      const p = purchases();
-      const config = { ...p.config, sale: p.saleOffer };
-      const elsewhere = await issueChallenge(p.sale.ports, config, b.now, { ...SINGLE_CALL_OFFERS[PAYMENT_METHODS.stripe]!.offer(config, null, p.sale.ports), origin: `${REFERENCE_PRICED_PATH}-elsewhere` });
-      const answer = await call(c, b, { signed: false, headers: cardPayment(challengeEcho(elsewhere), token('settled'), p.config.terms.version) });
-      expectAnswer(answer, E.challenge_origin_mismatch, b.now);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'origin');
+        const p = purchases();
+        const config = { ...p.config, sale: p.saleOffer };
+        const elsewhere = await issueChallenge(p.sale.ports, config, b.now, {
+          ...SINGLE_CALL_OFFERS[PAYMENT_METHODS.stripe]!.offer(config, null, p.sale.ports),
+          origin: `${REFERENCE_PRICED_PATH}-elsewhere`,
+        });
+        const answer = await call(c, b, { signed: false, headers: cardPayment(challengeEcho(elsewhere), token('settled'), p.config.terms.version) });
+        expectAnswer(answer, E.challenge_origin_mismatch, b.now);
+      },
     });
 
     check({
@@ -215,12 +218,12 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.buyer_inactive),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'inactive');
-      const offer = await payable(c, b);
-      purchases().sale.accounts.inactive.add(b.agentUrl);
-      expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive, b.now);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'inactive');
+        const offer = await payable(c, b);
+        purchases().sale.accounts.inactive.add(b.agentUrl);
+        expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive, b.now);
+      },
     });
 
     check({
@@ -229,13 +232,13 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.metered_unavailable_for_card),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'card-closed');
-      const offer = await payable(c, b);
-      setSale(() => ({ cardOpen: false }));
-      expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card, b.now);
-      expect(purchases().processor.chargeCalls(), 'charges sent').toBe(0);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'card-closed');
+        const offer = await payable(c, b);
+        setSale(() => ({ cardOpen: false }));
+        expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card, b.now);
+        expect(purchases().processor.chargeCalls(), 'charges sent').toBe(0);
+      },
     });
   });
 
@@ -253,17 +256,17 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         requirements: ids(cap.record, P.noChallengeOnCodes),
         level: 'MUST',
         run: async (c) => {
-        need(c, 'spend', 'payment-faults');
-        const b = await buyer(c, cap.record.code);
-        setCaps(cap.caps);
-        // One card behind both tokens, so the card's own cap counts both purchases.
-        const [first, second] = [token('settled'), token('settled')];
-        purchases().sale.cards.cards.set(first, 'card:suite').set(second, 'card:suite');
-        const one = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
-        expectServed(await call(c, b, { signed: cap.signed, headers: cardPayment(one.echo, first, one.version) }));
-        const two = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
-        expectAnswer(await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) }), cap.record, b.now);
-      },
+          need(c, 'spend', 'payment-faults');
+          const b = await buyer(c, cap.record.code);
+          setCaps(cap.caps);
+          // One card behind both tokens, so the card's own cap counts both purchases.
+          const [first, second] = [token('settled'), token('settled')];
+          purchases().sale.cards.cards.set(first, 'card:suite').set(second, 'card:suite');
+          const one = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
+          expectServed(await call(c, b, { signed: cap.signed, headers: cardPayment(one.echo, first, one.version) }));
+          const two = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
+          expectAnswer(await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) }), cap.record, b.now);
+        },
       });
     }
   });
@@ -275,16 +278,16 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.sale_serve_pending, P.resumeSameCredential),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'serve-pending');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      purchases().sale.server.enqueue('not-started');
-      expectAnswer(await call(c, b, { headers }), E.sale_serve_pending, b.now);
-      expectServed(await call(c, b, { headers }));
-      expect(purchases().sale.server.ran, 'the call ran once').toHaveLength(1);
-      expectAnswer(await call(c, b, { headers }), E.call_already_served, b.now);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'serve-pending');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        purchases().sale.server.enqueue('not-started');
+        expectAnswer(await call(c, b, { headers }), E.sale_serve_pending, b.now);
+        expectServed(await call(c, b, { headers }));
+        expect(purchases().sale.server.ran, 'the call ran once').toHaveLength(1);
+        expectAnswer(await call(c, b, { headers }), E.call_already_served, b.now);
+      },
     });
 
     check({
@@ -293,21 +296,21 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.call_in_progress),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'in-progress');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      const server = purchases().sale.server;
-      let during: PaidExchange | undefined;
-      server.during = async () => {
-        server.during = undefined;
-        during = await call(c, b, { headers });
-      };
-      expectServed(await call(c, b, { headers }));
-      if (during === undefined) return expect.fail('the call was never served, so nothing was presented during it');
-      expectAnswer(during, E.call_in_progress, b.now);
-      expect(server.ran, 'the call ran once').toHaveLength(1);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'in-progress');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        const server = purchases().sale.server;
+        let during: PaidExchange | undefined;
+        server.during = async () => {
+          server.during = undefined;
+          during = await call(c, b, { headers });
+        };
+        expectServed(await call(c, b, { headers }));
+        if (during === undefined) return expect.fail('the call was never served, so nothing was presented during it');
+        expectAnswer(during, E.call_in_progress, b.now);
+        expect(server.ran, 'the call ran once').toHaveLength(1);
+      },
     });
 
     check({
@@ -316,16 +319,16 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.grant_failed, P.resumeSameCredential),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'grant-failed');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      purchases().store.failGrants = 1;
-      expectAnswer(await call(c, b, { headers }), E.grant_failed, b.now);
-      expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
-      expectServed(await call(c, b, { headers }));
-      expect(purchases().processor.chargeCalls(), 'charged once').toBe(1);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'grant-failed');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        purchases().store.failGrants = 1;
+        expectAnswer(await call(c, b, { headers }), E.grant_failed, b.now);
+        expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
+        expectServed(await call(c, b, { headers }));
+        expect(purchases().processor.chargeCalls(), 'charged once').toBe(1);
+      },
     });
 
     check({
@@ -334,14 +337,14 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.call_refunded),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'refunded');
-      const offer = await payable(c, b);
-      const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      purchases().sale.server.enqueue('throw');
-      expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
-      expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'refunded');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        purchases().sale.server.enqueue('throw');
+        expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
+        expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
+      },
     });
 
     check({
@@ -350,14 +353,14 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.funding_failed),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'funding-failed');
-      const offer = await payable(c, b);
-      (purchases().sale.ports.funding as MemoryFunding).failHold = true;
-      const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
-      expectAnswer(answer, E.funding_failed, b.now);
-      expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toMatchObject({ granted: true });
-    },
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'funding-failed');
+        const offer = await payable(c, b);
+        (purchases().sale.ports.funding as MemoryFunding).failHold = true;
+        const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
+        expectAnswer(answer, E.funding_failed, b.now);
+        expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toMatchObject({ granted: true });
+      },
     });
 
     check({
@@ -366,14 +369,23 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.funding_unavailable),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'payment-faults');
-      const b = await buyer(c, 'funding-unavailable');
-      const p = purchases();
-      await p.store.grant({ challengeId: `suite-${b.caseId}`, buyer: b.agentUrl, packId: p.config.pack.packId, creditNano: p.config.pack.creditNano, chargeId: 'pi_suite', method: PAYMENT_METHODS.stripe, termsVersion: p.config.terms.version, grantedAt: b.now });
-      (p.sale.ports.funding as MemoryFunding).failHold = true;
-      expectAnswer(await call(c, b), E.funding_unavailable, b.now);
-      expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
-    },
+        need(c, 'payment-faults');
+        const b = await buyer(c, 'funding-unavailable');
+        const p = purchases();
+        await p.store.grant({
+          challengeId: `suite-${b.caseId}`,
+          buyer: b.agentUrl,
+          packId: p.config.pack.packId,
+          creditNano: p.config.pack.creditNano,
+          chargeId: 'pi_suite',
+          method: PAYMENT_METHODS.stripe,
+          termsVersion: p.config.terms.version,
+          grantedAt: b.now,
+        });
+        (p.sale.ports.funding as MemoryFunding).failHold = true;
+        expectAnswer(await call(c, b), E.funding_unavailable, b.now);
+        expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
+      },
     });
   });
 });

@@ -101,7 +101,11 @@ async function signTransfer(o: TempoOffer, amount = BigInt(o.quote.amount)): Pro
 
 /** The paid retry: a stablecoin credential carrying `payload`, the assent, and the methods hint (all covered). */
 function tempoPayment(o: TempoOffer, payload: Record<string, string>): Record<string, string> {
-  const credential = { [CREDENTIAL_MEMBERS.challenge]: o.echo, [CREDENTIAL_MEMBERS.payload]: payload, [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${o.quote.chainId}:${wallet.address}` };
+  const credential = {
+    [CREDENTIAL_MEMBERS.challenge]: o.echo,
+    [CREDENTIAL_MEMBERS.payload]: payload,
+    [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${o.quote.chainId}:${wallet.address}`,
+  };
   return { ...PREFER_TEMPO, [HEADERS.paymentAuthorization]: serializeCredential(credential as never), [HEADERS.termsAccepted]: o.version };
 }
 
@@ -129,12 +133,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(M.methodsHint, M.stablecoinTransaction, P.challengeShape),
     level: 'MUST',
     run: async (c) => {
-    const b = await buyer(c, 'challenge');
-    const answer = await b.post({ headers: PREFER_TEMPO });
-    expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
-    const o = tempoOffer(answer);
-    expect(o.quote.amount, 'amount in base units').toMatch(/^[0-9]+$/);
-  },
+      const b = await buyer(c, 'challenge');
+      const answer = await b.post({ headers: PREFER_TEMPO });
+      expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
+      const o = tempoOffer(answer);
+      expect(o.quote.amount, 'amount in base units').toMatch(/^[0-9]+$/);
+    },
   });
 
   check({
@@ -143,16 +147,16 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(M.stablecoinTransaction),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend');
-    if (!target.capabilities.has('payment-faults')) c.notRun(`${CAPABILITY_REASONS['payment-faults']}; it ${BROADCASTS_REASON}`);
-    const b = await buyer(c, 'granted');
-    const o = await offer(b);
-    const serialized = await signTransfer(o);
-    const paid = await b.post({ headers: tempoPayment(o, transaction(serialized)) });
-    expectTempoReceipt(paid, keccak256(serialized));
-    expect(paid.body?.granted, 'body.granted').toBe(true);
-    expectAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted, b.now);
-  },
+      need(c, 'spend');
+      if (!target.capabilities.has('payment-faults')) c.notRun(`${CAPABILITY_REASONS['payment-faults']}; it ${BROADCASTS_REASON}`);
+      const b = await buyer(c, 'granted');
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      const paid = await b.post({ headers: tempoPayment(o, transaction(serialized)) });
+      expectTempoReceipt(paid, keccak256(serialized));
+      expect(paid.body?.granted, 'body.granted').toBe(true);
+      expectAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted, b.now);
+    },
   });
 
   check({
@@ -161,12 +165,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(M.stablecoinTransaction, M.unsignedSizedToCall),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend', 'payment-faults');
-    const b = await buyer(c, 'call');
-    const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
-    const serialized = await signTransfer(o);
-    expectTempoReceipt(await b.post({ path: REFERENCE_PRICED_PATH, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
-  },
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'call');
+      const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+      const serialized = await signTransfer(o);
+      expectTempoReceipt(await b.post({ path: REFERENCE_PRICED_PATH, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+    },
   });
 
   check({
@@ -175,14 +179,14 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend');
-    const b = await buyer(c, 'non-matching');
-    const o = await offer(b);
-    const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, BigInt(o.quote.amount) - 1n))) });
-    expectAnswer(answer, PAYMENT_PROBLEMS.verificationFailed, b.now);
-    tempoOffer(answer);
-    if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
-  },
+      need(c, 'spend');
+      const b = await buyer(c, 'non-matching');
+      const o = await offer(b);
+      const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, BigInt(o.quote.amount) - 1n))) });
+      expectAnswer(answer, PAYMENT_PROBLEMS.verificationFailed, b.now);
+      tempoOffer(answer);
+      if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+    },
   });
 
   for (const type of [TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof]) {
@@ -192,13 +196,15 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       requirements: ids(E['invalid-payload']),
       level: 'MUST',
       run: async (c) => {
-      need(c, 'spend');
-      const b = await buyer(c, `payload-${type}`);
-      const o = await offer(b);
-      const answer = await b.post({ headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: keccak256(await signTransfer(o)) }) });
-      expectAnswer(answer, E['invalid-payload'], b.now);
-      if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
-    },
+        need(c, 'spend');
+        const b = await buyer(c, `payload-${type}`);
+        const o = await offer(b);
+        const answer = await b.post({
+          headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: keccak256(await signTransfer(o)) }),
+        });
+        expectAnswer(answer, E['invalid-payload'], b.now);
+        if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+      },
     });
   }
 
@@ -208,36 +214,36 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.stablecoin_location_unknown, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend', 'payment-faults');
-    const b = await buyer(c, 'location-unknown');
-    const p = target.purchases!;
-    if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
-    p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, sellsToUnplaceableBuyers: false } };
-    p.stablecoin.locations.countries.clear();
-    const o = await offer(b);
-    expectAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown, b.now);
-    expect(broadcasts(), 'broadcasts').toBe(0);
-  },
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'location-unknown');
+      const p = target.purchases!;
+      if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
+      p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, sellsToUnplaceableBuyers: false } };
+      p.stablecoin.locations.countries.clear();
+      const o = await offer(b);
+      expectAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown, b.now);
+      expect(broadcasts(), 'broadcasts').toBe(0);
+    },
   });
 
   check({
     id: 'stablecoin.wallet-daily-cap',
-    title: "a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast",
+    title: 'a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast',
     requirements: ids(E.wallet_daily_cap, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend', 'payment-faults');
-    const b = await buyer(c, 'wallet-cap');
-    const p = target.purchases!;
-    if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
-    p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, walletDailyCap: String(2n * BigInt(p.config.stablecoin.amount) - 1n) } };
-    const first = await offer(b);
-    const serialized = await signTransfer(first);
-    expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), keccak256(serialized));
-    const second = await offer(b);
-    expectAnswer(await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) }), E.wallet_daily_cap, b.now);
-    expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
-  },
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'wallet-cap');
+      const p = target.purchases!;
+      if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
+      p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, walletDailyCap: String(2n * BigInt(p.config.stablecoin.amount) - 1n) } };
+      const first = await offer(b);
+      const serialized = await signTransfer(first);
+      expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), keccak256(serialized));
+      const second = await offer(b);
+      expectAnswer(await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) }), E.wallet_daily_cap, b.now);
+      expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
+    },
   });
 
   check({
@@ -246,15 +252,15 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend', 'payment-faults');
-    const b = await buyer(c, 'call-repriced');
-    const p = target.purchases!;
-    const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
-    const payment = tempoPayment(o, transaction(await signTransfer(o)));
-    p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
-    expectAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin, b.now);
-    expect(broadcasts(), 'broadcasts').toBe(0);
-  },
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'call-repriced');
+      const p = target.purchases!;
+      const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+      const payment = tempoPayment(o, transaction(await signTransfer(o)));
+      p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
+      expectAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin, b.now);
+      expect(broadcasts(), 'broadcasts').toBe(0);
+    },
   });
 
   check({
@@ -263,16 +269,16 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend', 'payment-faults');
-    const b = await buyer(c, 'unavailable');
-    const o = await offer(b);
-    const serialized = await signTransfer(o);
-    const headers = tempoPayment(o, transaction(serialized));
-    target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
-    expectAnswer(await b.post({ headers }), E.tempo_unavailable, b.now);
-    expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
-    expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
-  },
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'unavailable');
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      const headers = tempoPayment(o, transaction(serialized));
+      target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
+      expectAnswer(await b.post({ headers }), E.tempo_unavailable, b.now);
+      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
+    },
   });
 
   check({
@@ -281,16 +287,16 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
-    need(c, 'spend', 'payment-faults', 'clock-control');
-    const b = await buyer(c, 'pending');
-    const o = await offer(b);
-    const serialized = await signTransfer(o);
-    const headers = tempoPayment(o, transaction(serialized));
-    target.purchases!.stablecoin.network.pendingReads = 1;
-    expectAnswer(await b.post({ headers }), E.tempo_settlement_pending, b.now);
-    await b.advance(600);
-    expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
-    expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
-  },
+      need(c, 'spend', 'payment-faults', 'clock-control');
+      const b = await buyer(c, 'pending');
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      const headers = tempoPayment(o, transaction(serialized));
+      target.purchases!.stablecoin.network.pendingReads = 1;
+      expectAnswer(await b.post({ headers }), E.tempo_settlement_pending, b.now);
+      await b.advance(600);
+      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
+    },
   });
 });

@@ -47,7 +47,10 @@ export function methodNotAllowedAnswer(path: string, method: string, allowed: re
 /** 7.2 415 for a body request whose Content-Type is missing or not one the endpoint accepts. */
 export function unsupportedMediaTypeAnswer(given: string | undefined, accepted: readonly string[]): EndpointAnswer {
   const wanted = accepted.join(' or ');
-  const message = given === undefined ? `This endpoint needs a request body of type ${wanted}, and the request names no Content-Type.` : `This endpoint takes ${wanted}, not ${given}.`;
+  const message =
+    given === undefined
+      ? `This endpoint needs a request body of type ${wanted}, and the request names no Content-Type.`
+      : `This endpoint takes ${wanted}, not ${given}.`;
   return {
     status: ENDPOINT_ERRORS.unsupportedMediaType.status!,
     headers: { [HEADERS.accept]: accepted.join(', ') },
@@ -74,5 +77,9 @@ export function bodyCapAnswer(cap: number): EndpointAnswer {
 
 /** No declared endpoint at this path (not a 7.2 row: the SDKs answer it in the 2.6 shape). */
 export function notFoundAnswer(path: string): EndpointAnswer {
-  return { status: 404, headers: {}, body: { error: { code: ENDPOINT_OWN_CODES.notFound, message: `No endpoint is declared at ${path}.` } } satisfies EndpointErrorBody };
+  return {
+    status: 404,
+    headers: {},
+    body: { error: { code: ENDPOINT_OWN_CODES.notFound, message: `No endpoint is declared at ${path}.` } } satisfies EndpointErrorBody,
+  };
 }

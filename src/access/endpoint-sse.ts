@@ -51,7 +51,8 @@ export function parseSseFrames(text: string): { readonly frames: readonly Parsed
   const blocks = text.split(SSE.frameEnd);
   const trailing = blocks.pop() ?? '';
   const frames = blocks.map((block): ParsedSseFrame => {
-    if (!block.startsWith(SSE.dataPrefix) || block.includes('\n')) return { kind: 'invalid', text: block, problem: `is not one line of the form "${SSE.dataPrefix}<json>"` };
+    if (!block.startsWith(SSE.dataPrefix) || block.includes('\n'))
+      return { kind: 'invalid', text: block, problem: `is not one line of the form "${SSE.dataPrefix}<json>"` };
     const data = block.slice(SSE.dataPrefix.length);
     if (data === SSE.done) return { kind: 'done' };
     try {

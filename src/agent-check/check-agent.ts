@@ -33,12 +33,18 @@ export interface AgentCheckReport {
 /** The URLs 2.4 derives from an agent URL; the key directory is at the origin. */
 export function agentCheckUrls(agentUrl: string): { agentUrl: string; cardUrl: string; keySetUrl: string; keyDirectoryUrl: string } {
   const base = agentUrl.replace(/\/+$/, '');
-  return { agentUrl: base, cardUrl: base + WELL_KNOWN.agentCard, keySetUrl: base + WELL_KNOWN.jwks, keyDirectoryUrl: new URL(base).origin + WELL_KNOWN.keyDirectory };
+  return {
+    agentUrl: base,
+    cardUrl: base + WELL_KNOWN.agentCard,
+    keySetUrl: base + WELL_KNOWN.jwks,
+    keyDirectoryUrl: new URL(base).origin + WELL_KNOWN.keyDirectory,
+  };
 }
 
 const FIXES: Readonly<Record<FetchFailureReason, string>> = {
   'not-https': 'Serve it over https with a valid certificate (plain http is for local testing only, with --allow-insecure).',
-  redirect: 'Serve the document at exactly this URL with status 200; platforms never follow redirects (a trailing slash or http-to-https rule on the host is the usual cause).',
+  redirect:
+    'Serve the document at exactly this URL with status 200; platforms never follow redirects (a trailing slash or http-to-https rule on the host is the usual cause).',
   status: 'Serve the document at exactly this URL with status 200.',
   'too-large': 'Keep the document under 64 KiB: publish fewer keys, and no other data.',
   timeout: 'Make the host answer within 5 seconds (connect, headers and body together).',
@@ -55,7 +61,14 @@ function parse(outcome: Extract<FetchOutcome, { ok: true }>, problems: AgentProb
   try {
     return { ok: true, value: JSON.parse(Buffer.from(outcome.body).toString('utf8')) };
   } catch {
-    problems.push(problem(P.documentNotJson, requirement, outcome.url, `${outcome.url} answered 200, but the body is not JSON. Serve the document itself (JSON), not an HTML page or an error page.`));
+    problems.push(
+      problem(
+        P.documentNotJson,
+        requirement,
+        outcome.url,
+        `${outcome.url} answered 200, but the body is not JSON. Serve the document itself (JSON), not an HTML page or an error page.`,
+      ),
+    );
     return { ok: false };
   }
 }
@@ -73,9 +86,15 @@ export async function checkAgent(agentUrl: string, fetcher: DocumentFetcher): Pr
 
   const record = (name: AgentDocumentName, outcome: FetchOutcome, own: AgentProblem[]) => {
     problems.push(...own);
-    documents.push({ name, url: outcome.url, status: outcome.ok ? outcome.status : (outcome.status ?? null), ok: outcome.ok && !own.some((p) => p.level === 'error') });
+    documents.push({
+      name,
+      url: outcome.url,
+      status: outcome.ok ? outcome.status : (outcome.status ?? null),
+      ok: outcome.ok && !own.some((p) => p.level === 'error'),
+    });
   };
-  const unreadable = (outcome: Extract<FetchOutcome, { ok: false }>) => problem(P.documentUnreachable, fetchable, outcome.url, `${outcome.detail}. ${FIXES[outcome.reason]}`);
+  const unreadable = (outcome: Extract<FetchOutcome, { ok: false }>) =>
+    problem(P.documentUnreachable, fetchable, outcome.url, `${outcome.detail}. ${FIXES[outcome.reason]}`);
 
   // The key set first: the directory check needs its keys.
   let agentKeys: ReturnType<typeof judgeKeySetDocument>['keys'] = [];
@@ -118,7 +137,8 @@ export async function checkAgent(agentUrl: string, fetcher: DocumentFetcher): Pr
     const own: AgentProblem[] = [];
     const parsed = parse(directory, own, REQUIREMENTS.keyDirectoryEntries.id);
     if (parsed.ok) own.push(...judgeKeyDirectoryDocument(mediaTypeOf(directory.headers), parsed.value, directory.url, agentKeys));
-    else if (mediaTypeOf(directory.headers) !== undefined) own.push(...judgeKeyDirectoryDocument(mediaTypeOf(directory.headers), { keys: [] }, directory.url, []).filter((p) => p.code === P.directoryMediaType));
+    else if (mediaTypeOf(directory.headers) !== undefined)
+      own.push(...judgeKeyDirectoryDocument(mediaTypeOf(directory.headers), { keys: [] }, directory.url, []).filter((p) => p.code === P.directoryMediaType));
     record('key_directory', directory, own);
   }
 

@@ -24,9 +24,5 @@ function formatProblems(source: string, problems: readonly InputProblem[]): stri
   if (problems.length === 1) return `${source}: ${line(problems[0]!)}`;
   const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  ${line(p)}`);
   const rest = problems.length - listed.length;
-  return [
-    `${source}: ${problems.length} problems:`,
-    ...listed,
-    ...(rest > 0 ? [`  and ${rest} more`] : []),
-  ].join('\n');
+  return [`${source}: ${problems.length} problems:`, ...listed, ...(rest > 0 ? [`  and ${rest} more`] : [])].join('\n');
 }

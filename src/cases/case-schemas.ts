@@ -24,4 +24,3 @@ export function caseValidators(): CaseValidators {
   };
   return compiled;
 }
-

@@ -31,11 +31,8 @@ export interface CaseResult {
   readonly steps: readonly StepResult[];
 }
 
-
 /** The scope a platform token needs when a case does not name one. */
 export const DEFAULT_AGENT_SCOPE = 'agent';
-
-
 
 function toResult(verdict: Verdict): Omit<StepResult, 'matches_expect' | 'mismatches'> {
   if (verdict.ok) {
@@ -49,7 +46,15 @@ function toResult(verdict: Verdict): Omit<StepResult, 'matches_expect' | 'mismat
       body: null,
     };
   }
-  return { ok: false, status: verdict.status, error_code: verdict.code, agent_url: verdict.agentUrl, headers: verdict.headers, description: verdict.description, body: verdict.body };
+  return {
+    ok: false,
+    status: verdict.status,
+    error_code: verdict.code,
+    agent_url: verdict.agentUrl,
+    headers: verdict.headers,
+    description: verdict.description,
+    body: verdict.body,
+  };
 }
 
 function compare(expect: CaseExpect | undefined, got: Omit<StepResult, 'matches_expect' | 'mismatches'>): { matches: boolean | null; mismatches: string[] } {

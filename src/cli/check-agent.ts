@@ -16,7 +16,8 @@ const DOCUMENT_LABELS = { card: 'agent card', key_set: 'key set', key_directory:
 
 function agentUrlArgument(args: CommandArgs): string {
   const value = args.positionals[0];
-  if (value === undefined || value === '') throw new UsageError('check-agent needs AGENT_URL, the agent URL its card and key set live under (e.g. https://agents.example/a/alice)', NAME);
+  if (value === undefined || value === '')
+    throw new UsageError('check-agent needs AGENT_URL, the agent URL its card and key set live under (e.g. https://agents.example/a/alice)', NAME);
   let url: URL;
   try {
     url = new URL(value);
@@ -27,14 +28,16 @@ function agentUrlArgument(args: CommandArgs): string {
   if (url.search !== '' || url.hash !== '') throw new UsageError('AGENT_URL must not carry a query or fragment', NAME);
   const agentUrl = url.href.replace(/\/+$/, '');
   for (const suffix of [WELL_KNOWN.jwks, WELL_KNOWN.agentCard]) {
-    if (agentUrl.endsWith(suffix)) throw new UsageError(`AGENT_URL is the agent URL itself; leave off ${suffix} (try ${agentUrl.slice(0, -suffix.length)})`, NAME);
+    if (agentUrl.endsWith(suffix))
+      throw new UsageError(`AGENT_URL is the agent URL itself; leave off ${suffix} (try ${agentUrl.slice(0, -suffix.length)})`, NAME);
   }
   return agentUrl;
 }
 
 function humanReport(report: AgentCheckReport): string {
   const lines = [`agent ${report.agent_url}`];
-  for (const d of report.documents) lines.push(`  ${d.ok ? 'ok  ' : 'FAIL'} ${DOCUMENT_LABELS[d.name]}: ${d.url}${d.status === null ? ' (no answer)' : ` (${d.status})`}`);
+  for (const d of report.documents)
+    lines.push(`  ${d.ok ? 'ok  ' : 'FAIL'} ${DOCUMENT_LABELS[d.name]}: ${d.url}${d.status === null ? ' (no answer)' : ` (${d.status})`}`);
   if (report.problems.length) lines.push('');
   for (const p of report.problems) lines.push(`${p.level === 'error' ? 'problem' : 'warning'} [${p.code}, ${p.requirement}] ${p.url}`, `  ${p.message}`);
   const errors = report.problems.filter((p) => p.level === 'error').length;
@@ -81,7 +84,7 @@ export const checkAgentCommand: Command = {
     'origin (/.well-known/http-message-signatures-directory) under the fetch rules of spec 5.2 (https, 200 with no',
     'redirect, at most 64 KiB, within 5 s, public addresses only) and checks them against 2.4: the card names itself,',
     'the key set holds at most 16 Ed25519 keys (OKP, Ed25519, use sig) and no RFC 9421 test key, the directory has',
-    'its media type and lists the agent\'s keys. Every problem says what was found, what the spec wants and how to fix it.',
+    "its media type and lists the agent's keys. Every problem says what was found, what the spec wants and how to fix it.",
     'A directory answering 404 is a warning (right only for a server with no signing identity, 4.3).',
     'Exit 0 conformant, 1 a problem found, 2 a bad AGENT_URL, 3 nothing answered.',
     'JSON: { "agent_url", "ok", "documents": [{ "name", "url", "status", "ok" }],',
@@ -92,7 +95,10 @@ export const checkAgentCommand: Command = {
     'allow-insecure': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
   },
   positionals: { names: ['AGENT_URL'], min: 0, max: 1 },
-  examples: ['agent-platform-conformance check-agent https://agents.example/a/alice', 'agent-platform-conformance check-agent http://127.0.0.1:8787/agents/reference --allow-insecure --json'],
+  examples: [
+    'agent-platform-conformance check-agent https://agents.example/a/alice',
+    'agent-platform-conformance check-agent http://127.0.0.1:8787/agents/reference --allow-insecure --json',
+  ],
   available: true,
   run: runCheckAgent,
 };

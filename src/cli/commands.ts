@@ -8,15 +8,7 @@ import { signCommand } from './sign.js';
 import { verifyCommand } from './verify.js';
 
 /** Every command, in the order help lists them (docs/contracts.md section 1). */
-export const COMMANDS: readonly Command[] = [
-  runCommand,
-  verifyCommand,
-  signCommand,
-  keygenCommand,
-  checkAgentCommand,
-  checkWidgetCommand,
-  serveCommand,
-];
+export const COMMANDS: readonly Command[] = [runCommand, verifyCommand, signCommand, keygenCommand, checkAgentCommand, checkWidgetCommand, serveCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -11,7 +11,10 @@ export interface CliIo {
 export function processIo(): CliIo {
   // A reader that went away (the pipe of a launcher that was stopped) must not crash a run still writing its reports.
   for (const stream of [process.stdout, process.stderr]) {
-    if (stream.listenerCount('error') === 0) stream.on('error', (error: NodeJS.ErrnoException) => { if (error.code !== 'EPIPE') throw error; });
+    if (stream.listenerCount('error') === 0)
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+      });
   }
   return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() };
 }

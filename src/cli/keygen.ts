@@ -29,7 +29,7 @@ export const keygenCommand: Command = {
     `Generates an Ed25519 key and writes, under DIR: ${KEYGEN_FILES.privateKey} (mode 0600; keep it secret),`,
     `${KEYGEN_FILES.keySet} (serve it at <agent-url>/.well-known/jwks.json) and ${KEYGEN_FILES.card} (serve it at`,
     '<agent-url>/.well-known/agent.json), whose client_id, url and jwks_uri name the card, the agent and',
-    'the key set as spec 2.4 requires. The key id is the key\'s RFC 7638 thumbprint. Never overwrites.',
+    "the key set as spec 2.4 requires. The key id is the key's RFC 7638 thumbprint. Never overwrites.",
   ].join('\n'),
   options: {
     'agent-url': { type: 'string', value: 'URL', help: 'the agent URL the documents will be served under' },
@@ -51,7 +51,13 @@ async function runKeygen(args: CommandArgs, io: CliIo): Promise<number> {
     keySet: join(dir, KEYGEN_FILES.keySet),
     card: join(dir, KEYGEN_FILES.card),
   };
-  if (await stat(dir).then((s) => !s.isDirectory(), () => false)) throw new InputError(`--out "${outArg}" is a file, not a directory`);
+  if (
+    await stat(dir).then(
+      (s) => !s.isDirectory(),
+      () => false,
+    )
+  )
+    throw new InputError(`--out "${outArg}" is a file, not a directory`);
   await refuseExisting(Object.values(paths));
 
   const { privateJwk, publicJwk } = generateEd25519Jwk();
@@ -68,7 +74,15 @@ async function runKeygen(args: CommandArgs, io: CliIo): Promise<number> {
   }
 
   if (flag(args, 'json')) {
-    io.stdout.write(json({ kid, agent_url: urls.agentUrl, key_set_url: urls.keySetUrl, card_url: urls.cardUrl, files: { private_key: paths.privateKey, key_set: paths.keySet, card: paths.card } }));
+    io.stdout.write(
+      json({
+        kid,
+        agent_url: urls.agentUrl,
+        key_set_url: urls.keySetUrl,
+        card_url: urls.cardUrl,
+        files: { private_key: paths.privateKey, key_set: paths.keySet, card: paths.card },
+      }),
+    );
   } else {
     io.stdout.write(
       [
@@ -92,7 +106,13 @@ function card(urls: AgentUrls): Record<string, string> {
 async function refuseExisting(paths: readonly string[]): Promise<void> {
   const existing: string[] = [];
   for (const path of paths) {
-    if (await stat(path).then(() => true, () => false)) existing.push(path);
+    if (
+      await stat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      existing.push(path);
   }
   if (existing.length > 0) {
     throw new InputError(`refusing to overwrite ${existing.join(', ')}; remove ${existing.length === 1 ? 'it' : 'them'} or choose another --out`);

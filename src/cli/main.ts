@@ -63,6 +63,9 @@ function help(topics: readonly string[], io: CliIo): number {
 }
 
 function unknownCommand(name: string): UsageError {
-  const suggestion = closestWord(name, COMMANDS.map((c) => c.name));
+  const suggestion = closestWord(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
   return new UsageError(`unknown command "${name}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
 }

@@ -47,7 +47,13 @@ function selfTestLines(s: NonNullable<RunReport['selfTest']>): string {
 
 function counted(results: readonly CheckResult[]): string {
   const c = countVerdicts(results);
-  const parts = [`${c.pass} passed`, c.fail && `${c.fail} FAILED`, c.warn && `${c.warn} warnings`, c['not-run'] && `${c['not-run']} not run`, c.error && `${c.error} errors`];
+  const parts = [
+    `${c.pass} passed`,
+    c.fail && `${c.fail} FAILED`,
+    c.warn && `${c.warn} warnings`,
+    c['not-run'] && `${c['not-run']} not run`,
+    c.error && `${c.error} errors`,
+  ];
   return parts.filter(Boolean).join(', ');
 }
 
@@ -76,13 +82,19 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const fixturePort = wholeNumber(args, 'fixture-port');
   const allowSpend = flag(args, 'allow-spend');
   const spendCap = wholeNumber(args, 'spend-cap');
-  if (baseUrl === undefined && (fixtureUrl !== undefined || clientAddressHeader !== undefined || fixturePort !== undefined || allowSpend || spendCap !== undefined)) {
+  if (
+    baseUrl === undefined &&
+    (fixtureUrl !== undefined || clientAddressHeader !== undefined || fixturePort !== undefined || allowSpend || spendCap !== undefined)
+  ) {
     throw new UsageError('--fixture-url, --fixture-port, --client-address-header, --allow-spend and --spend-cap go with --base-url', NAME);
   }
   if (allowSpend !== (spendCap !== undefined)) {
     throw new UsageError('--allow-spend and --spend-cap N go together: a live run pays only when told to, and never more than the cap', NAME);
   }
-  for (const [name, value] of [['base-url', baseUrl], ['fixture-url', fixtureUrl]] as const) {
+  for (const [name, value] of [
+    ['base-url', baseUrl],
+    ['fixture-url', fixtureUrl],
+  ] as const) {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
   const agentUrl = stringOption(args, 'agent-url');
@@ -92,7 +104,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const timeoutMs = wholeNumber(args, 'timeout');
   const out = stringOption(args, 'out');
   const selfTest = flag(args, 'self-test');
-  if (selfTest && (baseUrl !== undefined || agentUrl !== undefined)) throw new UsageError('--self-test runs against the embedded reference deployments; it does not take --base-url or --agent-url', NAME);
+  if (selfTest && (baseUrl !== undefined || agentUrl !== undefined))
+    throw new UsageError('--self-test runs against the embedded reference deployments; it does not take --base-url or --agent-url', NAME);
   // vitest is loaded only when a run starts, so every other command starts fast.
   const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
@@ -125,7 +138,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
 export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
-  usage: '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
+  usage:
+    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -138,7 +152,7 @@ export const runCommand: Command = {
     'not-run with the reason. A live run paces its failing requests to stay under the platform throttle',
     '(30 in 60 s per address) unless --client-address-header names a header the deployment takes the client',
     'address from. Purchase checks against a live deployment never present a payment credential unless',
-    '--allow-spend --spend-cap N is given (N in the currency\'s minor units, for the whole run); they pay with',
+    "--allow-spend --spend-cap N is given (N in the currency's minor units, for the whole run); they pay with",
     'test tokens (spt_test_<outcome>_...) and are reported not-run with the reason otherwise.',
     '--self-test checks the suite itself: every check must pass against the embedded reference, and for each',
     'named fault of the mutant catalogue (src/mutants/) a check naming the requirement it breaks must fail with',
@@ -157,8 +171,15 @@ export const runCommand: Command = {
     'client-address-header': { type: 'string', value: 'NAME', help: 'header the deployment reads the client address from (e.g. x-forwarded-for)' },
     'allow-spend': { type: 'boolean', help: 'let purchase checks present payment credentials (needs --spend-cap)' },
     'spend-cap': { type: 'string', value: 'N', help: 'the most purchase checks may pay in all, in minor units (e.g. 1500 = 15.00 usd)' },
-    'self-test': { type: 'boolean', help: 'also run every check against the mutants of the reference naming its requirements; fails on a survivor or an unchecked requirement' },
-    'agent-url': { type: 'string', value: 'URL', help: 'a live agent for the agent suites (4.1-4.3, 7.2); it declares the conformance probes (default: the embedded reference agent)' },
+    'self-test': {
+      type: 'boolean',
+      help: 'also run every check against the mutants of the reference naming its requirements; fails on a survivor or an unchecked requirement',
+    },
+    'agent-url': {
+      type: 'string',
+      value: 'URL',
+      help: 'a live agent for the agent suites (4.1-4.3, 7.2); it declares the conformance probes (default: the embedded reference agent)',
+    },
   },
   positionals: { names: [], min: 0, max: 0 },
   examples: [

@@ -84,7 +84,7 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'A --host other than a loopback address is served, with a warning: the reference is not hardened.',
       'Beside the platform, on the same origin, it serves the reference agent at /agents/NAME (4.1): declared',
       'endpoints (the conformance probes), /v1/models, /v1/chat/completions, its card, key set, OpenID configuration',
-      'and POST /auth/token; its key is listed in the origin\'s key directory. A line `agent NAME at URL` follows',
+      "and POST /auth/token; its key is listed in the origin's key directory. A line `agent NAME at URL` follows",
       'the first line (after the --allow-insecure-fixtures warning when on). Its keys live in --keys-dir when given.',
     ].join('\n'),
     options: {
@@ -127,7 +127,8 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
       ...(authority === undefined ? {} : { authority }),
       ...(addressHeader ? { clientAddressHeader: addressHeader } : {}),
       // A 500 of the reference is a bug of ours: say what failed, with its stack, where the operator sees it.
-      onError: (error, where) => io.stderr.write(`error while answering ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+      onError: (error, where) =>
+        io.stderr.write(`error while answering ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
   } catch (error) {
     giveUp.abort();

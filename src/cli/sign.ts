@@ -53,7 +53,8 @@ export const signCommand: Command = {
 async function runSign(args: CommandArgs, io: CliIo): Promise<number> {
   const keyFiles = stringOptions(args, 'key');
   if (keyFiles.length === 0) throw new UsageError(`${NAME} needs --key JWK_FILE`, NAME);
-  if (keyFiles.length > MAX_SIGNATURE_LABELS) throw new UsageError(`--key is given ${keyFiles.length} times; at most ${MAX_SIGNATURE_LABELS} keys sign one request`, NAME);
+  if (keyFiles.length > MAX_SIGNATURE_LABELS)
+    throw new UsageError(`--key is given ${keyFiles.length} times; at most ${MAX_SIGNATURE_LABELS} keys sign one request`, NAME);
   const { keySetUrl, agentUrl } = agentUrls(requiredString(args, 'agent-url', NAME, 'URL'), NAME);
   const method = requiredString(args, 'method', NAME, 'M');
   if (!TOKEN.test(method)) throw new UsageError(`--method must be an HTTP method such as POST, not "${method}"`, NAME);
@@ -85,7 +86,11 @@ async function runSign(args: CommandArgs, io: CliIo): Promise<number> {
   if (flag(args, 'json')) {
     io.stdout.write(`${JSON.stringify({ headers: signed.headers, signature_base: signed.bases }, null, 2)}\n`);
   } else {
-    io.stdout.write(Object.entries(signed.headers).map(([name, value]) => `${name}: ${value}\n`).join(''));
+    io.stdout.write(
+      Object.entries(signed.headers)
+        .map(([name, value]) => `${name}: ${value}\n`)
+        .join(''),
+    );
   }
   return EXIT.ok;
 }
@@ -113,7 +118,8 @@ const WRITTEN_BY_SIGN = new Set<string>([HEADERS.contentDigest, HEADERS.signatur
 
 function noncesFor(given: readonly string[], keyCount: number): string[] {
   if (given.length === 0) return Array.from({ length: keyCount }, () => randomNonce());
-  if (given.length !== keyCount) throw new UsageError(`give one --nonce per --key (${keyCount} keys, ${given.length} ${given.length === 1 ? 'nonce' : 'nonces'})`, NAME);
+  if (given.length !== keyCount)
+    throw new UsageError(`give one --nonce per --key (${keyCount} keys, ${given.length} ${given.length === 1 ? 'nonce' : 'nonces'})`, NAME);
   const empty = given.find((n) => n.length === 0);
   if (empty !== undefined) throw new UsageError('--nonce is empty', NAME);
   return [...given];

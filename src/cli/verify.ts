@@ -39,9 +39,7 @@ async function runVerify(args: CommandArgs, io: CliIo): Promise<number> {
 
   if (flag(args, 'json')) {
     const document =
-      file.layout === 'case'
-        ? { steps: results[0]!.steps.map(stepJson) }
-        : { cases: results.map((r) => ({ id: r.id, steps: r.steps.map(stepJson) })) };
+      file.layout === 'case' ? { steps: results[0]!.steps.map(stepJson) } : { cases: results.map((r) => ({ id: r.id, steps: r.steps.map(stepJson) })) };
     io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     io.stdout.write(humanReport(file.cases, results));

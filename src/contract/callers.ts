@@ -5,4 +5,10 @@
  */
 export type CallerRole = 'user' | 'member' | 'owner' | 'admin' | 'denied';
 
-export const CALLER_IDS: Readonly<Record<CallerRole, string>> = Object.freeze({ user: 'ursula', member: 'mia', owner: 'olivia', admin: 'adam', denied: 'dora' });
+export const CALLER_IDS: Readonly<Record<CallerRole, string>> = Object.freeze({
+  user: 'ursula',
+  member: 'mia',
+  owner: 'olivia',
+  admin: 'adam',
+  denied: 'dora',
+});

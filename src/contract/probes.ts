@@ -45,7 +45,10 @@ export const SCOPE_PROBES = Object.freeze({
 
 /** 5.4: one unscoped probe per TypeScript auth mode, at /conformance/auth/<mode>. */
 export const AUTH_MODE_PROBES: Readonly<Record<EndpointAuthMode, HttpEndpointDeclaration>> = Object.freeze(
-  Object.fromEntries(Object.values(ENDPOINT_AUTH_MODES).map((auth) => [auth, { path: `/conformance/auth/${auth}`, method: 'GET', auth }])) as Record<EndpointAuthMode, HttpEndpointDeclaration>,
+  Object.fromEntries(Object.values(ENDPOINT_AUTH_MODES).map((auth) => [auth, { path: `/conformance/auth/${auth}`, method: 'GET', auth }])) as Record<
+    EndpointAuthMode,
+    HttpEndpointDeclaration
+  >,
 );
 
 /** What the payment-seen probe answers: whether the request it received carried Payment-Authorization. */

@@ -15,12 +15,14 @@ export function outcomeOfError(target: FetchTarget, thrown: unknown, rules: Fetc
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   if (TIMEOUT_CODES.has(code)) return timedOut(url, rules.timeoutMs);
-  if (code === 'ECONNREFUSED') return unreachable(url, `${hostname} refused the connection on port ${port} (ECONNREFUSED); check that the server is up and listening there`);
+  if (code === 'ECONNREFUSED')
+    return unreachable(url, `${hostname} refused the connection on port ${port} (ECONNREFUSED); check that the server is up and listening there`);
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return unreachable(url, `there is no route to ${hostname} (${code})`);
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return unreachable(url, `the connection closed before a complete answer arrived (${code}: ${message})`);
   }
-  if (TLS_CODE.test(code)) return unreachable(url, `the TLS handshake failed (${code}: ${message}); the server must present a valid certificate for ${hostname}`);
+  if (TLS_CODE.test(code))
+    return unreachable(url, `the TLS handshake failed (${code}: ${message}); the server must present a valid certificate for ${hostname}`);
   if (code.startsWith('HPE_')) return unreachable(url, `the answer is not valid HTTP/1.1 (${code}: ${message})`);
   return unreachable(url, code ? `${message} (${code})` : message);
 }

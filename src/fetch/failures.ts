@@ -10,8 +10,7 @@ export function refuse(url: string, reason: FetchFailureReason, detail: string, 
   return status === undefined ? { ok: false, url, reason, detail } : { ok: false, url, reason, detail, status };
 }
 
-export const invalidUrl = (url: string, problem: string): FetchFailure =>
-  refuse(url, 'invalid-url', `"${clip(url)}" cannot be fetched: ${problem}`);
+export const invalidUrl = (url: string, problem: string): FetchFailure => refuse(url, 'invalid-url', `"${clip(url)}" cannot be fetched: ${problem}`);
 
 export const notHttps = (url: string, scheme: string, insecureAllowed: boolean): FetchFailure =>
   refuse(
@@ -34,8 +33,7 @@ export const redirected = (url: string, status: number, location: string | undef
     status,
   );
 
-export const badStatus = (url: string, status: number): FetchFailure =>
-  refuse(url, 'status', `${url} answered ${status}; ${RULE} must answer 200`, status);
+export const badStatus = (url: string, status: number): FetchFailure => refuse(url, 'status', `${url} answered ${status}; ${RULE} must answer 200`, status);
 
 export const tooLarge = (url: string, maxBytes: number, declaredLength?: number): FetchFailure =>
   refuse(
@@ -46,13 +44,16 @@ export const tooLarge = (url: string, maxBytes: number, declaredLength?: number)
   );
 
 export const timedOut = (url: string, timeoutMs: number): FetchFailure =>
-  refuse(url, 'timeout', `${url} did not answer in full within ${timeoutMs} ms (connect, headers and body together); ${RULE} must arrive within ${timeoutMs} ms`);
+  refuse(
+    url,
+    'timeout',
+    `${url} did not answer in full within ${timeoutMs} ms (connect, headers and body together); ${RULE} must arrive within ${timeoutMs} ms`,
+  );
 
 export const dnsFailed = (url: string, hostname: string, code: string): FetchFailure =>
   refuse(url, 'dns', `${url} cannot be fetched: the host name ${hostname} did not resolve (${code}); check its DNS records`);
 
-export const unreachable = (url: string, problem: string): FetchFailure =>
-  refuse(url, 'network', `${url} could not be reached: ${problem}`);
+export const unreachable = (url: string, problem: string): FetchFailure => refuse(url, 'network', `${url} could not be reached: ${problem}`);
 
 function describeBytes(bytes: number): string {
   return bytes % 1024 === 0 ? `${bytes / 1024} KiB (${bytes} bytes)` : `${bytes} bytes`;

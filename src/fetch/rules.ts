@@ -93,8 +93,11 @@ export function refuseAddresses(target: FetchTarget, refusals: readonly AddressR
   if (refusals.every((refusal) => refusal.reason === 'not-https')) {
     return refuse(target.url, 'not-https', `${target.url} uses plain http, which --allow-insecure-fixtures allows only to loopback addresses, but it ${where}`);
   }
-  const never = refusals.some((refusal) => refusal.alwaysBlocked) ? '; link-local and cloud metadata addresses are never fetched, whatever the allow list says' : '';
-  const hint = refusals.some((refusal) => refusal.loopback) && !rules.allowInsecureLoopback ? ' (for local testing only, --allow-insecure-fixtures admits loopback)' : '';
+  const never = refusals.some((refusal) => refusal.alwaysBlocked)
+    ? '; link-local and cloud metadata addresses are never fetched, whatever the allow list says'
+    : '';
+  const hint =
+    refusals.some((refusal) => refusal.loopback) && !rules.allowInsecureLoopback ? ' (for local testing only, --allow-insecure-fixtures admits loopback)' : '';
   return refuse(
     target.url,
     'address-refused',

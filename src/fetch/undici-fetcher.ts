@@ -5,7 +5,17 @@ import { HEADERS, MEDIA_TYPES } from '../spec/index.js';
 import type { DocumentFetcher, FetchOutcome } from '../verifier/ports.js';
 import { outcomeOfError } from './error-outcome.js';
 import { timedOut, unreachable } from './failures.js';
-import { fetchRules, judgeAddress, judgeBodySize, judgeDeclaredLength, judgeStatus, judgeUrl, refuseAddresses, type FetchRules, type FetchTarget } from './rules.js';
+import {
+  fetchRules,
+  judgeAddress,
+  judgeBodySize,
+  judgeDeclaredLength,
+  judgeStatus,
+  judgeUrl,
+  refuseAddresses,
+  type FetchRules,
+  type FetchTarget,
+} from './rules.js';
 import { createVettedConnector } from './vetted-connector.js';
 
 export interface UndiciFetcherOptions {

@@ -16,15 +16,16 @@ export interface TargetStepOutcome {
   readonly exchange: Exchange;
 }
 
-
 function judge(response: TargetResponse, request: CaseRequest, expect: SignedRequestCase['steps'][number]['expect']) {
   const hasBody = (caseRequestBody(request)?.length ?? 0) > 0;
   const refused = response.status === REFUSED;
   const judgement = refused ? judgeRefusal(response, hasBody) : { code: null, description: null, problems: [] };
   const problems = [...judgement.problems];
-  if (expect?.ok === true && refused) problems.push(`expected the request to be accepted, but it was refused with ${judgement.code ?? 'no error_code'}: ${judgement.description ?? ''}`);
+  if (expect?.ok === true && refused)
+    problems.push(`expected the request to be accepted, but it was refused with ${judgement.code ?? 'no error_code'}: ${judgement.description ?? ''}`);
   if (expect?.ok === false && !refused) problems.push(`expected 401 ${expect.error_code ?? ''}, but the answer was ${response.status}`);
-  if (refused && expect?.error_code && judgement.code !== expect.error_code) problems.push(`expected error_code ${expect.error_code}, got ${judgement.code ?? 'none'} (${judgement.description ?? 'no description'})`);
+  if (refused && expect?.error_code && judgement.code !== expect.error_code)
+    problems.push(`expected error_code ${expect.error_code}, got ${judgement.code ?? 'none'} (${judgement.description ?? 'no description'})`);
   return { ok: !refused, code: judgement.code, problems };
 }
 

@@ -19,7 +19,10 @@ export async function collectChecks(root: string): Promise<IndexedCheck[]> {
   });
   try {
     const result = await vitest.collect();
-    const problems = [...result.unhandledErrors.map(String), ...result.testModules.flatMap((m) => m.errors().map((e) => `${relative(root, m.moduleId)}: ${e.message}`))];
+    const problems = [
+      ...result.unhandledErrors.map(String),
+      ...result.testModules.flatMap((m) => m.errors().map((e) => `${relative(root, m.moduleId)}: ${e.message}`)),
+    ];
     if (problems.length) throw new Error(`the suites did not load: ${problems.join('; ')}`);
     const checks: IndexedCheck[] = [];
     for (const module of result.testModules) {

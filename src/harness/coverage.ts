@@ -118,12 +118,14 @@ export function requirementCoverage(results: readonly CheckResult[], catalogue: 
   });
   const uncatalogued = [...byId]
     .filter(([id]) => !known.has(id))
-    .map(([id, checks]): UncataloguedRequirement => ({
-      id,
-      status: coverageStatus(checks.map((c) => c.verdict)) as UncataloguedRequirement['status'],
-      checks,
-      verdicts: tally(checks),
-    }));
+    .map(
+      ([id, checks]): UncataloguedRequirement => ({
+        id,
+        status: coverageStatus(checks.map((c) => c.verdict)) as UncataloguedRequirement['status'],
+        checks,
+        verdicts: tally(checks),
+      }),
+    );
   const sectionNames = bySectionNumber([...new Set(catalogue.map((r) => r.section))]);
   return {
     requirements,

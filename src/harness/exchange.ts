@@ -54,7 +54,12 @@ export function recordBody(bytes: Uint8Array | null | undefined): { body: string
     : { body: Buffer.from(cut).toString('base64'), bodyEncoding: 'base64', bodyLength: data.length };
 }
 
-export function recordRequest(r: { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body?: Uint8Array | null }): RecordedRequest {
+export function recordRequest(r: {
+  method: string;
+  url: string;
+  headers: ReadonlyArray<readonly [string, string]>;
+  body?: Uint8Array | null;
+}): RecordedRequest {
   return { method: r.method, url: r.url, headers: r.headers.map(([n, v]) => [n, redactValue(n, v)] as const), ...recordBody(r.body) };
 }
 
@@ -67,10 +72,14 @@ export function recordResponse(r: { status: number; headers: Readonly<Record<str
 /** An exchange as HTTP text, for JUnit failures and terminals. */
 export function exchangeText(e: Exchange): string {
   const body = (b: { body: string; bodyEncoding: string; bodyLength: number }) =>
-    b.bodyLength === 0 ? '' : `\n\n${b.bodyEncoding === 'base64' ? `[${b.bodyLength} bytes, base64] ` : ''}${b.body}${b.bodyLength > BODY_LIMIT ? ` [… ${b.bodyLength} bytes in all]` : ''}`;
+    b.bodyLength === 0
+      ? ''
+      : `\n\n${b.bodyEncoding === 'base64' ? `[${b.bodyLength} bytes, base64] ` : ''}${b.body}${b.bodyLength > BODY_LIMIT ? ` [… ${b.bodyLength} bytes in all]` : ''}`;
   const request = `${e.request.method} ${e.request.url}\n${e.request.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}${body(e.request)}`;
   const response = e.response
-    ? `HTTP ${e.response.status}\n${Object.entries(e.response.headers).map(([n, v]) => `${n}: ${v}`).join('\n')}${body(e.response)}`
+    ? `HTTP ${e.response.status}\n${Object.entries(e.response.headers)
+        .map(([n, v]) => `${n}: ${v}`)
+        .join('\n')}${body(e.response)}`
     : `no response${e.note ? `: ${e.note}` : ''}`;
   return `--- request\n${request}\n--- response\n${response}`;
 }

@@ -2,7 +2,14 @@ import { paymentChallenges, type ChallengeEcho, type PaymentChallenge } from '..
 import { HEADERS } from '../spec/headers.js';
 import { PAYMENT_CHALLENGE_LIFETIME_S } from '../spec/limits.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
-import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_CREDENTIAL_HEADER, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, type PaymentProblemRecord } from '../spec/payments.js';
+import {
+  LINK_RELS,
+  PAYMENT_CACHE_CONTROL,
+  PAYMENT_CREDENTIAL_HEADER,
+  PURCHASE_BODY_MEMBERS,
+  RETRY_MEMBERS,
+  type PaymentProblemRecord,
+} from '../spec/payments.js';
 import type { PurchaseErrorRecord } from '../spec/types.js';
 import type { TargetResponse } from './target.js';
 
@@ -41,7 +48,14 @@ export function readPaidAnswer(response: TargetResponse): PaidAnswer {
   ];
   const type = typeof body?.type === 'string' ? body.type : undefined;
   const code = typeof body?.[PURCHASE_BODY_MEMBERS.errorCode] === 'string' ? (body[PURCHASE_BODY_MEMBERS.errorCode] as string) : undefined;
-  return { status: response.status, body, challengeCount: scan.challenges.length, challenges, challengeProblems, refusal: type !== undefined ? type.slice(type.lastIndexOf('/') + 1) : code };
+  return {
+    status: response.status,
+    body,
+    challengeCount: scan.challenges.length,
+    challenges,
+    challengeProblems,
+    refusal: type !== undefined ? type.slice(type.lastIndexOf('/') + 1) : code,
+  };
 }
 
 function mediaType(response: TargetResponse): string {
@@ -69,22 +83,27 @@ export function purchaseAnswerProblems(response: TargetResponse, expected: Purch
   const answer = readPaidAnswer(response);
   const slug = 'slug' in expected ? expected.slug : expected.code;
   const problems: string[] = [];
-  if (answer.status !== expected.status) problems.push(`expected status ${expected.status} (${slug}), got ${answer.status}${answer.refusal ? ` (${answer.refusal})` : ''}`);
+  if (answer.status !== expected.status)
+    problems.push(`expected status ${expected.status} (${slug}), got ${answer.status}${answer.refusal ? ` (${answer.refusal})` : ''}`);
   if (answer.body === undefined) return [...problems, 'the body is not a JSON object'];
   if (answer.refusal !== slug) problems.push(`expected the body to name ${slug}, it names ${answer.refusal ?? 'nothing'}`);
   const problem = 'slug' in expected || expected.kind === 'problem';
-  if (problem && mediaType(response) !== MEDIA_TYPES.problemJson) problems.push(`Content-Type should be ${MEDIA_TYPES.problemJson}, got ${response.headers[HEADERS.contentType] ?? 'none'}`);
+  if (problem && mediaType(response) !== MEDIA_TYPES.problemJson)
+    problems.push(`Content-Type should be ${MEDIA_TYPES.problemJson}, got ${response.headers[HEADERS.contentType] ?? 'none'}`);
   if (expected.challenge) {
     if (answer.challengeCount !== 1) problems.push(`a 402 carries exactly one WWW-Authenticate: Payment challenge, this one carries ${answer.challengeCount}`);
     problems.push(...answer.challengeProblems);
     const challenge = answer.challenges[0]?.challenge;
     if (challenge) {
-      if (challenge.header !== PAYMENT_CREDENTIAL_HEADER) problems.push(`the challenge should name header="${PAYMENT_CREDENTIAL_HEADER}", it names ${challenge.header ?? 'none'}`);
+      if (challenge.header !== PAYMENT_CREDENTIAL_HEADER)
+        problems.push(`the challenge should name header="${PAYMENT_CREDENTIAL_HEADER}", it names ${challenge.header ?? 'none'}`);
       const expires = challenge.expires === undefined ? NaN : Date.parse(challenge.expires) / 1000;
-      if (!(expires > now - 5 && expires <= now + PAYMENT_CHALLENGE_LIFETIME_S + 5)) problems.push(`the challenge should expire within ${PAYMENT_CHALLENGE_LIFETIME_S} s, its expires is ${challenge.expires ?? 'absent'}`);
+      if (!(expires > now - 5 && expires <= now + PAYMENT_CHALLENGE_LIFETIME_S + 5))
+        problems.push(`the challenge should expire within ${PAYMENT_CHALLENGE_LIFETIME_S} s, its expires is ${challenge.expires ?? 'absent'}`);
     }
     problems.push(...termsHeaderProblems(response));
-    if (response.headers[HEADERS.cacheControl] !== PAYMENT_CACHE_CONTROL) problems.push(`a 402 carries Cache-Control: ${PAYMENT_CACHE_CONTROL}, got ${response.headers[HEADERS.cacheControl] ?? 'none'}`);
+    if (response.headers[HEADERS.cacheControl] !== PAYMENT_CACHE_CONTROL)
+      problems.push(`a 402 carries Cache-Control: ${PAYMENT_CACHE_CONTROL}, got ${response.headers[HEADERS.cacheControl] ?? 'none'}`);
   } else if (answer.challengeCount > 0) {
     problems.push(`a ${answer.status} answer carries no Payment challenge, this one carries ${answer.challengeCount}`);
   }
@@ -92,9 +111,13 @@ export function purchaseAnswerProblems(response: TargetResponse, expected: Purch
     const hasRetryAfter = response.headers[HEADERS.retryAfter] !== undefined;
     if (expected.retryAfter && !hasRetryAfter) problems.push(`${slug} carries Retry-After`);
     if (expected.retry) {
-      const want = { [RETRY_MEMBERS.sameCredential]: expected.retry.sameCredential, ...(expected.retry.sameCredential ? { [RETRY_MEMBERS.credentialHeader]: PAYMENT_CREDENTIAL_HEADER } : {}) };
+      const want = {
+        [RETRY_MEMBERS.sameCredential]: expected.retry.sameCredential,
+        ...(expected.retry.sameCredential ? { [RETRY_MEMBERS.credentialHeader]: PAYMENT_CREDENTIAL_HEADER } : {}),
+      };
       const got = answer.body[PURCHASE_BODY_MEMBERS.retry];
-      if (JSON.stringify(got) !== JSON.stringify(want) && !sameRetry(got, want)) problems.push(`${slug} carries retry ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      if (JSON.stringify(got) !== JSON.stringify(want) && !sameRetry(got, want))
+        problems.push(`${slug} carries retry ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
     }
   }
   return problems;

@@ -65,7 +65,8 @@ export function judgeRefusal(response: TargetResponse, hasBody: boolean): Refusa
   }
   const code = typeof body.error_code === 'string' ? body.error_code : null;
   const description = typeof body.error_description === 'string' ? body.error_description : null;
-  if (!(response.headers[HEADERS.contentType] ?? '').startsWith(MEDIA_TYPES.json)) problems.push(`Content-Type is ${JSON.stringify(response.headers[HEADERS.contentType] ?? null)}, not ${MEDIA_TYPES.json}`);
+  if (!(response.headers[HEADERS.contentType] ?? '').startsWith(MEDIA_TYPES.json))
+    problems.push(`Content-Type is ${JSON.stringify(response.headers[HEADERS.contentType] ?? null)}, not ${MEDIA_TYPES.json}`);
   if (body.error !== AUTH_ERROR_BODY_ERROR) problems.push(`body.error is ${JSON.stringify(body.error)}, not "${AUTH_ERROR_BODY_ERROR}"`);
   if (!isAuthErrorCode(code)) problems.push(`body.error_code ${JSON.stringify(code)} is not an error_code of 7.3`);
   if (!description) problems.push('body.error_description is missing or empty');
@@ -73,9 +74,12 @@ export function judgeRefusal(response: TargetResponse, hasBody: boolean): Refusa
   const challenge = parseChallenge(response.headers[HEADERS.wwwAuthenticate] ?? '');
   if (!challenge) problems.push(`WWW-Authenticate is missing or unreadable: ${JSON.stringify(response.headers[HEADERS.wwwAuthenticate] ?? null)}`);
   else {
-    if (challenge.scheme.toLowerCase() !== BEARER_CHALLENGE.scheme.toLowerCase()) problems.push(`WWW-Authenticate scheme is ${challenge.scheme}, not ${BEARER_CHALLENGE.scheme}`);
-    if (challenge.params.get('realm') !== BEARER_CHALLENGE.realm) problems.push(`WWW-Authenticate realm is ${JSON.stringify(challenge.params.get('realm') ?? null)}, not ${BEARER_CHALLENGE.realm}`);
-    if (challenge.params.get('error') !== BEARER_CHALLENGE.error) problems.push(`WWW-Authenticate error is ${JSON.stringify(challenge.params.get('error') ?? null)}, not ${BEARER_CHALLENGE.error}`);
+    if (challenge.scheme.toLowerCase() !== BEARER_CHALLENGE.scheme.toLowerCase())
+      problems.push(`WWW-Authenticate scheme is ${challenge.scheme}, not ${BEARER_CHALLENGE.scheme}`);
+    if (challenge.params.get('realm') !== BEARER_CHALLENGE.realm)
+      problems.push(`WWW-Authenticate realm is ${JSON.stringify(challenge.params.get('realm') ?? null)}, not ${BEARER_CHALLENGE.realm}`);
+    if (challenge.params.get('error') !== BEARER_CHALLENGE.error)
+      problems.push(`WWW-Authenticate error is ${JSON.stringify(challenge.params.get('error') ?? null)}, not ${BEARER_CHALLENGE.error}`);
     if (!challenge.params.get('error_description')) problems.push('WWW-Authenticate carries no error_description');
   }
   if (isAuthErrorCode(code)) {

@@ -29,9 +29,7 @@ const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', 
 
 /** Text as HTML text or a quoted attribute value: every markup character and control character escaped. */
 export function escapeHtml(text: string): string {
-  return text
-    .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
 function render(part: Part): string {
@@ -52,7 +50,13 @@ function h(strings: TemplateStringsArray, ...values: Part[]): Html {
 const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warn', 'not-run', 'error'];
 const VERDICT_LABELS: Readonly<Record<Verdict, string>> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', 'not-run': 'NOT RUN', error: 'ERROR' };
 const VERDICT_MARKS: Readonly<Record<Verdict, string>> = { pass: '✓', fail: '✗', warn: '!', 'not-run': '–', error: '⚠' };
-const COUNT_WORDS: Readonly<Record<Verdict, string>> = { pass: 'passed', fail: 'failed (MUST)', warn: 'warnings (SHOULD)', 'not-run': 'not run', error: 'errors' };
+const COUNT_WORDS: Readonly<Record<Verdict, string>> = {
+  pass: 'passed',
+  fail: 'failed (MUST)',
+  warn: 'warnings (SHOULD)',
+  'not-run': 'not run',
+  error: 'errors',
+};
 const COVERAGE_LABELS: Readonly<Record<CoverageStatus, string>> = { covered: 'COVERED', failing: 'FAILING', 'not-run': 'NOT RUN', 'no-check': 'NO CHECK' };
 const COVERAGE_CLASS: Readonly<Record<CoverageStatus, string>> = { covered: 'pass', failing: 'fail', 'not-run': 'not-run', 'no-check': 'none' };
 /** Worst first: the order non-passing checks are listed in. */
@@ -69,7 +73,8 @@ const SECTION_TITLES: Readonly<Record<string, string>> = {
   '8': 'Limits',
 };
 
-const badge = (verdict: Verdict) => h`<span class="badge v-${verdict}" data-label="${verdict}"><span aria-hidden="true">${VERDICT_MARKS[verdict]}</span> ${VERDICT_LABELS[verdict]}</span>`;
+const badge = (verdict: Verdict) =>
+  h`<span class="badge v-${verdict}" data-label="${verdict}"><span aria-hidden="true">${VERDICT_MARKS[verdict]}</span> ${VERDICT_LABELS[verdict]}</span>`;
 const coverageBadge = (status: CoverageStatus) => h`<span class="badge v-${COVERAGE_CLASS[status]}" data-label="${status}">${COVERAGE_LABELS[status]}</span>`;
 
 /** The verdict of a group of checks: the worst verdict in it, or none when it has no check. */
@@ -169,14 +174,18 @@ function bySection(report: RunReport, coverage: Coverage): Html {
     if (of.length === 0) unplaced.push(r);
     for (const s of of) (sections.get(s) ?? sections.set(s, []).get(s)!).push(r);
   }
-  const rows = [...sections].sort(([a], [b]) => compareSections(a, b)).map(([section, results]) => {
-    const sc = coverage.sections.find((s) => s.section === section);
-    const verdict = groupVerdict(results);
-    return h`<tr data-section="${section}" data-verdict="${verdict}"><th scope="row">${section}</th><td>${SECTION_TITLES[section] ?? ''}</td><td>${groupBadge(verdict)}</td>${countCells(tallyVerdicts(results))}<td class="num" data-covered="${sc?.counts.covered ?? 0}" data-requirements="${sc?.counts.total ?? 0}">${sc ? `${sc.counts.covered} / ${sc.counts.total}` : '—'}</td></tr>\n`;
-  });
+  const rows = [...sections]
+    .sort(([a], [b]) => compareSections(a, b))
+    .map(([section, results]) => {
+      const sc = coverage.sections.find((s) => s.section === section);
+      const verdict = groupVerdict(results);
+      return h`<tr data-section="${section}" data-verdict="${verdict}"><th scope="row">${section}</th><td>${SECTION_TITLES[section] ?? ''}</td><td>${groupBadge(verdict)}</td>${countCells(tallyVerdicts(results))}<td class="num" data-covered="${sc?.counts.covered ?? 0}" data-requirements="${sc?.counts.total ?? 0}">${sc ? `${sc.counts.covered} / ${sc.counts.total}` : '—'}</td></tr>\n`;
+    });
   if (unplaced.length) {
     const verdict = groupVerdict(unplaced);
-    rows.push(h`<tr data-section="" data-verdict="${verdict}"><th scope="row">—</th><td>checks with no known section</td><td>${groupBadge(verdict)}</td>${countCells(tallyVerdicts(unplaced))}<td class="num">—</td></tr>\n`);
+    rows.push(
+      h`<tr data-section="" data-verdict="${verdict}"><th scope="row">—</th><td>checks with no known section</td><td>${groupBadge(verdict)}</td>${countCells(tallyVerdicts(unplaced))}<td class="num">—</td></tr>\n`,
+    );
   }
   return h`<section id="sections">
 <h2>By spec section</h2>
@@ -197,9 +206,13 @@ function bySuite(report: RunReport): Html {
   });
   return h`<section id="suites">
 <h2>By suite file</h2>
-${rows.length ? h`<table class="grid"><thead><tr><th>Suite</th><th>Verdict</th>${countHeads}<th class="num">Time</th></tr></thead>
+${
+  rows.length
+    ? h`<table class="grid"><thead><tr><th>Suite</th><th>Verdict</th>${countHeads}<th class="num">Time</th></tr></thead>
 <tbody>
-${rows}</tbody></table>` : h`<p>No check reported.</p>`}
+${rows}</tbody></table>`
+    : h`<p>No check reported.</p>`
+}
 </section>`;
 }
 
@@ -209,13 +222,16 @@ const checkLink = (c: CoveringCheck) => h`<li>${badge(c.verdict)} <a href="${che
 
 function checkList(checks: readonly CoveringCheck[], verdicts: Record<Verdict, number>): Html | string {
   if (checks.length === 0) return '';
-  const line = VERDICTS.filter((v) => verdicts[v]).map((v) => `${verdicts[v]} ${VERDICT_LABELS[v].toLowerCase()}`).join(', ');
+  const line = VERDICTS.filter((v) => verdicts[v])
+    .map((v) => `${verdicts[v]} ${VERDICT_LABELS[v].toLowerCase()}`)
+    .join(', ');
   return h`<details class="covering"><summary>${plural(checks.length, 'check')}: ${line}</summary><ul>${checks.map(checkLink)}</ul></details>`;
 }
 
 /** The mutants cell: how many catalogue mutants name the requirement (caught of tried, in a self-test). */
 function mutantCell(id: string, selfTest: RequirementSelfTest | undefined): Html {
-  if (selfTest) return h`<td class="num" data-mutants="${selfTest.mutants}" data-killed="${selfTest.killed}">${selfTest.mutants ? `${selfTest.killed} of ${selfTest.mutants} caught` : '0'}</td>`;
+  if (selfTest)
+    return h`<td class="num" data-mutants="${selfTest.mutants}" data-killed="${selfTest.killed}">${selfTest.mutants ? `${selfTest.killed} of ${selfTest.mutants} caught` : '0'}</td>`;
   const n = MUTANTS.filter((m) => m.requirements.includes(id)).length;
   return h`<td class="num" data-mutants="${n}">${n}</td>`;
 }
@@ -270,7 +286,8 @@ function selfTestSection(report: RunReport): Html | '' {
   const killed = s.outcomes.filter((o) => o.verdict === 'killed');
   const row = (o: MutantOutcome) =>
     h`<tr class="mutant" data-mutant="${o.id}" data-verdict="${o.verdict}"><th scope="row"><code>${o.id}</code></th><td>${o.description}</td><td>${o.requirements.map((id) => h`<code>${id}</code> `)}</td><td>${o.verdict === 'killed' ? h`<code>${o.killedBy?.check ?? ''}</code>: ${o.killedBy?.message ?? ''}` : (o.why ?? '')}</td></tr>\n`;
-  const table = (list: readonly MutantOutcome[]) => h`<table class="grid mutants"><thead><tr><th>Mutant</th><th>Fault</th><th>Requirements</th><th>Caught by / why it survived</th></tr></thead><tbody>${list.map(row)}</tbody></table>`;
+  const table = (list: readonly MutantOutcome[]) =>
+    h`<table class="grid mutants"><thead><tr><th>Mutant</th><th>Fault</th><th>Requirements</th><th>Caught by / why it survived</th></tr></thead><tbody>${list.map(row)}</tbody></table>`;
   return h`<section id="self-test" data-passed="${String(s.passed)}" data-score="${m.score}" data-killed="${m.killed}" data-survived="${m.survived}" data-total="${m.total}" data-wall-time-ms="${s.wallTimeMs}">
 <h2>Self-test: ${s.passed ? 'PASSED' : 'FAILED'}</h2>
 <p>Mutation score <strong>${(m.score * 100).toFixed(1)}%</strong>: ${m.killed} of ${m.total} mutants of the reference caught by a check naming the requirement they break, ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s. Requirements: ${REQUIREMENT_VERDICTS.map((v) => `${s.requirementCounts[v]} ${v}`).join(', ')} (of ${s.requirementCounts.total}).</p>
@@ -297,7 +314,9 @@ function requestText(r: RecordedRequest): string {
 }
 
 function responseText(r: RecordedResponse): string {
-  return `${r.status}\n${Object.entries(r.headers).map(([n, v]) => `${n}: ${v}`).join('\n')}${bodyText(r)}`;
+  return `${r.status}\n${Object.entries(r.headers)
+    .map(([n, v]) => `${n}: ${v}`)
+    .join('\n')}${bodyText(r)}`;
 }
 
 function exchangeBlock(e: Exchange, i: number, count: number): Html {
@@ -335,9 +354,13 @@ function problems(report: RunReport): Html {
   notable.sort((a, b) => SEVERITY.indexOf(a.r.verdict) - SEVERITY.indexOf(b.r.verdict) || a.index - b.index);
   return h`<section id="problems" data-count="${notable.length}">
 <h2>Checks that did not pass</h2>
-${notable.length ? h`<p class="muted">Failures first, then errors, warnings and checks that did not run. Each shows the exact requests and responses recorded (bodies cut to 4096 bytes, credentials redacted).</p>
+${
+  notable.length
+    ? h`<p class="muted">Failures first, then errors, warnings and checks that did not run. Each shows the exact requests and responses recorded (bodies cut to 4096 bytes, credentials redacted).</p>
 <p class="js-only" hidden><button type="button" data-action="expand">Expand all exchanges</button> <button type="button" data-action="collapse">Collapse all</button></p>
-${notable.map(({ r, index }) => problem(report, r, index))}` : h`<p>Every check passed.</p>`}
+${notable.map(({ r, index }) => problem(report, r, index))}`
+    : h`<p>Every check passed.</p>`
+}
 </section>`;
 }
 

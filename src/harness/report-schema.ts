@@ -26,7 +26,8 @@ export interface ReportValidation {
 
 const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warn', 'not-run', 'error'];
 
-const describeError = (e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`;
+const describeError = (e: ErrorObject) =>
+  `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`;
 
 /**
  * Validates a report.json document: the schema, then what a schema cannot say (the counts agree with the
@@ -45,4 +46,3 @@ export function validateReport(value: unknown): ReportValidation {
   if (Date.parse(report.finishedAt) < Date.parse(report.startedAt)) errors.push('/finishedAt is before /startedAt');
   return { valid: errors.length === 0, errors };
 }
-

@@ -42,14 +42,21 @@ export class ConformanceReporter implements Reporter {
     if (trial) return void this.trials.push(this.toTrial(testCase, trial));
     const result = this.toResult(testCase);
     this.results.push(result);
-    this.progress?.check?.(result.suite, result, this.results.filter((r) => r.suite === result.suite));
+    this.progress?.check?.(
+      result.suite,
+      result,
+      this.results.filter((r) => r.suite === result.suite),
+    );
   }
 
   onTestModuleEnd(module: TestModule): void {
     const file = relative(this.root, module.moduleId);
     const errors = module.errors();
     for (const e of errors) this.errors.push(`${file}: ${e.message}`);
-    this.progress?.section(file, this.results.filter((r) => r.suite === file));
+    this.progress?.section(
+      file,
+      this.results.filter((r) => r.suite === file),
+    );
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message: string }>): void {
@@ -60,7 +67,17 @@ export class ConformanceReporter implements Reporter {
   private toTrial(testCase: TestCase, trial: MutantTrialMeta): MutantTrial {
     const state = testCase.result().state;
     // A trial whose test failed (a timeout) never reached its own verdict: the check did not pass, so it caught the mutant.
-    const failed = state === 'failed' ? { outcome: 'killed' as const, message: testCase.result().errors?.map((e) => e.message).join('\n') ?? trial.message } : {};
+    const failed =
+      state === 'failed'
+        ? {
+            outcome: 'killed' as const,
+            message:
+              testCase
+                .result()
+                .errors?.map((e) => e.message)
+                .join('\n') ?? trial.message,
+          }
+        : {};
     return {
       ...trial,
       ...failed,

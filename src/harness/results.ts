@@ -46,7 +46,11 @@ export function countVerdicts(results: readonly CheckResult[]): RunReport['count
 
 export type RunVerdict = 'conformant' | 'not-conformant' | 'incomplete';
 
-export const RUN_VERDICT_LABELS: Readonly<Record<RunVerdict, string>> = { conformant: 'CONFORMANT', 'not-conformant': 'NOT CONFORMANT', incomplete: 'INCOMPLETE' };
+export const RUN_VERDICT_LABELS: Readonly<Record<RunVerdict, string>> = {
+  conformant: 'CONFORMANT',
+  'not-conformant': 'NOT CONFORMANT',
+  incomplete: 'INCOMPLETE',
+};
 
 /**
  * The headline: NOT CONFORMANT when a MUST check failed or a check errored (exit code 1), else INCOMPLETE when

@@ -87,15 +87,26 @@ function plan(only: readonly string[], index: CheckIndex | undefined): Plan {
     return { problem: `${id} is neither a requirement id nor a check id${near ? ` (did you mean ${near}?)` : ''}; the selection selects no check` };
   }
   const byId = indexedSelection(index, ids);
-  if (byId.length === 0) return { problem: `the selection ${ids.join(' ')} selects no check: no check names ${ids.length > 1 ? 'these requirements' : 'this requirement'} yet` };
+  if (byId.length === 0)
+    return { problem: `the selection ${ids.join(' ')} selects no check: no check names ${ids.length > 1 ? 'these requirements' : 'this requirement'} yet` };
   const inSections = sectionFiles.map((f) => relative(PACKAGE_ROOT, f));
   const selection = [...ids, ...index.checks.filter((c) => inSections.includes(c.file)).map((c) => c.id)];
   const files = [...new Set([...byId.map((c) => c.file), ...inSections])].map((f) => join(PACKAGE_ROOT, f));
   return { files, selection };
 }
 
-async function judgedSelfTest(config: SelfTestConfig, results: RunReport['results'], trials: ConformanceReporter['trials'], selection: readonly string[], wallTimeMs: number) {
-  const [{ judgeSelfTest }, { selfTestMutants }, { UNTESTABLE }] = await Promise.all([import('./self-test.js'), import('./self-test-config.js'), import('../mutants/untestable.js')]);
+async function judgedSelfTest(
+  config: SelfTestConfig,
+  results: RunReport['results'],
+  trials: ConformanceReporter['trials'],
+  selection: readonly string[],
+  wallTimeMs: number,
+) {
+  const [{ judgeSelfTest }, { selfTestMutants }, { UNTESTABLE }] = await Promise.all([
+    import('./self-test.js'),
+    import('./self-test-config.js'),
+    import('../mutants/untestable.js'),
+  ]);
   return judgeSelfTest({ results, trials, mutants: selfTestMutants(config), catalogue: CATALOGUE, untestable: UNTESTABLE, selection, wallTimeMs });
 }
 
@@ -121,7 +132,8 @@ function watchLauncher(interrupt: (reason: string) => () => void): NodeJS.Timeou
 
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
   const only = options.only ?? [];
-  if (options.selfTest && (options.live || options.agentUrl)) return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url and --agent-url' };
+  if (options.selfTest && (options.live || options.agentUrl))
+    return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url and --agent-url' };
   const index = readCheckIndex(PACKAGE_ROOT);
   const planned = plan(only, index);
   if ('problem' in planned) return { exitCode: 2, report: null, runDir: null, problem: planned.problem };
@@ -212,7 +224,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   // A whole run sees every check: the index that narrows selected runs must list exactly these.
   if (only.length === 0 && reporter.finished && !interrupted) {
     const drift = index ? indexDrift(index, results) : [`${CHECK_INDEX_FILE} is missing`];
-    if (drift.length) harnessErrors.push(`${CHECK_INDEX_FILE} is out of date (run npm run vectors): ${drift.slice(0, 5).join('; ')}${drift.length > 5 ? `; and ${drift.length - 5} more` : ''}`);
+    if (drift.length)
+      harnessErrors.push(
+        `${CHECK_INDEX_FILE} is out of date (run npm run vectors): ${drift.slice(0, 5).join('; ')}${drift.length > 5 ? `; and ${drift.length - 5} more` : ''}`,
+      );
   }
   // The mutant catalogue composes whole reference deployments: loaded only by a run that needs it.
   const selfTest = options.selfTest ? await judgedSelfTest(options.selfTest, results, reporter.trials, only, Date.now() - started) : undefined;
@@ -236,6 +251,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (report.counts.total === 0 || report.counts.total === report.counts['not-run']) {
     return { exitCode: 2, report, runDir, problem: `the selection ${only.join(' ') || '(all)'} selects no check` };
   }
-  if (selfTest && !selfTest.passed) return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };
+  if (selfTest && !selfTest.passed)
+    return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };
   return { exitCode: report.counts.fail > 0 || report.counts.error > 0 ? 1 : 0, report, runDir };
 }

@@ -11,7 +11,12 @@ export function declaredMutant(d: DeclaredMutant): Mutant {
     id: d.id,
     description: d.description,
     requirements: d.requirements,
-    platform: { answer: rewrite(() => true, (a) => a.headers.set(d.addHeader.name, d.addHeader.value)) },
+    platform: {
+      answer: rewrite(
+        () => true,
+        (a) => a.headers.set(d.addHeader.name, d.addHeader.value),
+      ),
+    },
   };
 }
 

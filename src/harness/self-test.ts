@@ -102,11 +102,15 @@ export function judgeSelfTest(input: SelfTestInput): SelfTestSummary {
       if (kill) return { ...base, verdict: 'killed', killedBy: { check: kill.checkId, message: (kill.message ?? '').split('\n')[0]!.slice(0, 300) } };
       const checked = m.requirements.filter((id) => checksOf.has(id));
       const why =
-        checked.length === 0 ? `no check names ${m.requirements.join(' or ')}`
-        : trials.length === 0 ? `no check naming ${checked.join(' or ')} was tried`
-        : trials.some((t) => t.outcome === 'killed') ? 'the only checks that failed under it fail against the clean reference too'
-        : trials.every((t) => t.outcome === 'not-run') ? 'every check naming its requirements reported itself not-run'
-        : `${trials.filter((t) => t.outcome === 'survived').length} check(s) naming ${checked.join(' or ')} passed with it switched on`;
+        checked.length === 0
+          ? `no check names ${m.requirements.join(' or ')}`
+          : trials.length === 0
+            ? `no check naming ${checked.join(' or ')} was tried`
+            : trials.some((t) => t.outcome === 'killed')
+              ? 'the only checks that failed under it fail against the clean reference too'
+              : trials.every((t) => t.outcome === 'not-run')
+                ? 'every check naming its requirements reported itself not-run'
+                : `${trials.filter((t) => t.outcome === 'survived').length} check(s) naming ${checked.join(' or ')} passed with it switched on`;
       return { ...base, verdict: 'survived', why };
     });
 

@@ -70,9 +70,16 @@ class FrameReader implements TargetSocket {
  * Asks `url` to upgrade to a WebSocket with these header fields. A refusal (any HTTP answer but 101) is read in
  * full and returned; a connection that fails outright rejects.
  */
-export function openWebSocket(url: string, headers: ReadonlyArray<readonly [string, string]>, options: { readonly readTimeoutMs?: number; readonly connectTimeoutMs?: number } = {}): Promise<SocketOpening> {
+export function openWebSocket(
+  url: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  options: { readonly readTimeoutMs?: number; readonly connectTimeoutMs?: number } = {},
+): Promise<SocketOpening> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(webSocketUrl(url), { headers: Object.fromEntries(headers.map(([n, v]) => [n, v])), handshakeTimeout: options.connectTimeoutMs ?? SOCKET_READ_TIMEOUT_MS });
+    const ws = new WebSocket(webSocketUrl(url), {
+      headers: Object.fromEntries(headers.map(([n, v]) => [n, v])),
+      handshakeTimeout: options.connectTimeoutMs ?? SOCKET_READ_TIMEOUT_MS,
+    });
     const reader = new FrameReader(ws, options.readTimeoutMs ?? SOCKET_READ_TIMEOUT_MS);
     let settled = false;
     ws.once('open', () => {

@@ -23,11 +23,13 @@ export type Capability =
 
 export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'clock-control': 'needs clock-control: steps happen at later times (caches, memory windows), which only an in-process target can fake',
-  'client-address': 'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
+  'client-address':
+    'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
   'state-seeding': 'needs state-seeding: the case starts from prior registrations',
   'platform-config': 'needs platform-config: the case configures the platform (owner keys, blocked agents or bearer-token keys)',
   'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route",
-  'payment-faults': "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
+  'payment-faults':
+    "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
   spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
 };
 

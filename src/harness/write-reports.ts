@@ -13,7 +13,9 @@ function atomicWrite(path: string, text: string): void {
 }
 
 const xml = (text: string) =>
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** The last exchange of a failed check (the one that failed), as HTTP text. */
 function exchanges(r: CheckResult): string {
@@ -38,11 +40,15 @@ export function junitXml(report: RunReport): string {
       const properties = `<properties><property name="title" value="${xml(r.name)}"/><property name="requirements" value="${xml(r.requirements.join(' '))}"/><property name="level" value="${r.level}"/></properties>`;
       const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
       const body =
-        r.verdict === 'fail' ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
-        : r.verdict === 'error' ? `<error message="${xml(requirement)}">${xml(r.message ?? '')}</error>`
-        : r.verdict === 'not-run' ? `<skipped message="${xml(r.message ?? '')}"/>`
-        : r.verdict === 'warn' ? `<system-out>${xml(`warning: ${requirement}\n${r.message ?? ''}`)}</system-out>`
-        : '';
+        r.verdict === 'fail'
+          ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
+          : r.verdict === 'error'
+            ? `<error message="${xml(requirement)}">${xml(r.message ?? '')}</error>`
+            : r.verdict === 'not-run'
+              ? `<skipped message="${xml(r.message ?? '')}"/>`
+              : r.verdict === 'warn'
+                ? `<system-out>${xml(`warning: ${requirement}\n${r.message ?? ''}`)}</system-out>`
+                : '';
       return `    <testcase ${attributes}>${properties}${body}</testcase>`;
     });
     return `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
@@ -99,7 +105,15 @@ function selfTestLines(report: RunReport): string[] {
 function coverageLines(report: RunReport): string[] {
   const coverage = requirementCoverage(report.results);
   const judged = new Map((report.selfTest?.requirements ?? []).map((r) => [r.id, r]));
-  const lines = ['', '## Requirement coverage', '', `${coverage.counts.covered} of ${coverage.counts.total} catalogue requirements covered.`, '', '| requirement | checks | mutants | verdict |', '|---|---|---|---|'];
+  const lines = [
+    '',
+    '## Requirement coverage',
+    '',
+    `${coverage.counts.covered} of ${coverage.counts.total} catalogue requirements covered.`,
+    '',
+    '| requirement | checks | mutants | verdict |',
+    '|---|---|---|---|',
+  ];
   for (const r of coverage.requirements) {
     const j = judged.get(r.id);
     const mutants = j ? `${j.killed}/${j.mutants}` : String(MUTANTS.filter((m) => m.requirements.includes(r.id)).length);

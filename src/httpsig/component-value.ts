@@ -98,12 +98,7 @@ export function targetUrlOf(msg: HttpMessage, parsed?: URL): TargetUrl {
  * `target` lets the components of one base share one parse of the target URI, `parsed` the caller's parse
  * of a dictionary field.
  */
-export function componentValue(
-  msg: HttpMessage,
-  c: CoveredComponent,
-  target: TargetUrl = targetUrlOf(msg),
-  parsed?: ParsedDictionaries,
-): string {
+export function componentValue(msg: HttpMessage, c: CoveredComponent, target: TargetUrl = targetUrlOf(msg), parsed?: ParsedDictionaries): string {
   let value: string;
   if (c.name.startsWith('@')) {
     if (!ALLOWED_DERIVED_COMPONENTS.includes(c.name) || c.params.size > 0) {

@@ -14,10 +14,10 @@ export interface CoveredComponent {
   readonly paramKinds?: ReadonlyMap<string, ParamKind>;
 }
 
-export const coveredComponent = (
-  name: string,
-  params: ReadonlyArray<readonly [string, string | number | boolean]> = [],
-): CoveredComponent => ({ name, params: new Map(params) });
+export const coveredComponent = (name: string, params: ReadonlyArray<readonly [string, string | number | boolean]> = []): CoveredComponent => ({
+  name,
+  params: new Map(params),
+});
 
 const TOKEN = /^[A-Za-z*][:/!#$%&'*+\-.^_`|~A-Za-z0-9]*$/;
 

@@ -18,7 +18,6 @@ export interface ReceivedMember {
   readonly paramKinds: ReadonlyMap<string, BareItemKind>;
 }
 
-
 /**
  * An empty Map that stays empty (set throws). Most items carry no parameters; they all share this one
  * instead of each allocating its own: the values are the same, and nothing in this project writes to a

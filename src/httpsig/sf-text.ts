@@ -1,6 +1,5 @@
 import { parseDictionary, type Dictionary } from 'structured-headers';
 
-
 /**
  * The received text of a Structured Field dictionary, member by member. structured-headers gives the
  * values; this walk gives the exact characters they came from, which RFC 9421 needs twice:

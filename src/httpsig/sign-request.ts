@@ -1,13 +1,5 @@
 import { Token, serializeDictionary, serializeInnerList, type InnerList, type Item, type Parameters } from 'structured-headers';
-import {
-  COMPONENTS,
-  ED25519_ALG,
-  HEADERS,
-  SIGNATURE_AGENT_TYPES,
-  SIGNATURE_LABELS,
-  WEB_BOT_AUTH_TAG,
-  type DigestAlgorithm,
-} from '../spec/index.js';
+import { COMPONENTS, ED25519_ALG, HEADERS, SIGNATURE_AGENT_TYPES, SIGNATURE_LABELS, WEB_BOT_AUTH_TAG, type DigestAlgorithm } from '../spec/index.js';
 import { contentDigestHeader } from './content-digest.js';
 import { coveredComponent, type CoveredComponent } from './covered-component.js';
 import { ed25519Sign } from './ed25519.js';

@@ -12,12 +12,7 @@ const SIGNATURE_PARAMS_ID = serializeItem(COMPONENTS.signatureParams);
  * Throws ComponentError when a component has no value. The target URI is parsed once for all derived components;
  * `prepared` hands over what the caller already parsed from the message (see PreparedMessage).
  */
-export function signatureBase(
-  msg: HttpMessage,
-  covered: readonly CoveredComponent[],
-  signatureParamsText: string,
-  prepared?: PreparedMessage,
-): string {
+export function signatureBase(msg: HttpMessage, covered: readonly CoveredComponent[], signatureParamsText: string, prepared?: PreparedMessage): string {
   const target = targetUrlOf(msg, prepared?.targetUrl);
   let base = '';
   for (const c of covered) base += `${serializeComponentId(c)}: ${componentValue(msg, c, target, prepared?.dictionaries)}\n`;

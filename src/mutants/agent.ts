@@ -62,13 +62,23 @@ const rows: Mutant[] = [
     id: 'endpoint-403-as-401',
     description: 'a caller outside the scope is answered 401',
     requirements: [E.forbidden.id],
-    agent: { answer: rewrite(both(status(403), (a) => errorCode(a) === E.forbidden.code), (a) => void (a.status = 401)) },
+    agent: {
+      answer: rewrite(
+        both(status(403), (a) => errorCode(a) === E.forbidden.code),
+        (a) => void (a.status = 401),
+      ),
+    },
   },
   {
     id: 'endpoint-owner-counts-as-admin',
     description: 'the owner is admitted to admin endpoints',
     requirements: [E.forbidden.id],
-    agent: { options: (o) => ({ ...o, ...(o.access ? { access: { ...o.access, admins: [...(o.access.admins ?? []), ...(o.access.owner ? [o.access.owner] : [])] } } : {}) }) },
+    agent: {
+      options: (o) => ({
+        ...o,
+        ...(o.access ? { access: { ...o.access, admins: [...(o.access.admins ?? []), ...(o.access.owner ? [o.access.owner] : [])] } } : {}),
+      }),
+    },
   },
   {
     id: 'endpoint-group-members-refused',
@@ -80,7 +90,12 @@ const rows: Mutant[] = [
     id: 'endpoint-bad-signature-admitted',
     description: 'a signed request whose signature does not verify reaches the handler',
     requirements: [E.signatureFailure.id],
-    agent: { answer: rewrite((a, r) => a.status === 401 && r.headers.has(HEADERS.signatureInput), (a) => jsonAnswer(a, 200, { caller: null })) },
+    agent: {
+      answer: rewrite(
+        (a, r) => a.status === 401 && r.headers.has(HEADERS.signatureInput),
+        (a) => jsonAnswer(a, 200, { caller: null }),
+      ),
+    },
   },
   {
     id: 'endpoint-access-block-ignored',
@@ -193,7 +208,9 @@ const sockets: Mutant[] = [
     requirements: [R.endpointSocketScope.id],
     agent: {
       upgrade: (r, decided) =>
-        socketPath(r) && r.headers.has(HEADERS.authorization) ? { opened: false, response: Response.json({ error: { code: E.unauthorized.code, message: 'No credential.' } }, { status: 401 }) } : decided,
+        socketPath(r) && r.headers.has(HEADERS.authorization)
+          ? { opened: false, response: Response.json({ error: { code: E.unauthorized.code, message: 'No credential.' } }, { status: 401 }) }
+          : decided,
     },
   },
 ];
@@ -205,13 +222,23 @@ const documents: Mutant[] = [
     id: 'endpoint-query-dropped',
     description: 'query strings do not reach the handler of a declared path',
     requirements: [R.endpointPathParameters.id],
-    agent: { answer: rewrite((a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200, (a) => setJson(a, { ...jsonOf(a), query: {} })) },
+    agent: {
+      answer: rewrite(
+        (a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200,
+        (a) => setJson(a, { ...jsonOf(a), query: {} }),
+      ),
+    },
   },
   {
     id: 'endpoint-path-parameter-undecoded',
     description: 'a path parameter reaches the handler still percent-encoded',
     requirements: [R.endpointPathParameters.id],
-    agent: { answer: rewrite((a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200, (a, r) => setJson(a, { ...jsonOf(a), params: { id: `${pathOf(r).slice(pathOf(r).lastIndexOf('/') + 1)}%` } })) },
+    agent: {
+      answer: rewrite(
+        (a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200,
+        (a, r) => setJson(a, { ...jsonOf(a), params: { id: `${pathOf(r).slice(pathOf(r).lastIndexOf('/') + 1)}%` } }),
+      ),
+    },
   },
   {
     id: 'agent-card-client-id-wrong',
@@ -293,7 +320,9 @@ const documents: Mutant[] = [
     id: 'agent-models-missing',
     description: 'GET /v1/models answers 404',
     requirements: [R.agentTransportEndpoints.id],
-    agent: { answer: rewrite(at(AGENT_TRANSPORT_ROUTES.models), (a) => jsonAnswer(a, 404, { error: { code: PLATFORM_ERROR_CODES.notFound, message: 'No route.' } })) },
+    agent: {
+      answer: rewrite(at(AGENT_TRANSPORT_ROUTES.models), (a) => jsonAnswer(a, 404, { error: { code: PLATFORM_ERROR_CODES.notFound, message: 'No route.' } })),
+    },
   },
   {
     id: 'agent-chat-completions-not-streamed',

@@ -55,7 +55,10 @@ export function pathOf(request: FaultRequest): string {
  * A fault that rewrites the answers `when` selects: `change` edits the opened answer in place. Answers it does not
  * select pass through untouched.
  */
-export function rewrite(when: (answer: OpenAnswer, request: FaultRequest) => boolean, change: (answer: OpenAnswer, request: FaultRequest) => void): AnswerFault {
+export function rewrite(
+  when: (answer: OpenAnswer, request: FaultRequest) => boolean,
+  change: (answer: OpenAnswer, request: FaultRequest) => void,
+): AnswerFault {
   return async (request, response) => {
     const answer = await openAnswer(response);
     if (when(answer, request)) change(answer, request);

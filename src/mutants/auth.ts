@@ -29,7 +29,10 @@ function letThrough(a: OpenAnswer): void {
 /** A refusal as the verifier writes it, for faults that refuse what must be accepted. */
 function refuseWith(a: OpenAnswer, code: AuthErrorCode): void {
   jsonAnswer(a, REFUSED, { error: AUTH_ERROR_BODY_ERROR, error_code: code, error_description: 'Refused by a fault.' });
-  a.headers.set(HEADERS.wwwAuthenticate, `${BEARER_CHALLENGE.scheme} realm="${BEARER_CHALLENGE.realm}", error="${BEARER_CHALLENGE.error}", error_description="Refused by a fault."`);
+  a.headers.set(
+    HEADERS.wwwAuthenticate,
+    `${BEARER_CHALLENGE.scheme} realm="${BEARER_CHALLENGE.realm}", error="${BEARER_CHALLENGE.error}", error_description="Refused by a fault."`,
+  );
 }
 
 /** Every row answers another row's code: the one 7.3 fault each code can suffer alone. */
@@ -172,7 +175,15 @@ const specific: Mutant[] = [
     id: 'auth-failure-window-never-ends',
     description: 'failed signatures are counted forever instead of for 60 seconds',
     requirements: [...ids(AUTH_CODES.too_many_failed_signatures), LIMITS.failedSignaturesWindow.id],
-    platform: { ports: (ports) => ({ ...ports, failures: { count: (address, now) => ports.failures.count(address, now, Number.MAX_SAFE_INTEGER), record: (address, now) => ports.failures.record(address, now) } }) },
+    platform: {
+      ports: (ports) => ({
+        ...ports,
+        failures: {
+          count: (address, now) => ports.failures.count(address, now, Number.MAX_SAFE_INTEGER),
+          record: (address, now) => ports.failures.record(address, now),
+        },
+      }),
+    },
   },
   {
     id: 'auth-key-set-cache-forgets',
@@ -238,25 +249,42 @@ const specific: Mutant[] = [
     id: 'auth-body-cap-off-by-one',
     description: 'a signed body of 4 MiB + 1 byte is accepted',
     requirements: [...ids(AUTH_CODES.signature_body_too_large), LIMITS.signedRequestBody.id],
-    platform: { answer: rewrite((a, r) => refusal(AUTH_CODES.signature_body_too_large)(a) && (r.body?.byteLength ?? 0) <= LIMITS.signedRequestBody.value + 1, letThrough) },
+    platform: {
+      answer: rewrite((a, r) => refusal(AUTH_CODES.signature_body_too_large)(a) && (r.body?.byteLength ?? 0) <= LIMITS.signedRequestBody.value + 1, letThrough),
+    },
   },
   {
     id: 'auth-sha-512-digest-refused',
     description: 'refuses requests whose Content-Digest uses sha-512',
     requirements: [REQUIREMENTS.signedRequestAccepted.id],
-    platform: { answer: rewrite((a, r) => a.status !== REFUSED && /sha-512=/.test(r.headers.get(HEADERS.contentDigest) ?? ''), (a) => refuseWith(a, AUTH_CODES.content_digest_mismatch)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => a.status !== REFUSED && /sha-512=/.test(r.headers.get(HEADERS.contentDigest) ?? ''),
+        (a) => refuseWith(a, AUTH_CODES.content_digest_mismatch),
+      ),
+    },
   },
   {
     id: 'auth-two-labels-refused',
     description: 'refuses requests signed with two labels (key rotation)',
     requirements: [REQUIREMENTS.signedRequestAccepted.id],
-    platform: { answer: rewrite((a, r) => a.status !== REFUSED && (r.headers.get(HEADERS.signatureInput) ?? '').split(/,\s*(?=[a-z][a-z0-9_-]*=\()/).length > 1, (a) => refuseWith(a, AUTH_CODES.signature_malformed)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => a.status !== REFUSED && (r.headers.get(HEADERS.signatureInput) ?? '').split(/,\s*(?=[a-z][a-z0-9_-]*=\()/).length > 1,
+        (a) => refuseWith(a, AUTH_CODES.signature_malformed),
+      ),
+    },
   },
   {
     id: 'auth-platform-token-refused',
     description: 'refuses valid platform bearer tokens',
     requirements: [REQUIREMENTS.signedRequestAccepted.id],
-    platform: { answer: rewrite((a, r) => a.status !== REFUSED && /^Bearer /i.test(r.headers.get(HEADERS.authorization) ?? ''), (a) => refuseWith(a, AUTH_CODES.platform_token_invalid)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => a.status !== REFUSED && /^Bearer /i.test(r.headers.get(HEADERS.authorization) ?? ''),
+        (a) => refuseWith(a, AUTH_CODES.platform_token_invalid),
+      ),
+    },
   },
 ];
 

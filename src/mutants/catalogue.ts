@@ -7,7 +7,14 @@ import type { Mutant } from './types.js';
 import { WIDGET_MUTANTS } from './widgets.js';
 
 /** Every named fault of the reference deployments, section by section. */
-export const MUTANTS: readonly Mutant[] = Object.freeze([...WIDGET_MUTANTS, ...AGENT_MUTANTS, ...SDK_AUTH_MUTANTS, ...AUTH_MUTANTS, ...PURCHASE_MUTANTS, ...INBAND_MUTANTS]);
+export const MUTANTS: readonly Mutant[] = Object.freeze([
+  ...WIDGET_MUTANTS,
+  ...AGENT_MUTANTS,
+  ...SDK_AUTH_MUTANTS,
+  ...AUTH_MUTANTS,
+  ...PURCHASE_MUTANTS,
+  ...INBAND_MUTANTS,
+]);
 
 /** Problems of a mutant list: duplicate ids, a mutant naming no requirement or one the catalogue does not hold. */
 export function mutantCatalogueProblems(mutants: readonly Mutant[], catalogueIds: ReadonlySet<string>): string[] {

@@ -5,7 +5,19 @@ import type { SocketRoute } from '../reference/upgrade.js';
 import { AGENT_TRANSPORT_ROUTES } from '../spec/agent-endpoints.js';
 import { AUTH_CODES } from '../spec/auth-errors.js';
 import { HEADERS } from '../spec/headers.js';
-import { DELEGATE_STATUSES, FRAME_MEMBERS, FUNDED_FRAME_TYPES, INBAND_FRAME_TYPES, INBAND_REQUIREMENTS as I, INBAND_SCHEMES, PAYMENT_REQUIREMENTS_MEMBERS, POINTER_BODY_MEMBERS, SCHEME_ENTRY_MEMBERS, SOCKET_ERROR_CODES, SOCKET_ERROR_MEMBERS } from '../spec/inband.js';
+import {
+  DELEGATE_STATUSES,
+  FRAME_MEMBERS,
+  FUNDED_FRAME_TYPES,
+  INBAND_FRAME_TYPES,
+  INBAND_REQUIREMENTS as I,
+  INBAND_SCHEMES,
+  PAYMENT_REQUIREMENTS_MEMBERS,
+  POINTER_BODY_MEMBERS,
+  SCHEME_ENTRY_MEMBERS,
+  SOCKET_ERROR_CODES,
+  SOCKET_ERROR_MEMBERS,
+} from '../spec/inband.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS } from '../spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../spec/platform-mcp.js';
@@ -64,13 +76,23 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     id: 'inband-upgrade-refusal-without-accept-signature',
     description: 'refuses an agent socket upgrade that does not verify with 401 but no Accept-Signature',
     requirements: [I.socketUpgradeRefusal.id],
-    platform: { answer: rewrite((a, r) => isUpgrade(r) && a.status === 401, (a) => a.headers.delete(HEADERS.acceptSignature)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => isUpgrade(r) && a.status === 401,
+        (a) => a.headers.delete(HEADERS.acceptSignature),
+      ),
+    },
   },
   {
     id: 'inband-upgrade-refused-403',
     description: 'refuses an agent socket upgrade that does not verify with 403 instead of 401',
     requirements: [I.socketUpgradeRefusal.id],
-    platform: { answer: rewrite((a, r) => isUpgrade(r) && a.status === 401, (a) => void (a.status = 403)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => isUpgrade(r) && a.status === 401,
+        (a) => void (a.status = 403),
+      ),
+    },
   },
   {
     id: 'inband-payment-required-token-not-first',
@@ -97,7 +119,10 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
       sockets: rewriteFrames((f) => {
         if (f[FRAME_MEMBERS.type] !== INBAND_FRAME_TYPES.paymentAccepted) return;
         for (const name of Object.keys(f)) if (name !== FRAME_MEMBERS.eventId) delete f[name];
-        Object.assign(f, { [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseError, [FRAME_MEMBERS.error]: { [SOCKET_ERROR_MEMBERS.code]: SOCKET_ERROR_CODES.noTurnWaiting, [SOCKET_ERROR_MEMBERS.message]: 'fault' } });
+        Object.assign(f, {
+          [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseError,
+          [FRAME_MEMBERS.error]: { [SOCKET_ERROR_MEMBERS.code]: SOCKET_ERROR_CODES.noTurnWaiting, [SOCKET_ERROR_MEMBERS.message]: 'fault' },
+        });
       }),
     },
   },
@@ -111,7 +136,12 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     id: 'inband-pointer-carries-challenge',
     description: "the LLM rail's purchase pointer also carries a WWW-Authenticate: Payment challenge",
     requirements: [I.pointer.id],
-    platform: { answer: rewrite((a, r) => pathOf(r) === PLATFORM_ROUTES.llmChatCompletions && jsonOf(a)?.[POINTER_BODY_MEMBERS.requirements] !== undefined, (a) => a.headers.append(HEADERS.wwwAuthenticate, STRAY_CHALLENGE)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => pathOf(r) === PLATFORM_ROUTES.llmChatCompletions && jsonOf(a)?.[POINTER_BODY_MEMBERS.requirements] !== undefined,
+        (a) => a.headers.append(HEADERS.wwwAuthenticate, STRAY_CHALLENGE),
+      ),
+    },
   },
   {
     id: 'inband-pointer-token-not-first',
@@ -137,7 +167,8 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
         (a, r) => pathOf(r) === PLATFORM_ROUTES.llmChatCompletions && schemesOf(jsonOf(a)) !== undefined,
         (a) => {
           const body = jsonOf(a)!;
-          for (const entry of schemesOf(body)!) if (entry[SCHEME_ENTRY_MEMBERS.scheme] === INBAND_SCHEMES.mpp) entry[SCHEME_ENTRY_MEMBERS.challenge] = STRAY_CHALLENGE;
+          for (const entry of schemesOf(body)!)
+            if (entry[SCHEME_ENTRY_MEMBERS.scheme] === INBAND_SCHEMES.mpp) entry[SCHEME_ENTRY_MEMBERS.challenge] = STRAY_CHALLENGE;
           setJson(a, body);
         },
       ),
@@ -158,7 +189,12 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     id: 'mcp-401-without-accept-signature',
     description: 'the MCP endpoint answers a signature that does not verify with 401 but no Accept-Signature',
     requirements: [PLATFORM_MCP_REQUIREMENTS.acceptSignatureOn401.id],
-    platform: { answer: rewrite((a, r) => pathOf(r) === PLATFORM_ROUTES.mcp && a.status === 401, (a) => a.headers.delete(HEADERS.acceptSignature)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => pathOf(r) === PLATFORM_ROUTES.mcp && a.status === 401,
+        (a) => a.headers.delete(HEADERS.acceptSignature),
+      ),
+    },
   },
   {
     id: 'purchase-unsigned-call-refused-401',
@@ -166,7 +202,8 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     requirements: [M.unsignedSizedToCall.id],
     platform: {
       answer: rewrite(
-        (a, r) => pathOf(r) === REFERENCE_PRICED_PATH && a.status === 402 && !r.headers.has(HEADERS.signatureInput) && !r.headers.has(HEADERS.paymentAuthorization),
+        (a, r) =>
+          pathOf(r) === REFERENCE_PRICED_PATH && a.status === 402 && !r.headers.has(HEADERS.signatureInput) && !r.headers.has(HEADERS.paymentAuthorization),
         (a) => {
           jsonAnswer(a, 401, { [PURCHASE_BODY_MEMBERS.errorCode]: AUTH_CODES.missing_credential });
           a.headers.set(HEADERS.acceptSignature, acceptSignatureValue(false));
@@ -181,7 +218,11 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     platform: {
       answer: rewrite(
         (a, r) => a.status === 402 && prefersTempo(r) && (a.headers.get(HEADERS.wwwAuthenticate) ?? '').includes(challengeParam(PAYMENT_METHODS.tempo)),
-        (a) => a.headers.set(HEADERS.wwwAuthenticate, a.headers.get(HEADERS.wwwAuthenticate)!.replace(challengeParam(PAYMENT_METHODS.tempo), challengeParam(PAYMENT_METHODS.stripe))),
+        (a) =>
+          a.headers.set(
+            HEADERS.wwwAuthenticate,
+            a.headers.get(HEADERS.wwwAuthenticate)!.replace(challengeParam(PAYMENT_METHODS.tempo), challengeParam(PAYMENT_METHODS.stripe)),
+          ),
       ),
     },
   },
@@ -206,7 +247,11 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
     requirements: [M.stablecoinNonMatching.id],
     platform: {
       answer: rewrite(
-        (a, r) => a.status === 402 && prefersTempo(r) && r.headers.has(HEADERS.paymentAuthorization) && (jsonOf(a)?.type as string | undefined)?.endsWith(`/${PAYMENT_PROBLEMS.verificationFailed.slug}`) === true,
+        (a, r) =>
+          a.status === 402 &&
+          prefersTempo(r) &&
+          r.headers.has(HEADERS.paymentAuthorization) &&
+          (jsonOf(a)?.type as string | undefined)?.endsWith(`/${PAYMENT_PROBLEMS.verificationFailed.slug}`) === true,
         (a) => a.headers.delete(HEADERS.wwwAuthenticate),
       ),
     },

@@ -39,7 +39,14 @@ function setRetry(a: OpenAnswer, retry: unknown): void {
 const STRAY_CHALLENGE = 'Payment id="stray", realm="fault.example", method="stripe", intent="charge", request="e30"';
 
 function perRow(record: PurchaseErrorRecord): Mutant[] {
-  const other = record.kind === 'problem' ? (record.code === 'terms-version-stale' ? 'terms-acceptance-required' : 'terms-version-stale') : record.code === 'mpp_disabled' ? 'purchases_disabled' : 'mpp_disabled';
+  const other =
+    record.kind === 'problem'
+      ? record.code === 'terms-version-stale'
+        ? 'terms-acceptance-required'
+        : 'terms-version-stale'
+      : record.code === 'mpp_disabled'
+        ? 'purchases_disabled'
+        : 'mpp_disabled';
   const mutants: Mutant[] = [
     {
       id: `purchase-${record.code}-answers-${other}`,
@@ -59,7 +66,11 @@ function perRow(record: PurchaseErrorRecord): Mutant[] {
       id: `purchase-${record.code}-same-credential-flipped`,
       description: `says retry.sameCredential ${!record.retry.sameCredential} for ${record.code}`,
       requirements: [record.id],
-      platform: { answer: rewrite(naming(record.code), (a) => setRetry(a, { ...(jsonOf(a)?.[PURCHASE_BODY_MEMBERS.retry] as object), [RETRY_MEMBERS.sameCredential]: !record.retry!.sameCredential })) },
+      platform: {
+        answer: rewrite(naming(record.code), (a) =>
+          setRetry(a, { ...(jsonOf(a)?.[PURCHASE_BODY_MEMBERS.retry] as object), [RETRY_MEMBERS.sameCredential]: !record.retry!.sameCredential }),
+        ),
+      },
     });
     mutants.push({
       id: `purchase-${record.code}-without-retry`,
@@ -105,7 +116,11 @@ const CHALLENGE_ROWS = [P.challengeShape.id, ...PURCHASE_ERROR_LIST.filter((r) =
 /** Replaces the purchase configuration's accessor so a switch a deployment should honour is ignored. */
 function ignoreConfig(purchases: ReferencePurchases, keep: (config: ReferencePurchases['config']) => ReferencePurchases['config']): void {
   let config = keep(purchases.config);
-  Object.defineProperty(purchases, 'config', { get: () => config, set: (next: ReferencePurchases['config']) => void (config = keep(next)), configurable: true });
+  Object.defineProperty(purchases, 'config', {
+    get: () => config,
+    set: (next: ReferencePurchases['config']) => void (config = keep(next)),
+    configurable: true,
+  });
 }
 
 const specific: Mutant[] = [
@@ -113,7 +128,12 @@ const specific: Mutant[] = [
     id: 'purchase-codes-carry-challenge',
     description: 'every 403 and 503 of the paid surface carries a Payment challenge',
     requirements: [P.noChallengeOnCodes.id],
-    platform: { answer: rewrite((a) => (a.status === 403 || a.status === 503) && refusalOf(a) !== undefined, (a) => a.headers.append(HEADERS.wwwAuthenticate, STRAY_CHALLENGE)) },
+    platform: {
+      answer: rewrite(
+        (a) => (a.status === 403 || a.status === 503) && refusalOf(a) !== undefined,
+        (a) => a.headers.append(HEADERS.wwwAuthenticate, STRAY_CHALLENGE),
+      ),
+    },
   },
   {
     id: 'purchase-402-two-challenges',
@@ -158,7 +178,10 @@ const specific: Mutant[] = [
     platform: {
       answer: rewrite(challenged, (a) => {
         const value = a.headers.get(HEADERS.wwwAuthenticate) ?? '';
-        a.headers.set(HEADERS.wwwAuthenticate, value.replace(/expires="([^"]+)"/, (_m, at: string) => `expires="${new Date(Date.parse(at) + 86_400_000).toISOString()}"`));
+        a.headers.set(
+          HEADERS.wwwAuthenticate,
+          value.replace(/expires="([^"]+)"/, (_m, at: string) => `expires="${new Date(Date.parse(at) + 86_400_000).toISOString()}"`),
+        );
       }),
     },
   },
@@ -196,7 +219,7 @@ const specific: Mutant[] = [
   },
   {
     id: 'purchase-401-code-dropped',
-    description: "a 401 on the paid surface carries no verifier error_code",
+    description: 'a 401 on the paid surface carries no verifier error_code',
     requirements: [P.verifierCodeOnPaidSurface.id],
     platform: {
       answer: rewrite(

@@ -5,7 +5,16 @@ import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
 import type { VerdictFault } from '../reference/agent/sdk-auth-adapter.js';
 import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
 import { issuerMatches, scopeAllowed, type AuthContext, type TokenVerdict } from '../sdk-auth/index.js';
-import { AUTH_SKILL_FIELDS, ENDPOINT_AUTH_MODES, ISSUER_TYPES, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_SCOPE_WILDCARD_SUFFIX, type EndpointAuthMode, type SdkTokenRefusalReason } from '../spec/sdk-auth.js';
+import {
+  AUTH_SKILL_FIELDS,
+  ENDPOINT_AUTH_MODES,
+  ISSUER_TYPES,
+  SDK_AUTH_REQUIREMENTS as S,
+  SDK_CLAIMS,
+  SDK_SCOPE_WILDCARD_SUFFIX,
+  type EndpointAuthMode,
+  type SdkTokenRefusalReason,
+} from '../spec/sdk-auth.js';
 import { LIMITS } from '../spec/limits.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
@@ -18,9 +27,13 @@ import type { FaultRequest, Mutant } from './types.js';
 
 type AuthSkillOptions = NonNullable<StandardAgentOptions['authSkill']>;
 
-const withFault = (fault: VerdictFault) => (o: StandardAgentOptions): StandardAgentOptions => ({ ...o, verdictFault: fault });
-const withSkill = (change: (skill: AuthSkillOptions) => AuthSkillOptions) => (o: StandardAgentOptions): StandardAgentOptions =>
-  o.authSkill ? { ...o, authSkill: change(o.authSkill) } : o;
+const withFault =
+  (fault: VerdictFault) =>
+  (o: StandardAgentOptions): StandardAgentOptions => ({ ...o, verdictFault: fault });
+const withSkill =
+  (change: (skill: AuthSkillOptions) => AuthSkillOptions) =>
+  (o: StandardAgentOptions): StandardAgentOptions =>
+    o.authSkill ? { ...o, authSkill: change(o.authSkill) } : o;
 
 /** The verdict of a token taken at its word: its claims, unverified, as the AuthContext. */
 function unverified(token: string): TokenVerdict {
@@ -42,14 +55,19 @@ function unverified(token: string): TokenVerdict {
 
 const refusedFor = (verdict: TokenVerdict, ...reasons: SdkTokenRefusalReason[]) => !verdict.ok && reasons.includes(verdict.reason);
 /** Accepts, unverified, a token the core refused for one of `reasons`. */
-const acceptDespite = (...reasons: SdkTokenRefusalReason[]): VerdictFault => ({ token, verdict }) => (refusedFor(verdict, ...reasons) ? unverified(token) : verdict);
+const acceptDespite =
+  (...reasons: SdkTokenRefusalReason[]): VerdictFault =>
+  ({ token, verdict }) =>
+    refusedFor(verdict, ...reasons) ? unverified(token) : verdict;
 const numberClaim = (token: string, claim: string) => Number(decodeJwt(token)[claim]);
 
 /** Declares the probes with one probe's declaration changed. */
-const redeclared = (path: string, change: (endpoint: AgentHttpEndpoint) => AgentHttpEndpoint) => (o: StandardAgentOptions): StandardAgentOptions => ({
-  ...o,
-  endpoints: (o.endpoints ?? conformanceEndpoints()).map((e) => (e.path === path ? change(e) : e)),
-});
+const redeclared =
+  (path: string, change: (endpoint: AgentHttpEndpoint) => AgentHttpEndpoint) =>
+  (o: StandardAgentOptions): StandardAgentOptions => ({
+    ...o,
+    endpoints: (o.endpoints ?? conformanceEndpoints()).map((e) => (e.path === path ? change(e) : e)),
+  });
 const authModeAs = (mode: EndpointAuthMode, as: EndpointAuthMode) => redeclared(AUTH_MODE_PROBES[mode].path, (e) => ({ ...e, auth: as }));
 
 /** The caller a request's Bearer token names (sub), unverified. */
@@ -63,7 +81,10 @@ function bearerSubject(request: FaultRequest): string | null {
 }
 /** A 403 on `path` for a caller whose id passes `who` becomes 200, as if the handler ran. */
 const admit403 = (path: string, who: (id: string | null, r: FaultRequest) => boolean) =>
-  rewrite((a, r) => a.status === 403 && pathOf(r).endsWith(path) && who(bearerSubject(r), r), (a, r) => jsonAnswer(a, 200, { endpoint: pathOf(r), caller: bearerSubject(r), authenticated: true }));
+  rewrite(
+    (a, r) => a.status === 403 && pathOf(r).endsWith(path) && who(bearerSubject(r), r),
+    (a, r) => jsonAnswer(a, 200, { endpoint: pathOf(r), caller: bearerSubject(r), authenticated: true }),
+  );
 
 const rows: Mutant[] = [
   {
@@ -76,23 +97,37 @@ const rows: Mutant[] = [
     id: 'sdk-jti-optional',
     description: 'a token without jti is accepted',
     requirements: [S.tokenClaims.id],
-    agent: { options: withFault(({ token, verdict }) => (refusedFor(verdict, 'claims_invalid') && decodeJwt(token)[SDK_CLAIMS.jti] === undefined ? unverified(token) : verdict)) },
+    agent: {
+      options: withFault(({ token, verdict }) =>
+        refusedFor(verdict, 'claims_invalid') && decodeJwt(token)[SDK_CLAIMS.jti] === undefined ? unverified(token) : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-token-type-unchecked',
     description: 'token_type is not read',
     requirements: [S.tokenClaims.id],
-    agent: { options: withFault(({ token, verdict }) => (refusedFor(verdict, 'claims_invalid') && decodeJwt(token)[SDK_CLAIMS.tokenType] !== undefined && decodeJwt(token)[SDK_CLAIMS.jti] !== undefined ? unverified(token) : verdict)) },
+    agent: {
+      options: withFault(({ token, verdict }) =>
+        refusedFor(verdict, 'claims_invalid') && decodeJwt(token)[SDK_CLAIMS.tokenType] !== undefined && decodeJwt(token)[SDK_CLAIMS.jti] !== undefined
+          ? unverified(token)
+          : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-audience-unchecked',
     description: 'aud is not compared with the agent URL',
     requirements: [S.tokenAudience.id],
-    agent: { options: withFault(async ({ token, verdict, skill, verifyWith }) => (refusedFor(verdict, 'audience_mismatch') ? verifyWith({ skill: { ...skill, agentUrl: String(decodeJwt(token).aud) } }) : verdict)) },
+    agent: {
+      options: withFault(async ({ token, verdict, skill, verifyWith }) =>
+        refusedFor(verdict, 'audience_mismatch') ? verifyWith({ skill: { ...skill, agentUrl: String(decodeJwt(token).aud) } }) : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-audience-origin-only',
-    description: "an aud that is a prefix of the agent URL (its origin) is accepted",
+    description: 'an aud that is a prefix of the agent URL (its origin) is accepted',
     requirements: [S.tokenAudience.id],
     agent: {
       options: withFault(async ({ token, verdict, skill, verifyWith }) => {
@@ -105,7 +140,11 @@ const rows: Mutant[] = [
     id: 'sdk-expired-accepted',
     description: 'exp is not checked',
     requirements: [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id],
-    agent: { options: withFault(async ({ token, verdict, verifyWith }) => (refusedFor(verdict, 'token_expired') ? verifyWith({ now: numberClaim(token, SDK_CLAIMS.exp) - 1 }) : verdict)) },
+    agent: {
+      options: withFault(async ({ token, verdict, verifyWith }) =>
+        refusedFor(verdict, 'token_expired') ? verifyWith({ now: numberClaim(token, SDK_CLAIMS.exp) - 1 }) : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-expiry-leeway',
@@ -122,7 +161,11 @@ const rows: Mutant[] = [
     id: 'sdk-not-before-ignored',
     description: 'nbf is not checked',
     requirements: [S.tokenLifetime.id],
-    agent: { options: withFault(async ({ token, verdict, verifyWith }) => (refusedFor(verdict, 'token_not_yet_valid') ? verifyWith({ now: numberClaim(token, SDK_CLAIMS.nbf) }) : verdict)) },
+    agent: {
+      options: withFault(async ({ token, verdict, verifyWith }) =>
+        refusedFor(verdict, 'token_not_yet_valid') ? verifyWith({ now: numberClaim(token, SDK_CLAIMS.nbf) }) : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-key-set-cache-never-expires',
@@ -169,13 +212,26 @@ const rows: Mutant[] = [
     id: 'sdk-allow-ignored',
     description: 'the allow list is ignored: every issuer not denied is accepted',
     requirements: [S.allowDeny.id, S.trustedIssuers.id],
-    agent: { options: withFault(async ({ verdict, skill, verifyWith }) => (refusedFor(verdict, 'issuer_not_allowed') ? verifyWith({ skill: { ...skill, allow: [] } }) : verdict)) },
+    agent: {
+      options: withFault(async ({ verdict, skill, verifyWith }) =>
+        refusedFor(verdict, 'issuer_not_allowed') ? verifyWith({ skill: { ...skill, allow: [] } }) : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-empty-allow-admits-none',
     description: 'an empty allow list admits no issuer that is not trusted',
     requirements: [S.allowDeny.id],
-    agent: { options: withFault(({ verdict, skill }) => (verdict.ok && skill.allow.length === 0 && verdict.context.issuer_type === ISSUER_TYPES.agent && !skill.trustedIssuers.some((t) => t.issuer === verdict.context.issuer) ? { ok: false, reason: 'issuer_not_allowed', message: 'empty allow list' } : verdict)) },
+    agent: {
+      options: withFault(({ verdict, skill }) =>
+        verdict.ok &&
+        skill.allow.length === 0 &&
+        verdict.context.issuer_type === ISSUER_TYPES.agent &&
+        !skill.trustedIssuers.some((t) => t.issuer === verdict.context.issuer)
+          ? { ok: false, reason: 'issuer_not_allowed', message: 'empty allow list' }
+          : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-trusted-issuers-ignored',
@@ -187,13 +243,21 @@ const rows: Mutant[] = [
     id: 'sdk-trusted-key-set-at-issuer',
     description: "a trusted issuer's keys are read at {iss}/.well-known/jwks.json instead of its jwks_uri",
     requirements: [S.trustedIssuers.id],
-    agent: { options: withSkill((skill) => (skill.trusted_issuers ? { ...skill, trusted_issuers: skill.trusted_issuers.map((t) => ({ ...t, jwks_uri: t.issuer + WELL_KNOWN.jwks })) } : skill)) },
+    agent: {
+      options: withSkill((skill) =>
+        skill.trusted_issuers ? { ...skill, trusted_issuers: skill.trusted_issuers.map((t) => ({ ...t, jwks_uri: t.issuer + WELL_KNOWN.jwks })) } : skill,
+      ),
+    },
   },
   {
     id: 'sdk-allowed-scopes-ignored',
     description: 'every scope of the token reaches the AuthContext, whatever allowed_scopes says',
     requirements: [S.allowedScopes.id],
-    agent: { options: withFault(({ token, verdict }) => (verdict.ok ? { ...verdict, context: { ...verdict.context, scopes: (unverified(token) as { context: AuthContext }).context.scopes } } : verdict)) },
+    agent: {
+      options: withFault(({ token, verdict }) =>
+        verdict.ok ? { ...verdict, context: { ...verdict.context, scopes: (unverified(token) as { context: AuthContext }).context.scopes } } : verdict,
+      ),
+    },
   },
   {
     id: 'sdk-scope-wildcard-unsupported',
@@ -219,7 +283,15 @@ const rows: Mutant[] = [
     requirements: [S.portalMode.id],
     agent: {
       options: withSkill((skill) =>
-        skill.authority ? { ...skill, trusted_issuers: [...(skill.trusted_issuers ?? []), { issuer: skill.authority, jwks_uri: skill.authority + WELL_KNOWN.jwks, type: ISSUER_TYPES.portal }] } : skill,
+        skill.authority
+          ? {
+              ...skill,
+              trusted_issuers: [
+                ...(skill.trusted_issuers ?? []),
+                { issuer: skill.authority, jwks_uri: skill.authority + WELL_KNOWN.jwks, type: ISSUER_TYPES.portal },
+              ],
+            }
+          : skill,
       ),
     },
   },
@@ -257,13 +329,23 @@ const rows: Mutant[] = [
     id: 'scope-owner-refuses-admin',
     description: 'an owner-scoped endpoint refuses admins',
     requirements: [S.scopeTable.id],
-    agent: { answer: rewrite((a, r) => a.status === 200 && pathOf(r).endsWith(PROBES.owner.path) && bearerSubject(r) === CALLER_IDS.admin, (a) => jsonAnswer(a, E.forbidden.status!, { error: { code: E.forbidden.code, message: 'owner only' } })) },
+    agent: {
+      answer: rewrite(
+        (a, r) => a.status === 200 && pathOf(r).endsWith(PROBES.owner.path) && bearerSubject(r) === CALLER_IDS.admin,
+        (a) => jsonAnswer(a, E.forbidden.status!, { error: { code: E.forbidden.code, message: 'owner only' } }),
+      ),
+    },
   },
   {
     id: 'scope-group-refuses-owner',
     description: 'a group-scoped endpoint admits its members only, not the owner',
     requirements: [S.scopeTable.id],
-    agent: { answer: rewrite((a, r) => a.status === 200 && pathOf(r).endsWith(PROBES.group.path) && bearerSubject(r) === CALLER_IDS.owner, (a) => jsonAnswer(a, E.forbidden.status!, { error: { code: E.forbidden.code, message: 'members only' } })) },
+    agent: {
+      answer: rewrite(
+        (a, r) => a.status === 200 && pathOf(r).endsWith(PROBES.group.path) && bearerSubject(r) === CALLER_IDS.owner,
+        (a) => jsonAnswer(a, E.forbidden.status!, { error: { code: E.forbidden.code, message: 'members only' } }),
+      ),
+    },
   },
   {
     id: 'scope-admin-admits-owner',
@@ -281,7 +363,12 @@ const rows: Mutant[] = [
     id: 'no-verifier-open-scopes',
     description: 'an agent with no auth skill and no access block lets every caller through its scoped endpoints',
     requirements: [S.noVerifier.id],
-    agent: { answer: rewrite((a, r) => a.status === 401 && pathOf(r).includes('/unverified-reference/'), (a, r) => jsonAnswer(a, 200, { endpoint: pathOf(r), caller: bearerSubject(r), authenticated: bearerSubject(r) !== null })) },
+    agent: {
+      answer: rewrite(
+        (a, r) => a.status === 401 && pathOf(r).includes('/unverified-reference/'),
+        (a, r) => jsonAnswer(a, 200, { endpoint: pathOf(r), caller: bearerSubject(r), authenticated: bearerSubject(r) !== null }),
+      ),
+    },
   },
   {
     id: 'auth-mode-session-as-owner-scope',

@@ -18,8 +18,14 @@ export const UNTESTABLE: readonly UntestableRequirement[] = Object.freeze([
     reason: 'the spec gives RESPONSE_SIZE_CAP_EXCEEDED no status and no size, and no request can make an agent answer too large',
   },
   ...BRIDGE_ERROR_LIST.map((r) => ({ id: r.id, reason: BRIDGE_REASON })),
-  { id: LIMITS.serviceUnavailableRetries.id, reason: 'how often a widget retries service_unavailable is behaviour of the bridge client in the page, not of a deployment' },
-  { id: INBAND_REQUIREMENTS.buyerPointerRule.id, reason: 'the pointer rule is behaviour of a buying SDK client, which the run is itself; a deployment cannot break it' },
+  {
+    id: LIMITS.serviceUnavailableRetries.id,
+    reason: 'how often a widget retries service_unavailable is behaviour of the bridge client in the page, not of a deployment',
+  },
+  {
+    id: INBAND_REQUIREMENTS.buyerPointerRule.id,
+    reason: 'the pointer rule is behaviour of a buying SDK client, which the run is itself; a deployment cannot break it',
+  },
   { id: SDK_AUTH_REQUIREMENTS.configValid.id, reason: "the auth skill's configuration lives inside the agent; no request or answer carries it" },
   { id: SDK_AUTH_REQUIREMENTS.authContext.id, reason: "the AuthContext is an object handed to the agent's own handler; no request or answer carries it" },
 ]);

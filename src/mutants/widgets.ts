@@ -33,19 +33,34 @@ export const WIDGET_MUTANTS: readonly Mutant[] = [
     id: 'key-directory-plain-json',
     description: "the platform's key directory is labelled application/json",
     requirements: [R.keyDirectoryMediaType.id],
-    platform: { answer: rewrite((_a, r) => directory(r), (a) => a.headers.set(HEADERS.contentType, MEDIA_TYPES.json)) },
+    platform: {
+      answer: rewrite(
+        (_a, r) => directory(r),
+        (a) => a.headers.set(HEADERS.contentType, MEDIA_TYPES.json),
+      ),
+    },
   },
   {
     id: 'key-directory-duplicate-entry',
     description: "the platform's key directory lists a key twice",
     requirements: [R.keyDirectoryEntries.id],
-    platform: { answer: rewrite((a, r) => directory(r) && ok(a), (a) => setJson(a, { keys: [...((jsonOf(a)?.keys as unknown[]) ?? []), ...((jsonOf(a)?.keys as unknown[]) ?? []).slice(0, 1)] })) },
+    platform: {
+      answer: rewrite(
+        (a, r) => directory(r) && ok(a),
+        (a) => setJson(a, { keys: [...((jsonOf(a)?.keys as unknown[]) ?? []), ...((jsonOf(a)?.keys as unknown[]) ?? []).slice(0, 1)] }),
+      ),
+    },
   },
   {
     id: 'key-directory-private-key',
     description: "the platform's key directory publishes a private key member",
     requirements: [R.keyDirectoryEntries.id],
-    platform: { answer: rewrite((a, r) => directory(r) && ok(a), (a) => setJson(a, { keys: ((jsonOf(a)?.keys as object[]) ?? []).map((k) => ({ ...k, d: 'AAAA' })) })) },
+    platform: {
+      answer: rewrite(
+        (a, r) => directory(r) && ok(a),
+        (a) => setJson(a, { keys: ((jsonOf(a)?.keys as object[]) ?? []).map((k) => ({ ...k, d: 'AAAA' })) }),
+      ),
+    },
   },
   {
     id: 'widget-publish-fails',
@@ -79,54 +94,99 @@ export const WIDGET_MUTANTS: readonly Mutant[] = [
     id: 'widget-republish-new-post',
     description: 'every publish creates a new post instead of refreshing the listing in place',
     requirements: [R.widgetRepublishInPlace.id],
-    platform: { answer: rewrite((a, r) => publish(r) && ok(a), (a) => setJson(a, { ...jsonOf(a), postId: `${String(jsonOf(a)?.postId)}-${republished++}` })) },
+    platform: {
+      answer: rewrite(
+        (a, r) => publish(r) && ok(a),
+        (a) => setJson(a, { ...jsonOf(a), postId: `${String(jsonOf(a)?.postId)}-${republished++}` }),
+      ),
+    },
   },
   {
     id: 'widget-catalog-duplicates-listing',
     description: 'the catalog lists every published widget twice',
     requirements: [R.widgetRepublishInPlace.id, R.widgetCatalogListing.id],
-    platform: { answer: rewrite((a, r) => catalog(r) && ok(a), (a) => setJson(a, { ...jsonOf(a), widgets: [...widgetsOf(a), ...widgetsOf(a)] })) },
+    platform: {
+      answer: rewrite(
+        (a, r) => catalog(r) && ok(a),
+        (a) => setJson(a, { ...jsonOf(a), widgets: [...widgetsOf(a), ...widgetsOf(a)] }),
+      ),
+    },
   },
   {
     id: 'widget-catalog-empty',
     description: 'the catalog lists no widget',
     requirements: [R.widgetCatalogListing.id],
-    platform: { answer: rewrite((a, r) => catalog(r) && ok(a), (a) => setJson(a, { ...jsonOf(a), widgets: [] })) },
+    platform: {
+      answer: rewrite(
+        (a, r) => catalog(r) && ok(a),
+        (a) => setJson(a, { ...jsonOf(a), widgets: [] }),
+      ),
+    },
   },
   {
     id: 'widget-resource-plain-html',
     description: 'the ui:// resource is typed text/html instead of the MCP Apps type',
     requirements: [R.widgetMcpAppResource.id],
-    platform: { answer: rewrite((_a, r) => mcp(r), (a) => setText(a, textOf(a).split(MCP_APP_MIME_TYPE).join(MEDIA_TYPES.html))) },
+    platform: {
+      answer: rewrite(
+        (_a, r) => mcp(r),
+        (a) => setText(a, textOf(a).split(MCP_APP_MIME_TYPE).join(MEDIA_TYPES.html)),
+      ),
+    },
   },
   {
     id: 'widget-sdk-not-injected',
     description: 'the served HTML entry loads an old widget SDK instead of /widgets/sdk.v2.js',
     requirements: [R.widgetSdkInjected.id],
-    platform: { answer: rewrite((_a, r) => mcp(r), (a) => setText(a, textOf(a).split(WIDGET_SDK.path).join('/widgets/sdk.v1.js'))) },
+    platform: {
+      answer: rewrite(
+        (_a, r) => mcp(r),
+        (a) => setText(a, textOf(a).split(WIDGET_SDK.path).join('/widgets/sdk.v1.js')),
+      ),
+    },
   },
   {
     id: 'widget-sdk-served-as-text',
     description: 'the widget SDK is served as application/json instead of JavaScript',
     requirements: [R.widgetSdkServed.id],
-    platform: { answer: rewrite((a, r) => pathOf(r) === WIDGET_SDK.path && ok(a), (a) => a.headers.set(HEADERS.contentType, MEDIA_TYPES.json)) },
+    platform: {
+      answer: rewrite(
+        (a, r) => pathOf(r) === WIDGET_SDK.path && ok(a),
+        (a) => a.headers.set(HEADERS.contentType, MEDIA_TYPES.json),
+      ),
+    },
   },
   {
     id: 'widget-sdk-missing',
     description: 'the widget SDK path answers 404',
     requirements: [R.widgetSdkServed.id],
-    platform: { answer: rewrite((_a, r) => pathOf(r) === WIDGET_SDK.path, (a) => jsonAnswer(a, 404, { error: { code: PLATFORM_ERROR_CODES.notFound, message: 'No route.' } })) },
+    platform: {
+      answer: rewrite(
+        (_a, r) => pathOf(r) === WIDGET_SDK.path,
+        (a) => jsonAnswer(a, 404, { error: { code: PLATFORM_ERROR_CODES.notFound, message: 'No route.' } }),
+      ),
+    },
   },
   {
     id: 'widget-visibility-default-only',
     description: 'every tool is listed with the default visibility [app]',
     requirements: [R.widgetMcpToolVisibility.id],
-    platform: { answer: rewrite((_a, r) => mcp(r) && calls(r, 'tools/list'), (a) => setText(a, textOf(a).replace(/"visibility":\[[^\]]*\]/g, '"visibility":["app"]'))) },
+    platform: {
+      answer: rewrite(
+        (_a, r) => mcp(r) && calls(r, 'tools/list'),
+        (a) => setText(a, textOf(a).replace(/"visibility":\[[^\]]*\]/g, '"visibility":["app"]')),
+      ),
+    },
   },
   {
     id: 'widget-tool-call-errors',
     description: 'every tools/call answers a tool error',
     requirements: [R.widgetMcpToolCall.id],
-    platform: { answer: rewrite((_a, r) => mcp(r) && calls(r, 'tools/call'), (a) => setText(a, textOf(a).replace(/"content":\[/g, '"isError":true,"content":['))) },
+    platform: {
+      answer: rewrite(
+        (_a, r) => mcp(r) && calls(r, 'tools/call'),
+        (a) => setText(a, textOf(a).replace(/"content":\[/g, '"isError":true,"content":[')),
+      ),
+    },
   },
 ];

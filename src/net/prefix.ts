@@ -46,7 +46,7 @@ function hasZeroHostBits(range: IpPrefix): boolean {
 /** Whether bits [from, to) of `a` and `b` are equal. */
 function bitsEqual(a: Uint8Array, b: Uint8Array, to: number, from = 0): boolean {
   for (let bit = from; bit < to; bit++) {
-    const mask = 0x80 >> bit % 8;
+    const mask = 0x80 >> (bit % 8);
     const byte = bit >> 3;
     if (((a[byte] ?? 0) & mask) !== ((b[byte] ?? 0) & mask)) return false;
   }

@@ -13,7 +13,13 @@ export interface SpecialRange {
 }
 
 const special = (cidr: string, name: string, extra: { alwaysBlocked?: boolean; embedsIpv4At?: number } = {}): SpecialRange =>
-  Object.freeze({ cidr, range: prefix(cidr), name, alwaysBlocked: extra.alwaysBlocked ?? false, ...(extra.embedsIpv4At === undefined ? {} : { embedsIpv4At: extra.embedsIpv4At }) });
+  Object.freeze({
+    cidr,
+    range: prefix(cidr),
+    name,
+    alwaysBlocked: extra.alwaysBlocked ?? false,
+    ...(extra.embedsIpv4At === undefined ? {} : { embedsIpv4At: extra.embedsIpv4At }),
+  });
 
 const blocked = { alwaysBlocked: true };
 

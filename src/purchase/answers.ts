@@ -186,9 +186,21 @@ export function purchaseAnswer(record: PurchaseErrorRecord, surface: PaidSurface
 }
 
 /** A 402 of the Payment scheme itself (payment-required, payment-expired, …): problem body, fresh challenge, terms headers. */
-export function paymentProblemAnswer(problem: PaymentProblemRecord, surface: PaidSurface, challenge: PaymentChallenge, details: Omit<AnswerDetails, 'challenge'> = {}): PurchaseAnswer {
+export function paymentProblemAnswer(
+  problem: PaymentProblemRecord,
+  surface: PaidSurface,
+  challenge: PaymentChallenge,
+  details: Omit<AnswerDetails, 'challenge'> = {},
+): PurchaseAnswer {
   return problemAnswer(
-    { status: problem.status, slug: problem.slug, base: problem.base, title: problem.title, detail: details.description ?? problem.condition, challenge: problem.challenge },
+    {
+      status: problem.status,
+      slug: problem.slug,
+      base: problem.base,
+      title: problem.title,
+      detail: details.description ?? problem.condition,
+      challenge: problem.challenge,
+    },
     surface,
     { ...details, challenge },
   );

@@ -1,7 +1,9 @@
 /** Why a base64url-of-JSON text could not be read. */
 export type Base64urlJsonFailure = 'not-base64url' | 'not-utf8' | 'not-json';
 
-export type Base64urlJsonResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: Base64urlJsonFailure; readonly detail: string };
+export type Base64urlJsonResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly failure: Base64urlJsonFailure; readonly detail: string };
 
 const BASE64URL_NOPAD = /^[A-Za-z0-9_-]+$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

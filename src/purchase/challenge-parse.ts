@@ -89,7 +89,8 @@ export function challengeFromMembers(members: Readonly<Record<string, unknown>>)
   const decoded = decodeBase64urlJson(request);
   if (!decoded.ok) return refuse(decoded.failure === 'not-base64url' ? 'request-not-base64url' : 'request-not-json', `request: ${decoded.detail}`);
   if (!isJsonObject(decoded.value)) return refuse('request-not-object', 'request does not decode to a JSON object');
-  if (tryCanonicalJson(decoded.value) === null) return refuse('request-not-json', 'request holds a value JCS cannot encode (a lone surrogate or a number out of range)');
+  if (tryCanonicalJson(decoded.value) === null)
+    return refuse('request-not-json', 'request holds a value JCS cannot encode (a lone surrogate or a number out of range)');
 
   if (expires === undefined) return refuse('missing-param', `the ${CHALLENGE_PARAMS.expires} parameter is missing (the platform's challenges expire, 7.4)`);
   if (!isRfc3339(expires)) return refuse('expires-invalid', `expires ${JSON.stringify(expires)} is not an RFC 3339 date-time`);
@@ -107,7 +108,8 @@ export function challengeFromMembers(members: Readonly<Record<string, unknown>>)
   if (header !== undefined) {
     const lower = header.toLowerCase();
     if (lower === PAYMENT_CREDENTIAL_HEADER.toLowerCase()) credentialHeader = PAYMENT_CREDENTIAL_HEADER;
-    else if (lower !== DEFAULT_CREDENTIAL_HEADER.toLowerCase()) return refuse('header-unsupported', `header ${JSON.stringify(header)} is neither ${PAYMENT_CREDENTIAL_HEADER} nor ${DEFAULT_CREDENTIAL_HEADER}`);
+    else if (lower !== DEFAULT_CREDENTIAL_HEADER.toLowerCase())
+      return refuse('header-unsupported', `header ${JSON.stringify(header)} is neither ${PAYMENT_CREDENTIAL_HEADER} nor ${DEFAULT_CREDENTIAL_HEADER}`);
   }
 
   const challenge: PaymentChallenge = Object.freeze({

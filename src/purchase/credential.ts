@@ -50,7 +50,8 @@ const CREDENTIALS = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?:[ \t]+(\S*))?$/;
  */
 export function parseCredential(headerValue: string): CredentialParse {
   const match = CREDENTIALS.exec(headerValue.replace(/^[ \t]+|[ \t]+$/g, ''));
-  if (!match || match[1]!.toLowerCase() !== AUTH_SCHEMES.payment.toLowerCase()) return refuse('not-payment-scheme', `the credential does not use the ${AUTH_SCHEMES.payment} scheme`);
+  if (!match || match[1]!.toLowerCase() !== AUTH_SCHEMES.payment.toLowerCase())
+    return refuse('not-payment-scheme', `the credential does not use the ${AUTH_SCHEMES.payment} scheme`);
   const token = match[2] ?? '';
   const decoded = decodeBase64urlJson(token);
   if (!decoded.ok) return refuse(decoded.failure === 'not-base64url' ? 'not-base64url' : 'not-json', `the credential token: ${decoded.detail}`);

@@ -41,4 +41,3 @@ export function grantedAnswer(grant: Grant, balanceNano: string, config: Purchas
     }),
   });
 }
-

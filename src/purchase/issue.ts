@@ -27,7 +27,12 @@ export interface ChallengeOffer {
 }
 
 /** Issues and records one fresh challenge for the offer (the card pack by default), expiring the challenge lifetime (8: 300 s) after `now`. */
-export async function issueChallenge(ports: PurchasePorts, config: PurchaseConfig, now: number, offer: ChallengeOffer = cardPackOffer(config)): Promise<PaymentChallenge> {
+export async function issueChallenge(
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+  now: number,
+  offer: ChallengeOffer = cardPackOffer(config),
+): Promise<PaymentChallenge> {
   const challenge = createChallenge(
     {
       realm: config.realm,

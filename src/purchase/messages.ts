@@ -17,7 +17,8 @@ export const MESSAGES = {
   redeemedByTransaction: `${REDEEMED_BY_TRANSACTION}; ${PAY_FRESH}`,
   cardPayloadWithoutToken: `A card credential's payload carries the shared payment token in ${STRIPE_PAYLOAD_MEMBERS.spt}; ${PAY_FRESH}`,
   transferPayloadNotAdmitted: (detail: string) => `${detail}; ${PAY_FRESH}`,
-  transactionDoesNotPay: (mismatch: string, detail: string) => `The transaction does not pay the challenge (${mismatch}): ${detail}; ${NOTHING_BROADCAST}; ${PAY_FRESH}`,
+  transactionDoesNotPay: (mismatch: string, detail: string) =>
+    `The transaction does not pay the challenge (${mismatch}): ${detail}; ${NOTHING_BROADCAST}; ${PAY_FRESH}`,
   transactionUsed: `${TRANSACTION_USED}; ${NOTHING_BROADCAST}; ${PAY_FRESH}`,
   /** The challenge's transfer was recorded by another transaction between the checks and the broadcast. */
   challengeTakenByTransaction: `${REDEEMED_BY_TRANSACTION}; ${NOTHING_BROADCAST}; ${PAY_FRESH}`,

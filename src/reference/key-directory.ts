@@ -7,9 +7,7 @@ import { renderAnswer } from './render.js';
 import type { PublicRoute } from './routes.js';
 
 /** A public JWK as an agent publishes it; members other than kty, crv and x are ignored here. */
-export type HostedAgentKey =
-  | Ed25519PublicJwkShape
-  | { readonly kty: string; readonly crv?: unknown; readonly x?: unknown; readonly [member: string]: unknown };
+export type HostedAgentKey = Ed25519PublicJwkShape | { readonly kty: string; readonly crv?: unknown; readonly x?: unknown; readonly [member: string]: unknown };
 
 export interface KeyDirectoryEntry {
   readonly kty: string;

@@ -195,9 +195,19 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
       try {
         const copy = answerFaults.length ? request.clone() : undefined;
         if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();
-        let response = await routes.dispatch(request, info.clientAddress, { ports, config, ...(info.bodyConsumed ? { bodyConsumed: true } : {}), ...(options.onError ? { onError: options.onError } : {}) });
+        let response = await routes.dispatch(request, info.clientAddress, {
+          ports,
+          config,
+          ...(info.bodyConsumed ? { bodyConsumed: true } : {}),
+          ...(options.onError ? { onError: options.onError } : {}),
+        });
         if (copy) {
-          const seen: FaultRequest = { method: copy.method, url: copy.url, headers: copy.headers, body: copy.body ? new Uint8Array(await copy.arrayBuffer()) : null };
+          const seen: FaultRequest = {
+            method: copy.method,
+            url: copy.url,
+            headers: copy.headers,
+            body: copy.body ? new Uint8Array(await copy.arrayBuffer()) : null,
+          };
           for (const fault of answerFaults) response = await fault(seen, response);
         }
         return response;

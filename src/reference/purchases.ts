@@ -251,7 +251,11 @@ export interface RailPrices {
  * pointer to /api/mpp/credits when the balance runs out) and the agent socket at /agents/<name>/uamp
  * (payment.required in band), both over one ledger, plus the MCP delegate that answers balance_required.
  */
-export function paidRails(purchases: ReferencePurchases, origin: string, prices: Partial<RailPrices> = {}): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: PurchasedBalanceLedger } {
+export function paidRails(
+  purchases: ReferencePurchases,
+  origin: string,
+  prices: Partial<RailPrices> = {},
+): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: PurchasedBalanceLedger } {
   const ledger = new PurchasedBalanceLedger(purchases.store);
   const purchaseUrl = `${origin}${PLATFORM_ROUTES.mppCredits}`;
   const terms = () => purchases.config.terms;

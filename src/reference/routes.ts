@@ -61,7 +61,6 @@ export interface VerifiedRoute extends RouteBase {
 
 export type Route = PublicRoute | VerifiedRoute;
 
-
 const HEAD = 'HEAD';
 const GET = 'GET';
 
@@ -186,7 +185,10 @@ export class RouteTable {
 }
 
 function carriesCredential(request: Request): boolean {
-  return request.headers.has(HEADERS.authorization) || isSignedRequest({ method: request.method, url: request.url, headers: [...request.headers], body: null, clientAddress: '' });
+  return (
+    request.headers.has(HEADERS.authorization) ||
+    isSignedRequest({ method: request.method, url: request.url, headers: [...request.headers], body: null, clientAddress: '' })
+  );
 }
 
 /** The body stream failed while the platform read it (the client went away or sent a broken body). */

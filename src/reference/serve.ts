@@ -133,7 +133,11 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
   server.on('upgrade', (message: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     void (async () => {
       const url = requestUrl(message, fallbackAuthority);
-      if (url === undefined || !platform) return void writeRawAnswer(socket, renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The upgrade target or Host header is not one this platform can read.')));
+      if (url === undefined || !platform)
+        return void writeRawAnswer(
+          socket,
+          renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The upgrade target or Host header is not one this platform can read.')),
+        );
       const request = toRequest(message, url);
       const decision = agent?.owns(new URL(url).pathname)
         ? await agent.upgrade(request)
@@ -169,7 +173,8 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     const given = options.platform ?? {};
     if (!given.fetcher) fetcher = createUndiciFetcher({ allowInsecureLoopback: options.allowInsecureFixtures === true });
     const origin = given.origin ?? `http://${options.authority ?? bound}`;
-    if (options.agent) agent = await createMountedAgent(origin, { ...options.agent, ...(options.onError ? { onError: options.onError } : {}) }, given.fetcher ?? fetcher!);
+    if (options.agent)
+      agent = await createMountedAgent(origin, { ...options.agent, ...(options.onError ? { onError: options.onError } : {}) }, given.fetcher ?? fetcher!);
     const served = agent;
     platform = createReferencePlatform<MemoryPorts>({
       ...given,
@@ -177,7 +182,10 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
         ? {
             routes: [...(given.routes ?? []), agentRoute(served, () => platform?.purchases?.config)],
             // The origin's key directory (2.4) lists the hosted agent's key beside any others given.
-            hostedAgentKeys: () => [...(typeof given.hostedAgentKeys === 'function' ? given.hostedAgentKeys() : (given.hostedAgentKeys ?? [])), ...(served.publicKey ? [served.publicKey] : [])],
+            hostedAgentKeys: () => [
+              ...(typeof given.hostedAgentKeys === 'function' ? given.hostedAgentKeys() : (given.hostedAgentKeys ?? [])),
+              ...(served.publicKey ? [served.publicKey] : []),
+            ],
           }
         : {}),
       authority: options.authority ?? bound,

@@ -35,7 +35,12 @@ function matchPath(path: SocketRoute['path'], pathname: string): Readonly<Record
  * JSON body, always with Accept-Signature (7.4: a signed upgrade that does not verify is refused with 401
  * and Accept-Signature before the socket opens).
  */
-export async function decideUpgrade(routes: readonly SocketRoute[], request: Request, clientAddress: string, env: DispatchEnvironment): Promise<UpgradeDecision> {
+export async function decideUpgrade(
+  routes: readonly SocketRoute[],
+  request: Request,
+  clientAddress: string,
+  env: DispatchEnvironment,
+): Promise<UpgradeDecision> {
   const url = new URL(request.url);
   for (const route of routes) {
     const params = matchPath(route.path, url.pathname);

@@ -20,17 +20,18 @@ export const VECTOR_ENV: ScenarioEnv = Object.freeze({
   now: 1_800_000_000,
   authority: 'platform.example',
   agentOrigin: 'https://agents.example',
-  nonce: (caseId: string, label: string, serial: number) =>
-    createHash('sha256').update(`${caseId}/${label}/${serial}`).digest('base64'),
+  nonce: (caseId: string, label: string, serial: number) => createHash('sha256').update(`${caseId}/${label}/${serial}`).digest('base64'),
 });
 
 export interface Scenario {
   readonly id: string;
   readonly description: string;
   readonly flags: readonly string[];
-  readonly build: (kit: Kit) => Omit<SignedRequestCase, 'id' | 'description' | 'now' | 'platform'> & {
-    readonly platform?: Partial<SignedRequestCase['platform']> & Record<string, unknown>;
-  } | Promise<Omit<SignedRequestCase, 'id' | 'description' | 'now' | 'platform'> & { readonly platform?: Record<string, unknown> }>;
+  readonly build: (kit: Kit) =>
+    | (Omit<SignedRequestCase, 'id' | 'description' | 'now' | 'platform'> & {
+        readonly platform?: Partial<SignedRequestCase['platform']> & Record<string, unknown>;
+      })
+    | Promise<Omit<SignedRequestCase, 'id' | 'description' | 'now' | 'platform'> & { readonly platform?: Record<string, unknown> }>;
 }
 
 export interface Group {

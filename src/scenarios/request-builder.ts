@@ -82,7 +82,13 @@ export function buildSignedRequest(spec: RequestSpec): CaseRequest {
   const headers: Array<[string, string]> = [...(spec.headers ?? []).map(([n, v]) => [n, v] as [string, string])];
   const digest = spec.digest === undefined ? 'sha-256' : spec.digest;
   if (hasBody && digest) headers.push([HEADERS.contentDigest, contentDigestHeader(body, [digest])]);
-  const agentHeader = spec.signatureAgent === undefined ? signatureAgentHeader(spec.labels.map((l) => l.label), spec.keySetUrl) : spec.signatureAgent;
+  const agentHeader =
+    spec.signatureAgent === undefined
+      ? signatureAgentHeader(
+          spec.labels.map((l) => l.label),
+          spec.keySetUrl,
+        )
+      : spec.signatureAgent;
   if (agentHeader !== null) headers.push([HEADERS.signatureAgent, agentHeader]);
 
   const inputs: string[] = [];
@@ -109,9 +115,12 @@ export function buildSignedRequest(spec: RequestSpec): CaseRequest {
 
   const request: MutableRequest = { method: spec.method, url: spec.url, headers, body };
   spec.after?.(request);
-  const bodyMember = spec.bodyFill && request.body === body
-    ? { body_fill: { length: spec.bodyFill.length, byte: spec.bodyFill.byte } }
-    : request.body.length ? { body_base64: bytesToBase64(request.body) } : {};
+  const bodyMember =
+    spec.bodyFill && request.body === body
+      ? { body_fill: { length: spec.bodyFill.length, byte: spec.bodyFill.byte } }
+      : request.body.length
+        ? { body_base64: bytesToBase64(request.body) }
+        : {};
   return {
     method: request.method,
     url: request.url,

@@ -109,9 +109,7 @@ function unknownMember(name: string, error: ErrorObject, rootNoun: string, vocab
   const allowed = allowedMembers(error.parentSchema, vocabulary);
   const suggestion = closestWord(name, allowed);
   const noun = nounOf(error.instancePath, rootNoun, vocabulary);
-  return suggestion
-    ? `unknown member (did you mean "${suggestion}"?)`
-    : `unknown member; a ${noun} has only ${allowed.map((m) => `"${m}"`).join(', ')}`;
+  return suggestion ? `unknown member (did you mean "${suggestion}"?)` : `unknown member; a ${noun} has only ${allowed.map((m) => `"${m}"`).join(', ')}`;
 }
 
 /** The members a schema object names, with those a $ref brings in when the vocabulary knows them. */
@@ -136,4 +134,3 @@ function formatWords(format: string): string {
   };
   return words[format] ?? `in ${format} form`;
 }
-

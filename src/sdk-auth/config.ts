@@ -118,4 +118,3 @@ function configProblems(errors: readonly ErrorObject[]): ConfigProblem[] {
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
-

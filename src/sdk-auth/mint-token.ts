@@ -30,7 +30,10 @@ export type MintResult = { readonly ok: true; readonly token: string; readonly c
  * iat = nbf = now, exp = now + lifetime, jti a UUID from the random port, scope space-separated.
  */
 export async function mintSdkToken(skill: AuthSkill, request: MintRequest, ports: { readonly clock: Clock; readonly random: Random }): Promise<MintResult> {
-  if (skill.agentId === null) return refusal('config_invalid', '/agent_id is needed to mint a token (it becomes sub and client_id)', [{ pointer: '/agent_id', message: 'needed to mint a token' }]);
+  if (skill.agentId === null)
+    return refusal('config_invalid', '/agent_id is needed to mint a token (it becomes sub and client_id)', [
+      { pointer: '/agent_id', message: 'needed to mint a token' },
+    ]);
   const now = ports.clock.now();
   const claims: JWTPayload = {
     [SDK_CLAIMS.iss]: skill.agentUrl,

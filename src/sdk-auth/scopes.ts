@@ -6,9 +6,7 @@ import { SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../spec/sdk-auth.
  * and `namespace:a:b` (docs/platform-sdk.md e, the Python SDK's _scope_allowed).
  */
 export function scopeAllowed(scope: string, allowedScopes: readonly string[]): boolean {
-  return allowedScopes.some(
-    (entry) => entry === scope || (entry.endsWith(SDK_SCOPE_WILDCARD_SUFFIX) && scope.startsWith(entry.slice(0, -1))),
-  );
+  return allowedScopes.some((entry) => entry === scope || (entry.endsWith(SDK_SCOPE_WILDCARD_SUFFIX) && scope.startsWith(entry.slice(0, -1))));
 }
 
 /** The scope claim split on whitespace, keeping those allowed_scopes accepts; the others are dropped silently. */
@@ -18,7 +16,5 @@ export function grantedScopes(scopeClaim: string, allowedScopes: readonly string
 
 /** 2.3: namespaces from namespace:<name> scopes; the name is the text up to the next colon (`namespace:a:b` gives a). */
 export function namespacesOf(scopes: readonly string[]): string[] {
-  return scopes
-    .filter((s) => s.startsWith(SDK_SCOPE_PREFIXES.namespace))
-    .map((s) => s.slice(SDK_SCOPE_PREFIXES.namespace.length).split(':')[0]!);
+  return scopes.filter((s) => s.startsWith(SDK_SCOPE_PREFIXES.namespace)).map((s) => s.slice(SDK_SCOPE_PREFIXES.namespace.length).split(':')[0]!);
 }

@@ -5,7 +5,10 @@ type Row = [code: string, condition: string, acceptSignature?: boolean];
 
 // Section 7.3, in the spec's order. The verifier's order of checks lives in src/verifier/order.ts.
 const rows = [
-  ['too_many_failed_signatures', '30 or more signed requests from the client network address failed to verify in the last 60 seconds; refused before reading; counted per address; no Retry-After'],
+  [
+    'too_many_failed_signatures',
+    '30 or more signed requests from the client network address failed to verify in the last 60 seconds; refused before reading; counted per address; no Retry-After',
+  ],
   ['missing_credential', 'No signature headers and no platform Bearer (an Authorization header of another scheme also lands here)', true],
   ['malformed_token', 'Bearer is not a three-segment JWT'],
   ['platform_token_invalid', 'Bearer did not verify as a platform token, expired or revoked'],
@@ -50,9 +53,9 @@ function toRecord([code, condition, acceptSignature]: Row): AuthErrorRecord {
 export const AUTH_ERROR_LIST: readonly AuthErrorRecord[] = Object.freeze(rows.map((r) => toRecord(r as Row)));
 
 /** 7.3 records by code: `AUTH_ERRORS.signature_expired.code === 'signature_expired'`. */
-export const AUTH_ERRORS = Object.freeze(
-  Object.fromEntries(AUTH_ERROR_LIST.map((r) => [r.code, r])),
-) as { readonly [C in AuthErrorCode]: AuthErrorRecord & { readonly code: C } };
+export const AUTH_ERRORS = Object.freeze(Object.fromEntries(AUTH_ERROR_LIST.map((r) => [r.code, r]))) as {
+  readonly [C in AuthErrorCode]: AuthErrorRecord & { readonly code: C };
+};
 
 /** Every 7.3 code as a value, by its own name: `AUTH_CODES.signature_expired`. Code elsewhere names codes through this. */
 export const AUTH_CODES = Object.freeze(Object.fromEntries(AUTH_ERROR_LIST.map((r) => [r.code, r.code]))) as {

@@ -13,12 +13,20 @@ const rows = [
   ['timeout', 'A handler exceeded its time budget', { kind: 'retry-once-then-surface' }],
   ['rate_limited', 'Too many calls in a short window', { kind: 'retry-after-window' }],
   ['internal', 'A handler threw', { kind: 'retry-at-most-once' }],
-  ['unknown_op', 'No handler for the operation name (for example a v1 app calling a v2 operation on an old host, or a server-mediated operation in detached mode)', surface],
+  [
+    'unknown_op',
+    'No handler for the operation name (for example a v1 app calling a v2 operation on an old host, or a server-mediated operation in detached mode)',
+    surface,
+  ],
   ['no_session', 'No session at all, so nothing can own the write; distinct from permission', { kind: 'surface', offer: 'sign-in' }],
   ['scope_unavailable', "The requested store does not exist for this content (today: host.kv shared scope on an app's own catalog row)", surface],
   ['cap_exceeded', '(host.live) concurrent live-attach cap hit', { kind: 'surface', offer: 'release-slot' }],
   ['expired', '(host.live) live URL or session no longer valid', surface],
-  ['service_unavailable', '(host.live, host.collab) cache store or collaboration server unavailable; fails closed in degraded mode', { kind: 'exponential-backoff', attemptsLimitId: 'LIMIT-SERVICE-UNAVAILABLE-RETRIES' }],
+  [
+    'service_unavailable',
+    '(host.live, host.collab) cache store or collaboration server unavailable; fails closed in degraded mode',
+    { kind: 'exponential-backoff', attemptsLimitId: 'LIMIT-SERVICE-UNAVAILABLE-RETRIES' },
+  ],
   ['unsupported_kind', '(host.live) liveId kind has no registered dispatcher prefix', surface],
   ['unsupported_transport', '(host.live) attach requested a transport (relay or webrtc) the producer cannot serve', surface],
 ] as const satisfies readonly Row[];
@@ -36,10 +44,7 @@ const toRecord = ([code, condition, handling]: Row): BridgeErrorRecord =>
 /** The rows of the 7.1 table, in order. */
 export const BRIDGE_TABLE_LIST: readonly BridgeErrorRecord[] = Object.freeze(rows.map((r) => toRecord(r as Row)));
 /** Every bridge code: the 7.1 table plus the host.fn codes. */
-export const BRIDGE_ERROR_LIST: readonly BridgeErrorRecord[] = Object.freeze([
-  ...BRIDGE_TABLE_LIST,
-  ...fnRows.map((r) => toRecord(r as Row)),
-]);
+export const BRIDGE_ERROR_LIST: readonly BridgeErrorRecord[] = Object.freeze([...BRIDGE_TABLE_LIST, ...fnRows.map((r) => toRecord(r as Row))]);
 export const BRIDGE_ERRORS = Object.freeze(Object.fromEntries(BRIDGE_ERROR_LIST.map((r) => [r.code, r]))) as {
   readonly [C in BridgeErrorCode]: BridgeErrorRecord & { readonly code: C };
 };

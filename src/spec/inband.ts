@@ -90,8 +90,16 @@ export const INBAND_REQUIREMENTS = Object.freeze({
     '6',
     'A turn the balance does not cover gets payment.required and waits; requirements.schemes[0] is token; an mpp entry carries challenge (the Payment challenge value), purchase_url and terms.',
   ),
-  paymentSubmit: r('PURCHASE-INBAND-PAYMENT-SUBMIT', '6', 'After the challenge was paid the client sends payment.submit with payment.scheme balance; the turn then runs.'),
-  fundedTerms: r('PURCHASE-INBAND-FUNDED-TERMS', '6', 'On a funded turn payment.accepted, response.done and response.error each carry a terms object with url and version.'),
+  paymentSubmit: r(
+    'PURCHASE-INBAND-PAYMENT-SUBMIT',
+    '6',
+    'After the challenge was paid the client sends payment.submit with payment.scheme balance; the turn then runs.',
+  ),
+  fundedTerms: r(
+    'PURCHASE-INBAND-FUNDED-TERMS',
+    '6',
+    'On a funded turn payment.accepted, response.done and response.error each carry a terms object with url and version.',
+  ),
   pointer: r(
     'PURCHASE-INBAND-POINTER',
     '6',
@@ -102,6 +110,14 @@ export const INBAND_REQUIREMENTS = Object.freeze({
     '6',
     'An SDK buyer follows a pointer only when both the pointer host and the host that named it are on its allowlist and a daily spend cap is configured; otherwise it refuses with pointer_needs_daily_cap and sends nothing.',
   ),
-  balanceRequired: r('PURCHASE-INBAND-BALANCE-REQUIRED', '4.7', "The MCP delegate answers status balance_required when the agent's balance does not cover the call, and the call did not run."),
-  socketUpgradeRefusal: r('PURCHASE-INBAND-SOCKET-UPGRADE', '7.4', 'A signed upgrade of the agent socket that does not verify is refused with 401 and Accept-Signature before the socket opens.'),
+  balanceRequired: r(
+    'PURCHASE-INBAND-BALANCE-REQUIRED',
+    '4.7',
+    "The MCP delegate answers status balance_required when the agent's balance does not cover the call, and the call did not run.",
+  ),
+  socketUpgradeRefusal: r(
+    'PURCHASE-INBAND-SOCKET-UPGRADE',
+    '7.4',
+    'A signed upgrade of the agent socket that does not verify is refused with 401 and Accept-Signature before the socket opens.',
+  ),
 });

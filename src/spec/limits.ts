@@ -8,10 +8,31 @@ const limit = (id: string, name: string, value: number, unit: LimitRecord['unit'
 
 /** Section 8, one record per number: a row with two numbers (size and time, validity and skew) gives two records sharing its name. */
 export const LIMITS = Object.freeze({
-  declaredEndpointBody: limit('LIMIT-DECLARED-ENDPOINT-BODY', 'Declared endpoint request body', 50 * MiB, 'bytes', 'Agent endpoints, 413', '50 MiB (52428800 bytes); the platform ceiling, an endpoint may declare a smaller cap'),
+  declaredEndpointBody: limit(
+    'LIMIT-DECLARED-ENDPOINT-BODY',
+    'Declared endpoint request body',
+    50 * MiB,
+    'bytes',
+    'Agent endpoints, 413',
+    '50 MiB (52428800 bytes); the platform ceiling, an endpoint may declare a smaller cap',
+  ),
   signedRequestBody: limit('LIMIT-SIGNED-REQUEST-BODY', 'Signed request body through digest check', 4 * MiB, 'bytes', 'Signed requests', '4 MiB'),
-  documentSize: limit('LIMIT-DOCUMENT-SIZE', 'Key set and card response size', 64 * KiB, 'bytes', 'Fetches during signature verification', '64 KiB, https only, no redirects'),
-  documentTimeout: limit('LIMIT-DOCUMENT-TIMEOUT', 'Key set and card response size', 5000, 'milliseconds', 'Fetches during signature verification', 'within 5 seconds'),
+  documentSize: limit(
+    'LIMIT-DOCUMENT-SIZE',
+    'Key set and card response size',
+    64 * KiB,
+    'bytes',
+    'Fetches during signature verification',
+    '64 KiB, https only, no redirects',
+  ),
+  documentTimeout: limit(
+    'LIMIT-DOCUMENT-TIMEOUT',
+    'Key set and card response size',
+    5000,
+    'milliseconds',
+    'Fetches during signature verification',
+    'within 5 seconds',
+  ),
   keysPerKeySet: limit('LIMIT-KEYS-PER-KEY-SET', 'Keys per key set', 16, 'count', 'Key set', 'at most 16'),
   signatureValidity: limit('LIMIT-SIGNATURE-VALIDITY', 'Signature validity', 3600, 'seconds', 'Signed requests', 'expires - created at most 3600 s'),
   clockSkew: limit('LIMIT-CLOCK-SKEW', 'Signature validity', 60, 'seconds', 'Signed requests', 'skew tolerance 60 s'),

@@ -131,11 +131,31 @@ const paymentProblem = (slug: string, title: string, condition: string): Payment
   Object.freeze({ slug, base: 'payment-problems', status: 402, title, challenge: true, condition });
 
 export const PAYMENT_PROBLEMS = Object.freeze({
-  paymentRequired: paymentProblem('payment-required', 'Payment Required', 'This resource is paid; pay the challenge on this response and retry with the credential.'),
-  paymentExpired: paymentProblem('payment-expired', 'Payment Expired', 'The challenge the credential answers has expired; pay the fresh challenge on this response.'),
-  invalidChallenge: paymentProblem('invalid-challenge', 'Invalid Challenge', 'The credential echoes a challenge this resource did not issue or already redeemed; pay the fresh challenge on this response.'),
-  malformedCredential: paymentProblem('malformed-credential', 'Malformed Credential', 'The credential could not be read; send Payment followed by the base64url JSON of the challenge and payload.'),
-  verificationFailed: paymentProblem('verification-failed', 'Verification Failed', 'The payment did not verify or was declined; nothing was delivered; pay the fresh challenge on this response.'),
+  paymentRequired: paymentProblem(
+    'payment-required',
+    'Payment Required',
+    'This resource is paid; pay the challenge on this response and retry with the credential.',
+  ),
+  paymentExpired: paymentProblem(
+    'payment-expired',
+    'Payment Expired',
+    'The challenge the credential answers has expired; pay the fresh challenge on this response.',
+  ),
+  invalidChallenge: paymentProblem(
+    'invalid-challenge',
+    'Invalid Challenge',
+    'The credential echoes a challenge this resource did not issue or already redeemed; pay the fresh challenge on this response.',
+  ),
+  malformedCredential: paymentProblem(
+    'malformed-credential',
+    'Malformed Credential',
+    'The credential could not be read; send Payment followed by the base64url JSON of the challenge and payload.',
+  ),
+  verificationFailed: paymentProblem(
+    'verification-failed',
+    'Verification Failed',
+    'The payment did not verify or was declined; nothing was delivered; pay the fresh challenge on this response.',
+  ),
 });
 
 /**

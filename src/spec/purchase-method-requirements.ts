@@ -9,7 +9,11 @@ export const PURCHASE_METHOD_REQUIREMENTS = Object.freeze({
     '7.4',
     'An unsigned caller of a resource that sells single calls gets a 402 sized to that call instead of a 401; such a challenge is redeemed only where issued.',
   ),
-  methodsHint: r('PURCHASE-PAYMENT-METHODS', '7.4', 'A challenge names one method; a signed agent lists acceptable methods in Service-Payment-Methods (a covered component).'),
+  methodsHint: r(
+    'PURCHASE-PAYMENT-METHODS',
+    '7.4',
+    'A challenge names one method; a signed agent lists acceptable methods in Service-Payment-Methods (a covered component).',
+  ),
   stablecoinTransaction: r(
     'PURCHASE-STABLECOIN-TRANSACTION',
     '7.4',

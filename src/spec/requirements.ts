@@ -19,11 +19,7 @@ export const REQUIREMENTS = Object.freeze({
     '2.4',
     'The key directory is served at the origin at /.well-known/http-message-signatures-directory with media type application/http-message-signatures-directory+json.',
   ),
-  keyDirectoryEntries: r(
-    'KEY-DIRECTORY-ENTRIES',
-    '2.4',
-    'The key directory lists the Ed25519 keys of every agent the server hosts, one entry per thumbprint.',
-  ),
+  keyDirectoryEntries: r('KEY-DIRECTORY-ENTRIES', '2.4', 'The key directory lists the Ed25519 keys of every agent the server hosts, one entry per thumbprint.'),
   endpointSseFraming: r(
     'ENDPOINT-SSE-FRAMING',
     '4.1',
@@ -34,16 +30,8 @@ export const REQUIREMENTS = Object.freeze({
     '4.1',
     'A scoped WebSocket endpoint checks its scope before the handshake completes; a refused upgrade answers with the HTTP status and JSON body of 7.2.',
   ),
-  endpointSocketTokenParam: r(
-    'ENDPOINT-SOCKET-TOKEN-PARAM',
-    '4.1',
-    'A scoped WebSocket endpoint reads its credential from the query parameter token.',
-  ),
-  endpointPathParameters: r(
-    'ENDPOINT-PATH-PARAMETERS',
-    '4.1',
-    'Declared paths take parameters written :<param>, and query strings are supported.',
-  ),
+  endpointSocketTokenParam: r('ENDPOINT-SOCKET-TOKEN-PARAM', '4.1', 'A scoped WebSocket endpoint reads its credential from the query parameter token.'),
+  endpointPathParameters: r('ENDPOINT-PATH-PARAMETERS', '4.1', 'Declared paths take parameters written :<param>, and query strings are supported.'),
   agentCardSelfNaming: r(
     'AGENT-CARD-SELF-NAMING',
     '2.4',
@@ -64,11 +52,7 @@ export const REQUIREMENTS = Object.freeze({
     '4.3',
     'An SDK agent serves its OpenID Connect discovery document at /.well-known/openid-configuration and its JWK Set at /.well-known/jwks.json.',
   ),
-  agentKeyDirectoryWithoutIdentity: r(
-    'AGENT-KEY-DIRECTORY-NO-IDENTITY',
-    '4.3',
-    'The key directory answers 404 when the server has no signing identity.',
-  ),
+  agentKeyDirectoryWithoutIdentity: r('AGENT-KEY-DIRECTORY-NO-IDENTITY', '4.3', 'The key directory answers 404 when the server has no signing identity.'),
   agentTokenEndpointForm: r(
     'AGENT-TOKEN-ENDPOINT-FORM',
     '4.3',
@@ -104,11 +88,7 @@ export const REQUIREMENTS = Object.freeze({
     '4.4',
     'Every published widget is exposed at /api/widgets/{postId}/mcp as an MCP App: a ui:// resource of mimeType text/html;profile=mcp-app whose content is the HTML entry.',
   ),
-  widgetSdkInjected: r(
-    'WIDGET-SDK-INJECTED',
-    '2.5',
-    'The widget SDK at /widgets/sdk.v2.js is injected into the HTML entry the folder resolver serves.',
-  ),
+  widgetSdkInjected: r('WIDGET-SDK-INJECTED', '2.5', 'The widget SDK at /widgets/sdk.v2.js is injected into the HTML entry the folder resolver serves.'),
   widgetSdkServed: r('WIDGET-SDK-SERVED', '9', 'The widget SDK (version 2) is served at /widgets/sdk.v2.js as JavaScript.'),
   widgetMcpToolVisibility: r(
     'WIDGET-MCP-TOOL-VISIBILITY',

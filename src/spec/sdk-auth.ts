@@ -16,9 +16,7 @@ export const SDK_CLAIMS = Object.freeze({
 });
 
 /** 2.2 marks only agent_path optional: every other claim must be present. */
-export const SDK_REQUIRED_CLAIMS: readonly string[] = Object.freeze(
-  Object.values(SDK_CLAIMS).filter((claim) => claim !== SDK_CLAIMS.agentPath),
-);
+export const SDK_REQUIRED_CLAIMS: readonly string[] = Object.freeze(Object.values(SDK_CLAIMS).filter((claim) => claim !== SDK_CLAIMS.agentPath));
 
 /** 2.2: the token_type claim's value. */
 export const SDK_TOKEN_TYPE = 'Bearer';
@@ -62,7 +60,6 @@ export const AUTH_SKILL_FIELDS = Object.freeze({
   keysDir: 'keys_dir',
   jwksCacheTtl: 'jwks_cache_ttl',
 });
-
 
 /**
  * Why an inbound SDK-to-SDK token was refused. The spec names no codes for these (the SDK answers with its
@@ -113,17 +110,29 @@ const req = (id: string, section: string, condition: string): RequirementRecord 
 
 /** The rules of 2.1-2.3, 5.1, 5.4 and 5.5 the SDK-auth and access vectors exercise. */
 export const SDK_AUTH_REQUIREMENTS = Object.freeze({
-  tokenClaims: req('SDK-TOKEN-CLAIMS', '2.2', 'An SDK-to-SDK JWT carries iss, sub, aud, exp, iat, nbf, jti, scope (space-separated), client_id and token_type Bearer; agent_path is optional.'),
+  tokenClaims: req(
+    'SDK-TOKEN-CLAIMS',
+    '2.2',
+    'An SDK-to-SDK JWT carries iss, sub, aud, exp, iat, nbf, jti, scope (space-separated), client_id and token_type Bearer; agent_path is optional.',
+  ),
   tokenAudience: req('SDK-TOKEN-AUDIENCE', '5.5', "aud is the receiver's URL; a token for another receiver is refused."),
   tokenLifetime: req('SDK-TOKEN-LIFETIME', '5.5', 'The default token lifetime is 300 seconds; an expired or not-yet-valid token is refused.'),
   tokenSignature: req('SDK-TOKEN-SIGNATURE', '5.1', "A token verifies under its issuer's key set; a changed claim or another key's signature is refused."),
   allowDeny: req('SDK-ALLOW-DENY', '2.1', 'Deny patterns take precedence over allow patterns; an empty allow list admits every caller that is not denied.'),
   trustedIssuers: req('SDK-TRUSTED-ISSUERS', '2.1', "A trusted issuer's tokens verify under its jwks_uri and carry its type as issuer_type."),
-  allowedScopes: req('SDK-ALLOWED-SCOPES', '2.1', 'Only scopes allowed_scopes accepts reach the AuthContext; a pattern ending in :* accepts every scope with that prefix.'),
+  allowedScopes: req(
+    'SDK-ALLOWED-SCOPES',
+    '2.1',
+    'Only scopes allowed_scopes accepts reach the AuthContext; a pattern ending in :* accepts every scope with that prefix.',
+  ),
   authContext: req('SDK-AUTH-CONTEXT', '2.3', 'A verified token gives the AuthContext of 2.3, namespaces taken from namespace:* scopes, with hasScope().'),
   portalMode: req('SDK-PORTAL-MODE', '5.1', 'With authority set, tokens the authority signs verify under {authority}/api/auth/jwks.'),
   configValid: req('SDK-AUTH-CONFIG', '2.1', 'The auth skill configuration has the members and types of 2.1.'),
   scopeTable: req('ACCESS-SCOPE-TABLE', '5.4', 'A scoped endpoint admits callers as the scope table of 5.4 says; a list admits anyone one entry admits.'),
   noVerifier: req('ACCESS-NO-VERIFIER', '5.4', 'An agent with no auth skill and no access block verifies no one, so its scoped endpoints refuse every caller.'),
-  authModes: req('ACCESS-AUTH-MODES', '5.4', 'The TypeScript auth modes public, signature, session, portal_token and visitor_session admit callers as 5.4 says.'),
+  authModes: req(
+    'ACCESS-AUTH-MODES',
+    '5.4',
+    'The TypeScript auth modes public, signature, session, portal_token and visitor_session admit callers as 5.4 says.',
+  ),
 });

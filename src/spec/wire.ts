@@ -12,12 +12,7 @@ export const COMPONENTS = Object.freeze({
 });
 
 /** Derived components that may be covered (5.2); header fields may be covered too. */
-export const ALLOWED_DERIVED_COMPONENTS: readonly string[] = Object.freeze([
-  COMPONENTS.method,
-  COMPONENTS.authority,
-  COMPONENTS.path,
-  COMPONENTS.query,
-]);
+export const ALLOWED_DERIVED_COMPONENTS: readonly string[] = Object.freeze([COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path, COMPONENTS.query]);
 
 /** Signature-Agent member `type` parameter values (5.2). */
 export const SIGNATURE_AGENT_TYPES = Object.freeze({

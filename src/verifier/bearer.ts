@@ -7,7 +7,11 @@ import type { BearerAcceptance, PlatformTokenConfig } from './types.js';
 
 export type BearerOutcome =
   | BearerAcceptance
-  | { ok: false; code: typeof AUTH_CODES.malformed_token | typeof AUTH_CODES.platform_token_invalid | typeof AUTH_CODES.insufficient_scope; description: string };
+  | {
+      ok: false;
+      code: typeof AUTH_CODES.malformed_token | typeof AUTH_CODES.platform_token_invalid | typeof AUTH_CODES.insufficient_scope;
+      description: string;
+    };
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -42,7 +46,8 @@ export async function verifyPlatformBearer(
   } catch {
     return { ok: false, code: AUTH_CODES.malformed_token, description: MESSAGES.malformedToken };
   }
-  if (!config) return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid('this platform has no key set for bearer tokens') };
+  if (!config)
+    return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid('this platform has no key set for bearer tokens') };
   let payload: Record<string, unknown>;
   try {
     const verified = await jwtVerify(token, createLocalJWKSet(config.keys), {

@@ -80,7 +80,12 @@ function paramProblem(l: LabelState): string | null {
   if (paramKinds.get('keyid') !== 'string' || typeof keyid !== 'string' || !THUMBPRINT.test(keyid)) return MESSAGES.paramKeyid;
   if (params.has('alg') && (paramKinds.get('alg') !== 'string' || params.get('alg') !== ED25519_ALG)) return MESSAGES.paramAlg(String(params.get('alg')));
   const nonce = params.get('nonce');
-  if (paramKinds.get('nonce') !== 'string' || typeof nonce !== 'string' || nonce.length < LIMITS.nonceMinLength.value || nonce.length > LIMITS.nonceMaxLength.value) {
+  if (
+    paramKinds.get('nonce') !== 'string' ||
+    typeof nonce !== 'string' ||
+    nonce.length < LIMITS.nonceMinLength.value ||
+    nonce.length > LIMITS.nonceMaxLength.value
+  ) {
     return MESSAGES.paramNonce;
   }
   const created = params.get('created') as number;
@@ -111,7 +116,8 @@ export function checkLabels(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
     const params = paramProblem(l);
     if (params) return refusal(ctx, AUTH_CODES.signature_params_invalid, params);
-    if (l.signature.length !== LIMITS.signatureSize.value) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.signatureSize(l.label, l.signature.length));
+    if (l.signature.length !== LIMITS.signatureSize.value)
+      return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.signatureSize(l.label, l.signature.length));
     const component = componentProblem(l);
     if (component) return refusal(ctx, AUTH_CODES.signature_malformed, component);
     const skew = LIMITS.clockSkew.value;
@@ -131,7 +137,9 @@ export function checkAuthority(ctx: SignedContext): CheckResult {
   } catch {
     return refusal(ctx, AUTH_CODES.signature_authority_mismatch, MESSAGES.authority(ctx.message.url, ctx.config.authority));
   }
-  return authority === ctx.config.authority ? undefined : refusal(ctx, AUTH_CODES.signature_authority_mismatch, MESSAGES.authority(authority, ctx.config.authority));
+  return authority === ctx.config.authority
+    ? undefined
+    : refusal(ctx, AUTH_CODES.signature_authority_mismatch, MESSAGES.authority(authority, ctx.config.authority));
 }
 
 export function checkBodySize(ctx: SignedContext): CheckResult {
@@ -155,7 +163,8 @@ export function checkCoverage(ctx: SignedContext): CheckResult {
     for (const n of REQUIRED_DERIVED) if (!coversPlain(covered, n)) (missing ??= []).push(`"${n}"`);
     if (!member || member.params.get('key') !== l.label) (missing ??= []).push(`"${HEADERS.signatureAgent}";key="${l.label}"`);
     if (missing) return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageMissing(l.label, missing));
-    if (ctx.hasBody && !coversPlain(covered, HEADERS.contentDigest)) return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageBody(l.label));
+    if (ctx.hasBody && !coversPlain(covered, HEADERS.contentDigest))
+      return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageBody(l.label));
     l.agentKey = l.label;
   }
   return undefined;
@@ -234,4 +243,3 @@ export function checkBases(ctx: SignedContext): CheckResult {
   }
   return undefined;
 }
-

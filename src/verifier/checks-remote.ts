@@ -26,7 +26,12 @@ async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean)
   if (!parsed.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(`${url}: ${parsed.detail}`), at };
   if (isDirectory && mediaTypeOf(fetched.headers) !== MEDIA_TYPES.keyDirectory) {
     const got = mediaTypeOf(fetched.headers) || 'no media type';
-    return { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`), at };
+    return {
+      ok: false,
+      code: AUTH_CODES.key_set_invalid,
+      description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`),
+      at,
+    };
   }
   const judged = judgeKeySet(parsed.value);
   return judged.ok
@@ -51,7 +56,10 @@ async function readCard(ctx: SignedContext): Promise<CardRead> {
   const remembered = await rememberedCardRefusal(ctx);
   if (remembered) return { refusal: remembered, keySetUrl: null, inlineKeySet: undefined };
   const identity = ctx.identity!;
-  const remember = async (code: typeof AUTH_CODES.card_unreachable | typeof AUTH_CODES.card_not_self_naming | typeof AUTH_CODES.card_key_set_mismatch, description: string): Promise<CardRead> => {
+  const remember = async (
+    code: typeof AUTH_CODES.card_unreachable | typeof AUTH_CODES.card_not_self_naming | typeof AUTH_CODES.card_key_set_mismatch,
+    description: string,
+  ): Promise<CardRead> => {
     await ctx.ports.cardRefusals.set(identity.agentUrl, { code, description, at: ctx.now });
     return { refusal: refusal(ctx, code, description), keySetUrl: null, inlineKeySet: undefined };
   };
@@ -118,7 +126,8 @@ export function checkKeyKnown(ctx: SignedContext): CheckResult {
 
 export function checkSignatures(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
-    if (!ed25519Verify(l.key!.jwk.x, encoder.encode(l.base), l.signature)) return refusal(ctx, AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label));
+    if (!ed25519Verify(l.key!.jwk.x, encoder.encode(l.base), l.signature))
+      return refusal(ctx, AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label));
   }
   return undefined;
 }
@@ -148,7 +157,8 @@ function spendNonces(ctx: SignedContext, from: number, until: number): Awaitable
   for (let n = from; n < ctx.labels.length; n++) {
     const l = ctx.labels[n]!;
     const spent = ctx.ports.nonces.spend(ctx.identity!.agentUrl, l.nonce, until);
-    if (isPromiseLike(spent)) return andThen(spent, (ok) => (ok ? spendNonces(ctx, n + 1, until) : refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label))));
+    if (isPromiseLike(spent))
+      return andThen(spent, (ok) => (ok ? spendNonces(ctx, n + 1, until) : refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label))));
     if (!spent) return refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label));
   }
   return undefined;

@@ -1,12 +1,5 @@
 import type { Clock, DocumentFetcher, Registration, VerifierPorts } from './ports.js';
-import {
-  MemoryCardRefusals,
-  MemoryFailureCounter,
-  MemoryKeySetCache,
-  MemoryNonceStore,
-  MemoryRegistrations,
-  MemoryRevocations,
-} from './memory-stores.js';
+import { MemoryCardRefusals, MemoryFailureCounter, MemoryKeySetCache, MemoryNonceStore, MemoryRegistrations, MemoryRevocations } from './memory-stores.js';
 
 export interface MemoryPorts extends VerifierPorts {
   readonly registrations: MemoryRegistrations;

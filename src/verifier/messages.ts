@@ -17,19 +17,23 @@ export const MESSAGES = {
       ? `The Authorization header uses the ${otherScheme} scheme, which this platform does not accept. Sign the request (Signature-Agent, Signature-Input, Signature) or send a platform token as Authorization: Bearer.`
       : 'The request carries no credential. Sign it (Signature-Agent, Signature-Input, Signature; Accept-Signature lists the components to cover) or send a platform token as Authorization: Bearer.',
   malformedToken: 'The Bearer token is not a JWT (three base64url segments separated by dots). Send the platform token exactly as it was issued.',
-  tokenInvalid: (why: string) => `The Bearer token is not a valid platform token: ${why}. Obtain a fresh platform token; a JWT an agent signs for itself is not accepted here.`,
+  tokenInvalid: (why: string) =>
+    `The Bearer token is not a valid platform token: ${why}. Obtain a fresh platform token; a JWT an agent signs for itself is not accepted here.`,
   tokenScope: (needed: string) => `The platform token does not carry the "${needed}" scope agents need (it is restricted). Use a token issued for agent use.`,
-  bodyConsumed: 'The platform read the request body before checking its signature, so nothing could be evaluated. This is a fault of the platform route, not of the request.',
-  notDictionaries: 'Signature-Input and Signature must be RFC 9651 dictionaries whose members match label for label, each Signature member a byte sequence (:base64:).',
+  bodyConsumed:
+    'The platform read the request body before checking its signature, so nothing could be evaluated. This is a fault of the platform route, not of the request.',
+  notDictionaries:
+    'Signature-Input and Signature must be RFC 9651 dictionaries whose members match label for label, each Signature member a byte sequence (:base64:).',
   labelsDiffer: (onlyInput: string[], onlySignature: string[]) =>
     `Signature-Input and Signature must name the same labels; ${[
       onlyInput.length ? `only Signature-Input has ${onlyInput.join(', ')}` : '',
       onlySignature.length ? `only Signature has ${onlySignature.join(', ')}` : '',
-    ].filter(Boolean).join(' and ')}.`,
+    ]
+      .filter(Boolean)
+      .join(' and ')}.`,
   noTag: `No signature carries tag="${WEB_BOT_AUTH_TAG}" (a quoted string). Set that tag on the Signature-Input member this platform should verify.`,
   tooManyLabels: (n: number, max: number) => `${n} signatures carry tag="${WEB_BOT_AUTH_TAG}"; at most ${max} may (one per held key).`,
-  signatureSize: (label: string, size: number) =>
-    `Signature ${label} is ${size} bytes; an Ed25519 signature is exactly ${LIMITS.signatureSize.value} bytes.`,
+  signatureSize: (label: string, size: number) => `Signature ${label} is ${size} bytes; an Ed25519 signature is exactly ${LIMITS.signatureSize.value} bytes.`,
   componentNotAllowed: (label: string, id: string) =>
     `Signature ${label} covers ${id}, which this profile does not allow. Cover only @method, @authority, @path, @query, plain header fields and "signature-agent";key="${label}".`,
   componentNotString: (label: string) => `Signature ${label} covers an item that is not a quoted component name.`,
@@ -42,13 +46,20 @@ export const MESSAGES = {
   paramWindow: (span: number) => `The signature is valid for ${span} seconds; expires - created may be at most ${window} seconds.`,
   createdAhead: (ahead: number) => `The created parameter is ${ahead} seconds in the future (more than ${skew} s of tolerated skew); check the signer's clock.`,
   expired: (ago: number) => `The signature expired ${ago} seconds ago (more than ${skew} s of tolerated skew); sign a fresh request.`,
-  authority: (got: string, own: string) => `The request was signed for ${JSON.stringify(got)}, but this platform verifies signatures made for its own host only; sign the request for ${own} and send it there, not to an alias or custom domain.`,
-  bodyTooLarge: () => `The body is larger than ${LIMITS.signedRequestBody.value} bytes (4 MiB), the most a signed request may carry; send less or split the request.`,
-  agentHeaderMissing: 'The request is signed but carries no Signature-Agent header; send Signature-Agent: sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri and cover it.',
-  agentHeaderNotDictionary: 'Signature-Agent must be an RFC 9651 dictionary such as sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri (the bare-string legacy form is not accepted).',
-  coverageMissing: (label: string, missing: string[]) => `Signature ${label} does not cover ${missing.join(', ')}; Accept-Signature lists every component this platform needs.`,
-  coverageBody: (label: string) => `The request has a body, so signature ${label} must cover "content-digest" and the request must send Content-Digest (sha-256 or sha-512 over the body bytes).`,
-  coverageAgentTwice: (label: string) => `Signature ${label} covers the Signature-Agent member more than once; cover "signature-agent";key="${label}" exactly once.`,
+  authority: (got: string, own: string) =>
+    `The request was signed for ${JSON.stringify(got)}, but this platform verifies signatures made for its own host only; sign the request for ${own} and send it there, not to an alias or custom domain.`,
+  bodyTooLarge: () =>
+    `The body is larger than ${LIMITS.signedRequestBody.value} bytes (4 MiB), the most a signed request may carry; send less or split the request.`,
+  agentHeaderMissing:
+    'The request is signed but carries no Signature-Agent header; send Signature-Agent: sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri and cover it.',
+  agentHeaderNotDictionary:
+    'Signature-Agent must be an RFC 9651 dictionary such as sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri (the bare-string legacy form is not accepted).',
+  coverageMissing: (label: string, missing: string[]) =>
+    `Signature ${label} does not cover ${missing.join(', ')}; Accept-Signature lists every component this platform needs.`,
+  coverageBody: (label: string) =>
+    `The request has a body, so signature ${label} must cover "content-digest" and the request must send Content-Digest (sha-256 or sha-512 over the body bytes).`,
+  coverageAgentTwice: (label: string) =>
+    `Signature ${label} covers the Signature-Agent member more than once; cover "signature-agent";key="${label}" exactly once.`,
   memberMissing: (key: string) => `The Signature-Agent dictionary has no member keyed ${key}, the member this signature covers.`,
   memberNotString: (key: string) => `The Signature-Agent member ${key} must be a quoted string holding a URL.`,
   memberUrl: (key: string, why: string) => `The Signature-Agent member ${key} is not usable: ${why}.`,
@@ -61,16 +72,20 @@ export const MESSAGES = {
   keySetInvalid: (url: string, detail: string) => `The document at ${url} is not a valid key set: ${detail}.`,
   keyUnknown: (label: string, keyid: string, url: string) =>
     `No key in the key set at ${url} has the thumbprint ${keyid} that signature ${label} names as keyid. Publish the key there (the key set is re-read at most every ${LIMITS.keySetRereadInterval.value / 60} minutes).`,
-  signatureInvalid: (label: string) => `Signature ${label} does not verify under the published key; the signature base built here differs from the one signed (check @authority, @path, @query and every covered header).`,
+  signatureInvalid: (label: string) =>
+    `Signature ${label} does not verify under the published key; the signature base built here differs from the one signed (check @authority, @path, @query and every covered header).`,
   continuity: `The key set carries the signing key, but this agent is registered with other keys and none of them signed. Sign with a key the registration already holds as well (a second label), or send the operator's platform key in X-Service-Owner-Key.`,
   replayed: (label: string) => `The nonce of signature ${label} was already used for this agent; sign every request afresh.`,
   cardUnreachable: (detail: string) => `The agent card could not be read: ${detail}. No other address is tried.`,
   cardNotJson: (url: string) => `The agent card at ${url} is not a JSON object.`,
   cardClientId: (url: string, got: unknown) => `The agent card must name itself: client_id must be ${url}, but it is ${JSON.stringify(got)}.`,
-  cardUrl: (agentUrl: string, got: unknown) => `The agent card must name the agent: url must be ${agentUrl} (no trailing slash), but it is ${JSON.stringify(got)}.`,
+  cardUrl: (agentUrl: string, got: unknown) =>
+    `The agent card must name the agent: url must be ${agentUrl} (no trailing slash), but it is ${JSON.stringify(got)}.`,
   cardBothKeySets: 'The agent card carries both jwks_uri and an inline jwks; it must carry exactly one of them.',
   cardNoKeySet: (keySetUrl: string) => `The agent card names no key set; jwks_uri must be ${keySetUrl}.`,
-  cardKeySet: (keySetUrl: string, got: unknown) => `The agent card's jwks_uri must be ${keySetUrl}, the key set this request names, but it is ${JSON.stringify(got)}.`,
-  rememberedCard: (description: string) => `${description} (remembered from an earlier attempt; the card is read again after about ${LIMITS.cardRefusalMemory.value / 60} minutes)`,
+  cardKeySet: (keySetUrl: string, got: unknown) =>
+    `The agent card's jwks_uri must be ${keySetUrl}, the key set this request names, but it is ${JSON.stringify(got)}.`,
+  rememberedCard: (description: string) =>
+    `${description} (remembered from an earlier attempt; the card is read again after about ${LIMITS.cardRefusalMemory.value / 60} minutes)`,
   directorySuffix: WELL_KNOWN.keyDirectory,
 } as const;

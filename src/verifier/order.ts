@@ -43,7 +43,7 @@ export const SIGNED_REQUEST_CHECKS: readonly Check[] = Object.freeze([
   {
     name: 'labels',
     codes: [AUTH_CODES.signature_params_invalid, AUTH_CODES.signature_malformed, AUTH_CODES.signature_expired],
-    why: "Parameters, signature size, allowed components and time need only the label itself; the platform SDK checks them first, params before size before time.",
+    why: 'Parameters, signature size, allowed components and time need only the label itself; the platform SDK checks them first, params before size before time.',
     run: checkLabels,
   },
   {
@@ -96,7 +96,13 @@ export const SIGNED_REQUEST_CHECKS: readonly Check[] = Object.freeze([
   },
   {
     name: 'key-set',
-    codes: [AUTH_CODES.key_set_unreachable, AUTH_CODES.key_set_invalid, AUTH_CODES.card_unreachable, AUTH_CODES.card_not_self_naming, AUTH_CODES.card_key_set_mismatch],
+    codes: [
+      AUTH_CODES.key_set_unreachable,
+      AUTH_CODES.key_set_invalid,
+      AUTH_CODES.card_unreachable,
+      AUTH_CODES.card_not_self_naming,
+      AUTH_CODES.card_key_set_mismatch,
+    ],
     why: 'The first network step: the key set (through the card for type=cimd), cached for 5 minutes including failures.',
     run: checkKeySet,
   },

@@ -11,16 +11,7 @@ export interface Clock {
 }
 
 /** Why a document could not be read under the fetch rules of 5.2. */
-export type FetchFailureReason =
-  | 'not-https'
-  | 'redirect'
-  | 'status'
-  | 'too-large'
-  | 'timeout'
-  | 'address-refused'
-  | 'dns'
-  | 'network'
-  | 'invalid-url';
+export type FetchFailureReason = 'not-https' | 'redirect' | 'status' | 'too-large' | 'timeout' | 'address-refused' | 'dns' | 'network' | 'invalid-url';
 
 export type FetchOutcome =
   | {
@@ -67,7 +58,12 @@ export interface PublishedKey {
 /** A cached read of a key set: the keys, or the refusal it produced. */
 export type KeySetCacheEntry =
   | { readonly ok: true; readonly keys: readonly PublishedKey[]; readonly at: number }
-  | { readonly ok: false; readonly code: typeof AUTH_CODES.key_set_unreachable | typeof AUTH_CODES.key_set_invalid; readonly description: string; readonly at: number };
+  | {
+      readonly ok: false;
+      readonly code: typeof AUTH_CODES.key_set_unreachable | typeof AUTH_CODES.key_set_invalid;
+      readonly description: string;
+      readonly at: number;
+    };
 
 export interface KeySetCache {
   get(keySetUrl: string): Awaitable<KeySetCacheEntry | undefined>;

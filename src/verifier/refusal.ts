@@ -30,7 +30,6 @@ export function acceptSignatureValue(hasBody: boolean): string {
   return serializeDictionary(new Map([[label, [items, new Map([['tag', WEB_BOT_AUTH_TAG]])]]]));
 }
 
-
 export function refuse(code: AuthErrorCode, description: string, context: { hasBody: boolean; agentUrl?: string | null }): Refusal {
   const record = AUTH_ERRORS[code];
   const headers: Record<string, string> = {

@@ -35,7 +35,8 @@ export function bearer(token: string): readonly [string, string] {
 /** A token the agent verifies for this caller, or not-run (a live target cannot mint one). */
 export async function tokenOrNotRun(target: AgentTarget, c: Pick<CheckContext, 'notRun'>, role: Parameters<AgentTarget['token']>[0]): Promise<string> {
   const token = await target.token(role);
-  if (token === null) c.notRun(`needs a ${role} caller the agent verifies: a live run has no credential the agent trusts (only the embedded reference agent is given callers)`);
+  if (token === null)
+    c.notRun(`needs a ${role} caller the agent verifies: a live run has no credential the agent trusts (only the embedded reference agent is given callers)`);
   return token;
 }
 

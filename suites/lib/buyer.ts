@@ -67,7 +67,14 @@ export class Buyer {
 
   /** Publishes the buyer's key set and card and starts the target's clock for this check. */
   async register(): Promise<this> {
-    await this.target.prepare({ id: this.caseId, description: this.caseId, now: this.clock, platform: { authority: this.target.environment.authority }, documents: this.kit.docs(), steps: [] });
+    await this.target.prepare({
+      id: this.caseId,
+      description: this.caseId,
+      now: this.clock,
+      platform: { authority: this.target.environment.authority },
+      documents: this.kit.docs(),
+      steps: [],
+    });
     return this;
   }
 

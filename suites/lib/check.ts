@@ -63,24 +63,33 @@ class NotRunUnderMutant extends Error {}
 function registerMutantTrials(definition: CheckDefinition, identity: CheckIdentity, file: FileState): void {
   for (const mutant of mutants) {
     if (!mutant.requirements.some((id) => definition.requirements.includes(id))) continue;
-    test(`${definition.title} {mutant ${mutant.id}}`, async (ctx: TestContext) => {
-      const trial = (outcome: MutantTrialMeta['outcome'], message?: string) => {
-        ctx.task.meta.mutantTrial = { mutant: mutant.id, check: identity, outcome, ...(message ? { message } : {}) };
-      };
-      if (file.killed.has(mutant.id)) return trial('skipped');
-      if (file.notRunReason !== undefined) return trial('not-run', file.notRunReason);
-      trial('killed', 'the check did not finish');
-      switchMutant(mutant);
-      ctx.onTestFinished(() => switchMutant(undefined));
-      try {
-        await definition.run({ record: () => undefined, notRun: (reason: string) => { throw new NotRunUnderMutant(reason); } });
-        trial('survived');
-      } catch (error) {
-        if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
-        file.killed.add(mutant.id);
-        trial('killed', error instanceof Error ? error.message : String(error));
-      }
-    }, definition.timeout);
+    test(
+      `${definition.title} {mutant ${mutant.id}}`,
+      async (ctx: TestContext) => {
+        const trial = (outcome: MutantTrialMeta['outcome'], message?: string) => {
+          ctx.task.meta.mutantTrial = { mutant: mutant.id, check: identity, outcome, ...(message ? { message } : {}) };
+        };
+        if (file.killed.has(mutant.id)) return trial('skipped');
+        if (file.notRunReason !== undefined) return trial('not-run', file.notRunReason);
+        trial('killed', 'the check did not finish');
+        switchMutant(mutant);
+        ctx.onTestFinished(() => switchMutant(undefined));
+        try {
+          await definition.run({
+            record: () => undefined,
+            notRun: (reason: string) => {
+              throw new NotRunUnderMutant(reason);
+            },
+          });
+          trial('survived');
+        } catch (error) {
+          if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
+          file.killed.add(mutant.id);
+          trial('killed', error instanceof Error ? error.message : String(error));
+        }
+      },
+      definition.timeout,
+    );
   }
 }
 

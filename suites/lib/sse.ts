@@ -19,4 +19,3 @@ export function expectSseHeaders(headers: Readonly<Record<string, string>>): voi
   // HTTP/2 forbids Connection; an agent behind an HTTP/2 front may lose it on the way, which the check then names.
   expect((headers[HEADERS.connection] ?? '').toLowerCase(), 'Connection').toBe(SSE.connection);
 }
-

@@ -6,7 +6,10 @@ import { BEARER_CHALLENGE, ENDPOINT_ERRORS, ENDPOINT_MESSAGES, HEADERS, SOCKET_T
 
 /** The SDKs' shared fixture (tests/interop/fixtures/endpoint-gate-refusals.json), whose words the catalogue holds. */
 const refusals = {
-  no_caller: { status: ENDPOINT_ERRORS.unauthorized.status, body: { error: { code: ENDPOINT_ERRORS.unauthorized.code, message: ENDPOINT_MESSAGES.unauthorized } } },
+  no_caller: {
+    status: ENDPOINT_ERRORS.unauthorized.status,
+    body: { error: { code: ENDPOINT_ERRORS.unauthorized.code, message: ENDPOINT_MESSAGES.unauthorized } },
+  },
   not_open: { status: ENDPOINT_ERRORS.forbidden.status, body: { error: { code: ENDPOINT_ERRORS.forbidden.code, message: ENDPOINT_MESSAGES.forbidden } } },
 };
 
@@ -19,7 +22,7 @@ describe('scoped endpoints (5.4, 7.2)', () => {
     expect(decideEndpointAccess({ scopes: 'all' }, { caller: null, presentedCredential: false }, verifying)).toBeNull();
   });
 
-  it('answers 401 unauthorized with the bare Bearer challenge to a caller with no credential (the SDKs\' no_caller body)', () => {
+  it("answers 401 unauthorized with the bare Bearer challenge to a caller with no credential (the SDKs' no_caller body)", () => {
     const answer = decideEndpointAccess({ scopes: 'user' }, { caller: null, presentedCredential: false }, verifying)!;
     expect(answer.status).toBe(ENDPOINT_ERRORS.unauthorized.status);
     expect(answer.body).toEqual(refusals.no_caller.body);
@@ -34,7 +37,7 @@ describe('scoped endpoints (5.4, 7.2)', () => {
     expect(answer.headers[HEADERS.wwwAuthenticate]).toBe(`${BEARER_CHALLENGE.scheme} realm="${BEARER_CHALLENGE.realm}", error="${BEARER_CHALLENGE.error}"`);
   });
 
-  it('answers 403 forbidden, with no challenge, to a verified caller the scope leaves out (the SDKs\' not_open body)', () => {
+  it("answers 403 forbidden, with no challenge, to a verified caller the scope leaves out (the SDKs' not_open body)", () => {
     const answer = decideEndpointAccess({ scopes: 'owner' }, { caller: member(), presentedCredential: true }, verifying)!;
     expect(answer.status).toBe(refusals.not_open.status);
     expect(answer.body).toEqual(refusals.not_open.body);
@@ -51,10 +54,14 @@ describe('scoped endpoints (5.4, 7.2)', () => {
   });
 
   it('applies the auth mode before the scopes: session admits the owner only', () => {
-    expect(decideEndpointAccess({ auth: 'session' }, { caller: member(), presentedCredential: true }, verifying)?.status).toBe(ENDPOINT_ERRORS.forbidden.status);
+    expect(decideEndpointAccess({ auth: 'session' }, { caller: member(), presentedCredential: true }, verifying)?.status).toBe(
+      ENDPOINT_ERRORS.forbidden.status,
+    );
     expect(decideEndpointAccess({ auth: 'session' }, { caller: member({ isOwner: true }), presentedCredential: true }, verifying)).toBeNull();
     expect(decideEndpointAccess({ auth: 'visitor_session' }, { caller: null, presentedCredential: false }, verifying)).toBeNull();
-    expect(decideEndpointAccess({ auth: 'visitor_session' }, { caller: null, presentedCredential: true }, verifying)?.status).toBe(ENDPOINT_ERRORS.unauthorized.status);
+    expect(decideEndpointAccess({ auth: 'visitor_session' }, { caller: null, presentedCredential: true }, verifying)?.status).toBe(
+      ENDPOINT_ERRORS.unauthorized.status,
+    );
   });
 });
 

@@ -8,16 +8,19 @@ import { ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES } from '../../src/spec/in
 
 function streamOf(chunks: Uint8Array[], pulled: { count: number; cancelled: boolean }): ReadableStream<Uint8Array> {
   let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      pulled.count++;
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulled.count++;
+        if (i < chunks.length) controller.enqueue(chunks[i++]!);
+        else controller.close();
+      },
+      cancel() {
+        pulled.cancelled = true;
+      },
     },
-    cancel() {
-      pulled.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
 describe('declared paths (4.1)', () => {
@@ -69,7 +72,9 @@ describe('Content-Type of body requests (7.2 415)', () => {
     expect(decideContentType({}, 'POST', null, false)?.status).toBe(ENDPOINT_ERRORS.unsupportedMediaType.status);
     expect(decideContentType({}, 'POST', MEDIA_TYPES.html, true)?.status).toBe(ENDPOINT_ERRORS.unsupportedMediaType.status);
     expect(decideContentType({}, 'POST', `${MEDIA_TYPES.json}; charset=utf-8`, true)).toBeNull();
-    expect(decideContentType({ accepts: [MEDIA_TYPES.formUrlEncoded] }, 'PUT', MEDIA_TYPES.json, true)?.headers[HEADERS.accept]).toBe(MEDIA_TYPES.formUrlEncoded);
+    expect(decideContentType({ accepts: [MEDIA_TYPES.formUrlEncoded] }, 'PUT', MEDIA_TYPES.json, true)?.headers[HEADERS.accept]).toBe(
+      MEDIA_TYPES.formUrlEncoded,
+    );
   });
 
   it('asks nothing of a GET without a body', () => {

@@ -4,7 +4,11 @@ import { HEADERS, MEDIA_TYPES, SSE } from '../../src/spec/index.js';
 
 describe('SSE framing (4.1)', () => {
   it('sets the three headers', () => {
-    expect(sseHeaders()).toEqual({ [HEADERS.contentType]: MEDIA_TYPES.eventStream, [HEADERS.cacheControl]: SSE.cacheControl, [HEADERS.connection]: SSE.connection });
+    expect(sseHeaders()).toEqual({
+      [HEADERS.contentType]: MEDIA_TYPES.eventStream,
+      [HEADERS.cacheControl]: SSE.cacheControl,
+      [HEADERS.connection]: SSE.connection,
+    });
   });
 
   it('frames each value as data: <json> and a blank line, ending with data: [DONE]', async () => {

@@ -62,7 +62,10 @@ describe('peer fixture endpoint-gate-refusals.json: status and body of the scope
 });
 
 describe('peer fixture www-authenticate.json: the challenge of the scoped-endpoint 401s', () => {
-  interface Door { name: string; challenge: 'no_credential' | 'bad_credential' }
+  interface Door {
+    name: string;
+    challenge: 'no_credential' | 'bad_credential';
+  }
   const fixture = read<{ realm: string; no_credential: string; bad_credential: string; doors: Door[] }>('www-authenticate.json');
   /**
    * Where the spec says otherwise: the realm. Spec section 1: "Header names and problem type addresses that carry

@@ -7,7 +7,12 @@ import { BEARER_CHALLENGE } from '../../src/spec/wire.js';
 
 const verified = (more: Partial<Caller> = {}): Caller => ({ authenticated: true, id: 'caller', isOwner: false, isAdmin: false, groups: [], ...more });
 const AGENT = { verifiesCallers: true };
-const UNAUTHORIZED = { allowed: false, status: ENDPOINT_ERRORS.unauthorized.status, code: ENDPOINT_ERRORS.unauthorized.code, message: ENDPOINT_MESSAGES.unauthorized };
+const UNAUTHORIZED = {
+  allowed: false,
+  status: ENDPOINT_ERRORS.unauthorized.status,
+  code: ENDPOINT_ERRORS.unauthorized.code,
+  message: ENDPOINT_MESSAGES.unauthorized,
+};
 const FORBIDDEN = { allowed: false, status: ENDPOINT_ERRORS.forbidden.status, code: ENDPOINT_ERRORS.forbidden.code, message: ENDPOINT_MESSAGES.forbidden };
 
 describe('decideScope (5.4, 7.2)', () => {

@@ -11,11 +11,20 @@ const DIRECTORY = `https://agents.example${WELL_KNOWN.keyDirectory}`;
 const key = keyFromName('check-agent/alice');
 const entry = { ...key.publicJwk, kid: key.thumbprint };
 
-const doc = (body: unknown, mediaType: string = MEDIA_TYPES.json): MemoryDocument => ({ status: 200, headers: { [HEADERS.contentType]: mediaType }, body: JSON.stringify(body) });
+const doc = (body: unknown, mediaType: string = MEDIA_TYPES.json): MemoryDocument => ({
+  status: 200,
+  headers: { [HEADERS.contentType]: mediaType },
+  body: JSON.stringify(body),
+});
 const goodCard = { client_id: CARD, url: AGENT, jwks_uri: KEYS };
 
 function documents(over: Record<string, MemoryDocument | undefined> = {}): Record<string, MemoryDocument> {
-  const all: Record<string, MemoryDocument | undefined> = { [CARD]: doc(goodCard), [KEYS]: doc({ keys: [entry] }), [DIRECTORY]: doc({ keys: [entry] }, MEDIA_TYPES.keyDirectory), ...over };
+  const all: Record<string, MemoryDocument | undefined> = {
+    [CARD]: doc(goodCard),
+    [KEYS]: doc({ keys: [entry] }),
+    [DIRECTORY]: doc({ keys: [entry] }, MEDIA_TYPES.keyDirectory),
+    ...over,
+  };
   return Object.fromEntries(Object.entries(all).filter((e): e is [string, MemoryDocument] => e[1] !== undefined));
 }
 
@@ -77,13 +86,18 @@ describe('checkAgent', () => {
   it('refuses a key directory served with the wrong media type or missing the agent key', async () => {
     expect(codes(await run({ [DIRECTORY]: doc({ keys: [entry] }) }))).toEqual([P.directoryMediaType]);
     const other = keyFromName('check-agent/other');
-    expect(codes(await run({ [DIRECTORY]: doc({ keys: [other.publicJwk, other.publicJwk] }, MEDIA_TYPES.keyDirectory) }))).toEqual([P.directoryDuplicate, P.directoryLacksAgentKey]);
+    expect(codes(await run({ [DIRECTORY]: doc({ keys: [other.publicJwk, other.publicJwk] }, MEDIA_TYPES.keyDirectory) }))).toEqual([
+      P.directoryDuplicate,
+      P.directoryLacksAgentKey,
+    ]);
   });
 
   it('only warns when the origin has no key directory (404)', async () => {
     const report = await run({ [DIRECTORY]: { status: 404, body: '' } });
     expect(report.ok).toBe(true);
-    expect(report.problems.map((p) => [p.code, p.level, p.requirement])).toEqual([[P.directoryMissing, 'warning', REQUIREMENTS.agentKeyDirectoryWithoutIdentity.id]]);
+    expect(report.problems.map((p) => [p.code, p.level, p.requirement])).toEqual([
+      [P.directoryMissing, 'warning', REQUIREMENTS.agentKeyDirectoryWithoutIdentity.id],
+    ]);
   });
 
   it('refuses a redirected key set under the fetch rules and says why and how to fix it', async () => {

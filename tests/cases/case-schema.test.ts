@@ -51,7 +51,13 @@ describe('vectors/schema', () => {
 
   it('accepts the optional bearer-token platform members', () => {
     const c = sampleCase();
-    c.platform = { authority: 'platform.example', token_keys: { keys: [] }, token_issuer: 'https://platform.example', agent_scope: 'agent', revoked_token_ids: ['j1'] };
+    c.platform = {
+      authority: 'platform.example',
+      token_keys: { keys: [] },
+      token_issuer: 'https://platform.example',
+      agent_scope: 'agent',
+      revoked_token_ids: ['j1'],
+    };
     expect(caseValidators().signedRequestCase(c)).toBe(true);
   });
 });

@@ -26,7 +26,10 @@ const entry = { ...key.publicJwk, kid: key.thumbprint };
 
 function agentDocs(origin: string, path: string, over: { card?: unknown; keys?: unknown } = {}): void {
   const agentUrl = `${origin}${path}`;
-  routes.set(`${path}${WELL_KNOWN.agentCard}`, { status: 200, body: over.card ?? { client_id: agentUrl + WELL_KNOWN.agentCard, url: agentUrl, jwks_uri: agentUrl + WELL_KNOWN.jwks } });
+  routes.set(`${path}${WELL_KNOWN.agentCard}`, {
+    status: 200,
+    body: over.card ?? { client_id: agentUrl + WELL_KNOWN.agentCard, url: agentUrl, jwks_uri: agentUrl + WELL_KNOWN.jwks },
+  });
   routes.set(`${path}${WELL_KNOWN.jwks}`, { status: 200, body: over.keys ?? { keys: [entry] } });
 }
 
@@ -50,8 +53,12 @@ beforeAll(async () => {
   wrongMedia = await startServer(handler(MEDIA_TYPES.json, true), { tls: false });
   const origin = broken.origin;
   routes.set(WELL_KNOWN.keyDirectory, { status: 200, body: { keys: [entry] }, headers: { [HEADERS.contentType]: MEDIA_TYPES.keyDirectory } });
-  agentDocs(origin, '/not-self-naming', { card: { client_id: `${origin}/elsewhere`, url: `${origin}/not-self-naming`, jwks_uri: `${origin}/not-self-naming${WELL_KNOWN.jwks}` } });
-  agentDocs(origin, '/seventeen', { keys: { keys: [entry, ...Array.from({ length: LIMITS.keysPerKeySet.value }, (_, i) => keyFromName(`cli/many/${i}`).publicJwk)] } });
+  agentDocs(origin, '/not-self-naming', {
+    card: { client_id: `${origin}/elsewhere`, url: `${origin}/not-self-naming`, jwks_uri: `${origin}/not-self-naming${WELL_KNOWN.jwks}` },
+  });
+  agentDocs(origin, '/seventeen', {
+    keys: { keys: [entry, ...Array.from({ length: LIMITS.keysPerKeySet.value }, (_, i) => keyFromName(`cli/many/${i}`).publicJwk)] },
+  });
   agentDocs(origin, '/test-key', { keys: { keys: [entry, { kty: 'OKP', crv: 'Ed25519', x: RFC9421_TEST_KEYS.ed25519X[0], use: 'sig' }] } });
   agentDocs(origin, '/redirect');
   agentDocs(wrongMedia.origin, '/served-as-json');
@@ -67,7 +74,16 @@ afterAll(async () => {
 async function checkJson(agentUrl: string) {
   const run = await runCli(['check-agent', agentUrl, '--allow-insecure', '--json']);
   expect(run.stderr).not.toMatch(STACK_LINE);
-  return { code: run.code, report: JSON.parse(run.stdout) as { agent_url: string; ok: boolean; documents: Array<{ name: string; url: string; status: number | null; ok: boolean }>; problems: Array<{ code: string; requirement: string; url: string; message: string; level: string }> }, stderr: run.stderr };
+  return {
+    code: run.code,
+    report: JSON.parse(run.stdout) as {
+      agent_url: string;
+      ok: boolean;
+      documents: Array<{ name: string; url: string; status: number | null; ok: boolean }>;
+      problems: Array<{ code: string; requirement: string; url: string; message: string; level: string }>;
+    },
+    stderr: run.stderr,
+  };
 }
 
 describe('check-agent', () => {

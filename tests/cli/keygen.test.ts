@@ -65,7 +65,9 @@ describe('keygen', () => {
     const { code, stdout, stderr } = await runCli(['keygen', '--agent-url', 'https://agents.example/a/other', '--out', 'alice'], { cwd });
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^agent-platform-conformance: refusing to overwrite .*private-key\.jwk\.json, .*jwks\.json, .*agent\.json; remove them or choose another --out\n$/);
+    expect(stderr).toMatch(
+      /^agent-platform-conformance: refusing to overwrite .*private-key\.jwk\.json, .*jwks\.json, .*agent\.json; remove them or choose another --out\n$/,
+    );
     const after = await Promise.all(['private-key.jwk.json', 'jwks.json', 'agent.json'].map((f) => readFile(join(cwd, 'alice', f), 'utf8')));
     expect(after).toEqual(before);
   });
@@ -86,10 +88,16 @@ describe('keygen', () => {
     const cases: Array<[string[], string]> = [
       [['keygen', '--out', 'x'], 'keygen needs --agent-url URL'],
       [['keygen', '--agent-url', 'https://agents.example'], 'keygen needs --out DIR'],
-      [['keygen', '--agent-url', 'agents.example/a', '--out', 'x'], '--agent-url must be an absolute URL such as https://agents.example/a/alice, not "agents.example/a"'],
+      [
+        ['keygen', '--agent-url', 'agents.example/a', '--out', 'x'],
+        '--agent-url must be an absolute URL such as https://agents.example/a/alice, not "agents.example/a"',
+      ],
       [['keygen', '--agent-url', 'ftp://agents.example/a', '--out', 'x'], '--agent-url must be an https URL, not ftp:'],
       [['keygen', '--agent-url', 'https://agents.example/a?x=1', '--out', 'x'], '--agent-url must not carry a query or fragment'],
-      [['keygen', '--agent-url', 'https://agents.example/a/.well-known/agent.json', '--out', 'x'], '--agent-url is the agent URL itself; leave off /.well-known/agent.json (try https://agents.example/a)'],
+      [
+        ['keygen', '--agent-url', 'https://agents.example/a/.well-known/agent.json', '--out', 'x'],
+        '--agent-url is the agent URL itself; leave off /.well-known/agent.json (try https://agents.example/a)',
+      ],
       [['keygen', '--agent-url', 'https://agents.example', '--out', 'a-file'], '--out "a-file" is a file, not a directory'],
     ];
     for (const [argv, message] of cases) {

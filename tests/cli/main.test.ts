@@ -17,7 +17,11 @@ describe('agent-platform-conformance', () => {
 
   it('prints a usage line, options and an example for each command, with --help, -h or help NAME', async () => {
     for (const name of CONTRACT_COMMANDS) {
-      for (const argv of [[name, '--help'], [name, '-h'], ['help', name]]) {
+      for (const argv of [
+        [name, '--help'],
+        [name, '-h'],
+        ['help', name],
+      ]) {
         const { code, stdout } = await runCli(argv);
         expect(code, argv.join(' ')).toBe(0);
         expect(stdout).toMatch(new RegExp(`^Usage: agent-platform-conformance ${name}`));
@@ -46,13 +50,15 @@ describe('agent-platform-conformance', () => {
     const { code, stdout, stderr } = await runCli(['sing']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe("agent-platform-conformance: unknown command \"sing\" (did you mean sign?)\nRun 'agent-platform-conformance --help' for usage.\n");
+    expect(stderr).toBe('agent-platform-conformance: unknown command "sing" (did you mean sign?)\nRun \'agent-platform-conformance --help\' for usage.\n');
   });
 
   it("exits 2 and points at the command's --help for an unknown option", async () => {
     const { code, stderr } = await runCli(['keygen', '--outdir', 'x']);
     expect(code).toBe(2);
-    expect(stderr).toBe("agent-platform-conformance: unknown option --outdir for keygen (did you mean --out?)\nRun 'agent-platform-conformance keygen --help' for usage.\n");
+    expect(stderr).toBe(
+      "agent-platform-conformance: unknown option --outdir for keygen (did you mean --out?)\nRun 'agent-platform-conformance keygen --help' for usage.\n",
+    );
   });
 
   it('exits 2 with the program help on stderr when no command is given', async () => {

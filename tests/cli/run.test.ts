@@ -10,44 +10,56 @@ const run = (args: string[]) => runCli(['run', ...args]);
 const RUN_TIMEOUT_MS = 90_000;
 
 describe('agent-platform-conformance run', () => {
-  test('a run of one requirement writes report.json, junit.xml and summary.md and exits 0', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
-    const { code, stdout } = await run(['--only', 'AUTH-SIGNATURE-REPLAYED', '--seed', '7', '--out', out, '--json']);
-    expect(code).toBe(0);
-    const report = JSON.parse(stdout);
-    expect(report.seed).toBe(7);
-    expect(report.complete).toBe(true);
-    expect(report.counts.fail).toBe(0);
-    expect(report.counts.pass).toBeGreaterThanOrEqual(2);
-    for (const r of report.results) expect(r.requirements).toContain('AUTH-SIGNATURE-REPLAYED');
-    const [runDir] = readdirSync(out);
-    for (const file of ['report.json', 'junit.xml', 'summary.md']) expect(existsSync(join(out, runDir!, file)), file).toBe(true);
-    const junit = readFileSync(join(out, runDir!, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-platform-conformance" tests="\d+" failures="0"/);
-    expect(junit).not.toMatch(/<testcase (?![^>]*name=")/);
-    expect(readFileSync(join(out, runDir!, 'summary.md'), 'utf8')).toMatch(/^# Conformance: CONFORMANT/);
-  }, RUN_TIMEOUT_MS);
+  test(
+    'a run of one requirement writes report.json, junit.xml and summary.md and exits 0',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+      const { code, stdout } = await run(['--only', 'AUTH-SIGNATURE-REPLAYED', '--seed', '7', '--out', out, '--json']);
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout);
+      expect(report.seed).toBe(7);
+      expect(report.complete).toBe(true);
+      expect(report.counts.fail).toBe(0);
+      expect(report.counts.pass).toBeGreaterThanOrEqual(2);
+      for (const r of report.results) expect(r.requirements).toContain('AUTH-SIGNATURE-REPLAYED');
+      const [runDir] = readdirSync(out);
+      for (const file of ['report.json', 'junit.xml', 'summary.md']) expect(existsSync(join(out, runDir!, file)), file).toBe(true);
+      const junit = readFileSync(join(out, runDir!, 'junit.xml'), 'utf8');
+      expect(junit).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-platform-conformance" tests="\d+" failures="0"/);
+      expect(junit).not.toMatch(/<testcase (?![^>]*name=")/);
+      expect(readFileSync(join(out, runDir!, 'summary.md'), 'utf8')).toMatch(/^# Conformance: CONFORMANT/);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  test('a selection that selects nothing exits 2 and says so', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
-    const section = await run(['--only', '9.9', '--out', out]);
-    expect(section.code).toBe(2);
-    expect(section.stderr).toContain('no suite covers section 9.9');
-    const id = await run(['--only', 'NO-SUCH-REQUIREMENT', '--out', out]);
-    expect(id.code).toBe(2);
-    expect(id.stderr).toContain('selects no check');
-  }, RUN_TIMEOUT_MS);
+  test(
+    'a selection that selects nothing exits 2 and says so',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+      const section = await run(['--only', '9.9', '--out', out]);
+      expect(section.code).toBe(2);
+      expect(section.stderr).toContain('no suite covers section 9.9');
+      const id = await run(['--only', 'NO-SUCH-REQUIREMENT', '--out', out]);
+      expect(id.code).toBe(2);
+      expect(id.stderr).toContain('selects no check');
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  test('an unreachable target exits 3, and bad options exit 2 without a stack trace', async () => {
-    const live = await run(['--base-url', 'http://127.0.0.1:9', '--out', mkdtempSync(join(tmpdir(), 'apc-run-'))]);
-    expect(live.code).toBe(3);
-    expect(live.stderr).toContain('target unreachable: http://127.0.0.1:9 did not answer');
-    const stray = await run(['--fixture-url', 'http://127.0.0.1:1']);
-    expect(stray.code).toBe(2);
-    expect(stray.stderr).toContain('go with --base-url');
-    const seed = await run(['--seed', 'abc']);
-    expect(seed.code).toBe(2);
-    expect(seed.stderr).toContain('--seed must be a whole number');
-    expect(seed.stderr).not.toMatch(/\n\s+at /);
-  }, RUN_TIMEOUT_MS);
+  test(
+    'an unreachable target exits 3, and bad options exit 2 without a stack trace',
+    async () => {
+      const live = await run(['--base-url', 'http://127.0.0.1:9', '--out', mkdtempSync(join(tmpdir(), 'apc-run-'))]);
+      expect(live.code).toBe(3);
+      expect(live.stderr).toContain('target unreachable: http://127.0.0.1:9 did not answer');
+      const stray = await run(['--fixture-url', 'http://127.0.0.1:1']);
+      expect(stray.code).toBe(2);
+      expect(stray.stderr).toContain('go with --base-url');
+      const seed = await run(['--seed', 'abc']);
+      expect(seed.code).toBe(2);
+      expect(seed.stderr).toContain('--seed must be a whole number');
+      expect(seed.stderr).not.toMatch(/\n\s+at /);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -31,14 +31,22 @@ beforeAll(async () => {
 function vectorArgs(...extra: string[]): string[] {
   return [
     'sign',
-    '--key', 'b14.jwk.json',
-    '--agent-url', signer.agentUrl,
-    '--method', signer.request.method,
-    '--url', signer.request.url,
-    '--body', 'body.json',
-    '--created', String(signer.params.created),
-    '--expires', String(signer.params.expires),
-    '--nonce', signer.params.nonce,
+    '--key',
+    'b14.jwk.json',
+    '--agent-url',
+    signer.agentUrl,
+    '--method',
+    signer.request.method,
+    '--url',
+    signer.request.url,
+    '--body',
+    'body.json',
+    '--created',
+    String(signer.params.created),
+    '--expires',
+    String(signer.params.expires),
+    '--nonce',
+    signer.params.nonce,
     ...extra,
   ];
 }
@@ -47,7 +55,11 @@ describe('sign', () => {
   it("prints the dictionary-typed vector's headers exactly, as name: value lines", async () => {
     const { code, stdout, stderr } = await runCli(vectorArgs(), { cwd: dir });
     expect(code).toBe(0);
-    expect(stdout).toBe(Object.entries(typed.headers).map(([name, value]) => `${name}: ${value}\n`).join(''));
+    expect(stdout).toBe(
+      Object.entries(typed.headers)
+        .map(([name, value]) => `${name}: ${value}\n`)
+        .join(''),
+    );
     expect(stderr).toBe('note: this is the RFC 9421 test key; platforms refuse it in a key set (spec 2.4)\n');
   });
 
@@ -61,7 +73,10 @@ describe('sign', () => {
   });
 
   it('puts <agent-url>/.well-known/jwks.json in Signature-Agent, without a doubled slash', async () => {
-    const { stdout } = await runCli(vectorArgs('--json').map((a) => (a === signer.agentUrl ? `${a}/` : a)), { cwd: dir });
+    const { stdout } = await runCli(
+      vectorArgs('--json').map((a) => (a === signer.agentUrl ? `${a}/` : a)),
+      { cwd: dir },
+    );
     expect((JSON.parse(stdout) as { headers: Record<string, string> }).headers['signature-agent']).toBe(typed.headers['signature-agent']);
   });
 
@@ -106,11 +121,23 @@ describe('sign', () => {
       [vectorArgs('--key', 'b14.jwk.json'), 'give one --nonce per --key (2 keys, 1 nonce)'],
       [vectorArgs('--header', 'no colon'), `--header must look like 'Name: value', not "no colon"`],
       [vectorArgs('--header', 'Signature-Input: sig1=()'), '--header Signature-Input: sign writes this header itself'],
-      [vectorArgs().map((a) => (a === signer.agentUrl ? `${a}/.well-known/jwks.json` : a)), `--agent-url is the agent URL itself; leave off /.well-known/jwks.json (try ${signer.agentUrl})`],
-      [vectorArgs().map((a) => (a === signer.request.url ? '/api/auth/cli/token' : a)), '--url must be an absolute URL such as https://platform.example/api/auth/cli/token, not "/api/auth/cli/token"'],
+      [
+        vectorArgs().map((a) => (a === signer.agentUrl ? `${a}/.well-known/jwks.json` : a)),
+        `--agent-url is the agent URL itself; leave off /.well-known/jwks.json (try ${signer.agentUrl})`,
+      ],
+      [
+        vectorArgs().map((a) => (a === signer.request.url ? '/api/auth/cli/token' : a)),
+        '--url must be an absolute URL such as https://platform.example/api/auth/cli/token, not "/api/auth/cli/token"',
+      ],
       [vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'missing.json' : a)), 'cannot read --key file "missing.json": no such file'],
-      [vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'public.jwk.json' : a)), '--key file "public.jwk.json" holds a public key; sign needs the private key (the member d)'],
-      [vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'body.json' : a)), '--key file "body.json" is not an Ed25519 key (kty undefined, crv undefined; expected OKP and Ed25519)'],
+      [
+        vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'public.jwk.json' : a)),
+        '--key file "public.jwk.json" holds a public key; sign needs the private key (the member d)',
+      ],
+      [
+        vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'body.json' : a)),
+        '--key file "body.json" is not an Ed25519 key (kty undefined, crv undefined; expected OKP and Ed25519)',
+      ],
       [vectorArgs().map((a) => (a === 'body.json' ? 'nowhere.bin' : a)), 'cannot read --body file "nowhere.bin": no such file'],
     ];
     for (const [argv, message] of cases) {
@@ -124,8 +151,13 @@ describe('sign', () => {
 
   it('names the line and column of a key file that is not JSON', async () => {
     await writeFile(join(dir, 'broken.jwk.json'), '{\n  "kty": "OKP",\n}');
-    const { code, stderr } = await runCli(vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'broken.jwk.json' : a)), { cwd: dir });
+    const { code, stderr } = await runCli(
+      vectorArgs().map((a) => (a === 'b14.jwk.json' ? 'broken.jwk.json' : a)),
+      { cwd: dir },
+    );
     expect(code).toBe(2);
-    expect(stderr).toBe('agent-platform-conformance: --key file "broken.jwk.json" is not valid JSON: line 3, column 1: expected a member name in double quotes, found \'}\'\n');
+    expect(stderr).toBe(
+      'agent-platform-conformance: --key file "broken.jwk.json" is not valid JSON: line 3, column 1: expected a member name in double quotes, found \'}\'\n',
+    );
   });
 });

@@ -46,17 +46,21 @@ describe('verify: cases at and past the size limits, bodies as body_base64', () 
     for (const id of ['body-exactly-4-mib', 'body-too-large-by-one', 'key-set-over-64-kib', 'key-set-16-keys', 'key-set-17-keys']) expect(ids).toContain(id);
   });
 
-  it.each(boundaryCases.map((c) => [c.id, c] as const))('%s loads and every step meets its expect', async (_id, c) => {
-    const dir = await tempDir();
-    const file = join(dir, 'case.json');
-    await writeFile(file, JSON.stringify(asBase64(c as Json)));
-    const run = await runCli(['verify', file, '--json']);
-    expect(run.stderr).not.toMatch(STACK_LINE);
-    expect(run.stderr).toBe('');
-    const steps = (JSON.parse(run.stdout) as { steps: Array<{ matches_expect: boolean | null }> }).steps;
-    expect(steps.map((s) => s.matches_expect)).toEqual(steps.map(() => true));
-    expect(run.code).toBe(0);
-  }, 60_000);
+  it.each(boundaryCases.map((c) => [c.id, c] as const))(
+    '%s loads and every step meets its expect',
+    async (_id, c) => {
+      const dir = await tempDir();
+      const file = join(dir, 'case.json');
+      await writeFile(file, JSON.stringify(asBase64(c as Json)));
+      const run = await runCli(['verify', file, '--json']);
+      expect(run.stderr).not.toMatch(STACK_LINE);
+      expect(run.stderr).toBe('');
+      const steps = (JSON.parse(run.stdout) as { steps: Array<{ matches_expect: boolean | null }> }).steps;
+      expect(steps.map((s) => s.matches_expect)).toEqual(steps.map(() => true));
+      expect(run.code).toBe(0);
+    },
+    60_000,
+  );
 
   it('refuses a body_base64 that is not padded base64, naming the member', async () => {
     const c = asBase64(boundaryCases.find((x) => x.id === 'body-exactly-4-mib') as Json);

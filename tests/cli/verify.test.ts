@@ -67,7 +67,10 @@ describe('verify', () => {
 
   it('prints { "steps": [...] } with the members docs/contracts.md names, with --json', async () => {
     const redirect = { [KEY_SET]: { status: 302, headers: { location: 'https://elsewhere.example/jwks.json' }, body: '' } };
-    const { code, stdout } = await verify(aCase('key-set-redirect-refused', [signedStep({ ok: false, status: 401, error_code: 'key_set_unreachable' })], redirect), '--json');
+    const { code, stdout } = await verify(
+      aCase('key-set-redirect-refused', [signedStep({ ok: false, status: 401, error_code: 'key_set_unreachable' })], redirect),
+      '--json',
+    );
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as { steps: Array<Record<string, unknown>> };
     expect(Object.keys(out)).toEqual(['steps']);
@@ -95,7 +98,11 @@ describe('verify', () => {
   it('reports a step without expect as not compared, and exits 0', async () => {
     const { code, stdout } = await verify(aCase('no-expect', [{ request: { method: 'GET', url: 'https://platform.example/api/x', headers: [] } }]), '--json');
     expect(code).toBe(0);
-    expect((JSON.parse(stdout) as { steps: Array<Record<string, unknown>> }).steps[0]).toMatchObject({ ok: false, error_code: 'missing_credential', matches_expect: null });
+    expect((JSON.parse(stdout) as { steps: Array<Record<string, unknown>> }).steps[0]).toMatchObject({
+      ok: false,
+      error_code: 'missing_credential',
+      matches_expect: null,
+    });
   });
 
   it('runs every case of a vectors file and prints { "cases": [{ "id", "steps" }] }', async () => {
@@ -131,7 +138,10 @@ describe('verify', () => {
     const unknownCode = good();
     unknownCode.steps[0].expect = { ok: false, error_code: 'nonce_reused' };
     const cases: Array<[unknown, string]> = [
-      ['{\n  "id": "x",\n  "steps": [\n    {"request": }\n  ]\n}', 'not valid JSON at line 4, column 17: expected a value (object, array, string, number, true, false or null), found \'}\''],
+      [
+        '{\n  "id": "x",\n  "steps": [\n    {"request": }\n  ]\n}',
+        "not valid JSON at line 4, column 17: expected a value (object, array, string, number, true, false or null), found '}'",
+      ],
       [withoutRequest, 'steps/0/request: missing (a step must have "request")'],
       [notAPair, `steps/0/request/headers/${notAPair.steps[0].request.headers.length - 1}: each header must be a [name, value] pair of strings`],
       [unknownCode, 'steps/0/expect/error_code: "nonce_reused" is not an error_code of spec section 7.3'],

@@ -37,7 +37,15 @@ describe('serve command', () => {
   it('is listed as available with its options', () => {
     const command = findCommand('serve')!;
     expect(command.available).toBe(true);
-    expect(Object.keys(command.options).sort()).toEqual(['agent-name', 'allow-insecure-fixtures', 'authority', 'client-address-header', 'host', 'keys-dir', 'port']);
+    expect(Object.keys(command.options).sort()).toEqual([
+      'agent-name',
+      'allow-insecure-fixtures',
+      'authority',
+      'client-address-header',
+      'host',
+      'keys-dir',
+      'port',
+    ]);
   });
 
   it('prints `listening on http://127.0.0.1:PORT` first, then the insecure-fixtures warning, and exits 0 when stopped', async () => {

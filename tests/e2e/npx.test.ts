@@ -35,7 +35,11 @@ describe('npm pack, then npx agent-platform-conformance', () => {
     const help = await exec('npx', ['--no-install', 'agent-platform-conformance', '--help'], { cwd: app, timeout: 60_000 });
     for (const command of ['run', 'verify', 'sign', 'keygen', 'serve']) expect(help.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
 
-    const run = await exec('npx', ['--no-install', 'agent-platform-conformance', 'run', '--only', 'AUTH-SIGNATURE-REPLAYED', '--json'], { cwd: app, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const run = await exec('npx', ['--no-install', 'agent-platform-conformance', 'run', '--only', 'AUTH-SIGNATURE-REPLAYED', '--json'], {
+      cwd: app,
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const report = JSON.parse(run.stdout) as { counts: { pass: number; fail: number }; complete: boolean };
     expect(report.complete).toBe(true);
     expect(report.counts.fail).toBe(0);

@@ -14,9 +14,14 @@ const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register }
 /** The library's root export (the built package) is for any program: importing it loads no test runner. */
 describe('import "agent-platform-conformance"', () => {
   test('loads no module of vitest', async () => {
-    const { stderr } = await exec(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', "await import('./dist/src/index.js');"], { cwd: PROJECT_ROOT });
+    const { stderr } = await exec(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', "await import('./dist/src/index.js');"], {
+      cwd: PROJECT_ROOT,
+    });
     const loaded = stderr.split('\n').filter((l) => l.startsWith('loaded '));
-    expect(loaded.some((l) => l.includes('/dist/src/index.js')), 'the hook saw the import').toBe(true);
+    expect(
+      loaded.some((l) => l.includes('/dist/src/index.js')),
+      'the hook saw the import',
+    ).toBe(true);
     expect(loaded.filter((l) => /\/node_modules\/(vitest|@vitest)\//.test(l))).toEqual([]);
   });
 });

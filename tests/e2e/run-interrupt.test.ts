@@ -48,27 +48,31 @@ afterEach(() => {
 });
 
 describe('an interrupted run', () => {
-  test.each(['SIGINT', 'SIGTERM'] as const)('%s stops the run, which exits 3 and leaves a valid report marked incomplete', async (signal) => {
-    const deployment = await hangingDeployment();
-    servers.push(deployment.server);
-    const out = mkdtempSync(join(tmpdir(), 'apc-interrupt-'));
-    const child = spawn(process.execPath, [...CLI, ...runArgs(deployment.url, out)], { cwd: PROJECT_ROOT });
-    started.push(child);
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await deployment.firstHeld;
-    child.kill(signal);
-    for (const res of deployment.held) res.destroy();
-    expect(await exited).toBe(3);
-    const report = await reportIn(out);
-    expect(report.complete).toBe(false);
-    expect(report.harnessErrors[0]).toContain(`the run was interrupted (${signal})`);
-    expect(validateReport(report)).toEqual({ valid: true, errors: [] });
-    // With --json, stdout holds the report only; progress and the interruption go to stderr.
-    expect(stderr).toContain(`stopping: the run was interrupted (${signal})`);
-    expect(stderr).toMatch(/^target http:\/\/127\.0\.0\.1:\d+; agent documents are served at/m);
-  }, 60_000);
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s stops the run, which exits 3 and leaves a valid report marked incomplete',
+    async (signal) => {
+      const deployment = await hangingDeployment();
+      servers.push(deployment.server);
+      const out = mkdtempSync(join(tmpdir(), 'apc-interrupt-'));
+      const child = spawn(process.execPath, [...CLI, ...runArgs(deployment.url, out)], { cwd: PROJECT_ROOT });
+      started.push(child);
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await deployment.firstHeld;
+      child.kill(signal);
+      for (const res of deployment.held) res.destroy();
+      expect(await exited).toBe(3);
+      const report = await reportIn(out);
+      expect(report.complete).toBe(false);
+      expect(report.harnessErrors[0]).toContain(`the run was interrupted (${signal})`);
+      expect(validateReport(report)).toEqual({ valid: true, errors: [] });
+      // With --json, stdout holds the report only; progress and the interruption go to stderr.
+      expect(stderr).toContain(`stopping: the run was interrupted (${signal})`);
+      expect(stderr).toMatch(/^target http:\/\/127\.0\.0\.1:\d+; agent documents are served at/m);
+    },
+    60_000,
+  );
 
   test('a run whose launcher is stopped alone (as npx is by a SIGTERM sent to it only) writes its incomplete report', async () => {
     const deployment = await hangingDeployment();
@@ -77,7 +81,10 @@ describe('an interrupted run', () => {
     // The launcher starts the run as npx does, with inherited output, and is then killed without a word to the run.
     const launcher = spawn(
       process.execPath,
-      ['-e', `require('node:child_process').spawn(process.execPath, ${JSON.stringify([...CLI, ...runArgs(deployment.url, out)])}, { stdio: 'ignore' }); setInterval(() => {}, 1000);`],
+      [
+        '-e',
+        `require('node:child_process').spawn(process.execPath, ${JSON.stringify([...CLI, ...runArgs(deployment.url, out)])}, { stdio: 'ignore' }); setInterval(() => {}, 1000);`,
+      ],
       { cwd: PROJECT_ROOT, stdio: 'ignore' },
     );
     started.push(launcher);

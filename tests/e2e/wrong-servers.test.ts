@@ -18,7 +18,11 @@ import { spawnCli } from './spawn-cli.js';
  */
 const ADDRESS_HEADER = 'x-forwarded-for';
 
-type Mutation = (answer: { status: number; headers: Record<string, string>; body: Buffer }) => { status: number; headers: Record<string, string>; body: Buffer };
+type Mutation = (answer: { status: number; headers: Record<string, string>; body: Buffer }) => {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+};
 
 /**
  * A deployment that changes the reference's answers: a proxy in front of a reference whose own host is the
@@ -51,7 +55,17 @@ const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as Addre
 
 async function run(baseUrl: string, only: string[]): Promise<{ code: number; report: RunReport }> {
   const out = mkdtempSync(join(tmpdir(), 'apc-wrong-'));
-  const { code, stdout } = await spawnCli(['run', '--base-url', baseUrl, '--client-address-header', ADDRESS_HEADER, '--out', out, '--json', ...only.flatMap((o) => ['--only', o])]);
+  const { code, stdout } = await spawnCli([
+    'run',
+    '--base-url',
+    baseUrl,
+    '--client-address-header',
+    ADDRESS_HEADER,
+    '--out',
+    out,
+    '--json',
+    ...only.flatMap((o) => ['--only', o]),
+  ]);
   return { code, report: JSON.parse(stdout) as RunReport };
 }
 
@@ -61,7 +75,11 @@ const failing = (report: RunReport) => new Set(failingChecks(report).flatMap((r)
 /** Every broken requirement is named by a failing check, and every failing check names one of them. */
 function expectBroken(report: RunReport, broken: readonly string[]): void {
   for (const id of broken) expect(failing(report), id).toContain(id);
-  for (const check of failingChecks(report)) expect(check.requirements.some((id) => broken.includes(id)), `${check.name}: ${check.message}`).toBe(true);
+  for (const check of failingChecks(report))
+    expect(
+      check.requirements.some((id) => broken.includes(id)),
+      `${check.name}: ${check.message}`,
+    ).toBe(true);
 }
 
 let reference: ServedReference;
@@ -122,6 +140,7 @@ describe('run --base-url fails against wrong deployments and names what they bro
     const { code, report } = await run(urlOf(proxy), [REPLAYED]);
     expect(code).toBe(1);
     expectBroken(report, [REPLAYED]);
-    for (const check of failingChecks(report)) expect(check.message).toContain(`expected error_code ${AUTH_CODES.signature_replayed}, got ${AUTH_CODES.signature_invalid}`);
+    for (const check of failingChecks(report))
+      expect(check.message).toContain(`expected error_code ${AUTH_CODES.signature_replayed}, got ${AUTH_CODES.signature_invalid}`);
   }, 120_000);
 });

@@ -33,7 +33,10 @@ function fakeLookup(...addresses: string[]): LookupFunction & { calls: string[] 
   const calls: string[] = [];
   const lookup = ((hostname: string, _options: unknown, callback: (error: null, result: Array<{ address: string; family: number }>) => void) => {
     calls.push(hostname);
-    callback(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    callback(
+      null,
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   }) as unknown as LookupFunction & { calls: string[] };
   lookup.calls = calls;
   return lookup;

@@ -21,9 +21,14 @@ describe('requirement coverage', () => {
     expect(coverage.requirements.map((r) => r.id)).toEqual(all.map((r) => r.id));
     const sections = coverage.sections.map((s) => s.section);
     expect(new Set(sections)).toEqual(new Set(all.map((r) => r.section)));
-    const documentOrder = [...readFileSync(`${PROJECT_ROOT}spec/agent-platform-interface.md`, 'utf8').matchAll(/^#{2,3} (\d+(?:\.\d+)?)[. ]/gm)].map((m) => m[1]);
+    const documentOrder = [...readFileSync(`${PROJECT_ROOT}spec/agent-platform-interface.md`, 'utf8').matchAll(/^#{2,3} (\d+(?:\.\d+)?)[. ]/gm)].map(
+      (m) => m[1],
+    );
     expect(sections).toEqual([...sections].sort((a, b) => documentOrder.indexOf(a) - documentOrder.indexOf(b)));
-    expect(sections.every((s) => documentOrder.includes(s)), 'every section is a heading of the spec').toBe(true);
+    expect(
+      sections.every((s) => documentOrder.includes(s)),
+      'every section is a heading of the spec',
+    ).toBe(true);
     expect(coverage.counts).toEqual({ covered: 0, failing: 0, 'not-run': 0, 'no-check': all.length, total: all.length });
   });
 
@@ -53,7 +58,10 @@ describe('requirement coverage', () => {
 
     const expired = entry(coverage, 'AUTH-SIGNATURE-EXPIRED');
     expect(expired.status).toBe('covered');
-    expect(expired.checks.map((c) => [c.name, c.index, c.verdict])).toEqual([['a', 0, 'pass'], ['b', 1, 'pass']]);
+    expect(expired.checks.map((c) => [c.name, c.index, c.verdict])).toEqual([
+      ['a', 0, 'pass'],
+      ['b', 1, 'pass'],
+    ]);
     expect(expired.verdicts).toEqual({ pass: 2, fail: 0, warn: 0, 'not-run': 0, error: 0 });
     expect(expired).toMatchObject({ section: '7.3', level: 'MUST' });
     expect(expired.condition).toBe(AUTH_ERROR_LIST.find((r) => r.id === 'AUTH-SIGNATURE-EXPIRED')!.condition);
@@ -73,7 +81,14 @@ describe('requirement coverage', () => {
     expect(s73.counts).toEqual({ covered: 2, failing: 1, 'not-run': 0, 'no-check': AUTH_ERROR_LIST.length - 3, total: AUTH_ERROR_LIST.length });
     expect(coverage.sections.find((s) => s.section === '8')!.counts).toMatchObject({ 'not-run': 1, covered: 0 });
 
-    expect(coverage.uncatalogued).toEqual([{ id: 'AUTH-NO-SUCH-CODE', status: 'covered', checks: [expect.objectContaining({ name: 'h', index: 7 })], verdicts: expect.objectContaining({ pass: 1 }) }]);
+    expect(coverage.uncatalogued).toEqual([
+      {
+        id: 'AUTH-NO-SUCH-CODE',
+        status: 'covered',
+        checks: [expect.objectContaining({ name: 'h', index: 7 })],
+        verdicts: expect.objectContaining({ pass: 1 }),
+      },
+    ]);
     expect(coverage.untagged.map((c) => [c.name, c.verdict])).toEqual([['i', 'fail']]);
   });
 

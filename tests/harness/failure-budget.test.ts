@@ -5,7 +5,13 @@ describe('the live failure budget keeps a run under 30 failures per 60 s', () =>
   test('20 failures pass at once (a margin of 10 under the limit); the 21st waits until the oldest leaves the window', async () => {
     let now = 0;
     const waits: number[] = [];
-    const budget = new FailureBudget(() => now, async (ms) => { waits.push(ms); now += ms; });
+    const budget = new FailureBudget(
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    );
     for (let i = 0; i < 20; i++) {
       expect(await budget.reserve()).toBe(0);
       budget.record();
@@ -23,7 +29,13 @@ describe('reserving room for a whole case before it is built', () => {
   test('a case expecting 5 failures waits until 5 fit, in one go', async () => {
     let now = 0;
     const waits: number[] = [];
-    const budget = new FailureBudget(() => now, async (ms) => { waits.push(ms); now += ms; });
+    const budget = new FailureBudget(
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    );
     for (let i = 0; i < 18; i++) {
       budget.record();
       now += 1000;

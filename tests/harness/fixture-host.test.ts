@@ -55,7 +55,11 @@ describe('publishing from another process', () => {
     host = await startFixtureHost();
     const url = `${host.url}/c/x/doc.json`;
     const post = (token: string) =>
-      fetch(host!.adminUrl, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ [url]: { status: 200, body: '{"a":1}' } }) });
+      fetch(host!.adminUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ [url]: { status: 200, body: '{"a":1}' } }),
+      });
     expect((await post('wrong')).status).toBe(403);
     expect((await post(host.adminToken)).status).toBe(204);
     const served = await fetch(url);

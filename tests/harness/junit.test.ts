@@ -42,7 +42,12 @@ describe('junit.xml', () => {
     expect(properties.filter((p) => p.name === 'title').map((p) => p.value)).toEqual(r.results.map((x) => x.name));
     expect(properties.filter((p) => p.name === 'requirements').map((p) => p.value)).toEqual(r.results.map((x) => x.requirements.join(' ')));
     const [root] = elements(xml, 'testsuites');
-    expect(root).toMatchObject({ tests: String(r.counts.total), failures: String(r.counts.fail), errors: String(r.counts.error), skipped: String(r.counts['not-run']) });
+    expect(root).toMatchObject({
+      tests: String(r.counts.total),
+      failures: String(r.counts.fail),
+      errors: String(r.counts.error),
+      skipped: String(r.counts['not-run']),
+    });
     expect(elements(xml, 'failure')).toEqual([{ message: 'MUST AUTH-SIGNATURE-REPLAYED' }]);
     expect(elements(xml, 'skipped')).toEqual([{ message: 'the target lacks clock-control' }]);
   });
@@ -61,7 +66,10 @@ describe('junit.xml', () => {
     expect(cases).toHaveLength(4);
     for (const p of elements(xml, 'property').filter((p) => p.name === 'title')) expect(p.value).toContain('<tag attr="x"> & \' ]]>');
     expect(elements(xml, 'error')).toHaveLength(1);
-    expect(elements(xml, 'testsuite').map((s) => s.name)).toEqual([`suites/<tag attr="x"> & ' ]]> <![CDATA[ [31m red [39m.test.ts`, 'suites/7.3-signed-requests.test.ts']);
+    expect(elements(xml, 'testsuite').map((s) => s.name)).toEqual([
+      `suites/<tag attr="x"> & ' ]]> <![CDATA[ [31m red [39m.test.ts`,
+      'suites/7.3-signed-requests.test.ts',
+    ]);
   });
 
   it('is well formed for an incomplete run and for a run with no check', () => {

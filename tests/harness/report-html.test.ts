@@ -18,7 +18,15 @@ function hostileReport(): RunReport {
         message: `\u001b[31mexpected\u001b[39m ${XSS} & 'quotes' \u0007`,
         exchanges: [
           {
-            request: { ...exchange.request, url: `https://platform.example/?q=${BREAKOUT}`, headers: [['x-evil', XSS], [`x-${BREAKOUT}`, 'v\u0000']], body: `{"a":"${XSS}"}` },
+            request: {
+              ...exchange.request,
+              url: `https://platform.example/?q=${BREAKOUT}`,
+              headers: [
+                ['x-evil', XSS],
+                [`x-${BREAKOUT}`, 'v\u0000'],
+              ],
+              body: `{"a":"${XSS}"}`,
+            },
             response: { ...exchange.response!, headers: { 'x-evil': XSS }, body: `</pre>${XSS}` },
             note: XSS,
           },
@@ -69,7 +77,11 @@ describe('report.html', () => {
       expect(runVerdict(notRunReport())).toBe('incomplete');
       expect(runVerdict(report([]))).toBe('incomplete');
       expect(runVerdict(report([check('a', ['AUTH-SIGNATURE-INVALID'], 'error', { message: 'boom' })]))).toBe('not-conformant');
-      const passing = report([check('a', ['AUTH-SIGNATURE-INVALID'], 'pass'), check('b', ['AUTH-SIGNATURE-EXPIRED'], 'warn'), check('c', ['LIMIT-CLOCK-SKEW'], 'not-run')]);
+      const passing = report([
+        check('a', ['AUTH-SIGNATURE-INVALID'], 'pass'),
+        check('b', ['AUTH-SIGNATURE-EXPIRED'], 'warn'),
+        check('c', ['LIMIT-CLOCK-SKEW'], 'not-run'),
+      ]);
       expect(runVerdict(passing)).toBe('conformant');
       const cases: Array<[RunReport, string, RegExp]> = [
         [failingReport(), 'NOT CONFORMANT', /1 MUST check failed\./],
@@ -103,7 +115,10 @@ describe('report.html', () => {
       const rows = elementsWith(html, 'tr', 'class', 'row');
       expect(rows).toHaveLength(r.counts.total);
       for (const v of ['pass', 'fail', 'warn', 'not-run', 'error'] as Verdict[]) {
-        expect(rows.filter((row) => attribute(row, 'data-verdict') === v), v).toHaveLength(r.counts[v]);
+        expect(
+          rows.filter((row) => attribute(row, 'data-verdict') === v),
+          v,
+        ).toHaveLength(r.counts[v]);
       }
     });
   });
@@ -188,7 +203,8 @@ describe('report.html', () => {
       expect(attribute(row('PURCHASE-GRANT-FAILED'), 'data-coverage')).toBe('no-check');
       expect(row('PURCHASE-GRANT-FAILED')).toContain('no check yet');
       const [summary] = elementsWith(html, 'p', 'id', 'coverage-summary');
-      for (const k of ['covered', 'failing', 'not-run', 'no-check', 'total'] as const) expect(attribute(summary!, `data-${k}`), k).toBe(String(coverage.counts[k]));
+      for (const k of ['covered', 'failing', 'not-run', 'no-check', 'total'] as const)
+        expect(attribute(summary!, `data-${k}`), k).toBe(String(coverage.counts[k]));
     });
 
     it('lists requirement ids that the catalogue does not hold', () => {
@@ -206,7 +222,10 @@ describe('report.html', () => {
         expect(html).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
         expect(html).toContain('<meta charset="utf-8">');
         const tags = html.match(/<[a-z][^>]*>/gi)!;
-        for (const tag of tags) expect(tag.replace(/="[^"]*"/g, '=""')).not.toMatch(/^<(?:link|img|iframe|object|embed|audio|video|source|base)\b|\s(?:src|srcset|action|formaction|background)=/i);
+        for (const tag of tags)
+          expect(tag.replace(/="[^"]*"/g, '=""')).not.toMatch(
+            /^<(?:link|img|iframe|object|embed|audio|video|source|base)\b|\s(?:src|srcset|action|formaction|background)=/i,
+          );
         const style = html.slice(html.indexOf('<style>'), html.indexOf('</style>'));
         expect(style).not.toMatch(/@import|url\(|@font-face/i);
         const hrefs = [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => decode(m[1]!));
@@ -229,15 +248,18 @@ describe('report.html', () => {
     });
 
     it('labels every verdict in words, not by colour alone', () => {
-      const html = reportHtml(report([
-        check('a', ['AUTH-SIGNATURE-INVALID'], 'pass'),
-        check('b', ['AUTH-SIGNATURE-REPLAYED'], 'fail', { message: 'm' }),
-        check('c', ['AUTH-SIGNATURE-EXPIRED'], 'warn', { message: 'm' }),
-        check('d', ['LIMIT-CLOCK-SKEW'], 'not-run'),
-        check('e', ['AUTH-CARD-UNREACHABLE'], 'error', { message: 'm' }),
-      ]));
+      const html = reportHtml(
+        report([
+          check('a', ['AUTH-SIGNATURE-INVALID'], 'pass'),
+          check('b', ['AUTH-SIGNATURE-REPLAYED'], 'fail', { message: 'm' }),
+          check('c', ['AUTH-SIGNATURE-EXPIRED'], 'warn', { message: 'm' }),
+          check('d', ['LIMIT-CLOCK-SKEW'], 'not-run'),
+          check('e', ['AUTH-CARD-UNREACHABLE'], 'error', { message: 'm' }),
+        ]),
+      );
       for (const label of ['PASS', 'FAIL', 'WARN', 'NOT RUN', 'ERROR']) expect(html, label).toContain(`</span> ${label}</span>`);
-      for (const label of ['COVERED', 'FAILING', 'NOT RUN', 'NO CHECK']) expect(html, label).toMatch(new RegExp(`<span class="badge v-[a-z-]+" data-label="[a-z-]+">${label}</span>`));
+      for (const label of ['COVERED', 'FAILING', 'NOT RUN', 'NO CHECK'])
+        expect(html, label).toMatch(new RegExp(`<span class="badge v-[a-z-]+" data-label="[a-z-]+">${label}</span>`));
     });
   });
 });

@@ -14,8 +14,24 @@ import { check, failingReport, incompleteReport, notRunReport, report } from './
 import { elements, xmlProblems } from './xml-well-formed.js';
 
 // Every member of the TypeScript types, so that adding one fails to compile here until the schema has it too.
-const RUN_REPORT_MEMBERS = { tool: 1, runId: 1, startedAt: 1, finishedAt: 1, target: 1, selection: 1, seed: 1, complete: 1, counts: 1, results: 1, harnessErrors: 1, selfTest: 1 } satisfies Record<keyof RunReport, 1>;
-const CHECK_RESULT_MEMBERS = { id: 1, name: 1, suite: 1, requirements: 1, level: 1, verdict: 1, durationMs: 1, message: 1, exchanges: 1 } satisfies Record<keyof CheckResult, 1>;
+const RUN_REPORT_MEMBERS = {
+  tool: 1,
+  runId: 1,
+  startedAt: 1,
+  finishedAt: 1,
+  target: 1,
+  selection: 1,
+  seed: 1,
+  complete: 1,
+  counts: 1,
+  results: 1,
+  harnessErrors: 1,
+  selfTest: 1,
+} satisfies Record<keyof RunReport, 1>;
+const CHECK_RESULT_MEMBERS = { id: 1, name: 1, suite: 1, requirements: 1, level: 1, verdict: 1, durationMs: 1, message: 1, exchanges: 1 } satisfies Record<
+  keyof CheckResult,
+  1
+>;
 const EXCHANGE_MEMBERS = { request: 1, response: 1, note: 1 } satisfies Record<keyof Exchange, 1>;
 const REQUEST_MEMBERS = { method: 1, url: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedRequest, 1>;
 const RESPONSE_MEMBERS = { status: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedResponse, 1>;
@@ -112,7 +128,7 @@ describe('vectors/schema/report.schema.json', () => {
       expectValid(report([]));
     });
 
-    it("accepts what exchange.ts records for every credential header", () => {
+    it('accepts what exchange.ts records for every credential header', () => {
       const secret = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJhIn0.c2ln';
       const headers: Array<[string, string]> = [
         [HEADERS.authorization, `Bearer ${secret}`],
@@ -124,7 +140,11 @@ describe('vectors/schema/report.schema.json', () => {
       ];
       const exchange: Exchange = {
         request: recordRequest({ method: 'POST', url: 'https://platform.example/x', headers, body: new TextEncoder().encode('{}') }),
-        response: recordResponse({ status: 401, headers: { 'set-cookie': 'id=1', 'www-authenticate': 'Bearer error="invalid_token"' }, body: new Uint8Array([0, 1, 2, 255]) }),
+        response: recordResponse({
+          status: 401,
+          headers: { 'set-cookie': 'id=1', 'www-authenticate': 'Bearer error="invalid_token"' },
+          body: new Uint8Array([0, 1, 2, 255]),
+        }),
       };
       expect(JSON.stringify(exchange)).not.toContain(secret);
       expectValid(report([check('credentials', ['AUTH-CREDENTIAL-REFUSED'], 'fail', { message: 'x', exchanges: [exchange] })]));
@@ -143,11 +163,19 @@ describe('vectors/schema/report.schema.json', () => {
         ['a negative count', (r) => (r.counts.pass = -1), /\/counts\/pass must be >= 0/],
         ['an unknown target kind', (r) => (r.target.kind = 'remote'), /\/target\/kind/],
         ['a run id that is not a directory name', (r) => (r.runId = '../up'), /\/runId must match pattern/],
-        ['an exchange header that is not a pair', (r) => (r.results[0].exchanges[0].request.headers[0] = ['a', 'b', 'c']), /\/results\/0\/exchanges\/0\/request\/headers\/0 must NOT have more than 2 items/],
+        [
+          'an exchange header that is not a pair',
+          (r) => (r.results[0].exchanges[0].request.headers[0] = ['a', 'b', 'c']),
+          /\/results\/0\/exchanges\/0\/request\/headers\/0 must NOT have more than 2 items/,
+        ],
         ['a response without a status', (r) => delete r.results[0].exchanges[0].response.status, /must have required property 'status'/],
         ['a status that is not HTTP', (r) => (r.results[0].exchanges[0].response.status = 0), /\/response\/status must be >= 100/],
         ['a body encoding that is not known', (r) => (r.results[0].exchanges[0].request.bodyEncoding = 'hex'), /bodyEncoding/],
-        ['a base64 body that is not base64', (r) => (r.results[2].exchanges[0].request.body = 'not base64!'), /\/results\/2\/exchanges\/0\/request\/body must match pattern/],
+        [
+          'a base64 body that is not base64',
+          (r) => (r.results[2].exchanges[0].request.body = 'not base64!'),
+          /\/results\/2\/exchanges\/0\/request\/body must match pattern/,
+        ],
         ['an empty check name', (r) => (r.results[1].name = ''), /\/results\/1\/name must NOT have fewer than 1 characters/],
       ];
       for (const [what, mutate, pattern] of cases) {

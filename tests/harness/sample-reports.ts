@@ -6,7 +6,10 @@ export const SUITE = 'suites/7.3-signed-requests.test.ts';
 /** A check as the reporter writes it; `overrides` change any member. */
 export function check(name: string, requirements: string[], verdict: CheckResult['verdict'], overrides: Partial<CheckResult> = {}): CheckResult {
   return {
-    id: `signed.${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`,
+    id: `signed.${name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}`,
     name,
     suite: SUITE,
     requirements,

@@ -13,7 +13,10 @@ export function xmlProblems(xml: string): string[] {
     if (amp) problems.push(`stray & in ${where}: ${JSON.stringify(text.slice(amp.index, amp.index + 12))}`);
   };
   const NAME = '[A-Za-z_:][A-Za-z0-9_:.-]*';
-  const token = new RegExp(`<\\?xml[^?]*\\?>|<!--[\\s\\S]*?-->|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|</(${NAME})\\s*>|<(${NAME})((?:\\s+[^\\s=/>]+\\s*=\\s*(?:"[^"]*"|'[^']*'))*)\\s*(/?)>|<`, 'g');
+  const token = new RegExp(
+    `<\\?xml[^?]*\\?>|<!--[\\s\\S]*?-->|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|</(${NAME})\\s*>|<(${NAME})((?:\\s+[^\\s=/>]+\\s*=\\s*(?:"[^"]*"|'[^']*'))*)\\s*(/?)>|<`,
+    'g',
+  );
   const stack: string[] = [];
   let roots = 0;
   let last = 0;

@@ -39,10 +39,25 @@ describe('fieldValue (RFC 9421 §2.1)', () => {
   });
 
   it('joins repeated fields with ", " in received order, matching names case-insensitively', () => {
-    expect(fieldValue([['Cache-Control', 'max-age=60'], ['other', 'x'], ['cache-control', '  must-revalidate ']], 'cache-control')).toBe(
-      'max-age=60, must-revalidate',
-    );
-    expect(fieldValue([['x', 'a'], ['X', '']], 'x')).toBe('a, ');
+    expect(
+      fieldValue(
+        [
+          ['Cache-Control', 'max-age=60'],
+          ['other', 'x'],
+          ['cache-control', '  must-revalidate '],
+        ],
+        'cache-control',
+      ),
+    ).toBe('max-age=60, must-revalidate');
+    expect(
+      fieldValue(
+        [
+          ['x', 'a'],
+          ['X', ''],
+        ],
+        'x',
+      ),
+    ).toBe('a, ');
   });
 
   it('is undefined when absent and empty when present but empty', () => {
@@ -52,7 +67,15 @@ describe('fieldValue (RFC 9421 §2.1)', () => {
 });
 
 describe('componentValue', () => {
-  const msg = message([['Host', 'example.com'], ['Date', 'Tue, 20 Apr 2021 02:07:55 GMT'], ['X-Empty', '']], 'https://Example.COM:443/a%2Fb?x=1', 'post');
+  const msg = message(
+    [
+      ['Host', 'example.com'],
+      ['Date', 'Tue, 20 Apr 2021 02:07:55 GMT'],
+      ['X-Empty', ''],
+    ],
+    'https://Example.COM:443/a%2Fb?x=1',
+    'post',
+  );
 
   it('gives derived components from the URL and the method as received', () => {
     expect(componentValue(msg, coveredComponent('@method'))).toBe('post');
@@ -139,7 +162,12 @@ describe('serializeComponentId', () => {
 describe('signatureBase', () => {
   it('joins `<id>: <value>` lines with LF, ends with @signature-params and no trailing LF', () => {
     const msg = message([['Signature-Agent', 'sig1="https://a.example/.well-known/jwks.json"']], 'https://example.com/x');
-    const covered = [coveredComponent('@method'), coveredComponent('@path'), coveredComponent('@query'), coveredComponent('signature-agent', [['key', 'sig1']])];
+    const covered = [
+      coveredComponent('@method'),
+      coveredComponent('@path'),
+      coveredComponent('@query'),
+      coveredComponent('signature-agent', [['key', 'sig1']]),
+    ];
     expect(signatureBase(msg, covered, '("@method");created=1')).toBe(
       [
         '"@method": POST',

@@ -12,9 +12,7 @@ describe('jwkThumbprint (RFC 7638)', () => {
   });
 
   it('RFC 8037 Appendix A.3 Ed25519 example', () => {
-    expect(jwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })).toBe(
-      'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
-    );
+    expect(jwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
   });
 
   it('RFC 9421 B.1.4 key, with kid, d and use ignored', () => {

@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { Token, parseDictionary, serializeDictionary, serializeInnerList, serializeItem, type BareItem, type Dictionary, type InnerList, type Item, type Parameters } from 'structured-headers';
+import {
+  Token,
+  parseDictionary,
+  serializeDictionary,
+  serializeInnerList,
+  serializeItem,
+  type BareItem,
+  type Dictionary,
+  type InnerList,
+  type Item,
+  type Parameters,
+} from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import {
   checkContentDigest,
@@ -162,7 +173,36 @@ describe('Structured Field round trips', () => {
 
 // ---- Robustness ----
 
-const sfAlphabet = ['"', '(', ')', ':', ';', ',', '=', ' ', '\t', '\\', '?', '@', '%', '*', '-', '.', 'a', 'z', 'A', '0', '1', '9', '/', '+', 'sig1', 'sha-256', 'é', '\n'];
+const sfAlphabet = [
+  '"',
+  '(',
+  ')',
+  ':',
+  ';',
+  ',',
+  '=',
+  ' ',
+  '\t',
+  '\\',
+  '?',
+  '@',
+  '%',
+  '*',
+  '-',
+  '.',
+  'a',
+  'z',
+  'A',
+  '0',
+  '1',
+  '9',
+  '/',
+  '+',
+  'sig1',
+  'sha-256',
+  'é',
+  '\n',
+];
 const anyText = fc.oneof(
   fc.string({ maxLength: 64 }),
   fc.string({ unit: 'binary', maxLength: 64 }),

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { Token, parseDictionary as libraryParse, serializeDictionary, serializeItem, type BareItem, type InnerList, type Item, type Parameters } from 'structured-headers';
+import {
+  Token,
+  parseDictionary as libraryParse,
+  serializeDictionary,
+  serializeItem,
+  type BareItem,
+  type InnerList,
+  type Item,
+  type Parameters,
+} from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { serializeComponentId } from '../../src/httpsig/covered-component.js';
 import { fieldValue } from '../../src/httpsig/message.js';
@@ -15,11 +24,79 @@ import { lexDictionaryMembers, paramKindsOf } from '../../src/httpsig/sf-text.js
 
 /** Fragments of dictionary syntax, valid and not, glued at random: most inputs land near a parse decision. */
 const FRAGMENTS = [
-  'sig1', 'a', '*', 'k_1.-*', 'A', '1a', '=', '(', ')', ';', ',', ' ', '  ', '\t', ', ', '"', '"x"', '"a\\"b"', '"\\\\"', '"\\x"', '"é"', '"\t"', '"\x7f"', '"\x1f"', '"~ "',
-  'tok', 'T:/!#$%&\'*+-.^_`|~9', '*t', '1', '-', '-0', '0', '123456789012345', '1234567890123456', '1.5', '1.', '1.2345', '123456789012.5', '1234567890123.5',
-  '12.', '.5', ':', ':AAEC:', ':AAE=:', ':A:', ':A=B:', ':!:', '?1', '?0', '?2', '?', '@1', '@-1', '@', '@1234567890123456', '%"', '%"a%20b"', '%"%ZZ"',
-  '%"%c3%28"', '%"\u0100"', '%', '"@method"', '"signature-agent";key="sig1"', ';created=1800000000', ';keyid="abc"', ';alg="ed25519"', ';nonce="bm9uY2U="',
-  ';tag="web-bot-auth"', ';type=jwks_uri', '\u00e9', '\u{1f600}', '\r', '\n',
+  'sig1',
+  'a',
+  '*',
+  'k_1.-*',
+  'A',
+  '1a',
+  '=',
+  '(',
+  ')',
+  ';',
+  ',',
+  ' ',
+  '  ',
+  '\t',
+  ', ',
+  '"',
+  '"x"',
+  '"a\\"b"',
+  '"\\\\"',
+  '"\\x"',
+  '"é"',
+  '"\t"',
+  '"\x7f"',
+  '"\x1f"',
+  '"~ "',
+  'tok',
+  "T:/!#$%&'*+-.^_`|~9",
+  '*t',
+  '1',
+  '-',
+  '-0',
+  '0',
+  '123456789012345',
+  '1234567890123456',
+  '1.5',
+  '1.',
+  '1.2345',
+  '123456789012.5',
+  '1234567890123.5',
+  '12.',
+  '.5',
+  ':',
+  ':AAEC:',
+  ':AAE=:',
+  ':A:',
+  ':A=B:',
+  ':!:',
+  '?1',
+  '?0',
+  '?2',
+  '?',
+  '@1',
+  '@-1',
+  '@',
+  '@1234567890123456',
+  '%"',
+  '%"a%20b"',
+  '%"%ZZ"',
+  '%"%c3%28"',
+  '%"\u0100"',
+  '%',
+  '"@method"',
+  '"signature-agent";key="sig1"',
+  ';created=1800000000',
+  ';keyid="abc"',
+  ';alg="ed25519"',
+  ';nonce="bm9uY2U="',
+  ';tag="web-bot-auth"',
+  ';type=jwks_uri',
+  '\u00e9',
+  '\u{1f600}',
+  '\r',
+  '\n',
 ];
 const fragmented = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 14 }).map((parts) => parts.join(''));
 
@@ -36,22 +113,25 @@ const sfKey = fc.stringMatching(/^[a-z*][a-z0-9_.*-]{0,5}$/);
 const sfParams: fc.Arbitrary<Parameters> = fc.array(fc.tuple(sfKey, sfBare), { maxLength: 3 }).map((e) => new Map(e));
 const sfItem: fc.Arbitrary<Item> = fc.tuple(sfBare, sfParams);
 const sfMember: fc.Arbitrary<Item | InnerList> = fc.oneof(sfItem, fc.tuple(fc.array(sfItem, { maxLength: 4 }), sfParams));
-const serialized = fc
-  .array(fc.tuple(sfKey, sfMember), { minLength: 1, maxLength: 4 })
-  .map((entries) => {
-    try {
-      return serializeDictionary(new Map(entries));
-    } catch {
-      return 'a=1';
-    }
-  });
+const serialized = fc.array(fc.tuple(sfKey, sfMember), { minLength: 1, maxLength: 4 }).map((entries) => {
+  try {
+    return serializeDictionary(new Map(entries));
+  } catch {
+    return 'a=1';
+  }
+});
 /** A valid dictionary with one character inserted, removed or replaced. */
-const mutated = fc.tuple(serialized, fc.nat(), fc.constantFrom('', ' ', '\t', ',', ';', '=', '(', ')', '"', '\\', ':', '.', '-', '?', '@', '%', 'A', '0', '\x7f', '\u00e9'), fc.boolean()).map(
-  ([s, at, c, replace]) => {
+const mutated = fc
+  .tuple(
+    serialized,
+    fc.nat(),
+    fc.constantFrom('', ' ', '\t', ',', ';', '=', '(', ')', '"', '\\', ':', '.', '-', '?', '@', '%', 'A', '0', '\x7f', '\u00e9'),
+    fc.boolean(),
+  )
+  .map(([s, at, c, replace]) => {
     const i = at % (s.length + 1);
     return s.slice(0, i) + c + s.slice(replace ? i + 1 : i);
-  },
-);
+  });
 
 describe('parseDictionaryWithText: each member as sf-text.ts lexes it, in the same pass', () => {
   it('gives the lexer’s member texts and parameter kinds wherever the parser accepts', () => {
@@ -85,7 +165,12 @@ describe('serialisation shortcuts: the text structured-headers writes', () => {
     fc.constantFrom('@method', 'signature-agent', 'sig1', 'https://a.example/.well-known/jwks.json', 'a"b', 'a\\b', 'é', '', 'key', 'K'),
     fc.string({ maxLength: 6 }),
   );
-  const paramValue: fc.Arbitrary<BareItem> = fc.oneof(plainish, plainish.filter((t) => /^[A-Za-z*][!#$%&'*+.^_`|~A-Za-z0-9:/-]*$/.test(t)).map((t) => new Token(t)), fc.boolean(), fc.integer({ min: -9, max: 9 }));
+  const paramValue: fc.Arbitrary<BareItem> = fc.oneof(
+    plainish,
+    plainish.filter((t) => /^[A-Za-z*][!#$%&'*+.^_`|~A-Za-z0-9:/-]*$/.test(t)).map((t) => new Token(t)),
+    fc.boolean(),
+    fc.integer({ min: -9, max: 9 }),
+  );
   const params = fc.array(fc.tuple(fc.constantFrom('key', 'type', 'K', 'a b', '*x'), paramValue), { maxLength: 3 }).map((e) => new Map(e));
 
   it('plainItem, when it answers, answers serializeItem', () => {
@@ -101,24 +186,44 @@ describe('serialisation shortcuts: the text structured-headers writes', () => {
   it('serializeComponentId gives what serializeItem gives for the same name and parameters', () => {
     const kind = fc.constantFrom(undefined, 'string', 'token', 'bytes', 'integer');
     fc.assert(
-      fc.property(plainish, fc.array(fc.tuple(fc.constantFrom('key', 'sf', 'K', 'a b'), fc.oneof(plainish, fc.integer({ min: -3, max: 3 }), fc.boolean()), kind), { maxLength: 2 }), (name, entries) => {
-        const c = { name, params: new Map(entries.map(([k, v]) => [k, v] as const)), paramKinds: new Map(entries.filter(([, , k]) => k !== undefined).map(([k, , kd]) => [k, kd!] as const)) };
-        // The reference: each parameter as its kind says (a Token only when it is one), then serializeItem.
-        const reference = () =>
-          serializeItem(c.name, new Map([...c.params].map(([k, v]) => {
-            const kd = c.paramKinds.get(k);
-            const item: BareItem = typeof v !== 'string' ? v : kd === 'token' && /^[A-Za-z*][:/!#$%&'*+\-.^_`|~A-Za-z0-9]*$/.test(v) ? new Token(v) : kd === 'bytes' ? Buffer.from(v, 'base64') : v;
-            return [k, item];
-          })));
-        let expected: string;
-        try {
-          expected = reference();
-        } catch {
-          expect(() => serializeComponentId(c)).toThrow();
-          return;
-        }
-        expect(serializeComponentId(c)).toBe(expected);
-      }),
+      fc.property(
+        plainish,
+        fc.array(fc.tuple(fc.constantFrom('key', 'sf', 'K', 'a b'), fc.oneof(plainish, fc.integer({ min: -3, max: 3 }), fc.boolean()), kind), { maxLength: 2 }),
+        (name, entries) => {
+          const c = {
+            name,
+            params: new Map(entries.map(([k, v]) => [k, v] as const)),
+            paramKinds: new Map(entries.filter(([, , k]) => k !== undefined).map(([k, , kd]) => [k, kd!] as const)),
+          };
+          // The reference: each parameter as its kind says (a Token only when it is one), then serializeItem.
+          const reference = () =>
+            serializeItem(
+              c.name,
+              new Map(
+                [...c.params].map(([k, v]) => {
+                  const kd = c.paramKinds.get(k);
+                  const item: BareItem =
+                    typeof v !== 'string'
+                      ? v
+                      : kd === 'token' && /^[A-Za-z*][:/!#$%&'*+\-.^_`|~A-Za-z0-9]*$/.test(v)
+                        ? new Token(v)
+                        : kd === 'bytes'
+                          ? Buffer.from(v, 'base64')
+                          : v;
+                  return [k, item];
+                }),
+              ),
+            );
+          let expected: string;
+          try {
+            expected = reference();
+          } catch {
+            expect(() => serializeComponentId(c)).toThrow();
+            return;
+          }
+          expect(serializeComponentId(c)).toBe(expected);
+        },
+      ),
       { numRuns: 5_000 },
     );
   });

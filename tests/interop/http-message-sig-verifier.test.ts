@@ -18,7 +18,14 @@ const member = (label: string) => `${label}="${agent.keySetUrl}";type=jwks_uri`;
 const importKey = (jwk: webcrypto.JsonWebKey, usage: 'sign') => globalThis.crypto.subtle.importKey('jwk', jwk, { name: 'Ed25519' }, false, [usage]);
 
 function components(label: string, hasBody: boolean): SignatureComponent[] {
-  return [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path, COMPONENTS.query, ...(hasBody ? [HEADERS.contentDigest] : []), component(HEADERS.signatureAgent, { key: label })];
+  return [
+    COMPONENTS.method,
+    COMPONENTS.authority,
+    COMPONENTS.path,
+    COMPONENTS.query,
+    ...(hasBody ? [HEADERS.contentDigest] : []),
+    component(HEADERS.signatureAgent, { key: label }),
+  ];
 }
 
 async function signedByTheirs(method: string, url: string, body: Uint8Array | null, labels: readonly string[]) {

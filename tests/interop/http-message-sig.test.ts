@@ -134,7 +134,16 @@ describe.each(CASES)('http-message-sig@0.3.0 interop: $name', (c) => {
     expect(oursVerifies(msg, 'sig1', keys[0].publicJwk.x)).toBe(true);
     expect(oursVerifies(msg, 'sig1', keys[1].publicJwk.x)).toBe(false);
 
-    const ours = signRequest({ method: c.method, url: c.url, body: c.body, keys: [keys[0]], signatureAgent: KEY_SET, created: CREATED, expires: EXPIRES, nonces: [NONCES[0] as string] });
+    const ours = signRequest({
+      method: c.method,
+      url: c.url,
+      body: c.body,
+      keys: [keys[0]],
+      signatureAgent: KEY_SET,
+      created: CREATED,
+      expires: EXPIRES,
+      nonces: [NONCES[0] as string],
+    });
     expect(fields.signatureInput).toBe(ours.headers['signature-input']);
     expect(fields.signature).toBe(ours.headers.signature);
   });
@@ -155,19 +164,46 @@ describe.each(CASES)('http-message-sig@0.3.0 interop: $name', (c) => {
   });
 
   it('one label signed by our signRequest verifies with their verifySignature', async () => {
-    const { headers } = signRequest({ method: c.method, url: c.url, body: c.body, keys: [keys[0]], signatureAgent: KEY_SET, created: CREATED, expires: EXPIRES, nonces: [NONCES[0] as string] });
+    const { headers } = signRequest({
+      method: c.method,
+      url: c.url,
+      body: c.body,
+      keys: [keys[0]],
+      signatureAgent: KEY_SET,
+      created: CREATED,
+      expires: EXPIRES,
+      nonces: [NONCES[0] as string],
+    });
     expect(await theirsVerifies(c, headers, undefined)).toBe('sig1');
   });
 
   it('two labels signed by our signRequest verify with their verifySignature, one label per call', async () => {
-    const { headers } = signRequest({ method: c.method, url: c.url, body: c.body, keys, signatureAgent: KEY_SET, created: CREATED, expires: EXPIRES, nonces: NONCES });
+    const { headers } = signRequest({
+      method: c.method,
+      url: c.url,
+      body: c.body,
+      keys,
+      signatureAgent: KEY_SET,
+      created: CREATED,
+      expires: EXPIRES,
+      nonces: NONCES,
+    });
     expect(await theirsVerifies(c, headers, 'sig1')).toBe('sig1');
     expect(await theirsVerifies(c, headers, 'sig2')).toBe('sig2');
     await expect(theirsVerifies(c, headers, undefined)).rejects.toMatchObject({ code: 'LabelRequired' });
   });
 
   it('their verifier refuses our signature once a covered value changes', async () => {
-    const { headers } = signRequest({ method: c.method, url: c.url, body: c.body, keys: [keys[0]], signatureAgent: KEY_SET, created: CREATED, expires: EXPIRES, nonces: [NONCES[0] as string] });
+    const { headers } = signRequest({
+      method: c.method,
+      url: c.url,
+      body: c.body,
+      keys: [keys[0]],
+      signatureAgent: KEY_SET,
+      created: CREATED,
+      expires: EXPIRES,
+      nonces: [NONCES[0] as string],
+    });
     const tampered = { ...headers, 'signature-agent': `sig1="https://evil.example/.well-known/jwks.json";type=jwks_uri` };
     const error = await theirsVerifies(c, tampered, undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignatureError);

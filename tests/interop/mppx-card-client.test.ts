@@ -1,7 +1,15 @@
 import { Challenge, Credential } from 'mppx';
 import { Mppx, stripe as mppxStripe } from 'mppx/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { credentialFor, expiresAtSeconds, isCallAnswer, parseCredential, sameEcho, type PurchaseOutcome, type PurchaseRequest } from '../../src/purchase/index.js';
+import {
+  credentialFor,
+  expiresAtSeconds,
+  isCallAnswer,
+  parseCredential,
+  sameEcho,
+  type PurchaseOutcome,
+  type PurchaseRequest,
+} from '../../src/purchase/index.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PAYMENT_CREDENTIAL_HEADER, STRIPE_PAYLOAD_MEMBERS } from '../../src/spec/payments.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
@@ -86,7 +94,15 @@ describe("mppx 0.11's stripe client pays our card challenges", () => {
     expect(Credential.deserialize(credentialValue).challenge.header).toBe(PAYMENT_CREDENTIAL_HEADER);
 
     // What the stripe client asked the token for: the challenge's amount, currency, processor profile and expiry.
-    expect(asked).toEqual([{ amount: issued.price.amount, currency: issued.price.currency, networkId: world.config.pack.networkId, expiresAt: issued.expiresAt, paymentMethod: PAYMENT_METHOD }]);
+    expect(asked).toEqual([
+      {
+        amount: issued.price.amount,
+        currency: issued.price.currency,
+        networkId: world.config.pack.networkId,
+        expiresAt: issued.expiresAt,
+        paymentMethod: PAYMENT_METHOD,
+      },
+    ]);
 
     expect(response.status).toBe(200);
     const charge = world.processor.chargeFor(world.store.chargeOf(issued.id)!.idempotencyKey)!;

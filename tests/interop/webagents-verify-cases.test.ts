@@ -27,7 +27,7 @@ const file = JSON.parse(readFileSync(`${PEER_VECTORS}/verify-cases.json`, 'utf8'
 };
 
 const SPEC_DIFFERENCES: Record<string, { expect: { ok: boolean; code?: string; agentUrl?: string }; spec: string }> = {
-  'the legacy string form resolves to the origin\'s directory': {
+  "the legacy string form resolves to the origin's directory": {
     expect: { ok: false, code: 'signature_malformed' },
     spec: '5.2: "Signature-Input and Signature are structured-field dictionaries with one member per label. Signature-Agent names the key set (https URL ending in /.well-known/jwks.json; alternatively a card URL with type=cimd or an origin with type=directory)" and the member is "covered exactly once as signature-agent;key=<label>"; a bare string is not a dictionary (7.3 signature_malformed: "Headers not structured-field dictionaries").',
   },

@@ -46,8 +46,15 @@ describe('the mutant catalogue', () => {
 
 describe('a reference platform with a mutant switched on', () => {
   const platform = (m?: Mutant) =>
-    createReferencePlatform({ authority: 'platform.example', fetcher: createMemoryFetcher({}), ...(m?.platform ? { mutants: [m.platform] } : {}), widgets: false, purchases: false });
-  const unsigned = () => new Request(`https://platform.example${PLATFORM_ROUTES.cliToken}`, { method: 'POST', body: '{}', headers: { [HEADERS.contentType]: 'application/json' } });
+    createReferencePlatform({
+      authority: 'platform.example',
+      fetcher: createMemoryFetcher({}),
+      ...(m?.platform ? { mutants: [m.platform] } : {}),
+      widgets: false,
+      purchases: false,
+    });
+  const unsigned = () =>
+    new Request(`https://platform.example${PLATFORM_ROUTES.cliToken}`, { method: 'POST', body: '{}', headers: { [HEADERS.contentType]: 'application/json' } });
 
   it('the clean platform answers missing_credential with Accept-Signature', async () => {
     const response = await platform().fetch(unsigned(), { clientAddress: '192.0.2.1' });

@@ -12,15 +12,47 @@ const BLOCKED = { public: false, alwaysBlocked: true };
 
 describe('classifyAddress: range edges', () => {
   it.each([
-    '1.0.0.0', '9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '126.255.255.255', '128.0.0.0',
-    '169.253.255.255', '169.255.0.0', '172.15.255.255', '172.32.0.0', '192.0.1.0', '192.0.3.0', '192.88.98.255',
-    '192.88.100.0', '192.167.255.255', '192.169.0.0', '198.17.255.255', '198.20.0.0', '198.51.99.255',
-    '198.51.101.0', '203.0.112.255', '203.0.114.0', '223.255.255.255',
+    '1.0.0.0',
+    '9.255.255.255',
+    '11.0.0.0',
+    '100.63.255.255',
+    '100.128.0.0',
+    '126.255.255.255',
+    '128.0.0.0',
+    '169.253.255.255',
+    '169.255.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '192.0.1.0',
+    '192.0.3.0',
+    '192.88.98.255',
+    '192.88.100.0',
+    '192.167.255.255',
+    '192.169.0.0',
+    '198.17.255.255',
+    '198.20.0.0',
+    '198.51.99.255',
+    '198.51.101.0',
+    '203.0.112.255',
+    '203.0.114.0',
+    '223.255.255.255',
   ])('%s is public', (address) => expect(kind(address)).toEqual(PUBLIC));
 
   it.each([
-    '0.255.255.255', '10.255.255.255', '100.64.0.0', '100.127.255.255', '127.0.0.0', '172.16.0.0', '192.0.0.255',
-    '192.0.2.255', '192.168.0.0', '198.19.255.255', '203.0.113.255', '224.0.0.0', '239.255.255.255', '240.0.0.0',
+    '0.255.255.255',
+    '10.255.255.255',
+    '100.64.0.0',
+    '100.127.255.255',
+    '127.0.0.0',
+    '172.16.0.0',
+    '192.0.0.255',
+    '192.0.2.255',
+    '192.168.0.0',
+    '198.19.255.255',
+    '203.0.113.255',
+    '224.0.0.0',
+    '239.255.255.255',
+    '240.0.0.0',
     '254.255.255.255',
   ])('%s is not public', (address) => expect(kind(address)).toEqual(PRIVATE));
 
@@ -29,9 +61,8 @@ describe('classifyAddress: range edges', () => {
     (address) => expect(kind(address)).toEqual(BLOCKED),
   );
 
-  it.each(['2001:200::1', '2001:db7:ffff::1', '2001:db9::1', '2003::1', '3ffe::1', '3fff:1000::1', '2a00:1450::1'])(
-    '%s is public',
-    (address) => expect(kind(address)).toEqual(PUBLIC),
+  it.each(['2001:200::1', '2001:db7:ffff::1', '2001:db9::1', '2003::1', '3ffe::1', '3fff:1000::1', '2a00:1450::1'])('%s is public', (address) =>
+    expect(kind(address)).toEqual(PUBLIC),
   );
 
   it.each(['1fff:ffff::1', '4000::1', '2001:1ff:ffff::1', '64:ff9b:1::1', '::ffff:0:808:808', 'fec0::', 'fd00::1', 'ff0e::1', '100::ffff'])(
@@ -59,9 +90,7 @@ describe('classifyAddress: embedded IPv4 decides', () => {
   ] as const)('%s', (address, expected) => expect(kind(address)).toEqual(expected));
 
   it('explains what the embedded address is', () => {
-    expect(classifyAddress('::ffff:127.0.0.1').range).toBe(
-      'the IPv4-mapped (::ffff:0:0/96) form of 127.0.0.1, which is loopback (127.0.0.0/8)',
-    );
+    expect(classifyAddress('::ffff:127.0.0.1').range).toBe('the IPv4-mapped (::ffff:0:0/96) form of 127.0.0.1, which is loopback (127.0.0.0/8)');
     expect(classifyAddress('10.1.2.3').range).toBe('private-use (10.0.0.0/8)');
     expect(classifyAddress('8.8.8.8').range).toBeUndefined();
   });
@@ -86,7 +115,10 @@ describe('classifyAddress: spellings', () => {
         const full = groups.map((g) => g.toString(16).padStart(4, '0')).join(':');
         const upper = groups.map((g) => g.toString(16).toUpperCase()).join(':');
         const canonical = new URL(`http://[${full}]/`).hostname.slice(1, -1);
-        const dotted = `${groups.slice(0, 6).map((g) => g.toString(16)).join(':')}:${Array.from(bytes.subarray(12)).join('.')}`;
+        const dotted = `${groups
+          .slice(0, 6)
+          .map((g) => g.toString(16))
+          .join(':')}:${Array.from(bytes.subarray(12)).join('.')}`;
         const spellings = [full, upper, canonical, dotted];
         for (const spelling of spellings) expect(parseIpAddress(spelling)?.bytes).toEqual(bytes);
         const kinds = spellings.map(kind);

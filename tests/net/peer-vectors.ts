@@ -20,6 +20,4 @@ export interface PeerNetAddresses {
 }
 
 /** robutlerai/webagents' address cases (see peer-vectors/SOURCE.md). */
-export const peerNetAddresses = JSON.parse(
-  readFileSync(new URL('./peer-vectors/net-addresses.json', import.meta.url), 'utf8'),
-) as PeerNetAddresses;
+export const peerNetAddresses = JSON.parse(readFileSync(new URL('./peer-vectors/net-addresses.json', import.meta.url), 'utf8')) as PeerNetAddresses;

@@ -12,13 +12,25 @@ import { renderAnswer } from '../../src/reference/render.js';
 import { AUTH_ERROR_BODY_ERROR } from '../../src/spec/auth-errors.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { MEDIA_TYPES } from '../../src/spec/media-types.js';
-import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_ROW_BODY, REFUND_STATES, TERMS_ACCEPTED_HEADER } from '../../src/spec/payments.js';
+import {
+  PAYMENT_CREDENTIAL_HEADER,
+  PAYMENT_METHODS,
+  PAYMENT_PROBLEMS,
+  PURCHASE_ROW_BODY,
+  REFUND_STATES,
+  TERMS_ACCEPTED_HEADER,
+} from '../../src/spec/payments.js';
 import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../src/spec/problem-types.js';
 import { PURCHASE_ERROR_LIST, PURCHASE_ERRORS, type PurchaseErrorCode } from '../../src/spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../../src/spec/types.js';
 
 const surface: PaidSurface = { problemBases: DEFAULT_PROBLEM_BASES, terms: { url: 'https://platform.example/doc/terms-of-service', version: '2026-07-31' } };
-const challenge = createChallenge({ realm: 'platform.example', method: PAYMENT_METHODS.stripe, request: { amount: '500', currency: 'usd' }, createdAt: 1_789_732_800 });
+const challenge = createChallenge({
+  realm: 'platform.example',
+  method: PAYMENT_METHODS.stripe,
+  request: { amount: '500', currency: 'usd' },
+  createdAt: 1_789_732_800,
+});
 const purchase = { granted: true, packId: 'mpp_5' };
 
 /** Everything a row could need; each builder takes what its row says. Retry-After is offered to every row, to show the catalogue decides. */
@@ -53,7 +65,9 @@ describe.each(PURCHASE_ERROR_LIST.map((r) => [r.code, r] as const))('7.4 %s', (_
   });
 
   it('carries the retry object exactly as the catalogue says', () => {
-    const expected = record.retry ? { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) } : undefined;
+    const expected = record.retry
+      ? { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) }
+      : undefined;
     expect(body.retry).toEqual(expected);
     if (record.status === 503) expect(body.retry).toBeDefined();
   });
@@ -97,7 +111,11 @@ describe.each(PURCHASE_ERROR_LIST.map((r) => [r.code, r] as const))('7.4 %s', (_
 describe('rows by status', () => {
   it('the 401 keeps the verifier body and names Bearer, not Payment', () => {
     const answer = answerFor(PURCHASE_ERRORS.terms_acceptance_unauthenticated);
-    expect(answer.body).toEqual({ error: AUTH_ERROR_BODY_ERROR, error_code: 'terms_acceptance_unauthenticated', error_description: PURCHASE_ERRORS.terms_acceptance_unauthenticated.condition });
+    expect(answer.body).toEqual({
+      error: AUTH_ERROR_BODY_ERROR,
+      error_code: 'terms_acceptance_unauthenticated',
+      error_description: PURCHASE_ERRORS.terms_acceptance_unauthenticated.condition,
+    });
     expect(answer.headers[HEADERS.wwwAuthenticate]).toBe('Bearer realm="service"');
   });
 
@@ -147,7 +165,9 @@ describe('rows by status', () => {
   });
 
   it('takes a description in place of the catalogue sentence', () => {
-    expect(purchaseAnswer(PURCHASE_ERRORS.foreign_token, surface, { description: 'Get a new token.' }).body).toMatchObject({ error_description: 'Get a new token.' });
+    expect(purchaseAnswer(PURCHASE_ERRORS.foreign_token, surface, { description: 'Get a new token.' }).body).toMatchObject({
+      error_description: 'Get a new token.',
+    });
   });
 });
 
@@ -156,7 +176,12 @@ describe("the Payment scheme's own 402s", () => {
     const answer = paymentProblemAnswer(problem, surface, challenge);
     expect(answer.status).toBe(402);
     expect(answer.headers[HEADERS.contentType]).toBe(MEDIA_TYPES.problemJson);
-    expect(answer.body).toMatchObject({ type: `https://paymentauth.org/problems/${problem.slug}`, status: 402, title: problem.title, challengeId: challenge.id });
+    expect(answer.body).toMatchObject({
+      type: `https://paymentauth.org/problems/${problem.slug}`,
+      status: 402,
+      title: problem.title,
+      challengeId: challenge.id,
+    });
     expect(singlePaymentChallenge(answer.headers[HEADERS.wwwAuthenticate]!)).toMatchObject({ ok: true, challenge });
     expect(answer.headers[HEADERS.link]).toBe(TERMS_LINK);
   });

@@ -6,7 +6,14 @@ describe('parseAuthenticate (RFC 9110 section 11)', () => {
     expect(parseAuthenticate('Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple"')).toEqual({
       ok: true,
       challenges: [
-        { scheme: 'Newauth', params: [['realm', 'apps'], ['type', '1'], ['title', 'Login to "apps"']] },
+        {
+          scheme: 'Newauth',
+          params: [
+            ['realm', 'apps'],
+            ['type', '1'],
+            ['title', 'Login to "apps"'],
+          ],
+        },
         { scheme: 'Basic', params: [['realm', 'simple']] },
       ],
     });
@@ -24,11 +31,32 @@ describe('parseAuthenticate (RFC 9110 section 11)', () => {
   });
 
   it('lower-cases parameter names, keeps duplicates, allows BWS around "="', () => {
-    expect(parseAuthenticate('Payment ID = "a" , id=b')).toEqual({ ok: true, challenges: [{ scheme: 'Payment', params: [['id', 'a'], ['id', 'b']] }] });
+    expect(parseAuthenticate('Payment ID = "a" , id=b')).toEqual({
+      ok: true,
+      challenges: [
+        {
+          scheme: 'Payment',
+          params: [
+            ['id', 'a'],
+            ['id', 'b'],
+          ],
+        },
+      ],
+    });
   });
 
   it('reads an empty quoted value and obs-text, and refuses characters a field value cannot carry', () => {
-    expect(parseAuthenticate('X a="", b="\u00e9"')).toMatchObject({ ok: true, challenges: [{ params: [['a', ''], ['b', '\u00e9']] }] });
+    expect(parseAuthenticate('X a="", b="\u00e9"')).toMatchObject({
+      ok: true,
+      challenges: [
+        {
+          params: [
+            ['a', ''],
+            ['b', '\u00e9'],
+          ],
+        },
+      ],
+    });
     expect(parseAuthenticate('X a="\u0100"')).toMatchObject({ ok: false });
     expect(parseAuthenticate('X a="\u0001"')).toMatchObject({ ok: false });
     expect(parseAuthenticate('X a="b\\')).toMatchObject({ ok: false });

@@ -55,7 +55,9 @@ describe('createChallenge', () => {
     const { request } = challengeEcho(challenge);
     expect(request).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(Buffer.from(request, 'base64url').toString('utf8')).toBe(canonicalJson(input.request));
-    expect(Buffer.from(request, 'base64url').toString('utf8')).toBe('{"amount":"500","currency":"usd","methodDetails":{"networkId":"profile_x","paymentMethodTypes":["card"]}}');
+    expect(Buffer.from(request, 'base64url').toString('utf8')).toBe(
+      '{"amount":"500","currency":"usd","methodDetails":{"networkId":"profile_x","paymentMethodTypes":["card"]}}',
+    );
     expect(Buffer.from(challengeEcho(challenge).opaque!, 'base64url').toString('utf8')).toBe('{"kind":"pack","packId":"mpp_5","userId":"u1"}');
   });
 
@@ -97,7 +99,13 @@ describe('parsePaymentChallenge', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.canonical).toBe(true);
-    expect(parsed.challenge).toMatchObject({ id: 'AXsb4g5BN6TbipqUHgVIhRi5HPUogtn8wyM7lfT58PE', method: 'tempo', intent: 'charge', expires: '2026-01-15T12:05:00Z', header: PAYMENT_CREDENTIAL_HEADER });
+    expect(parsed.challenge).toMatchObject({
+      id: 'AXsb4g5BN6TbipqUHgVIhRi5HPUogtn8wyM7lfT58PE',
+      method: 'tempo',
+      intent: 'charge',
+      expires: '2026-01-15T12:05:00Z',
+      header: PAYMENT_CREDENTIAL_HEADER,
+    });
     expect(parsed.challenge.request).toMatchObject({ amount: '1000000', methodDetails: { chainId: 4217, supportedModes: ['pull'] } });
   });
 
@@ -109,14 +117,18 @@ describe('parsePaymentChallenge', () => {
 
   it('takes scheme and parameter names case-insensitively, token values, odd whitespace and empty list elements', () => {
     const req = b64('{"amount":"1"}');
-    const parsed = parsePaymentChallenge(`payment ID=abc ,Realm = r,, METHOD=tempo,intent=charge,\trequest=${req}, expires="2026-01-15T12:05:00+01:00", extra="ignored"`);
+    const parsed = parsePaymentChallenge(
+      `payment ID=abc ,Realm = r,, METHOD=tempo,intent=charge,\trequest=${req}, expires="2026-01-15T12:05:00+01:00", extra="ignored"`,
+    );
     expect(parsed).toMatchObject({ ok: true, canonical: true, challenge: { id: 'abc', realm: 'r', method: 'tempo', request: { amount: '1' } } });
     if (parsed.ok) expect(parsed.challenge.header).toBeUndefined();
   });
 
   it('unescapes quoted-pairs', () => {
     const req = b64('{}');
-    const parsed = parsePaymentChallenge(`Payment id="a\\"b\\\\c", realm="\\r", method="tempo", intent="charge", request="${req}", expires="2026-01-15T12:05:00Z"`);
+    const parsed = parsePaymentChallenge(
+      `Payment id="a\\"b\\\\c", realm="\\r", method="tempo", intent="charge", request="${req}", expires="2026-01-15T12:05:00Z"`,
+    );
     expect(parsed).toMatchObject({ ok: true, challenge: { id: 'a"b\\c', realm: 'r' } });
   });
 
@@ -128,7 +140,11 @@ describe('parsePaymentChallenge', () => {
   it('reads an explicit header="Authorization" as the default and refuses any other header', () => {
     const base = MPPX_CHALLENGE.replace(', header="Payment-Authorization"', '');
     expect(parsePaymentChallenge(`${base}, header="Authorization"`)).toMatchObject({ ok: true, canonical: false });
-    expect(parsePaymentChallenge(`${base}, header=payment-authorization`)).toMatchObject({ ok: true, canonical: false, challenge: { header: PAYMENT_CREDENTIAL_HEADER } });
+    expect(parsePaymentChallenge(`${base}, header=payment-authorization`)).toMatchObject({
+      ok: true,
+      canonical: false,
+      challenge: { header: PAYMENT_CREDENTIAL_HEADER },
+    });
     expect(parsePaymentChallenge(`${base}, header="X-Other"`)).toMatchObject({ ok: false, reason: 'header-unsupported' });
   });
 
@@ -224,11 +240,18 @@ describe('properties', () => {
 
   it('never throws on arbitrary header strings', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string().map((s) => `Payment ${s}`)), (value) => {
-        expect(typeof parseAuthenticate(value).ok).toBe('boolean');
-        expect(typeof parsePaymentChallenge(value).ok).toBe('boolean');
-        expect(Array.isArray(paymentChallenges([value, value]).challenges)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.string().map((s) => `Payment ${s}`),
+        ),
+        (value) => {
+          expect(typeof parseAuthenticate(value).ok).toBe('boolean');
+          expect(typeof parsePaymentChallenge(value).ok).toBe('boolean');
+          expect(Array.isArray(paymentChallenges([value, value]).challenges)).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -236,10 +259,15 @@ describe('properties', () => {
   it('never throws on a valid challenge with a character inserted or removed anywhere', () => {
     const valid = serializeChallenge(createChallenge(input));
     fc.assert(
-      fc.property(fc.nat({ max: valid.length }), fc.constantFrom('"', '\\', ',', '=', ' ', '\t', '\r', 'x', '\u00ff', '\u0100', ''), fc.boolean(), (at, c, remove) => {
-        const value = remove ? valid.slice(0, at) + valid.slice(at + 1) : valid.slice(0, at) + c + valid.slice(at);
-        expect(typeof parsePaymentChallenge(value).ok).toBe('boolean');
-      }),
+      fc.property(
+        fc.nat({ max: valid.length }),
+        fc.constantFrom('"', '\\', ',', '=', ' ', '\t', '\r', 'x', '\u00ff', '\u0100', ''),
+        fc.boolean(),
+        (at, c, remove) => {
+          const value = remove ? valid.slice(0, at) + valid.slice(at + 1) : valid.slice(0, at) + c + valid.slice(at);
+          expect(typeof parsePaymentChallenge(value).ok).toBe('boolean');
+        },
+      ),
       { numRuns: 200 },
     );
   });

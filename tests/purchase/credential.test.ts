@@ -104,10 +104,17 @@ describe('parseCredential', () => {
 
   it('never throws on arbitrary values', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `Payment ${s}`), fc.jsonValue().map((v) => `Payment ${b64json(v)}`)), (value) => {
-        const parsed = parseCredential(value);
-        expect(typeof parsed.ok).toBe('boolean');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `Payment ${s}`),
+          fc.jsonValue().map((v) => `Payment ${b64json(v)}`),
+        ),
+        (value) => {
+          const parsed = parseCredential(value);
+          expect(typeof parsed.ok).toBe('boolean');
+        },
+      ),
       { numRuns: 200 },
     );
   });

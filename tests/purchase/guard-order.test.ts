@@ -22,7 +22,23 @@ describe('the order of purchase guards (pack/guards.ts, sale/guards.ts)', () => 
 
   it('a guard both surfaces run is one entry, in the same relative order in both tables', () => {
     const shared = PACK_GUARDS.filter((guard) => SALE_GUARDS.some((other) => other.name === guard.name));
-    expect(shared.map((guard) => guard.name)).toEqual(['same-credential', 'switches', 'offer', 'readable', 'method', 'expiry', 'payload', 'terms', 'transaction', 'unreconciled', 'market', 'lock', 'wallet-cap', 'record', 'charge']);
+    expect(shared.map((guard) => guard.name)).toEqual([
+      'same-credential',
+      'switches',
+      'offer',
+      'readable',
+      'method',
+      'expiry',
+      'payload',
+      'terms',
+      'transaction',
+      'unreconciled',
+      'market',
+      'lock',
+      'wallet-cap',
+      'record',
+      'charge',
+    ]);
     for (const guard of shared) expect(SALE_GUARDS.find((other) => other.name === guard.name)).toBe(guard);
     const sharedEntries: ReadonlySet<object> = new Set(shared);
     expect(SALE_GUARDS.filter((guard) => sharedEntries.has(guard)).map((guard) => guard.name)).toEqual(shared.map((guard) => guard.name));

@@ -6,7 +6,9 @@ import { PAYMENT_METHODS, PURCHASE_BODY_MEMBERS } from '../../src/spec/payments.
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';
 import { DEFAULT_PROBLEM_BASES } from '../../src/spec/problem-types.js';
 
-const challenge = serializeChallenge(createChallenge({ realm: 'agent.example', method: PAYMENT_METHODS.stripe, request: { amount: '1', currency: 'usd' }, createdAt: 0 }));
+const challenge = serializeChallenge(
+  createChallenge({ realm: 'agent.example', method: PAYMENT_METHODS.stripe, request: { amount: '1', currency: 'usd' }, createdAt: 0 }),
+);
 const surface = { problemBases: DEFAULT_PROBLEM_BASES, terms: { url: 'https://platform.example/terms', version: '2026-07-31' } };
 
 describe('relaying no payment (7.4 upstream_payment_not_relayed)', () => {
@@ -23,8 +25,15 @@ describe('relaying no payment (7.4 upstream_payment_not_relayed)', () => {
   });
 
   it("strips the buyer's Payment-Authorization, whatever its case, and keeps the rest in order", () => {
-    const headers: Array<[string, string]> = [['Accept', 'a'], ['Payment-Authorization', 'Payment x'], ['x-other', 'b']];
-    expect(relayedRequestHeaders(headers)).toEqual([['Accept', 'a'], ['x-other', 'b']]);
+    const headers: Array<[string, string]> = [
+      ['Accept', 'a'],
+      ['Payment-Authorization', 'Payment x'],
+      ['x-other', 'b'],
+    ];
+    expect(relayedRequestHeaders(headers)).toEqual([
+      ['Accept', 'a'],
+      ['x-other', 'b'],
+    ]);
   });
 
   it('answers 502 with the code row and no challenge', () => {

@@ -37,7 +37,10 @@ class TempoSaleWorld {
   config: SaleConfig;
 
   constructor() {
-    this.ports = { ...this.base.ports, stablecoin: { network: this.network, transfers: this.transfers, walletCaps: this.walletCaps, locations: this.locations } };
+    this.ports = {
+      ...this.base.ports,
+      stablecoin: { network: this.network, transfers: this.transfers, walletCaps: this.walletCaps, locations: this.locations },
+    };
     this.config = {
       ...this.base.config,
       stablecoin: stablecoinOffer({ sellsToUnplaceableBuyers: true }),
@@ -56,7 +59,12 @@ class TempoSaleWorld {
 
   /** A stablecoin call challenge (Service-Payment-Methods prefers tempo). */
   async challenge(): Promise<PaymentChallenge> {
-    const challenge = expectFresh402(answer(await this.decide({ [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` })), PAYMENT_PROBLEMS.paymentRequired, undefined, PAYMENT_METHODS.tempo);
+    const challenge = expectFresh402(
+      answer(await this.decide({ [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` })),
+      PAYMENT_PROBLEMS.paymentRequired,
+      undefined,
+      PAYMENT_METHODS.tempo,
+    );
     return challenge;
   }
 
@@ -78,7 +86,11 @@ describe('single-call sales by stablecoin (7.4)', () => {
   it('a buyer preferring tempo gets a stablecoin challenge sized to the call; a caller naming no method gets the card one', async () => {
     const world = new TempoSaleWorld();
     const challenge = await world.challenge();
-    expect(quoteOf(challenge)).toMatchObject({ amount: CALL_UNITS, currency: world.config.stablecoin!.token, recipient: world.config.stablecoin!.depositAddress });
+    expect(quoteOf(challenge)).toMatchObject({
+      amount: CALL_UNITS,
+      currency: world.config.stablecoin!.token,
+      recipient: world.config.stablecoin!.depositAddress,
+    });
     expect(challenge.opaque).toMatchObject({ kind: PURCHASE_KINDS.exact });
     expectFresh402(answer(await world.decide()), PAYMENT_PROBLEMS.paymentRequired, undefined, PAYMENT_METHODS.stripe);
   });

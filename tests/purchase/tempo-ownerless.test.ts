@@ -13,7 +13,10 @@ describe('ownerless_balance_cap on the stablecoin path (7.4)', () => {
     const headers = paidTempo(challenge, transactionPayload(await signTransfer(quoteOf(challenge), {}, T0 + 300)));
     expectCode(await world.decide(headers), PURCHASE_ERRORS.ownerless_balance_cap);
     world.expectNothingBroadcast();
-    const claimed = await world.decide({ ...headers, [HEADERS.ownerKey]: 'owner-key-1' }, { coveredHeaders: [HEADERS.paymentAuthorization, HEADERS.termsAccepted, HEADERS.ownerKey] });
+    const claimed = await world.decide(
+      { ...headers, [HEADERS.ownerKey]: 'owner-key-1' },
+      { coveredHeaders: [HEADERS.paymentAuthorization, HEADERS.termsAccepted, HEADERS.ownerKey] },
+    );
     expect(claimed.status).toBe(200);
   });
 });

@@ -42,7 +42,11 @@ async function agent(over: Partial<StandardAgentOptions> = {}) {
 const origin = new URL(IN_PROCESS_AGENT_URL).origin;
 const get = (path: string, headers: Record<string, string> = {}) => new Request(path.startsWith('http') ? path : IN_PROCESS_AGENT_URL + path, { headers });
 const tokenRequest = (fields: Record<string, string>, contentType: string = MEDIA_TYPES.formUrlEncoded) =>
-  new Request(IN_PROCESS_AGENT_URL + AGENT_TOKEN_ROUTE, { method: 'POST', headers: { [HEADERS.contentType]: contentType }, body: new URLSearchParams(fields).toString() });
+  new Request(IN_PROCESS_AGENT_URL + AGENT_TOKEN_ROUTE, {
+    method: 'POST',
+    headers: { [HEADERS.contentType]: contentType },
+    body: new URLSearchParams(fields).toString(),
+  });
 const form = (over: Record<string, string> = {}) => ({
   [TOKEN_FORM_FIELDS.grantType]: CLIENT_CREDENTIALS_GRANT,
   [TOKEN_FORM_FIELDS.clientId]: 'client-1',

@@ -16,7 +16,10 @@ const random = { bytes: (n: number) => new Uint8Array(n).fill(3) };
 beforeAll(async () => {
   // The callers' key sets are virtual https documents the agent reads through the platform's fetcher.
   const documents: Record<string, MemoryDocument> = Object.fromEntries(
-    Object.entries(callerKeySets()).map(([url, set]) => [url, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify(set) }]),
+    Object.entries(callerKeySets()).map(([url, set]) => [
+      url,
+      { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify(set) },
+    ]),
   );
   served = await serveReference({ agent: { name: 'alice' }, platform: { fetcher: createMemoryFetcher(documents) } });
 }, 60_000);
@@ -73,9 +76,16 @@ describe('serve mounts the reference agent at /agents/<name>', () => {
     async function* body() {
       for (let sent = 0; sent < size; sent += block.length) yield size - sent < block.length ? block.subarray(0, size - sent) : block;
     }
-    const response = await request(served.agent!.urls.agentUrl + PROBES.echo.path, { method: 'POST', headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: Readable.from(body()) });
+    const response = await request(served.agent!.urls.agentUrl + PROBES.echo.path, {
+      method: 'POST',
+      headers: { [HEADERS.contentType]: MEDIA_TYPES.json },
+      body: Readable.from(body()),
+    });
     expect(response.statusCode).toBe(ENDPOINT_ERRORS.requestBodyCapExceeded.status);
     expect(response.headers[HEADERS.connection]).toBe('close');
-    expect(((await response.body.json()) as { error: { code: string; detail: string } }).error).toMatchObject({ code: ENDPOINT_ERRORS.requestBodyCapExceeded.code, detail: expect.any(String) });
+    expect(((await response.body.json()) as { error: { code: string; detail: string } }).error).toMatchObject({
+      code: ENDPOINT_ERRORS.requestBodyCapExceeded.code,
+      detail: expect.any(String),
+    });
   }, 60_000);
 });

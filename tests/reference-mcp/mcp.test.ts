@@ -18,11 +18,20 @@ function platform() {
 }
 
 async function callDelegate(p: ReturnType<typeof platform>, token: string): Promise<{ status: number; body: { result?: { structuredContent?: unknown } } }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: DELEGATE_TOOL.name, arguments: { [DELEGATE_TOOL.callArgument]: { q: 1 } } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: DELEGATE_TOOL.name, arguments: { [DELEGATE_TOOL.callArgument]: { q: 1 } } },
+  });
   const response = await p.fetch(
     new Request(`${ORIGIN}${PLATFORM_ROUTES.mcp}`, {
       method: 'POST',
-      headers: { [HEADERS.authorization]: `Bearer ${token}`, [HEADERS.contentType]: MEDIA_TYPES.json, [HEADERS.accept]: `${MEDIA_TYPES.json}, ${MEDIA_TYPES.eventStream}` },
+      headers: {
+        [HEADERS.authorization]: `Bearer ${token}`,
+        [HEADERS.contentType]: MEDIA_TYPES.json,
+        [HEADERS.accept]: `${MEDIA_TYPES.json}, ${MEDIA_TYPES.eventStream}`,
+      },
       body,
     }),
     { clientAddress: '127.0.0.1' },
@@ -42,7 +51,16 @@ describe('the platform MCP endpoint (4.2, 4.7, 5.3)', () => {
   it('a funded caller runs the call, paid from its balance', async () => {
     const p = platform();
     const purchases = p.purchases!;
-    await purchases.store.grant({ challengeId: 'c1', buyer: AGENT, packId: 'mpp_5', creditNano: '5000000000', chargeId: 'pi_1', method: 'stripe', termsVersion: purchases.config.terms.version, grantedAt: NOW });
+    await purchases.store.grant({
+      challengeId: 'c1',
+      buyer: AGENT,
+      packId: 'mpp_5',
+      creditNano: '5000000000',
+      chargeId: 'pi_1',
+      method: 'stripe',
+      termsVersion: purchases.config.terms.version,
+      grantedAt: NOW,
+    });
     const { body } = await callDelegate(p, (await p.tokens.mint(AGENT)).token);
     expect(body.result?.structuredContent).toMatchObject({ status: DELEGATE_STATUSES.completed });
   });

@@ -148,7 +148,9 @@ describe('a turn the balance does not cover (6)', () => {
     const second = await client.next();
     expect(checkPaymentRequiredFrame(second, { mpp: 'challenge' })).toEqual({ ok: true });
     const challengeOf = (frame: Record<string, unknown>) =>
-      ((frame[FRAME_MEMBERS.requirements] as Record<string, unknown>)[PAYMENT_REQUIREMENTS_MEMBERS.schemes] as Record<string, unknown>[])[1]?.[SCHEME_ENTRY_MEMBERS.challenge];
+      ((frame[FRAME_MEMBERS.requirements] as Record<string, unknown>)[PAYMENT_REQUIREMENTS_MEMBERS.schemes] as Record<string, unknown>[])[1]?.[
+        SCHEME_ENTRY_MEMBERS.challenge
+      ];
     expect(challengeOf(second)).not.toBe(challengeOf(first));
     client.close();
   });
@@ -173,7 +175,10 @@ describe('a turn the balance does not cover (6)', () => {
     const required = await client.next();
     expect(describeProblems(checkPaymentRequiredFrame(required, { mpp: 'pointer' }))).toEqual([]);
     const schemes = (required[FRAME_MEMBERS.requirements] as Record<string, unknown>)[PAYMENT_REQUIREMENTS_MEMBERS.schemes];
-    expect(schemes).toEqual([{ [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.token }, { [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.mpp, [SCHEME_ENTRY_MEMBERS.purchaseUrl]: platform.purchaseUrl }]);
+    expect(schemes).toEqual([
+      { [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.token },
+      { [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.mpp, [SCHEME_ENTRY_MEMBERS.purchaseUrl]: platform.purchaseUrl },
+    ]);
     client.close();
   });
 

@@ -37,14 +37,18 @@ describe('PurchasedBalanceLedger', () => {
 
   it('property: concurrent spends never take more than the balance', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.bigInt({ min: 0n, max: 10_000n }), fc.array(fc.bigInt({ min: 1n, max: 3_000n }), { minLength: 1, maxLength: 12 }), async (credited, amounts) => {
-        const ledger = new PurchasedBalanceLedger(slowStore(credited));
-        const results = await Promise.all(amounts.map((nano) => ledger.spend(AGENT, nano)));
-        const taken = amounts.reduce((sum, nano, i) => (results[i] ? sum + nano : sum), 0n);
-        expect(taken).toBe(ledger.spentBy(AGENT));
-        expect(taken <= credited).toBe(true);
-        expect(await ledger.balanceOf(AGENT)).toBe(credited - taken);
-      }),
+      fc.asyncProperty(
+        fc.bigInt({ min: 0n, max: 10_000n }),
+        fc.array(fc.bigInt({ min: 1n, max: 3_000n }), { minLength: 1, maxLength: 12 }),
+        async (credited, amounts) => {
+          const ledger = new PurchasedBalanceLedger(slowStore(credited));
+          const results = await Promise.all(amounts.map((nano) => ledger.spend(AGENT, nano)));
+          const taken = amounts.reduce((sum, nano, i) => (results[i] ? sum + nano : sum), 0n);
+          expect(taken).toBe(ledger.spentBy(AGENT));
+          expect(taken <= credited).toBe(true);
+          expect(await ledger.balanceOf(AGENT)).toBe(credited - taken);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -68,7 +72,10 @@ describe('the MCP delegate (4.7)', () => {
   it('runs a covered call once, after spending its price', async () => {
     const ledger = new PurchasedBalanceLedger(slowStore(15n));
     const delegate = createDelegate({ balances: ledger, callPriceNano: 10n, run: (call, payer) => ({ echoed: call, payer }) });
-    expect(await delegate(AGENT, { q: 1 })).toEqual({ [DELEGATE_MEMBERS.status]: DELEGATE_STATUSES.completed, [DELEGATE_MEMBERS.result]: { echoed: { q: 1 }, payer: AGENT } });
+    expect(await delegate(AGENT, { q: 1 })).toEqual({
+      [DELEGATE_MEMBERS.status]: DELEGATE_STATUSES.completed,
+      [DELEGATE_MEMBERS.result]: { echoed: { q: 1 }, payer: AGENT },
+    });
     expect(await ledger.balanceOf(AGENT)).toBe(5n);
     expect((await delegate(AGENT, { q: 2 }))[DELEGATE_MEMBERS.status]).toBe(DELEGATE_STATUSES.balanceRequired);
   });

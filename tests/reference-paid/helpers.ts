@@ -140,7 +140,10 @@ export class FrameClient {
 }
 
 /** An upgrade that the platform refuses: its status, headers and body. */
-export function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+export function refusedUpgrade(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace(/^http/, 'ws'), { headers });
     ws.once('open', () => {

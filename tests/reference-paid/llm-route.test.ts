@@ -14,7 +14,16 @@ import { PACK_NANO, PaidPlatform } from './helpers.js';
 const PRICE_NANO = 142_857_000n;
 let platform: PaidPlatform;
 const url = () => `${platform.served.url}${PLATFORM_ROUTES.llmChatCompletions}`;
-const chat = (text: string) => new TextEncoder().encode(JSON.stringify({ model: 'm1', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: text }] }));
+const chat = (text: string) =>
+  new TextEncoder().encode(
+    JSON.stringify({
+      model: 'm1',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: text },
+      ],
+    }),
+  );
 
 async function signedPost(name: string, body: Uint8Array): Promise<Response> {
   const headers = platform.sign(name, 'POST', url(), { [HEADERS.contentType]: MEDIA_TYPES.json }, body);
@@ -23,7 +32,9 @@ async function signedPost(name: string, body: Uint8Array): Promise<Response> {
 
 beforeAll(async () => {
   platform = await PaidPlatform.start();
-  platform.served.platform.routes.add(llmChatCompletionsRoute({ balances: platform.ledger, priceNano: PRICE_NANO, purchaseUrl: platform.purchaseUrl, terms: () => platform.terms }));
+  platform.served.platform.routes.add(
+    llmChatCompletionsRoute({ balances: platform.ledger, priceNano: PRICE_NANO, purchaseUrl: platform.purchaseUrl, terms: () => platform.terms }),
+  );
 });
 afterAll(async () => {
   await platform?.close();

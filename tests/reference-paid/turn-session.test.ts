@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { checkPaymentRequiredFrame, describeProblems, paymentSubmitFrame, responseCreateFrame, serializeFrame, type InbandFrame } from '../../src/purchase/inband/index.js';
+import {
+  checkPaymentRequiredFrame,
+  describeProblems,
+  paymentSubmitFrame,
+  responseCreateFrame,
+  serializeFrame,
+  type InbandFrame,
+} from '../../src/purchase/inband/index.js';
 import { ManualClock, parsePaymentChallenge } from '../../src/purchase/index.js';
-import { machineChallengeIssuer, textOutput, TurnSession, type BalancePort, type SocketCaller, type TurnSessionOptions } from '../../src/reference/paid/index.js';
+import {
+  machineChallengeIssuer,
+  textOutput,
+  TurnSession,
+  type BalancePort,
+  type SocketCaller,
+  type TurnSessionOptions,
+} from '../../src/reference/paid/index.js';
 import { createReferencePurchases } from '../../src/reference/purchases.js';
 import { PLATFORM_ERROR_CODES } from '../../src/reference/routes.js';
 import { FRAME_MEMBERS, INBAND_FRAME_TYPES, INBAND_SCHEMES, SCHEME_ENTRY_MEMBERS, SOCKET_ERROR_CODES, SOCKET_ERROR_MEMBERS } from '../../src/spec/inband.js';
@@ -96,7 +110,11 @@ describe('TurnSession', () => {
     const { sent, receive, balances } = setup();
     balances.balances.set(PAYER, PRICE * 2n);
     await Promise.all([receive(responseCreateFrame('c1', 'a')), receive(responseCreateFrame('c2', 'b')), receive(responseCreateFrame('c3', 'c'))]);
-    expect(sent.map((f) => f[FRAME_MEMBERS.type])).toEqual([INBAND_FRAME_TYPES.responseDone, INBAND_FRAME_TYPES.responseDone, INBAND_FRAME_TYPES.paymentRequired]);
+    expect(sent.map((f) => f[FRAME_MEMBERS.type])).toEqual([
+      INBAND_FRAME_TYPES.responseDone,
+      INBAND_FRAME_TYPES.responseDone,
+      INBAND_FRAME_TYPES.paymentRequired,
+    ]);
   });
 
   it('refuses what it cannot read, with no terms object', async () => {
@@ -105,7 +123,12 @@ describe('TurnSession', () => {
     await receive(JSON.stringify({ type: 'session.update' }));
     await receive(JSON.stringify({ type: INBAND_FRAME_TYPES.paymentSubmit, payment: { scheme: INBAND_SCHEMES.token } }));
     await receive(JSON.stringify({ type: INBAND_FRAME_TYPES.responseCreate, input: 5 }));
-    expect(sent.map(errorCode)).toEqual([SOCKET_ERROR_CODES.invalidFrame, SOCKET_ERROR_CODES.invalidFrame, SOCKET_ERROR_CODES.schemeUnsupported, SOCKET_ERROR_CODES.invalidFrame]);
+    expect(sent.map(errorCode)).toEqual([
+      SOCKET_ERROR_CODES.invalidFrame,
+      SOCKET_ERROR_CODES.invalidFrame,
+      SOCKET_ERROR_CODES.schemeUnsupported,
+      SOCKET_ERROR_CODES.invalidFrame,
+    ]);
     expect(sent.every((f) => !(FRAME_MEMBERS.terms in f))).toBe(true);
   });
 

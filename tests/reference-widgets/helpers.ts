@@ -34,7 +34,9 @@ export function widgetPlatform(): WidgetPlatform {
     send(method, path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.bearer) headers[HEADERS.authorization] = `Bearer ${init.bearer}`;
-      return platform.fetch(new Request(`${ORIGIN}${path}`, { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) }), { clientAddress: CLIENT_ADDRESS });
+      return platform.fetch(new Request(`${ORIGIN}${path}`, { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) }), {
+        clientAddress: CLIENT_ADDRESS,
+      });
     },
     async user(subject) {
       const minted = await platform.tokens.mint(subject);

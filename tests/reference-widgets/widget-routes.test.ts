@@ -107,7 +107,7 @@ describe('GET /.well-known/mcp/widgets.json', () => {
 });
 
 describe('/api/widgets/{postId}/mcp (MCP SDK client)', () => {
-  it('lists the ui:// resource with the MCP Apps mimeType and metadata MCP Apps\' schema accepts', async () => {
+  it("lists the ui:// resource with the MCP Apps mimeType and metadata MCP Apps' schema accepts", async () => {
     const { w, body } = await published();
     const client = await mcpClient(w.platform, body.mcp);
     const { resources } = await client.listResources();
@@ -183,20 +183,32 @@ describe('/api/widgets/{postId}/mcp (MCP SDK client)', () => {
 
   it('leaves `user` out of MCP Apps visibility (it has none) and keeps the 2.5 list under _meta.platform', async () => {
     const manifest = weatherManifest();
-    (manifest.tools as Array<Record<string, unknown>>)[1] = { name: 'refresh', description: 'Reloads the card', _meta: { ui: { visibility: ['user', 'app'] } } };
+    (manifest.tools as Array<Record<string, unknown>>)[1] = {
+      name: 'refresh',
+      description: 'Reloads the card',
+      _meta: { ui: { visibility: ['user', 'app'] } },
+    };
     const { w, body } = await published({ files: weatherFiles({}, manifest) });
     const client = await mcpClient(w.platform, body.mcp);
     const refresh = (await client.listTools()).tools.find((t) => t.name === 'refresh')!;
-    expect(refresh._meta).toEqual({ ui: { resourceUri: `ui://widgets/${body.postId}/index.html`, visibility: ['app'] }, platform: { visibility: ['user', 'app'] } });
+    expect(refresh._meta).toEqual({
+      ui: { resourceUri: `ui://widgets/${body.postId}/index.html`, visibility: ['app'] },
+      platform: { visibility: ['user', 'app'] },
+    });
     expect(refresh.inputSchema).toEqual({ type: 'object' });
     await client.close();
   });
 
   it('refuses a signed request that does not verify, like every platform route', async () => {
     const { w, body } = await published();
-    const response = await w.send('POST', new URL(body.mcp).pathname, { body: '{}', headers: { [HEADERS.signatureInput]: 'sig1=("@method");created=1', [HEADERS.signature]: 'sig1=:AAAA:' } });
+    const response = await w.send('POST', new URL(body.mcp).pathname, {
+      body: '{}',
+      headers: { [HEADERS.signatureInput]: 'sig1=("@method");created=1', [HEADERS.signature]: 'sig1=:AAAA:' },
+    });
     expect(response.status).toBe(401);
-    const catalog = await w.send('GET', WELL_KNOWN.mcpWidgets, { headers: { [HEADERS.signatureInput]: 'sig1=("@method");created=1', [HEADERS.signature]: 'sig1=:AAAA:' } });
+    const catalog = await w.send('GET', WELL_KNOWN.mcpWidgets, {
+      headers: { [HEADERS.signatureInput]: 'sig1=("@method");created=1', [HEADERS.signature]: 'sig1=:AAAA:' },
+    });
     expect(catalog.status).toBe(401);
   });
 
@@ -205,7 +217,10 @@ describe('/api/widgets/{postId}/mcp (MCP SDK client)', () => {
     const get = await w.send('GET', new URL(body.mcp).pathname);
     expect(get.status).toBe(405);
     expect(get.headers.get(HEADERS.allow)).toBe('POST');
-    const missing = await w.send('POST', widgetRoutePath(WIDGET_ROUTES.mcp, 'post_none'), { body: '{}', headers: { [HEADERS.contentType]: 'application/json' } });
+    const missing = await w.send('POST', widgetRoutePath(WIDGET_ROUTES.mcp, 'post_none'), {
+      body: '{}',
+      headers: { [HEADERS.contentType]: 'application/json' },
+    });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe(PLATFORM_ERROR_CODES.notFound);
   });
@@ -216,7 +231,11 @@ describe('reference-only folder upload', () => {
     const w = widgetPlatform();
     const alice = await w.user(ALICE);
     const files = Object.fromEntries([...weatherFiles()].map(([path, bytes]) => [path, new TextDecoder().decode(bytes)]));
-    const upload = await w.send('POST', REFERENCE_ONLY_ROUTES.folders, { bearer: alice.bearer, body: JSON.stringify({ files }), headers: { [HEADERS.contentType]: 'application/json' } });
+    const upload = await w.send('POST', REFERENCE_ONLY_ROUTES.folders, {
+      bearer: alice.bearer,
+      body: JSON.stringify({ files }),
+      headers: { [HEADERS.contentType]: 'application/json' },
+    });
     expect(upload.status).toBe(201);
     const { folderId } = (await upload.json()) as { folderId: string };
     expect(w.widgets.folders.getFolder(folderId)?.ownerId).toBe(alice.userId);

@@ -25,7 +25,12 @@ afterEach(() => switchMutant(undefined));
 describe('the onError hook', () => {
   it('still answers 500 internal, and hands the hook the exception and where it happened', async () => {
     const caught: Array<{ error: unknown; where: string }> = [];
-    const platform = createReferencePlatform({ authority: 'platform.example', fetcher: createMemoryFetcher({}), routes: [broken], onError: (error, where) => caught.push({ error, where }) });
+    const platform = createReferencePlatform({
+      authority: 'platform.example',
+      fetcher: createMemoryFetcher({}),
+      routes: [broken],
+      onError: (error, where) => caught.push({ error, where }),
+    });
     const response = await platform.fetch(new Request('https://platform.example/broken'), { clientAddress: '192.0.2.1' });
     expect(response.status).toBe(500);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe(PLATFORM_ERROR_CODES.internal);
@@ -35,7 +40,14 @@ describe('the onError hook', () => {
   });
 
   it('a hook that throws does not break the answer', async () => {
-    const platform = createReferencePlatform({ authority: 'platform.example', fetcher: createMemoryFetcher({}), routes: [broken], onError: () => { throw new Error('hook'); } });
+    const platform = createReferencePlatform({
+      authority: 'platform.example',
+      fetcher: createMemoryFetcher({}),
+      routes: [broken],
+      onError: () => {
+        throw new Error('hook');
+      },
+    });
     expect((await platform.fetch(new Request('https://platform.example/broken'), { clientAddress: '192.0.2.1' })).status).toBe(500);
   });
 
@@ -59,7 +71,9 @@ describe('the in-process targets surface what the reference caught', () => {
     });
 
   it('the check fails with the exception when no mutant is switched on', async () => {
-    await expect(answer(new CaughtErrors())).rejects.toThrow(/^the embedded reference failed while answering GET \/broken \(a bug of the reference, not of the check\): RangeError: the route broke/);
+    await expect(answer(new CaughtErrors())).rejects.toThrow(
+      /^the embedded reference failed while answering GET \/broken \(a bug of the reference, not of the check\): RangeError: the route broke/,
+    );
   });
 
   it('under a mutant the 500 stands as the answer', async () => {

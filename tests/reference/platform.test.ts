@@ -2,12 +2,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createMemoryFetcher } from '../../src/fetch/memory-fetcher.js';
 import { contentDigestHeader, generateEd25519Jwk, jwkThumbprint } from '../../src/httpsig/index.js';
-import {
-  createReferencePlatform,
-  readVerifierRequest,
-  renderAnswer,
-  type CliTokenResponse,
-} from '../../src/reference/index.js';
+import { createReferencePlatform, readVerifierRequest, renderAnswer, type CliTokenResponse } from '../../src/reference/index.js';
 import { Kit, VECTOR_ENV } from '../../src/scenarios/kit.js';
 import { keyFromName } from '../../src/scenarios/identities.js';
 import { HEADERS } from '../../src/spec/headers.js';
@@ -177,7 +172,12 @@ describe('reference platform: POST /api/auth/cli/token', () => {
     const own = ((await accepted.json()) as CliTokenResponse).access_token;
     expect(decodeJwt(own).iss).toBe('https://issuer.example');
 
-    const strict = createReferencePlatform({ authority: VECTOR_ENV.authority, fetcher: createMemoryFetcher({}), clock, acceptedTokenKeys: signer.tokens.publicKeys });
+    const strict = createReferencePlatform({
+      authority: VECTOR_ENV.authority,
+      fetcher: createMemoryFetcher({}),
+      clock,
+      acceptedTokenKeys: signer.tokens.publicKeys,
+    });
     const wrongIssuer = await strict.fetch(new Request(kit.url(), { method: 'POST', headers: [bearer(foreign)] }), CLIENT);
     expect(wrongIssuer.status).toBe(401);
     expect((await json(wrongIssuer)).error_code).toBe('platform_token_invalid');
@@ -284,11 +284,19 @@ describe('reference platform: routes', () => {
         methods: {
           POST: async (ctx) => {
             const read = await ctx.read();
-            return renderAnswer({ status: 200, body: { agent: ctx.verdict.kind === 'signature' ? ctx.verdict.agentUrl : null, bytes: read.request.body?.length ?? 0 } });
+            return renderAnswer({
+              status: 200,
+              body: { agent: ctx.verdict.kind === 'signature' ? ctx.verdict.agentUrl : null, bytes: read.request.body?.length ?? 0 },
+            });
           },
         },
       })
-      .add({ name: 'boom', path: (p) => (p.startsWith('/boom/') ? { rest: p.slice(6) } : null), access: 'public', methods: { GET: () => Promise.reject(new Error('x')) } });
+      .add({
+        name: 'boom',
+        path: (p) => (p.startsWith('/boom/') ? { rest: p.slice(6) } : null),
+        access: 'public',
+        methods: { GET: () => Promise.reject(new Error('x')) },
+      });
 
     const echoed = await platform.fetch(fetchRequest(kit.request({ url: kit.url('/echo'), bodyText: '{"a":1}' })), CLIENT);
     expect(echoed.status).toBe(200);
@@ -308,9 +316,9 @@ describe('reference platform: routes', () => {
     expect(platform.config.authority).toBe('platform.example');
     const { privateJwk } = generateEd25519Jwk();
     const other = generateEd25519Jwk().privateJwk;
-    expect(() => createReferencePlatform({ authority: 'p.example', fetcher: createMemoryFetcher({}), platformTokenKey: { ...privateJwk, x: other.x } })).toThrow(
-      /x is not the public key/,
-    );
+    expect(() =>
+      createReferencePlatform({ authority: 'p.example', fetcher: createMemoryFetcher({}), platformTokenKey: { ...privateJwk, x: other.x } }),
+    ).toThrow(/x is not the public key/);
     const keyed = createReferencePlatform({ authority: 'p.example', fetcher: createMemoryFetcher({}), platformTokenKey: privateJwk });
     expect(keyed.tokens.publicKeys.keys[0]).toMatchObject({ x: privateJwk.x, kid: jwkThumbprint(privateJwk) });
     expect(JSON.stringify(keyed.tokens.publicKeys)).not.toContain(privateJwk.d);

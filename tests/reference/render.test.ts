@@ -49,14 +49,21 @@ describe('readVerifierRequest', () => {
   it('gives the verifier the method, URL, headers, body bytes and client address', async () => {
     const request = new Request('https://platform.example/api/auth/cli/token?x=1', {
       method: 'POST',
-      headers: [['X-B', '1'], ['x-b', '2'], ['Content-Type', 'application/json']],
+      headers: [
+        ['X-B', '1'],
+        ['x-b', '2'],
+        ['Content-Type', 'application/json'],
+      ],
       body: new TextEncoder().encode('{"a":1}'),
     });
     const { request: read, truncated } = await readVerifierRequest(request, '198.51.100.1');
     expect(truncated).toBe(false);
     expect(read.method).toBe('POST');
     expect(read.url).toBe('https://platform.example/api/auth/cli/token?x=1');
-    expect(read.headers).toEqual([['content-type', 'application/json'], ['x-b', '1, 2']]);
+    expect(read.headers).toEqual([
+      ['content-type', 'application/json'],
+      ['x-b', '1, 2'],
+    ]);
     expect(new TextDecoder().decode(read.body!)).toBe('{"a":1}');
     expect(read.clientAddress).toBe('198.51.100.1');
     expect(read.bodyConsumed).toBeUndefined();

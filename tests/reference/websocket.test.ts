@@ -62,7 +62,15 @@ function signedHeaders(path: string, agentName: string, tamper = false): Record<
   const agent = agentAt(`${fixture.url}/a/${agentName}`);
   fixture.publish(agentDocuments(agent, [key]));
   const now = Math.floor(Date.now() / 1000);
-  const { headers } = signRequest({ method: 'GET', url: `${served.url}${path}`, keys: [{ privateJwk: key.privateJwk }], signatureAgent: agent.keySetUrl, created: now, expires: now + 60, nonces: [randomNonce()] });
+  const { headers } = signRequest({
+    method: 'GET',
+    url: `${served.url}${path}`,
+    keys: [{ privateJwk: key.privateJwk }],
+    signatureAgent: agent.keySetUrl,
+    created: now,
+    expires: now + 60,
+    nonces: [randomNonce()],
+  });
   return tamper ? { ...headers, [HEADERS.signature]: `sig1=:${Buffer.alloc(64, 7).toString('base64')}:` } : { ...headers };
 }
 

@@ -6,7 +6,14 @@ const BOB = 'https://agents.example/a/bob';
 
 describe('auth skill configuration (2.1)', () => {
   test('a bad configuration is a config_invalid value listing every problem by JSON pointer, in plain words', () => {
-    const r = createAuthSkill({ base_url: BOB, token_ttl: -5, jwks_cache_ttl: -1, denny: [], authority: 'ftp://x', trusted_issuers: [{ issuer: BOB, jwks_uri: BOB, type: 'robot' }] });
+    const r = createAuthSkill({
+      base_url: BOB,
+      token_ttl: -5,
+      jwks_cache_ttl: -1,
+      denny: [],
+      authority: 'ftp://x',
+      trusted_issuers: [{ issuer: BOB, jwks_uri: BOB, type: 'robot' }],
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.reason).toBe('config_invalid');

@@ -25,12 +25,19 @@ describe('SDK-to-SDK tokens toward the platform (5.1, 5.3)', () => {
       if (!made.ok) throw new Error(made.message);
       const { privateKey } = generateKeyPairSync('ed25519');
       const key = await signingKeyFromJwk(privateKey.export({ format: 'jwk' }) as JWK);
-      const minted = await mintSdkToken(made.skill, { audience: `https://${AUTHORITY}`, scopes: ['read'], key }, { clock: new FixedClock(NOW), random: seededRandom(7) });
+      const minted = await mintSdkToken(
+        made.skill,
+        { audience: `https://${AUTHORITY}`, scopes: ['read'], key },
+        { clock: new FixedClock(NOW), random: seededRandom(7) },
+      );
       if (!minted.ok) throw new Error(minted.message);
 
       const platform = createReferencePlatform({ authority: AUTHORITY, clock: { now: () => NOW }, fetcher: createMemoryFetcher({}) });
       const response = await platform.fetch(
-        new Request(`https://${AUTHORITY}${PLATFORM_ROUTES.cliToken}`, { method: 'POST', headers: { [HEADERS.authorization]: `${AUTH_SCHEMES.bearer} ${minted.token}` } }),
+        new Request(`https://${AUTHORITY}${PLATFORM_ROUTES.cliToken}`, {
+          method: 'POST',
+          headers: { [HEADERS.authorization]: `${AUTH_SCHEMES.bearer} ${minted.token}` },
+        }),
         { clientAddress: '198.51.100.7' },
       );
       expect(response.status).toBe(401);

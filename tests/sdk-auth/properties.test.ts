@@ -26,7 +26,9 @@ const ALICE = 'https://agents.example/a/alice';
 const BOB = 'https://agents.example/a/bob';
 
 const segment = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/);
-const issuer = fc.tuple(fc.constantFrom('https://agents.example', 'https://partners.example'), fc.array(segment, { minLength: 1, maxLength: 3 })).map(([o, p]) => `${o}/${p.join('/')}`);
+const issuer = fc
+  .tuple(fc.constantFrom('https://agents.example', 'https://partners.example'), fc.array(segment, { minLength: 1, maxLength: 3 }))
+  .map(([o, p]) => `${o}/${p.join('/')}`);
 /** Patterns built from pieces of issuers, so matches are common. */
 const pattern = fc.oneof(
   segment,
@@ -73,7 +75,16 @@ describe('a token with any claim changed, or signed by another key, is refused (
   const receiver = skillOf({ allowed_scopes: ['read', 'write', 'namespace:*'] });
   const ports = () => ({ clock: new FixedClock(NOW), fetchKeySet: memoryKeySets(keySets), keySetCache: new MemoryKeySetCache() });
   const claims = {
-    iss: ALICE, sub: 'alice', aud: BOB, iat: NOW - 5, nbf: NOW - 5, exp: NOW + 295, jti: 'j-1', scope: 'read namespace:acme', client_id: 'alice', token_type: SDK_TOKEN_TYPE,
+    iss: ALICE,
+    sub: 'alice',
+    aud: BOB,
+    iat: NOW - 5,
+    nbf: NOW - 5,
+    exp: NOW + 295,
+    jti: 'j-1',
+    scope: 'read namespace:acme',
+    client_id: 'alice',
+    token_type: SDK_TOKEN_TYPE,
   };
   const tokens = { ed: await signSdkClaims(claims, ed), rsa: await signSdkClaims(claims, rsa) };
 
@@ -82,7 +93,13 @@ describe('a token with any claim changed, or signed by another key, is refused (
   });
 
   const claimName = fc.constantFrom(...Object.values(SDK_CLAIMS));
-  const newValue = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }));
+  const newValue = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.integer(),
+    fc.constant(null),
+    fc.boolean(),
+    fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }),
+  );
 
   // A changed iss is refused before the signature is checked (another issuer's key set, or not an issuer at all);
   // every other change reaches the signature check and fails it.

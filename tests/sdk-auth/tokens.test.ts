@@ -40,15 +40,49 @@ describe('minting and verifying SDK-to-SDK tokens (2.2, 5.5)', () => {
   for (const type of ['ed25519', 'rsa'] as const) {
     test(`${type}: the claims of 2.2 with the default lifetime of 300 s, verified into the AuthContext of 2.3`, async () => {
       const key = await freshKey(type);
-      const minted = await mintSdkToken(alice, { audience: BOB, scopes: ['read', 'tools:x', 'admin'], key, agentPath: '/a' }, { clock: new FixedClock(NOW), random: seededRandom(1) });
+      const minted = await mintSdkToken(
+        alice,
+        { audience: BOB, scopes: ['read', 'tools:x', 'admin'], key, agentPath: '/a' },
+        { clock: new FixedClock(NOW), random: seededRandom(1) },
+      );
       if (!minted.ok) throw new Error(minted.message);
-      expect(decodeProtectedHeader(minted.token)).toEqual({ alg: type === 'rsa' ? SDK_JWT_ALGORITHMS.rsa : SDK_JWT_ALGORITHMS.ed25519, kid: key.kid, typ: 'JWT' });
+      expect(decodeProtectedHeader(minted.token)).toEqual({
+        alg: type === 'rsa' ? SDK_JWT_ALGORITHMS.rsa : SDK_JWT_ALGORITHMS.ed25519,
+        kid: key.kid,
+        typ: 'JWT',
+      });
       const claims = decodeJwt(minted.token);
-      expect(claims).toEqual({ iss: ALICE, sub: 'alice', aud: BOB, iat: NOW, nbf: NOW, exp: NOW + LIMITS.sdkTokenLifetime.value, jti: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), scope: 'read tools:x admin', client_id: 'alice', token_type: SDK_TOKEN_TYPE, agent_path: '/a' });
-      const ports = { clock: new FixedClock(NOW + 299), fetchKeySet: memoryKeySets({ [ALICE_JWKS]: { keys: [publicEntryOf(key)] } }), keySetCache: new MemoryKeySetCache() };
+      expect(claims).toEqual({
+        iss: ALICE,
+        sub: 'alice',
+        aud: BOB,
+        iat: NOW,
+        nbf: NOW,
+        exp: NOW + LIMITS.sdkTokenLifetime.value,
+        jti: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        scope: 'read tools:x admin',
+        client_id: 'alice',
+        token_type: SDK_TOKEN_TYPE,
+        agent_path: '/a',
+      });
+      const ports = {
+        clock: new FixedClock(NOW + 299),
+        fetchKeySet: memoryKeySets({ [ALICE_JWKS]: { keys: [publicEntryOf(key)] } }),
+        keySetCache: new MemoryKeySetCache(),
+      };
       const verdict = await verifySdkToken(minted.token, bob, ports);
       if (!verdict.ok) throw new Error(verdict.message);
-      expect(verdict.context).toEqual({ user_id: null, agent_id: 'alice', source_agent: 'alice', authenticated: true, scopes: ['read', 'tools:x'], namespaces: [], issuer: ALICE, issuer_type: 'agent', raw_claims: claims });
+      expect(verdict.context).toEqual({
+        user_id: null,
+        agent_id: 'alice',
+        source_agent: 'alice',
+        authenticated: true,
+        scopes: ['read', 'tools:x'],
+        namespaces: [],
+        issuer: ALICE,
+        issuer_type: 'agent',
+        raw_claims: claims,
+      });
       expect(verdict.hasScope('tools:x')).toBe(true);
       expect(verdict.hasScope('admin')).toBe(false);
       ports.clock.advance(1);
@@ -132,7 +166,12 @@ describe('the key-set cache (2.1 jwks_cache_ttl, default 3600 s)', () => {
   test('a key set with two keys and no kid in the token: the one that signed it verifies it', async () => {
     const s = await setup();
     const other = await freshKey('ed25519');
-    s.sets[ALICE_JWKS] = { keys: [{ ...publicEntryOf(other), kid: undefined }, { ...publicEntryOf(s.key), kid: undefined }] };
+    s.sets[ALICE_JWKS] = {
+      keys: [
+        { ...publicEntryOf(other), kid: undefined },
+        { ...publicEntryOf(s.key), kid: undefined },
+      ],
+    };
     const withoutKid = await signSdkClaims(decodeJwt(await s.mint(s.key)), s.key, null);
     expect(decodeProtectedHeader(withoutKid).kid).toBeUndefined();
     expect((await verifySdkToken(withoutKid, s.receiver, s.ports)).ok).toBe(true);

@@ -19,7 +19,16 @@ describe('run --self-test with a fault no check observes', () => {
       only: [REQUIREMENTS.keyDirectoryEntries.id],
       out,
       seed: 1,
-      selfTest: { extra: [{ id: 'unobserved-header', description: 'adds a header no rule forbids', requirements: [REQUIREMENTS.keyDirectoryEntries.id], addHeader: { name: 'x-unobserved', value: '1' } }] },
+      selfTest: {
+        extra: [
+          {
+            id: 'unobserved-header',
+            description: 'adds a header no rule forbids',
+            requirements: [REQUIREMENTS.keyDirectoryEntries.id],
+            addHeader: { name: 'x-unobserved', value: '1' },
+          },
+        ],
+      },
     });
   }, 120_000);
 
@@ -29,7 +38,11 @@ describe('run --self-test with a fault no check observes', () => {
     const selfTest = outcome.report!.selfTest!;
     expect(selfTest.passed).toBe(false);
     expect(selfTest.outcomes.find((o) => o.id === 'unobserved-header')).toMatchObject({ verdict: 'survived' });
-    expect(selfTest.problems).toContainEqual(expect.stringMatching(new RegExp(`^mutant unobserved-header survived: \\d+ check\\(s\\) naming ${REQUIREMENTS.keyDirectoryEntries.id} passed with it switched on$`)));
+    expect(selfTest.problems).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^mutant unobserved-header survived: \\d+ check\\(s\\) naming ${REQUIREMENTS.keyDirectoryEntries.id} passed with it switched on$`),
+      ),
+    );
   });
 
   it('catches the catalogue mutants of the requirement, and the survivor is the only problem', () => {

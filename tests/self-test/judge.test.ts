@@ -5,8 +5,24 @@ import { judgeSelfTest, type SelfTestInput } from '../../src/harness/self-test.j
 import type { RequirementRecord } from '../../src/spec/types.js';
 
 const record = (id: string, section = '7.3'): RequirementRecord => ({ id, section, level: 'MUST', condition: id });
-const result = (id: string, requirements: string[], verdict: CheckResult['verdict'] = 'pass'): CheckResult => ({ id, name: id, suite: 's', requirements, level: 'MUST', verdict, durationMs: 1 });
-const trial = (mutant: string, checkId: string, outcome: MutantTrial['outcome'], requirements: string[]): MutantTrial => ({ mutant, check: { id: checkId, requirements, level: 'MUST' }, checkId, outcome, requirements, level: 'MUST', durationMs: 1 });
+const result = (id: string, requirements: string[], verdict: CheckResult['verdict'] = 'pass'): CheckResult => ({
+  id,
+  name: id,
+  suite: 's',
+  requirements,
+  level: 'MUST',
+  verdict,
+  durationMs: 1,
+});
+const trial = (mutant: string, checkId: string, outcome: MutantTrial['outcome'], requirements: string[]): MutantTrial => ({
+  mutant,
+  check: { id: checkId, requirements, level: 'MUST' },
+  checkId,
+  outcome,
+  requirements,
+  level: 'MUST',
+  durationMs: 1,
+});
 
 function input(over: Partial<SelfTestInput>): SelfTestInput {
   return {
@@ -27,11 +43,22 @@ describe('judgeSelfTest', () => {
     expect(summary.problems).toEqual([]);
     expect(summary.passed).toBe(true);
     expect(summary.mutants).toEqual({ total: 1, killed: 1, survived: 0, score: 1 });
-    expect(summary.requirements.map((r) => [r.id, r.verdict])).toEqual([['A-ONE', 'guarded'], ['A-TWO', 'no-mutant']]);
+    expect(summary.requirements.map((r) => [r.id, r.verdict])).toEqual([
+      ['A-ONE', 'guarded'],
+      ['A-TWO', 'no-mutant'],
+    ]);
   });
 
   it('fails on a survivor and says which checks passed with it on', () => {
-    const summary = judgeSelfTest(input({ mutants: [{ id: 'm1', description: 'x', requirements: ['A-ONE'] }, { id: 'm2', description: 'y', requirements: ['A-TWO'] }], trials: [trial('m1', 'c1', 'killed', ['A-ONE']), trial('m2', 'c2', 'survived', ['A-TWO'])] }));
+    const summary = judgeSelfTest(
+      input({
+        mutants: [
+          { id: 'm1', description: 'x', requirements: ['A-ONE'] },
+          { id: 'm2', description: 'y', requirements: ['A-TWO'] },
+        ],
+        trials: [trial('m1', 'c1', 'killed', ['A-ONE']), trial('m2', 'c2', 'survived', ['A-TWO'])],
+      }),
+    );
     expect(summary.passed).toBe(false);
     expect(summary.problems).toEqual(['mutant m2 survived: 1 check(s) naming A-TWO passed with it switched on']);
     expect(summary.mutants.score).toBe(0.5);
@@ -54,7 +81,13 @@ describe('judgeSelfTest', () => {
   });
 
   it('a mutant nothing checks survives with the reason', () => {
-    const summary = judgeSelfTest(input({ mutants: [{ id: 'm9', description: 'z', requirements: ['A-NINE'] }], catalogue: [record('A-ONE'), record('A-TWO'), record('A-NINE')], untestable: [{ id: 'A-NINE', reason: 'not observable by any request' }] }));
+    const summary = judgeSelfTest(
+      input({
+        mutants: [{ id: 'm9', description: 'z', requirements: ['A-NINE'] }],
+        catalogue: [record('A-ONE'), record('A-TWO'), record('A-NINE')],
+        untestable: [{ id: 'A-NINE', reason: 'not observable by any request' }],
+      }),
+    );
     expect(summary.outcomes).toEqual([expect.objectContaining({ id: 'm9', verdict: 'survived', why: 'no check names A-NINE' })]);
   });
 

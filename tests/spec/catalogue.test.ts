@@ -67,7 +67,15 @@ describe('the catalogue holds every row of the spec tables', () => {
       text.slice(text.indexOf(after) + after.length, text.indexOf(before, text.indexOf(after))).match(/[a-z_]+_[a-z_]+/g)!;
     const sameTrue = list('retry.sameCredential true for', '(re-present');
     const sameFalse = list('false for', 'and for the 409');
-    expect(sameTrue).toEqual(['terms_record_failed', 'purchase_in_flight', 'purchase_lock_unavailable', 'charge_outcome_unknown', 'charge_processing', 'grant_failed', 'sale_serve_pending']);
+    expect(sameTrue).toEqual([
+      'terms_record_failed',
+      'purchase_in_flight',
+      'purchase_lock_unavailable',
+      'charge_outcome_unknown',
+      'charge_processing',
+      'grant_failed',
+      'sale_serve_pending',
+    ]);
     for (const code of sameTrue) expect(PURCHASE_ERRORS[code as keyof typeof PURCHASE_ERRORS].retry).toEqual({ sameCredential: true });
     expect(PURCHASE_ERRORS.tempo_unavailable.retry).toEqual({ sameCredential: true });
     expect(PURCHASE_ERRORS.tempo_settlement_pending.retry).toEqual({ sameCredential: true });
@@ -91,7 +99,11 @@ describe('the catalogue holds every row of the spec tables', () => {
     const spelled = new Set(
       [...SPEC_TEXT.matchAll(/\b((?:X-)?(?:Service|Payment|Signature|Content|Accept|WWW|Retry|Cache|Link|Connection)-?[A-Za-z-]*)\b/g)]
         .map((m) => m[1]!.toLowerCase())
-        .filter((h) => /^(x-service-|service-|payment-authorization|signature-(agent|input)|content-(digest|type)|accept-signature|www-authenticate|retry-after|cache-control)/.test(h)),
+        .filter((h) =>
+          /^(x-service-|service-|payment-authorization|signature-(agent|input)|content-(digest|type)|accept-signature|www-authenticate|retry-after|cache-control)/.test(
+            h,
+          ),
+        ),
     );
     const catalogue = new Set(Object.values(HEADERS));
     for (const header of spelled) expect(catalogue, header).toContain(header);

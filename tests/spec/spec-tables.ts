@@ -16,5 +16,10 @@ export function sectionText(number: string): string {
 /** The data rows of the first markdown table in a text, as arrays of trimmed cells. */
 export function tableRows(text: string): string[][] {
   const rows = text.split('\n').filter((l) => l.startsWith('|'));
-  return rows.slice(2).map((r) => r.slice(1, -1).split('|').map((c) => c.trim()));
+  return rows.slice(2).map((r) =>
+    r
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.trim()),
+  );
 }

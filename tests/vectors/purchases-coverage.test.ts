@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ROW_METHODS, UNREACHABLE_REQUIREMENTS, unreachableRows, type AnswerExpect, type PresentEvent, type PurchaseCase, type PurchaseVectors } from '../../src/scenarios/purchases/index.js';
+import {
+  ROW_METHODS,
+  UNREACHABLE_REQUIREMENTS,
+  unreachableRows,
+  type AnswerExpect,
+  type PresentEvent,
+  type PurchaseCase,
+  type PurchaseVectors,
+} from '../../src/scenarios/purchases/index.js';
 import { PAYMENT_PROBLEMS } from '../../src/spec/payments.js';
 import { PURCHASE_ERROR_LIST } from '../../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENT_LIST, PURCHASE_REQUIREMENTS } from '../../src/spec/purchase-requirements.js';
@@ -41,11 +49,16 @@ describe('vectors/purchases.json covers every row of 7.4 and every move of secti
     expect(vectors.unreachable).toEqual(unreachableRows());
     for (const row of vectors.unreachable) expect(row.reason.length, row.id).toBeGreaterThan(20);
     const unreachableCodes = vectors.unreachable.flatMap((r) => (r.code === undefined ? [] : [r.code]));
-    for (const code of unreachableCodes) expect(allAnswers.some((a) => a.code === code), `${code} is listed unreachable but answered`).toBe(false);
+    for (const code of unreachableCodes)
+      expect(
+        allAnswers.some((a) => a.code === code),
+        `${code} is listed unreachable but answered`,
+      ).toBe(false);
   });
 
   test('a case claiming a 7.4 row answers it', () => {
-    for (const record of PURCHASE_ERROR_LIST) for (const c of claiming(record.id)) expect(answersCode(c, record.code), `${c.id} claims ${record.id}`).toBe(true);
+    for (const record of PURCHASE_ERROR_LIST)
+      for (const c of claiming(record.id)) expect(answersCode(c, record.code), `${c.id} claims ${record.id}`).toBe(true);
   });
 
   test('every requirement of PURCHASE_REQUIREMENTS is claimed by a case or listed unreachable', () => {
@@ -59,7 +72,8 @@ describe('vectors/purchases.json covers every row of 7.4 and every move of secti
   test('move 1 (resume): a credential presented again after a 503 completes (200 or the call) in every case claiming it', () => {
     for (const c of claiming(PURCHASE_REQUIREMENTS.resumeSameCredential.id)) {
       const seen = new Map<string, AnswerExpect[]>();
-      for (const p of presentations(c)) if (p.paymentAuthorization) seen.set(p.paymentAuthorization.value, [...(seen.get(p.paymentAuthorization.value) ?? []), p.expect]);
+      for (const p of presentations(c))
+        if (p.paymentAuthorization) seen.set(p.paymentAuthorization.value, [...(seen.get(p.paymentAuthorization.value) ?? []), p.expect]);
       const resumed = [...seen.values()].some((list) => {
         const first503 = list.findIndex((a) => a.status === 503);
         return first503 >= 0 && list.slice(first503 + 1).some((a) => a.answer === 'granted' || a.answer === 'call');
@@ -89,7 +103,10 @@ describe('vectors/purchases.json covers every row of 7.4 and every move of secti
   test('last move (settled, credited once): a settlement report credits, a second credits nothing', () => {
     for (const c of claiming(PURCHASE_REQUIREMENTS.settledCreditedOnce.id)) {
       const reports = c.events.flatMap((e) => (e.type === 'report-settled' ? [e.expect] : []));
-      expect(reports.some((r) => r.credited), c.id).toBe(true);
+      expect(
+        reports.some((r) => r.credited),
+        c.id,
+      ).toBe(true);
       const later = answers(c).filter((a) => a.code !== null);
       expect(reports.filter((r) => r.credited)).toHaveLength(1);
       expect(later.length + reports.length, c.id).toBeGreaterThan(1);

@@ -11,7 +11,8 @@ function agreePresent(label: string, event: PresentEvent, result: EventResult): 
   expect(result.type, label).toBe('present');
   if (result.type !== 'present') return;
   expect(result.expect, label).toEqual(event.expect);
-  if (event.paymentAuthorization?.built !== undefined) expect(result.credential, `${label}: the built credential is the literal one`).toBe(event.paymentAuthorization.value);
+  if (event.paymentAuthorization?.built !== undefined)
+    expect(result.credential, `${label}: the built credential is the literal one`).toBe(event.paymentAuthorization.value);
   const nested = event.whileServing ?? [];
   expect(result.whileServing, label).toHaveLength(nested.length);
   for (const [n, inner] of nested.entries()) agreePresent(`${label} whileServing ${n}`, inner, result.whileServing[n]!);

@@ -60,5 +60,4 @@ describe('7.3 agent authentication: signed requests and platform bearers (vector
     }
     for (const code of Object.keys(AUTH_ERRORS)) expect(counts.get(code) ?? 0, code).toBeGreaterThanOrEqual(2);
   });
-
 });

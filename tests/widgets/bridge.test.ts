@@ -27,7 +27,10 @@ describe('nextStep follows the handling column of 7.1', () => {
     }
     expect(delays).toHaveLength(max - 1);
     for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThan(delays[i - 1]!);
-    expect(nextStep(E.service_unavailable.code, 10, undefined, { backoffBaseMs: 1000, backoffMaxMs: 3000, maxAttempts: 20 })).toEqual({ action: 'retry', delayMs: 3000 });
+    expect(nextStep(E.service_unavailable.code, 10, undefined, { backoffBaseMs: 1000, backoffMaxMs: 3000, maxAttempts: 20 })).toEqual({
+      action: 'retry',
+      delayMs: 3000,
+    });
   });
 
   test('a bad Retry-After is as good as none', () => {
@@ -89,7 +92,11 @@ describe('callWithRetry', () => {
 describe('checkDispatch: the unknown_op rule of sections 7.1 and 9', () => {
   const operations = { 'host.kv': { since: 1, serverMediated: true }, 'host.live': { since: 2 } };
   test('an operation newer than the host has no handler there', () => {
-    expect(checkDispatch('host.live', { version: 1, operations })).toEqual({ ok: false, code: E.unknown_op.code, message: '"host.live" is a bridge v2 operation; this host implements v1' });
+    expect(checkDispatch('host.live', { version: 1, operations })).toEqual({
+      ok: false,
+      code: E.unknown_op.code,
+      message: '"host.live" is a bridge v2 operation; this host implements v1',
+    });
     expect(checkDispatch('host.live', { version: 2, operations })).toEqual({ ok: true });
     expect(checkDispatch('host.kv', { version: 2, operations, detached: true })).toMatchObject({ ok: false, code: E.unknown_op.code });
     expect(checkDispatch('toString', { version: 2, operations })).toMatchObject({ ok: false, code: E.unknown_op.code });

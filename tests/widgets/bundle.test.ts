@@ -92,7 +92,9 @@ describe('the manifest link, read with an HTML parser', () => {
 
 describe('the SDK injected by the resolver', () => {
   test('goes into <head> before the first script, once', () => {
-    const html = injectSdkScript('<!doctype html><html><head><meta charset="utf-8"><script src="app.js"></script></head><body><script>run()</script></body></html>');
+    const html = injectSdkScript(
+      '<!doctype html><html><head><meta charset="utf-8"><script src="app.js"></script></head><body><script>run()</script></body></html>',
+    );
     expect(scriptSrcs(html)).toEqual([WIDGET_SDK.path, 'app.js', '(inline)']);
     expect(scriptSrcs(injectSdkScript(html))).toEqual([WIDGET_SDK.path, 'app.js', '(inline)']);
   });
@@ -102,7 +104,7 @@ describe('the SDK injected by the resolver', () => {
     expect(injectSdkScript('<p>hi</p>')).toMatch(/^<html><head><script src="\/widgets\/sdk\.v2\.js"><\/script><\/head><body><p>hi<\/p><\/body><\/html>$/);
   });
 
-  test('resolveEntryHtml serves the manifest\'s entry with the SDK', async () => {
+  test("resolveEntryHtml serves the manifest's entry with the SDK", async () => {
     const files = await readBundleFolder(`${FIXTURES}/valid`);
     const report = checkBundle(files);
     const html = resolveEntryHtml(files, report.manifest!)!;

@@ -32,7 +32,12 @@ describe('buildCspPolicy', () => {
     expect(p.policy).toBe(defaultCspPolicy());
     expect(p.fallback).toBe(true);
     expect(p.rejected).toEqual([
-      expect.objectContaining({ code: WIDGET_PROBLEMS.cspDomainRejected.code, path: '/_meta/ui/csp/frameDomains/0', reason: 'ip-literal', message: expect.stringMatching(/IP address/) }),
+      expect.objectContaining({
+        code: WIDGET_PROBLEMS.cspDomainRejected.code,
+        path: '/_meta/ui/csp/frameDomains/0',
+        reason: 'ip-literal',
+        message: expect.stringMatching(/IP address/),
+      }),
     ]);
   });
 });

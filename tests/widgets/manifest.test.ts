@@ -27,7 +27,11 @@ describe('parseManifest', () => {
 
   test('a syntax error names line and column', () => {
     expect(problems('{\n  "name": "w",\n  "version": 1,\n}')).toEqual([
-      { code: WIDGET_PROBLEMS.manifestNotJson.code, path: WIDGET_MANIFEST.fileName, message: expect.stringMatching(/^is not valid JSON at line 4, column 1: /) },
+      {
+        code: WIDGET_PROBLEMS.manifestNotJson.code,
+        path: WIDGET_MANIFEST.fileName,
+        message: expect.stringMatching(/^is not valid JSON at line 4, column 1: /),
+      },
     ]);
   });
 
@@ -54,14 +58,20 @@ describe('parseManifest', () => {
 
   test('never throws, whatever the text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))), (text) => {
-        const r = parseManifest(text);
-        if (!r.ok) for (const e of r.errors) expect(e.path === WIDGET_MANIFEST.fileName || e.path.startsWith('/')).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          const r = parseManifest(text);
+          if (!r.ok) for (const e of r.errors) expect(e.path === WIDGET_MANIFEST.fileName || e.path.startsWith('/')).toBe(true);
+        },
+      ),
     );
   });
 
-  test('the schema refers into MCP Apps\' published schema for the CSP lists and tool visibility', () => {
+  test("the schema refers into MCP Apps' published schema for the CSP lists and tool visibility", () => {
     const text = JSON.stringify(WIDGET_MANIFEST_SCHEMA);
     expect(text).toContain(`${mcpAppsSchema.$id}#/$defs/McpUiResourceCsp/properties/connectDomains`);
     expect(text).toContain(`${mcpAppsSchema.$id}#/$defs/McpUiToolVisibility`);
@@ -72,7 +82,12 @@ describe('MCP Apps metadata for a published widget', () => {
   const manifest = parseOk({
     name: 'w',
     version: '1',
-    _meta: { ui: { csp: { connectDomains: ['api.example.com'], resourceDomains: ['cdn.example.com'], redirectDomains: ['docs.example.com'] }, permissions: ['clipboard-write', 'fullscreen'] } },
+    _meta: {
+      ui: {
+        csp: { connectDomains: ['api.example.com'], resourceDomains: ['cdn.example.com'], redirectDomains: ['docs.example.com'] },
+        permissions: ['clipboard-write', 'fullscreen'],
+      },
+    },
     tools: [{ name: 'a', _meta: { ui: { visibility: ['user', 'model'] } } }],
   });
 

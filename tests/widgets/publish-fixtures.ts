@@ -12,7 +12,12 @@ export function weatherManifest(overrides: Record<string, unknown> = {}): Record
     version: '1.0.0',
     description: 'Shows the weather for a city',
     _meta: {
-      ui: { resourceUri: 'index.html', mimeType: 'text/html', csp: { connectDomains: ['api.weather.example'], redirectDomains: ['weather.example'] }, permissions: ['clipboard-write'] },
+      ui: {
+        resourceUri: 'index.html',
+        mimeType: 'text/html',
+        csp: { connectDomains: ['api.weather.example'], redirectDomains: ['weather.example'] },
+        permissions: ['clipboard-write'],
+      },
       platform: { v: 1, iconRef: 'icon.svg' },
     },
     tools: [

@@ -23,7 +23,12 @@ const T0 = 1_800_000_000;
 function setup() {
   const folders = new MemoryFolderSource();
   const store = new MemoryPublishStore();
-  const clock = { t: T0, now() { return this.t; } };
+  const clock = {
+    t: T0,
+    now() {
+      return this.t;
+    },
+  };
   const ports = { folders, store, clock, ids: counterIds() };
   return { folders, store, clock, ports, publish: (callerId: string, folderId: string) => publishWidget({ callerId, folderId }, ports) };
 }
@@ -80,7 +85,9 @@ describe('4.5 publish pipeline: a first publish', () => {
         { name: 'forecast', sourceId: forecast!.id, runtime: 'node20' },
         { name: 'refresh', sourceId: refresh!.id, runtime: 'node20' },
       ],
-      httpEndpoints: [{ path: `${AGENT_STAMP.httpEndpointPrefix}forecast`, method: AGENT_STAMP.httpEndpointMethod, function: 'forecast', description: 'Forecast for a city' }],
+      httpEndpoints: [
+        { path: `${AGENT_STAMP.httpEndpointPrefix}forecast`, method: AGENT_STAMP.httpEndpointMethod, function: 'forecast', description: 'Forecast for a city' },
+      ],
       customTools: [{ name: 'forecast', description: 'Forecast for a city', inputSchema: FORECAST_INPUT_SCHEMA, function: 'forecast' }],
       billing: [{ tool: 'forecast', currency: 'usd', amountNanocents: 2500 }],
     });
@@ -92,7 +99,19 @@ describe('4.5 publish pipeline: a first publish', () => {
     folders.put(weatherFolder('folder_w', ALICE));
     const outcome = succeeded(await publish(ALICE, 'folder_w'));
     const catalog = store.findCatalogRecord(ALICE, 'folder_w')!;
-    expect(catalog).toMatchObject({ type: CATALOG_RECORD_TYPES.widget, authorId: ALICE, folderId: 'folder_w', agentId: outcome.agent.id, name: 'Weather Card', version: '1.0.0', iconRef: 'icon.svg', remixOf: null, remixNumber: null, createdAt: T0, updatedAt: T0 });
+    expect(catalog).toMatchObject({
+      type: CATALOG_RECORD_TYPES.widget,
+      authorId: ALICE,
+      folderId: 'folder_w',
+      agentId: outcome.agent.id,
+      name: 'Weather Card',
+      version: '1.0.0',
+      iconRef: 'icon.svg',
+      remixOf: null,
+      remixNumber: null,
+      createdAt: T0,
+      updatedAt: T0,
+    });
     expect(catalog.snapshot.entryPath).toBe('index.html');
     expect(catalog.snapshot.manifest.name).toBe('Weather Card');
     const post = store.findPost(ALICE, 'folder_w')!;
@@ -158,7 +177,7 @@ describe('4.5 step 1: ownership and the manifest', () => {
     expect(!outcome.ok && outcome.problems.map((p) => p.path)).toEqual([WIDGET_MANIFEST.fileName]);
   });
 
-  it('refuses a widget.json that does not parse, with the parser\'s problems', async () => {
+  it("refuses a widget.json that does not parse, with the parser's problems", async () => {
     const { folders, publish, store } = setup();
     folders.put(weatherFolder('folder_w', ALICE, { files: weatherFiles({ [WIDGET_MANIFEST.fileName]: '{"name": ' }) }));
     const outcome = await publish(ALICE, 'folder_w');

@@ -1,5 +1,14 @@
 import { decodeJwt, type JWTPayload } from 'jose';
-import { createAuthSkill, mintSdkToken, signSdkClaims, signingKeyFromJwk, type AuthSkillConfig, type JsonWebKeySet, type Random, type SdkSigningKey } from '../../sdk-auth/index.js';
+import {
+  createAuthSkill,
+  mintSdkToken,
+  signSdkClaims,
+  signingKeyFromJwk,
+  type AuthSkillConfig,
+  type JsonWebKeySet,
+  type Random,
+  type SdkSigningKey,
+} from '../../sdk-auth/index.js';
 import type { AccessBlock } from '../../reference/agent/caller.js';
 import { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 import { PROBE_GROUP } from '../../contract/probes.js';
@@ -10,7 +19,12 @@ import { WELL_KNOWN } from '../../spec/wire.js';
 export { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 
 /** The access block an in-process reference agent is given, placing the callers above. */
-export const CALLER_ACCESS: AccessBlock = Object.freeze({ owner: CALLER_IDS.owner, admins: [CALLER_IDS.admin], groups: { [PROBE_GROUP]: [CALLER_IDS.member] }, deny: [CALLER_IDS.denied] });
+export const CALLER_ACCESS: AccessBlock = Object.freeze({
+  owner: CALLER_IDS.owner,
+  admins: [CALLER_IDS.admin],
+  groups: { [PROBE_GROUP]: [CALLER_IDS.member] },
+  deny: [CALLER_IDS.denied],
+});
 
 /** Each caller is an SDK agent of its own with a fixed key, its key set at https://<id>.callers.example. */
 export function callerUrl(role: CallerRole): string {
@@ -37,7 +51,10 @@ interface Issuer {
 const own = (iss: string, sub: string): Issuer => ({ iss, sub, jwksUrl: iss + WELL_KNOWN.jwks });
 
 const ISSUERS: Readonly<Record<SdkIssuerName, Issuer>> = Object.freeze({
-  ...(Object.fromEntries((Object.keys(CALLER_IDS) as CallerRole[]).map((role) => [role, own(callerUrl(role), CALLER_IDS[role])])) as Record<CallerRole, Issuer>),
+  ...(Object.fromEntries((Object.keys(CALLER_IDS) as CallerRole[]).map((role) => [role, own(callerUrl(role), CALLER_IDS[role])])) as Record<
+    CallerRole,
+    Issuer
+  >),
   blocked: own('https://blocked.callers.example', 'bert'),
   stranger: own('https://stranger.elsewhere.example', 'stan'),
   trusted: { iss: TRUSTED_ISSUER, sub: 'tess', jwksUrl: TRUSTED_JWKS_URI },
@@ -57,7 +74,11 @@ export const CALLER_AUTH_SKILL: Omit<AuthSkillConfig, 'base_url'> = Object.freez
   [AUTH_SKILL_FIELDS.allow]: ['https://*.callers.example'],
   [AUTH_SKILL_FIELDS.deny]: ['https://blocked.*'],
   [AUTH_SKILL_FIELDS.trustedIssuers]: [{ issuer: TRUSTED_ISSUER, jwks_uri: TRUSTED_JWKS_URI, type: 'agent' }],
-  [AUTH_SKILL_FIELDS.allowedScopes]: [SDK_SCOPES.read, SDK_SCOPES.write, `${SDK_SCOPE_PREFIXES.namespace.slice(0, -SDK_SCOPE_WILDCARD_SUFFIX.length + 1)}${SDK_SCOPE_WILDCARD_SUFFIX}`],
+  [AUTH_SKILL_FIELDS.allowedScopes]: [
+    SDK_SCOPES.read,
+    SDK_SCOPES.write,
+    `${SDK_SCOPE_PREFIXES.namespace.slice(0, -SDK_SCOPE_WILDCARD_SUFFIX.length + 1)}${SDK_SCOPE_WILDCARD_SUFFIX}`,
+  ],
 }) as Omit<AuthSkillConfig, 'base_url'>;
 
 /** The Portal-mode variant's auth skill (5.1): the authority set, an empty allow list (every caller not denied). */
@@ -122,7 +143,11 @@ function withChanges(claims: JWTPayload, changes: Readonly<Record<string, unknow
 }
 
 /** Mints the token a request describes with sdk-auth, signed with the fixed keys above. */
-export async function sdkToken(request: SdkTokenRequest, audience: string, ports: { readonly clock: { now(): number }; readonly random: Random }): Promise<string> {
+export async function sdkToken(
+  request: SdkTokenRequest,
+  audience: string,
+  ports: { readonly clock: { now(): number }; readonly random: Random },
+): Promise<string> {
   const issuer = ISSUERS[request.issuer];
   const made = createAuthSkill({ base_url: issuer.iss, agent_id: issuer.sub });
   if (!made.ok) throw new Error(made.message);
@@ -130,7 +155,12 @@ export async function sdkToken(request: SdkTokenRequest, audience: string, ports
   const key = await signingKeyOf(request.issuer);
   const minted = await mintSdkToken(
     made.skill,
-    { audience: request.audience ?? audience, scopes: request.scopes ?? [SDK_SCOPES.read], key, ...(request.lifetime !== undefined ? { lifetime: request.lifetime } : {}) },
+    {
+      audience: request.audience ?? audience,
+      scopes: request.scopes ?? [SDK_SCOPES.read],
+      key,
+      ...(request.lifetime !== undefined ? { lifetime: request.lifetime } : {}),
+    },
     { clock, random: ports.random },
   );
   if (!minted.ok) throw new Error(minted.message);

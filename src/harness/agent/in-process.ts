@@ -6,12 +6,24 @@ import { activeMutant } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
-import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, issuerKeySetUrl, sdkToken, type CallerRole, type SdkTokenRequest } from './callers.js';
+import {
+  CALLER_ACCESS,
+  CALLER_AUTH_SKILL,
+  PORTAL_AUTH_SKILL,
+  callerKeySets,
+  callerToken,
+  issuerKeySetUrl,
+  sdkToken,
+  type CallerRole,
+  type SdkTokenRequest,
+} from './callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
 
 /** Each variant stands on its own agent URL, with the auth skill and access block it is named for. */
-const VARIANTS: Readonly<Record<AgentVariant, { readonly name: string; readonly authSkill: StandardAgentOptions['authSkill']; readonly access?: StandardAgentOptions['access'] }>> = Object.freeze({
+const VARIANTS: Readonly<
+  Record<AgentVariant, { readonly name: string; readonly authSkill: StandardAgentOptions['authSkill']; readonly access?: StandardAgentOptions['access'] }>
+> = Object.freeze({
   portal: { name: 'portal-reference', authSkill: PORTAL_AUTH_SKILL, access: CALLER_ACCESS },
   'no-verifier': { name: 'unverified-reference', authSkill: null },
 });
@@ -93,10 +105,13 @@ export class InProcessAgentTarget implements AgentTarget {
 
   async upgrade(path: string, headers: ReadonlyArray<readonly [string, string]> = []): Promise<UpgradeOutcome> {
     const agent = await this.ready();
-    const request = new Request(this.agentUrl + path, { headers: [['upgrade', 'websocket'], ['connection', 'Upgrade'], ...headers.map(([n, v]) => [n, v] as [string, string])] });
+    const request = new Request(this.agentUrl + path, {
+      headers: [['upgrade', 'websocket'], ['connection', 'Upgrade'], ...headers.map(([n, v]) => [n, v] as [string, string])],
+    });
     const decision = await agent.upgrade(request);
     const fault = activeMutant()?.agent;
-    let outcome: { opened: true } | { opened: false; response: Response } = 'refuse' in decision ? { opened: false, response: decision.refuse } : { opened: true };
+    let outcome: { opened: true } | { opened: false; response: Response } =
+      'refuse' in decision ? { opened: false, response: decision.refuse } : { opened: true };
     const seen = { method: 'GET', url: request.url, headers: request.headers, body: null };
     if (fault?.upgrade) outcome = await fault.upgrade(seen, outcome);
     if (!outcome.opened && fault?.answer) outcome = { opened: false, response: await fault.answer(seen, outcome.response) };

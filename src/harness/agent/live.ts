@@ -18,7 +18,10 @@ export class LiveAgentTarget implements AgentTarget {
   readonly servesOriginDirectory = false;
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
 
-  constructor(agentUrl: string, private readonly timeoutMs = 30_000) {
+  constructor(
+    agentUrl: string,
+    private readonly timeoutMs = 30_000,
+  ) {
     this.agentUrl = agentUrl.replace(/\/+$/, '');
     this.description = this.agentUrl;
   }
@@ -47,7 +50,9 @@ export class LiveAgentTarget implements AgentTarget {
       socket.once('unexpected-response', (_req, res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ opened: false, response: { status: res.statusCode ?? 0, headers: flatten(res.headers), body: new Uint8Array(Buffer.concat(chunks)) } }));
+        res.on('end', () =>
+          resolve({ opened: false, response: { status: res.statusCode ?? 0, headers: flatten(res.headers), body: new Uint8Array(Buffer.concat(chunks)) } }),
+        );
         res.on('error', reject);
       });
       socket.once('error', (error) => reject(error));

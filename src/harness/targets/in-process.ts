@@ -23,7 +23,15 @@ function constructionFaults(mutant: Mutant | undefined): { mutants?: PlatformFau
 /** Keys of the agents the in-process platform hosts, which its key directory lists. */
 const HOSTED_AGENT_KEYS = [keyFromName('hosted-agent-1').publicJwk, keyFromName('hosted-agent-2').publicJwk];
 
-const ALL: ReadonlySet<Capability> = new Set(['clock-control', 'client-address', 'state-seeding', 'platform-config', 'fault-injection', 'payment-faults', 'spend']);
+const ALL: ReadonlySet<Capability> = new Set([
+  'clock-control',
+  'client-address',
+  'state-seeding',
+  'platform-config',
+  'fault-injection',
+  'payment-faults',
+  'spend',
+]);
 
 /**
  * The embedded reference platform, called as a fetch handler. Every case gets a fresh platform whose state,
@@ -102,7 +110,11 @@ export class InProcessTarget implements Target {
       }),
     );
     const answerFault = activeMutant()?.platform?.answer;
-    if (answerFault) response = await answerFault({ method: r.method, url: r.url, headers: new Headers(r.headers.map(([n, v]) => [n, v] as [string, string])), body: r.body }, response);
+    if (answerFault)
+      response = await answerFault(
+        { method: r.method, url: r.url, headers: new Headers(r.headers.map(([n, v]) => [n, v] as [string, string])), body: r.body },
+        response,
+      );
     return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
   }
 

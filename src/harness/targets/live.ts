@@ -40,7 +40,10 @@ export class LiveTarget implements Target {
   readonly capabilities: ReadonlySet<Capability>;
   readonly environment: Target['environment'];
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
-  private readonly budget = new FailureBudget(() => Date.now(), (ms) => sleep(ms));
+  private readonly budget = new FailureBudget(
+    () => Date.now(),
+    (ms) => sleep(ms),
+  );
   private readonly origin: string;
   private currentCase = '';
   private spendLeft: number;
@@ -49,7 +52,10 @@ export class LiveTarget implements Target {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.description = options.baseUrl;
-    this.capabilities = new Set<Capability>([...(options.clientAddressHeader ? ['client-address' as const] : []), ...(options.spend ? ['spend' as const] : [])]);
+    this.capabilities = new Set<Capability>([
+      ...(options.clientAddressHeader ? ['client-address' as const] : []),
+      ...(options.spend ? ['spend' as const] : []),
+    ]);
     this.spendLeft = options.spend?.capMinorUnits ?? 0;
     this.environment = {
       authority: base.host,
@@ -110,7 +116,10 @@ export class LiveTarget implements Target {
     if (addressHeader) sent.push([addressHeader, caseAddress(this.currentCase)]);
     const signed = headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
     if (signed && !addressHeader) await this.budget.reserve();
-    const opening = await openWebSocket(`${this.origin}${pathname}${search}`, sent, { readTimeoutMs: this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS, connectTimeoutMs: this.options.timeoutMs ?? 10_000 });
+    const opening = await openWebSocket(`${this.origin}${pathname}${search}`, sent, {
+      readTimeoutMs: this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS,
+      connectTimeoutMs: this.options.timeoutMs ?? 10_000,
+    });
     if (signed && !addressHeader && !opening.opened && opening.response.status === 401) this.budget.record();
     return opening;
   }

@@ -44,7 +44,10 @@ export function chargeRecordFor(issued: IssuedChallenge, buyer: string, token: s
  * Section 3 row 1: the charge this very credential (same challenge, echoed byte for byte, same token) already
  * sent, with the challenge it answers; undefined when it sent none.
  */
-export async function chargeOfSameCredential(presented: PresentedCredential, store: PurchasePorts['store']): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
+export async function chargeOfSameCredential(
+  presented: PresentedCredential,
+  store: PurchasePorts['store'],
+): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
   const { credential, token } = presented;
   if (credential === undefined || token === undefined) return undefined;
   const record = await store.chargeOf(credential.challenge.id);

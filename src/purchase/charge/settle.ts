@@ -34,12 +34,13 @@ export async function settleReported(
   const settled = await store.updateCharge(record.challengeId, { state: 'settled', chargeId: report.chargeId });
   try {
     const result = await store.grant(chargeGrant(settled, report.chargeId, ports.clock.now()));
-    return result.granted ? { credited: true, grant: result.grant, balanceNano: result.balanceNano } : { credited: false, reason: 'already-credited', grant: result.grant };
+    return result.granted
+      ? { credited: true, grant: result.grant, balanceNano: result.balanceNano }
+      : { credited: false, reason: 'already-credited', grant: result.grant };
   } catch {
     return { credited: false, reason: 'grant-failed' };
   }
 }
-
 
 /** The charge the token opened, if the processor never told its id: then the reported charge is that one. */
 async function chargeAwaitingItsId(token: string, store: PurchasePorts['store']): Promise<ChargeRecord | undefined> {

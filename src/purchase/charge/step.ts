@@ -14,7 +14,11 @@ export type ChargeStep =
   | { readonly kind: 'unknown'; readonly record: ChargeRecord };
 
 /** Asks the processor (`send`) and records its word on the charge. */
-export async function chargeStep(record: ChargeRecord, send: () => ChargeReply | Promise<ChargeReply>, ports: Pick<PurchasePorts, 'store'>): Promise<ChargeStep> {
+export async function chargeStep(
+  record: ChargeRecord,
+  send: () => ChargeReply | Promise<ChargeReply>,
+  ports: Pick<PurchasePorts, 'store'>,
+): Promise<ChargeStep> {
   let reply: ChargeReply;
   try {
     reply = await send();

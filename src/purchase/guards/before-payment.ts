@@ -50,7 +50,13 @@ export const WALLET_CAP: SharedGuard = {
   methods: [PAYMENT_METHODS.tempo],
   run: async (ctx) => {
     const stablecoin = known(ctx.stablecoin, 'the stablecoin');
-    const capped = await countAgainstWalletCap(known(ctx.transfer, 'the transfer'), ctx.surface.walletCapAmount(ctx), stablecoin.offer, stablecoin.ports, ctx.input.now);
+    const capped = await countAgainstWalletCap(
+      known(ctx.transfer, 'the transfer'),
+      ctx.surface.walletCapAmount(ctx),
+      stablecoin.offer,
+      stablecoin.ports,
+      ctx.input.now,
+    );
     if (capped === undefined) return undefined;
     await giveBack(ctx);
     return codeAnswer(PURCHASE_ERRORS.wallet_daily_cap, ctx.config, { retryAfterSeconds: capped });

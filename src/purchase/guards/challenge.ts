@@ -24,7 +24,8 @@ export const PAYLOAD: SharedGuard = {
     const credential = known(ctx.credential, 'the credential');
     if (credential.challenge.method === PAYMENT_METHODS.tempo) {
       const payload = readTempoPayload(credential.payload);
-      if (payload.kind !== 'transaction') return ctx.surface.fresh(ctx, PURCHASE_ERRORS['invalid-payload'], MESSAGES.transferPayloadNotAdmitted(payload.detail));
+      if (payload.kind !== 'transaction')
+        return ctx.surface.fresh(ctx, PURCHASE_ERRORS['invalid-payload'], MESSAGES.transferPayloadNotAdmitted(payload.detail));
       ctx.serialized = payload.serialized;
       return undefined;
     }
@@ -54,7 +55,8 @@ export const TRANSACTION: SharedGuard = {
     const check = await checkTempoTransaction(known(ctx.serialized, 'the transaction'), quote, { expiresAt: issued.expiresAt, now: ctx.input.now });
     if (!check.ok) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionDoesNotPay(check.mismatch, check.detail));
     const stablecoin = known(ctx.stablecoin, 'the stablecoin');
-    if ((await stablecoin.ports.transfers.transferByHash(check.transfer.hash)) !== undefined) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionUsed);
+    if ((await stablecoin.ports.transfers.transferByHash(check.transfer.hash)) !== undefined)
+      return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionUsed);
     ctx.transfer = check.transfer;
     return undefined;
   },

@@ -33,7 +33,12 @@ export async function serialisePurchase(candidate: ChargeCandidate, ports: Purch
     (await ports.stablecoin?.transfers.pendingTransferOf(candidate.buyer, candidate.issued.id));
   if (settling !== undefined) return refuse(purchaseAnswer(PURCHASE_ERRORS.purchase_in_flight, surface));
   try {
-    await ports.store.recordAssent({ buyer: candidate.buyer, version: candidate.issued.termsVersion, challengeId: candidate.issued.id, at: candidate.input.now });
+    await ports.store.recordAssent({
+      buyer: candidate.buyer,
+      version: candidate.issued.termsVersion,
+      challengeId: candidate.issued.id,
+      at: candidate.input.now,
+    });
   } catch {
     return refuse(codeAnswer(PURCHASE_ERRORS.terms_record_failed, config));
   }

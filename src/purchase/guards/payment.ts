@@ -71,6 +71,9 @@ export const CHARGE: SharedGuard = {
       return ctx.surface.afterTransfer(ctx, step);
     }
     const record = known(ctx.charge, 'the charge record');
-    return ctx.surface.afterCharge(ctx, await chargeStep(record, () => ctx.ports.processor.charge(record.token, record.price, record.idempotencyKey), ctx.ports));
+    return ctx.surface.afterCharge(
+      ctx,
+      await chargeStep(record, () => ctx.ports.processor.charge(record.token, record.price, record.idempotencyKey), ctx.ports),
+    );
   },
 };

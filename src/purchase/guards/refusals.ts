@@ -22,7 +22,8 @@ export async function unreconciledRefusal(token: string, ports: Pick<PurchasePor
 export async function cardMarketRefusal(token: string, ports: Pick<PurchasePorts, 'processor'>, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
   if (config.closedMarkets === undefined) return undefined;
   const country = await ports.processor.instrumentCountry(token);
-  if (country === undefined || config.closedMarkets.includes(country.toUpperCase())) return purchaseAnswer(PURCHASE_ERRORS.purchases_unavailable_region, surfaceOf(config));
+  if (country === undefined || config.closedMarkets.includes(country.toUpperCase()))
+    return purchaseAnswer(PURCHASE_ERRORS.purchases_unavailable_region, surfaceOf(config));
   return undefined;
 }
 
@@ -43,7 +44,11 @@ export async function refusalBeforeCharge(candidate: ChargeCandidate, ports: Pur
  * and the request does not claim it with an operator key (X-Service-Owner-Key, trusted only when covered on a
  * signed request). Undefined when the purchase may go on.
  */
-export async function ownerlessCapRefusal(candidate: Pick<ChargeCandidate, 'input' | 'buyer'>, ports: Pick<PurchasePorts, 'buyers' | 'store'>, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
+export async function ownerlessCapRefusal(
+  candidate: Pick<ChargeCandidate, 'input' | 'buyer'>,
+  ports: Pick<PurchasePorts, 'buyers' | 'store'>,
+  config: PurchaseConfig,
+): Promise<PurchaseAnswer | undefined> {
   if (config.ownerlessBalanceCapNano === undefined || (await ports.buyers.hasOwner(candidate.buyer))) return undefined;
   const balance = BigInt(await ports.store.balance(candidate.buyer));
   const claim = trustedHeader(candidate.input, HEADERS.ownerKey);

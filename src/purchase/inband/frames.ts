@@ -160,7 +160,11 @@ export function paymentRequirements(input: RequirementsInput): PaymentRequiremen
 }
 
 export function paymentRequiredFrame(eventId: string, requirements: PaymentRequirements): PaymentRequiredFrame {
-  return Object.freeze({ [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentRequired, [FRAME_MEMBERS.eventId]: eventId, [FRAME_MEMBERS.requirements]: requirements });
+  return Object.freeze({
+    [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentRequired,
+    [FRAME_MEMBERS.eventId]: eventId,
+    [FRAME_MEMBERS.requirements]: requirements,
+  });
 }
 
 /** The client's frame after paying at purchase_url: `payment.scheme` balance, so the socket re-reads the balance. */
@@ -172,7 +176,10 @@ export function paymentSubmitFrame(eventId: string, amount: string): PaymentSubm
   });
 }
 
-export function paymentAcceptedFrame(eventId: string, input: { readonly paymentId: string; readonly balanceRemaining?: string; readonly terms: TermsNotice }): PaymentAcceptedFrame {
+export function paymentAcceptedFrame(
+  eventId: string,
+  input: { readonly paymentId: string; readonly balanceRemaining?: string; readonly terms: TermsNotice },
+): PaymentAcceptedFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentAccepted,
     [FRAME_MEMBERS.eventId]: eventId,
@@ -183,7 +190,10 @@ export function paymentAcceptedFrame(eventId: string, input: { readonly paymentI
 }
 
 /** response.done with the turn's text output; `terms` is required on a funded turn (pass null only for a turn nothing funded). */
-export function responseDoneFrame(eventId: string, input: { readonly responseId: string; readonly output: readonly JsonValue[]; readonly terms: TermsNotice | null }): ResponseDoneFrame {
+export function responseDoneFrame(
+  eventId: string,
+  input: { readonly responseId: string; readonly output: readonly JsonValue[]; readonly terms: TermsNotice | null },
+): ResponseDoneFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseDone,
     [FRAME_MEMBERS.eventId]: eventId,
@@ -197,7 +207,10 @@ export function responseDoneFrame(eventId: string, input: { readonly responseId:
 }
 
 /** response.error; `terms` on a funded turn, null on a refusal before anything was funded. */
-export function responseErrorFrame(eventId: string, input: { readonly code: string; readonly message: string; readonly terms: TermsNotice | null }): ResponseErrorFrame {
+export function responseErrorFrame(
+  eventId: string,
+  input: { readonly code: string; readonly message: string; readonly terms: TermsNotice | null },
+): ResponseErrorFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseError,
     [FRAME_MEMBERS.eventId]: eventId,

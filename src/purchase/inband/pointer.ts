@@ -16,7 +16,10 @@ import { mppPointerEntry, paymentRequirements, type PaymentRequirements } from '
 export function decimalAmount(nano: bigint): string {
   if (nano < 0n) throw new RangeError(`an amount cannot be negative (${nano} nano)`);
   const whole = nano / NANO_PER_CURRENCY_UNIT;
-  const fraction = (nano % NANO_PER_CURRENCY_UNIT).toString().padStart(String(NANO_PER_CURRENCY_UNIT).length - 1, '0').replace(/0+$/, '');
+  const fraction = (nano % NANO_PER_CURRENCY_UNIT)
+    .toString()
+    .padStart(String(NANO_PER_CURRENCY_UNIT).length - 1, '0')
+    .replace(/0+$/, '');
   return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
 

@@ -72,7 +72,8 @@ function checkUrl(value: unknown, pointer: string, problems: Problems): void {
 
 /** A terms object: `url` an absolute URL and `version` a non-empty string (other members are allowed). */
 function checkTerms(value: unknown, pointer: string, problems: Problems): void {
-  if (!isJsonObject(value)) return problems.add(pointer, `must be a terms object {${TERMS_OBJECT_MEMBERS.url}, ${TERMS_OBJECT_MEMBERS.version}}, is ${describe(value)}`);
+  if (!isJsonObject(value))
+    return problems.add(pointer, `must be a terms object {${TERMS_OBJECT_MEMBERS.url}, ${TERMS_OBJECT_MEMBERS.version}}, is ${describe(value)}`);
   checkUrl(value[TERMS_OBJECT_MEMBERS.url], at(pointer, TERMS_OBJECT_MEMBERS.url), problems);
   checkNonEmptyString(value[TERMS_OBJECT_MEMBERS.version], at(pointer, TERMS_OBJECT_MEMBERS.version), problems);
 }
@@ -89,13 +90,19 @@ function checkMppEntry(entry: JsonObject, pointer: string, expect: MppExpectatio
   const isPointer = challenge === undefined;
   if (expect === 'absent') return problems.add(pointer, 'no mpp entry is due where the deployment sells no usage');
   checkUrl(entry[SCHEME_ENTRY_MEMBERS.purchaseUrl], at(pointer, SCHEME_ENTRY_MEMBERS.purchaseUrl), problems);
-  if (expect === 'challenge' && isPointer) return problems.add(at(pointer, SCHEME_ENTRY_MEMBERS.challenge), 'the mpp entry must carry the Payment challenge, and it is missing');
+  if (expect === 'challenge' && isPointer)
+    return problems.add(at(pointer, SCHEME_ENTRY_MEMBERS.challenge), 'the mpp entry must carry the Payment challenge, and it is missing');
   if (isPointer) {
     const extra = Object.keys(entry).filter((name) => name !== SCHEME_ENTRY_MEMBERS.scheme && name !== SCHEME_ENTRY_MEMBERS.purchaseUrl);
-    for (const name of extra) problems.add(at(pointer, name), `a pointer's mpp entry holds only ${SCHEME_ENTRY_MEMBERS.purchaseUrl}; ${name} must not be there`);
+    for (const name of extra)
+      problems.add(at(pointer, name), `a pointer's mpp entry holds only ${SCHEME_ENTRY_MEMBERS.purchaseUrl}; ${name} must not be there`);
     return;
   }
-  if (expect === 'pointer') return problems.add(at(pointer, SCHEME_ENTRY_MEMBERS.challenge), `a pointer carries no challenge; the mpp entry must hold only ${SCHEME_ENTRY_MEMBERS.purchaseUrl}`);
+  if (expect === 'pointer')
+    return problems.add(
+      at(pointer, SCHEME_ENTRY_MEMBERS.challenge),
+      `a pointer carries no challenge; the mpp entry must hold only ${SCHEME_ENTRY_MEMBERS.purchaseUrl}`,
+    );
   checkChallengeValue(challenge, at(pointer, SCHEME_ENTRY_MEMBERS.challenge), problems);
   checkTerms(entry[SCHEME_ENTRY_MEMBERS.terms], at(pointer, SCHEME_ENTRY_MEMBERS.terms), problems);
 }
@@ -107,7 +114,8 @@ function checkRequirements(value: unknown, pointer: string, expect: MppExpectati
   if (!Array.isArray(schemes) || schemes.length === 0) return problems.add(schemesAt, `must be a non-empty array of scheme entries, is ${describe(schemes)}`);
   const first: unknown = schemes[0];
   const firstScheme = isJsonObject(first) ? first[SCHEME_ENTRY_MEMBERS.scheme] : undefined;
-  if (firstScheme !== INBAND_SCHEMES.token) problems.add(at(schemesAt, 0, SCHEME_ENTRY_MEMBERS.scheme), `must be "${INBAND_SCHEMES.token}" (the token entry comes first), is ${describe(firstScheme)}`);
+  if (firstScheme !== INBAND_SCHEMES.token)
+    problems.add(at(schemesAt, 0, SCHEME_ENTRY_MEMBERS.scheme), `must be "${INBAND_SCHEMES.token}" (the token entry comes first), is ${describe(firstScheme)}`);
   let mppEntries = 0;
   schemes.forEach((entry: unknown, index) => {
     const entryAt = at(schemesAt, index);
@@ -115,13 +123,17 @@ function checkRequirements(value: unknown, pointer: string, expect: MppExpectati
       problems.add(entryAt, `must be a scheme entry object, is ${describe(entry)}`);
       return;
     }
-    if (typeof entry[SCHEME_ENTRY_MEMBERS.scheme] !== 'string') problems.add(at(entryAt, SCHEME_ENTRY_MEMBERS.scheme), `must be a scheme name, is ${describe(entry[SCHEME_ENTRY_MEMBERS.scheme])}`);
+    if (typeof entry[SCHEME_ENTRY_MEMBERS.scheme] !== 'string')
+      problems.add(at(entryAt, SCHEME_ENTRY_MEMBERS.scheme), `must be a scheme name, is ${describe(entry[SCHEME_ENTRY_MEMBERS.scheme])}`);
     if (entry[SCHEME_ENTRY_MEMBERS.scheme] !== INBAND_SCHEMES.mpp) return;
     mppEntries += 1;
     checkMppEntry(entry, entryAt, expect, problems);
   });
   if (mppEntries === 0 && (expect === 'challenge' || expect === 'pointer')) {
-    problems.add(schemesAt, `must hold an "${INBAND_SCHEMES.mpp}" entry (${expect === 'challenge' ? 'challenge, purchase_url and terms' : 'purchase_url only'}), and holds none`);
+    problems.add(
+      schemesAt,
+      `must hold an "${INBAND_SCHEMES.mpp}" entry (${expect === 'challenge' ? 'challenge, purchase_url and terms' : 'purchase_url only'}), and holds none`,
+    );
   }
 }
 
@@ -139,7 +151,9 @@ function frameObject(value: unknown, problems: Problems): value is JsonObject {
 }
 
 /** Reads one socket message as a frame: JSON text of an object. */
-export function parseFrameText(text: string): { readonly ok: true; readonly frame: JsonObject } | { readonly ok: false; readonly problems: readonly InbandProblem[] } {
+export function parseFrameText(
+  text: string,
+): { readonly ok: true; readonly frame: JsonObject } | { readonly ok: false; readonly problems: readonly InbandProblem[] } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -167,7 +181,10 @@ export function checkPaymentSubmitFrame(value: unknown): InbandCheck {
     const paymentAt = at('', FRAME_MEMBERS.payment);
     if (!isJsonObject(payment)) problems.add(paymentAt, `must be the payment object, is ${describe(payment)}`);
     else if (payment[PAYMENT_SUBMIT_MEMBERS.scheme] !== INBAND_SCHEMES.balance) {
-      problems.add(at(paymentAt, PAYMENT_SUBMIT_MEMBERS.scheme), `must be "${INBAND_SCHEMES.balance}" after the challenge was paid, is ${describe(payment[PAYMENT_SUBMIT_MEMBERS.scheme])}`);
+      problems.add(
+        at(paymentAt, PAYMENT_SUBMIT_MEMBERS.scheme),
+        `must be "${INBAND_SCHEMES.balance}" after the challenge was paid, is ${describe(payment[PAYMENT_SUBMIT_MEMBERS.scheme])}`,
+      );
     }
   }
   return problems.result();
@@ -186,7 +203,13 @@ export function checkFundedFrame(value: unknown, options: { readonly type?: Inba
 export function checkPurchasePointerBody(value: unknown, options: { readonly sellsUsage?: boolean } = {}): InbandCheck {
   const problems = new Problems();
   if (!isJsonObject(value)) problems.add('', `the pointer body must be a JSON object, is ${describe(value)}`);
-  else checkRequirements(value[POINTER_BODY_MEMBERS.requirements], at('', POINTER_BODY_MEMBERS.requirements), options.sellsUsage === false ? 'absent' : 'pointer', problems);
+  else
+    checkRequirements(
+      value[POINTER_BODY_MEMBERS.requirements],
+      at('', POINTER_BODY_MEMBERS.requirements),
+      options.sellsUsage === false ? 'absent' : 'pointer',
+      problems,
+    );
   return problems.result();
 }
 
@@ -207,7 +230,10 @@ function headerValues(headers: HeaderSource, name: string): string[] {
 }
 
 /** The whole rail answer: 402, no `WWW-Authenticate: Payment`, and the pointer body. */
-export function checkPointerResponse(response: { readonly status: number; readonly headers: HeaderSource; readonly body: unknown }, options: { readonly sellsUsage?: boolean } = {}): InbandCheck {
+export function checkPointerResponse(
+  response: { readonly status: number; readonly headers: HeaderSource; readonly body: unknown },
+  options: { readonly sellsUsage?: boolean } = {},
+): InbandCheck {
   const problems = new Problems();
   if (response.status !== 402) problems.add('', `the status must be 402, is ${response.status}`);
   const scan = paymentChallenges(headerValues(response.headers, HEADERS.wwwAuthenticate));

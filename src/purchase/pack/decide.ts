@@ -19,7 +19,13 @@ export async function decidePurchase(input: PurchaseRequest, ports: PurchasePort
  * Decides a credential at /api/mpp/credits (a stablecoin one, most often) whose caller already passed the
  * guards up to `buyer`: the switches, the credential read, and `buyer` the authenticated agent.
  */
-export async function decideTransfer(credential: PaymentCredential, buyer: string, input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
+export async function decideTransfer(
+  credential: PaymentCredential,
+  buyer: string,
+  input: PurchaseRequest,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+): Promise<PurchaseOutcome> {
   const ctx = packContext(input, ports, config);
   ctx.credential = credential;
   ctx.payer = buyer;

@@ -20,7 +20,9 @@ export function packSurface(input: PurchaseRequest, ports: PurchasePorts, config
       return method === undefined ? undefined : packOfferFor(method, ports, config);
     },
     fresh: (ctx, refusal, description) =>
-      methodOf(ctx) === PAYMENT_METHODS.tempo ? freshTransferChallenge(refusal, ports, config, input.now, description) : withFreshChallenge(refusal, ports, config, input.now, description),
+      methodOf(ctx) === PAYMENT_METHODS.tempo
+        ? freshTransferChallenge(refusal, ports, config, input.now, description)
+        : withFreshChallenge(refusal, ports, config, input.now, description),
     sells: (issued) => issued.kind === PURCHASE_KINDS.pack,
     resumeCharge: (_ctx, record) => resumeCharge(record, input, ports, config),
     resumeTransfer: (_ctx, record, _issued, stablecoin) => resumeTransfer(record, input, stablecoin, ports, config),

@@ -13,7 +13,13 @@ import { broadcastTransferStep, resumeTransferStep, type TransferStep } from '..
 import { packOfferFor } from './offer.js';
 
 /** A 402 with a fresh stablecoin challenge (a card one if the deployment stopped selling transfers). */
-export function freshTransferChallenge(refusal: PaymentProblemRecord | PurchaseErrorRecord, ports: PurchasePorts, config: PurchaseConfig, now: number, description?: string): Promise<PurchaseAnswer> {
+export function freshTransferChallenge(
+  refusal: PaymentProblemRecord | PurchaseErrorRecord,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+  now: number,
+  description?: string,
+): Promise<PurchaseAnswer> {
   return withFreshChallenge(refusal, ports, config, now, description, packOfferFor(PAYMENT_METHODS.tempo, ports, config));
 }
 
@@ -42,7 +48,13 @@ export function packTransferAnswer(step: TransferStep, ports: PurchasePorts, con
 }
 
 /** Broadcasts a transfer opened for a pack and answers. */
-export async function broadcastTransfer(record: TransferRecord, stablecoin: StablecoinPorts, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
+export async function broadcastTransfer(
+  record: TransferRecord,
+  stablecoin: StablecoinPorts,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+  now: number,
+): Promise<PurchaseOutcome> {
   return packTransferAnswer(await broadcastTransferStep(record, stablecoin), ports, config, now);
 }
 
@@ -50,7 +62,13 @@ export async function broadcastTransfer(record: TransferRecord, stablecoin: Stab
  * Section 3 row 1 for a pack's transfer: the same credential resumes the transfer recorded under its challenge;
  * terms, switches, expiry, location and caps are not asked again. Only the buyer it was opened for may resume it.
  */
-export async function resumeTransfer(record: TransferRecord, input: PurchaseRequest, stablecoin: StablecoinPorts, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
+export async function resumeTransfer(
+  record: TransferRecord,
+  input: PurchaseRequest,
+  stablecoin: StablecoinPorts,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+): Promise<PurchaseOutcome> {
   if (input.buyer?.agentUrl !== record.buyer) return codeAnswer(PURCHASE_ERRORS.terms_acceptance_unauthenticated, config);
   const grant = await ports.store.grantOf(record.challengeId);
   if (grant) return codeAnswer(PURCHASE_ERRORS.purchase_already_granted, config, { receipt: receiptOf(grant) });
@@ -61,7 +79,12 @@ export async function resumeTransfer(record: TransferRecord, input: PurchaseRequ
  * The pack's part of the same-credential guard for a stablecoin credential on its own: the transfer recorded
  * for this very transaction under a pack challenge resumes. Undefined when there is none.
  */
-export async function resumeTransferFirst(credential: PaymentCredential, input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome | undefined> {
+export async function resumeTransferFirst(
+  credential: PaymentCredential,
+  input: PurchaseRequest,
+  ports: PurchasePorts,
+  config: PurchaseConfig,
+): Promise<PurchaseOutcome | undefined> {
   const found = await transferOfSameCredential(credential, ports);
   // A single-call transfer resumes only where it was issued (sale/), never as a pack here.
   if (found === undefined || found.issued.kind !== PURCHASE_KINDS.pack) return undefined;

@@ -41,7 +41,9 @@ export class SeededRandom implements Random {
   bytes(length: number): Uint8Array {
     const out = new Uint8Array(length);
     for (let at = 0; at < length; at += 32) {
-      const block = createHash('sha256').update(`${this.seed}:${this.counter++}`).digest();
+      const block = createHash('sha256')
+        .update(`${this.seed}:${this.counter++}`)
+        .digest();
       out.set(block.subarray(0, Math.min(32, length - at)), at);
     }
     return out;

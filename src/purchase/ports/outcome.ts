@@ -48,13 +48,14 @@ export function trustedHeader(input: PurchaseRequest, name: string): string | un
   return value;
 }
 
-
 /** Method ids of Service-Payment-Methods (`tempo, stripe`), or undefined when absent or not covered. */
 export function acceptedMethods(input: PurchaseRequest): string[] | undefined {
   const value = trustedHeader(input, HEADERS.paymentMethods);
-  return value?.split(',').map((m) => m.trim().toLowerCase()).filter((m) => m !== '');
+  return value
+    ?.split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter((m) => m !== '');
 }
-
 
 /**
  * A 7.4 code row answered with the deployment's Retry-After where the catalogue says the row carries one

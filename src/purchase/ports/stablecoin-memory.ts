@@ -1,6 +1,15 @@
 import { keccak256 } from 'viem';
 import type { Hex } from '../tempo/quote.js';
-import type { OpenTransfer, StablecoinNetwork, TransferRecord, TransferState, TransferStatus, TransferStore, WalletDailyCaps, WalletLocations } from './stablecoin.js';
+import type {
+  OpenTransfer,
+  StablecoinNetwork,
+  TransferRecord,
+  TransferState,
+  TransferStatus,
+  TransferStore,
+  WalletDailyCaps,
+  WalletLocations,
+} from './stablecoin.js';
 
 /**
  * A stablecoin network in memory with the faults a real one has. A broadcast transfer is `pending` for

@@ -33,7 +33,9 @@ export function capCounters(subject: CapSubject, caps: SaleCaps): CapCounter[] {
       ? [{ name: CAP_COUNTERS.address + subject.clientAddress, limit: caps.ipPerDay, refusal: PURCHASE_ERRORS.metered_ip_cap }]
       : [
           { name: CAP_COUNTERS.account + subject.account, limit: caps.principalPerDay, refusal: PURCHASE_ERRORS.metered_principal_cap },
-          ...(subject.identity === undefined ? [] : [{ name: CAP_COUNTERS.identity + subject.identity, limit: caps.principalPerDay, refusal: PURCHASE_ERRORS.metered_principal_cap }]),
+          ...(subject.identity === undefined
+            ? []
+            : [{ name: CAP_COUNTERS.identity + subject.identity, limit: caps.principalPerDay, refusal: PURCHASE_ERRORS.metered_principal_cap }]),
         ];
   return [
     ...own,
@@ -47,12 +49,17 @@ export const capDayOf = (now: number): number => Math.floor(now / CAP_DAY_SECOND
 /** Whole seconds until the day's counters start again (Retry-After of the rows that carry it). */
 export const secondsToNextDay = (now: number): number => Math.ceil((capDayOf(now) + 1) * CAP_DAY_SECONDS - now);
 
-export type CapOutcome = { readonly taken: true; readonly names: readonly string[]; readonly day: number } | { readonly taken: false; readonly refusal: PurchaseErrorRecord; readonly retryAfterSeconds: number };
+export type CapOutcome =
+  | { readonly taken: true; readonly names: readonly string[]; readonly day: number }
+  | { readonly taken: false; readonly refusal: PurchaseErrorRecord; readonly retryAfterSeconds: number };
 
 /** Counts the purchase on every counter, or names the first full one with the seconds until it empties. */
 export async function takeCaps(counters: readonly CapCounter[], port: CapCounters, now: number): Promise<CapOutcome> {
   const day = capDayOf(now);
-  const result = await port.take(counters.map(({ name, limit }) => ({ name, limit })), day);
+  const result = await port.take(
+    counters.map(({ name, limit }) => ({ name, limit })),
+    day,
+  );
   if (result.taken) return { taken: true, names: counters.map((c) => c.name), day };
   return { taken: false, refusal: counters[result.over]!.refusal, retryAfterSeconds: secondsToNextDay(now) };
 }

@@ -14,7 +14,13 @@ import { creditAndServe } from './serve.js';
  * Section 3 row 1: the same credential resumes its sale; no switch, terms version, price, cap or market check
  * is asked again. Only the agent the challenge names may resume a sale for it.
  */
-export async function resumeSale(record: ChargeRecord, issued: IssuedChallenge, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
+export async function resumeSale(
+  record: ChargeRecord,
+  issued: IssuedChallenge,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome> {
   const refused = await resumedSaleRefusal(issued, record.buyer, input, ports, config);
   if (refused !== undefined) return refused;
   if (record.state === 'failed') return freshSaleChallenge(PAYMENT_PROBLEMS.verificationFailed, input, ports, config);

@@ -20,7 +20,14 @@ export async function decideSale(input: SaleRequest, ports: SalePorts, config: S
  * Decides a stablecoin (`tempo`) credential for a single call whose caller already passed the guards up to
  * `expiry` (the switches, the method, the challenge issued here for a call and unpaid, who buys, the expiry).
  */
-export async function decideSaleTransfer(credential: PaymentCredential, issued: IssuedChallenge, account: string | null, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
+export async function decideSaleTransfer(
+  credential: PaymentCredential,
+  issued: IssuedChallenge,
+  account: string | null,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome> {
   const stablecoin = stablecoinOf(ports, config);
   if (stablecoin === undefined) return purchaseAnswer(PURCHASE_ERRORS['method-unsupported'], surfaceOf(config));
   const ctx = saleContext(input, ports, config);

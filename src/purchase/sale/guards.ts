@@ -43,14 +43,18 @@ const BALANCE: SaleGuard = {
   name: 'balance',
   codes: [PURCHASE_ERRORS.funding_unavailable],
   why: 'An agent with no credential whose balance covers the call is served from it, whatever the switches say: buying is only for what the balance does not cover.',
-  run: (ctx) => (ctx.presented.parsed !== undefined || ctx.input.buyer === null ? undefined : serveFromBalance(ctx.input.buyer.agentUrl, ctx.input, ctx.ports, ctx.config)),
+  run: (ctx) =>
+    ctx.presented.parsed !== undefined || ctx.input.buyer === null ? undefined : serveFromBalance(ctx.input.buyer.agentUrl, ctx.input, ctx.ports, ctx.config),
 };
 
 const UNIDENTIFIED: SaleGuard = {
   name: 'unidentified',
   codes: [PURCHASE_ERRORS.metered_not_ready],
   why: 'A caller with no agent identity may buy a call only while such calls are sold; it is told to sign before any switch or offer is read.',
-  run: (ctx) => (ctx.presented.parsed === undefined && ctx.input.buyer === null && !ctx.config.sale.anonymous ? codeAnswer(PURCHASE_ERRORS.metered_not_ready, ctx.config) : undefined),
+  run: (ctx) =>
+    ctx.presented.parsed === undefined && ctx.input.buyer === null && !ctx.config.sale.anonymous
+      ? codeAnswer(PURCHASE_ERRORS.metered_not_ready, ctx.config)
+      : undefined,
 };
 
 const CALL_CHALLENGE: SaleGuard = {
@@ -97,7 +101,8 @@ const CALL_PRICE: SaleGuard = {
     const { sale } = ctx.config;
     const issued = known(ctx.issued, 'the challenge');
     const token = known(ctx.stablecoin, 'the stablecoin').offer.token;
-    if (issued.price.amount === sale.stablecoinAmount && issued.price.currency.toLowerCase() === token.toLowerCase() && issued.creditNano === sale.priceNano) return undefined;
+    if (issued.price.amount === sale.stablecoinAmount && issued.price.currency.toLowerCase() === token.toLowerCase() && issued.creditNano === sale.priceNano)
+      return undefined;
     return purchaseAnswer(PURCHASE_ERRORS.metered_unavailable_for_stablecoin, surfaceOf(ctx.config));
   },
 };
@@ -117,12 +122,22 @@ const CALL_CARD: SaleGuard = {
 
 const CAPS: SaleGuard = {
   name: 'caps',
-  codes: [PURCHASE_ERRORS.metered_principal_cap, PURCHASE_ERRORS.metered_ip_cap, PURCHASE_ERRORS.metered_instrument_cap, PURCHASE_ERRORS.metered_platform_ceiling],
+  codes: [
+    PURCHASE_ERRORS.metered_principal_cap,
+    PURCHASE_ERRORS.metered_ip_cap,
+    PURCHASE_ERRORS.metered_instrument_cap,
+    PURCHASE_ERRORS.metered_platform_ceiling,
+  ],
   why: "Counting is a change, so it runs under the buyer's lock once nothing else refuses; the buyer's own cap, then the card's or wallet's, then the platform's (sale/caps.ts). A refusal after it gives the counts back.",
   run: async (ctx) => {
     const { input } = ctx;
     const instrument = ctx.transfer?.wallet ?? known(ctx.instrument, 'the card');
-    const subject = { account: known(ctx.account, 'the account'), ...(input.identity === undefined ? {} : { identity: input.identity }), clientAddress: input.clientAddress, instrument };
+    const subject = {
+      account: known(ctx.account, 'the account'),
+      ...(input.identity === undefined ? {} : { identity: input.identity }),
+      clientAddress: input.clientAddress,
+      instrument,
+    };
     const counted = await takeCaps(capCounters(subject, ctx.config.sale.caps), ctx.ports.caps, input.now);
     if (!counted.taken) return purchaseAnswer(counted.refusal, surfaceOf(ctx.config), { retryAfterSeconds: counted.retryAfterSeconds });
     ctx.caps = { names: counted.names, day: counted.day };
@@ -138,7 +153,9 @@ const SALE_RECORD: SaleGuard = {
   run: async (ctx) => {
     const caps = known(ctx.caps, 'the caps');
     const issued = known(ctx.issued, 'the challenge');
-    await ctx.ports.sales.open(saleOf(issued, known(ctx.account, 'the account'), known(ctx.payer, 'the payer'), ctx.input.now, { caps: caps.names, capDay: caps.day }));
+    await ctx.ports.sales.open(
+      saleOf(issued, known(ctx.account, 'the account'), known(ctx.payer, 'the payer'), ctx.input.now, { caps: caps.names, capDay: caps.day }),
+    );
     return undefined;
   },
 };

@@ -16,7 +16,15 @@ import { SALE_OPAQUE_MEMBERS } from './wire.js';
 /** A single call offered by card: the card request of cardPackOffer, sized to the call, redeemed only at the resource. */
 function cardCallOffer(config: SaleConfig, account: string | null): ChallengeOffer {
   const { sale } = config;
-  const sized = cardPackOffer({ ...config, pack: { packId: sale.offerId, price: sale.price, creditNano: sale.priceNano, ...(config.pack.networkId === undefined ? {} : { networkId: config.pack.networkId }) } });
+  const sized = cardPackOffer({
+    ...config,
+    pack: {
+      packId: sale.offerId,
+      price: sale.price,
+      creditNano: sale.priceNano,
+      ...(config.pack.networkId === undefined ? {} : { networkId: config.pack.networkId }),
+    },
+  });
   return { ...sized, kind: PURCHASE_KINDS.exact, origin: sale.resource, ...(account === null ? {} : { opaque: { [SALE_OPAQUE_MEMBERS.account]: account } }) };
 }
 
@@ -28,7 +36,11 @@ function tempoCallOffer(config: SaleConfig, account: string | null, ports: Purch
   const { sale } = config;
   const stablecoin = stablecoinOf(ports, config);
   if (stablecoin === undefined || sale.stablecoinAmount === undefined) throw new TypeError(`${sale.resource} sells no single call by ${PAYMENT_METHODS.tempo}`);
-  const sized = tempoPackOffer({ ...config, pack: { ...config.pack, packId: sale.offerId, creditNano: sale.priceNano } }, { ...stablecoin.offer, amount: sale.stablecoinAmount }, ports.random.bytes(TEMPO_MEMO_BYTES));
+  const sized = tempoPackOffer(
+    { ...config, pack: { ...config.pack, packId: sale.offerId, creditNano: sale.priceNano } },
+    { ...stablecoin.offer, amount: sale.stablecoinAmount },
+    ports.random.bytes(TEMPO_MEMO_BYTES),
+  );
   return { ...sized, kind: PURCHASE_KINDS.exact, origin: sale.resource, ...(account === null ? {} : { opaque: { [SALE_OPAQUE_MEMBERS.account]: account } }) };
 }
 
@@ -96,7 +108,10 @@ export function freshSaleChallenge(
   method?: PaymentMethodId,
 ): Promise<PurchaseAnswer> {
   const account = input.buyer?.agentUrl ?? null;
-  const again = method !== undefined && !wantsPack(input, config) && callMethodsOffered(config, ports).includes(method) ? SINGLE_CALL_OFFERS[method]!.offer(config, account, ports) : undefined;
+  const again =
+    method !== undefined && !wantsPack(input, config) && callMethodsOffered(config, ports).includes(method)
+      ? SINGLE_CALL_OFFERS[method]!.offer(config, account, ports)
+      : undefined;
   const offer = again ?? offerFor(input, config, ports) ?? cardCallOffer(config, account);
   return withFreshChallenge(refusal, ports, config, input.now, description, offer);
 }
@@ -120,7 +135,12 @@ export function isCallHere(issued: IssuedChallenge, config: SaleConfig): boolean
  * otherwise): per-call card sales open, the call priced as the challenge quoted it, the card's country in the
  * per-call markets, and the card known to the processor.
  */
-export async function perCallCardInstrument(issued: IssuedChallenge, token: string, ports: Pick<SalePorts, 'processor' | 'cards'>, config: SaleConfig): Promise<string | undefined> {
+export async function perCallCardInstrument(
+  issued: IssuedChallenge,
+  token: string,
+  ports: Pick<SalePorts, 'processor' | 'cards'>,
+  config: SaleConfig,
+): Promise<string | undefined> {
   const { sale } = config;
   if (!sale.cardOpen) return undefined;
   if (issued.price.amount !== sale.price.amount || issued.price.currency !== sale.price.currency || issued.creditNano !== sale.priceNano) return undefined;

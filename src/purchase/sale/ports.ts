@@ -129,7 +129,10 @@ export interface Funding {
  * of them already reached its limit, and then answers the index of the first that did, counting nothing.
  */
 export interface CapCounters {
-  take(counters: readonly { readonly name: string; readonly limit: number }[], day: number): Awaitable<{ readonly taken: true } | { readonly taken: false; readonly over: number }>;
+  take(
+    counters: readonly { readonly name: string; readonly limit: number }[],
+    day: number,
+  ): Awaitable<{ readonly taken: true } | { readonly taken: false; readonly over: number }>;
   /** Gives back one on each counter (a purchase that captured nothing). */
   release(names: readonly string[], day: number): Awaitable<void>;
 }

@@ -13,7 +13,13 @@ export function payerOf(issued: IssuedChallenge, account: string | null): string
 }
 
 /** The sale of one call, opened with the payment (and the caps it counted on) before the payment is sent. */
-export function saleOf(issued: IssuedChallenge, account: string | null, payer: string, now: number, caps: Pick<SaleRecord, 'caps' | 'capDay'> = {}): SaleRecord {
+export function saleOf(
+  issued: IssuedChallenge,
+  account: string | null,
+  payer: string,
+  now: number,
+  caps: Pick<SaleRecord, 'caps' | 'capDay'> = {},
+): SaleRecord {
   return { challengeId: issued.id, resource: issued.origin, account, payer, priceNano: issued.creditNano, state: 'open', ...caps, openedAt: now };
 }
 
@@ -22,7 +28,13 @@ export function saleOf(issued: IssuedChallenge, account: string | null, payer: s
  * answers its 409. Undefined when the payment may be resumed. The sale is opened with the payment; it is opened
  * here when a fault came between the two (no caps to give back then).
  */
-export async function resumedSaleRefusal(issued: IssuedChallenge, payer: string, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<PurchaseAnswer | undefined> {
+export async function resumedSaleRefusal(
+  issued: IssuedChallenge,
+  payer: string,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<PurchaseAnswer | undefined> {
   const account = accountOf(issued);
   if (account !== null && input.buyer?.agentUrl !== account) return purchaseAnswer(PURCHASE_ERRORS.terms_acceptance_unauthenticated, surfaceOf(config));
   const sale = await ports.sales.open(saleOf(issued, account, payer, input.now));

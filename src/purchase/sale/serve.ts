@@ -70,7 +70,14 @@ export async function creditAndServe(grant: Grant, input: SaleRequest, ports: Sa
  * call_already_served, call_refunded). A call that did not start goes back to open with its hold kept
  * (503 sale_serve_pending: the same credential serves it, once); one that failed is refunded.
  */
-async function fundAndServe(challengeId: string, grant: Grant, balanceNano: string, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
+async function fundAndServe(
+  challengeId: string,
+  grant: Grant,
+  balanceNano: string,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome> {
   const sale = await ports.sales.sale(challengeId);
   if (sale === undefined) throw new Error(`no sale under challenge ${challengeId}`);
   if (!FUNDABLE.includes(sale.state)) return settledAgainAnswer(sale.state as Exclude<SaleState, 'open' | 'declined'>, grant, config);
@@ -91,7 +98,9 @@ async function fundAndServe(challengeId: string, grant: Grant, balanceNano: stri
   const claimed = await ports.sales.move(challengeId, FUNDABLE, 'serving', { holdId });
   if (!claimed.moved) return settledAgainAnswer(claimed.record.state as Exclude<SaleState, 'open' | 'declined'>, grant, config);
 
-  const result = await runCall(() => ports.server.serve({ resource: sale.resource, account: sale.account, challengeId, headers: input.headers, body: input.body }));
+  const result = await runCall(() =>
+    ports.server.serve({ resource: sale.resource, account: sale.account, challengeId, headers: input.headers, body: input.body }),
+  );
   if (result?.outcome === 'served') {
     await quietly(() => ports.funding.spend(holdId));
     await ports.sales.move(challengeId, ['serving'], 'served');

@@ -18,7 +18,14 @@ export function saleSurface(input: SaleRequest, ports: SalePorts, config: SaleCo
     methods: () => callMethodsOffered(config, ports),
     offer: () => offerFor(input, config, ports),
     fresh: (ctx, refusal, description) =>
-      freshSaleChallenge(refusal, input, ports, config, description, ctx.issued !== undefined && methodOf(ctx) === PAYMENT_METHODS.tempo ? PAYMENT_METHODS.tempo : undefined),
+      freshSaleChallenge(
+        refusal,
+        input,
+        ports,
+        config,
+        description,
+        ctx.issued !== undefined && methodOf(ctx) === PAYMENT_METHODS.tempo ? PAYMENT_METHODS.tempo : undefined,
+      ),
     sells: (issued) => isCallHere(issued, config),
     resumeCharge: (_ctx, record, issued) => resumeSale(record, issued, input, ports, config),
     resumeTransfer: (_ctx, record, issued, stablecoin) => resumeSaleTransfer(record, issued, input, stablecoin, ports, config),

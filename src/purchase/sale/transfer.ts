@@ -16,7 +16,12 @@ import { creditAndServe } from './serve.js';
  * The sale's part of the same-credential guard for a stablecoin credential on its own: the transfer recorded
  * for this very transaction under a call challenge of this resource resumes its sale. Undefined otherwise.
  */
-export async function resumeSaleTransferFirst(credential: PaymentCredential, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome | undefined> {
+export async function resumeSaleTransferFirst(
+  credential: PaymentCredential,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome | undefined> {
   const found = await transferOfSameCredential(credential, ports);
   if (found === undefined || !isCallHere(found.issued, config)) return undefined;
   return resumeSaleTransfer(found.record, found.issued, input, found.stablecoin, ports, config);
@@ -26,7 +31,14 @@ export async function resumeSaleTransferFirst(credential: PaymentCredential, inp
  * Section 3 row 1: the same credential resumes its sale; no switch, terms version, price, cap or location is
  * asked again. Only the agent the challenge names may resume a sale for it.
  */
-export async function resumeSaleTransfer(record: TransferRecord, issued: IssuedChallenge, input: SaleRequest, stablecoin: StablecoinPorts, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
+export async function resumeSaleTransfer(
+  record: TransferRecord,
+  issued: IssuedChallenge,
+  input: SaleRequest,
+  stablecoin: StablecoinPorts,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome> {
   const refused = await resumedSaleRefusal(issued, record.buyer, input, ports, config);
   if (refused !== undefined) return refused;
   return saleTransferAnswer(await resumeTransferStep(record, stablecoin, input.now), input, ports, config);

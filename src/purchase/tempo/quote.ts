@@ -69,7 +69,8 @@ function quoteProblem(quote: { readonly [K in keyof TempoQuote]: unknown }): str
   if (typeof quote.amount !== 'string' || !BASE_UNITS.test(quote.amount)) return `${TEMPO_REQUEST_MEMBERS.amount} is not a decimal integer of base units`;
   if (typeof quote.currency !== 'string' || !ADDRESS.test(quote.currency)) return `${TEMPO_REQUEST_MEMBERS.currency} is not a token contract address`;
   if (typeof quote.recipient !== 'string' || !ADDRESS.test(quote.recipient)) return `${TEMPO_REQUEST_MEMBERS.recipient} is not a deposit address`;
-  if (typeof quote.chainId !== 'number' || !Number.isSafeInteger(quote.chainId) || quote.chainId <= 0) return `${TEMPO_METHOD_DETAILS_MEMBERS.chainId} is not a positive integer`;
+  if (typeof quote.chainId !== 'number' || !Number.isSafeInteger(quote.chainId) || quote.chainId <= 0)
+    return `${TEMPO_METHOD_DETAILS_MEMBERS.chainId} is not a positive integer`;
   if (typeof quote.memo !== 'string' || !MEMO.test(quote.memo)) return `${TEMPO_METHOD_DETAILS_MEMBERS.memo} is not bytes32 hex`;
   return undefined;
 }

@@ -81,33 +81,39 @@ export async function checkTempoTransaction(serialized: string, quote: TempoQuot
 
   if (tx.feePayerSignature !== undefined) return refuse('fee-payer', 'the transaction names a fee payer; sign one that pays its own fee');
   if (tx.signature === undefined || tx.from === undefined) return refuse('unsigned', 'the transaction is not signed');
-  if (!WALLET_SIGNATURE_TYPES.has(tx.signature.type)) return refuse('not-wallet-signature', `the transaction is signed with a ${tx.signature.type} signature; sign it with the paying wallet's own key`);
+  if (!WALLET_SIGNATURE_TYPES.has(tx.signature.type))
+    return refuse('not-wallet-signature', `the transaction is signed with a ${tx.signature.type} signature; sign it with the paying wallet's own key`);
   if (tx.chainId !== quote.chainId) return refuse('wrong-chain', `the transaction is for chain ${tx.chainId}, the challenge quotes chain ${quote.chainId}`);
   // ox decodes an EIP-7702 style authorization list onto the envelope; viem's type does not name it.
   const delegations = (tx as { readonly authorizationList?: readonly unknown[] }).authorizationList;
-  if (tx.keyAuthorization !== undefined || (delegations?.length ?? 0) > 0) return refuse('extra-effects', 'the transaction also authorizes a key or a delegation; it must only make the transfer');
+  if (tx.keyAuthorization !== undefined || (delegations?.length ?? 0) > 0)
+    return refuse('extra-effects', 'the transaction also authorizes a key or a delegation; it must only make the transfer');
 
   const calls = tx.calls ?? [];
   if (calls.length !== 1) return refuse('not-one-call', `the transaction makes ${calls.length} calls; it must make exactly one ${TIP20_TRANSFER_WITH_MEMO}`);
   const call = calls[0]!;
-  if (call.to === undefined || call.to === null || !same(call.to, quote.currency)) return refuse('wrong-token', `the call goes to ${call.to ?? 'no contract'}, not the token contract ${quote.currency}`);
+  if (call.to === undefined || call.to === null || !same(call.to, quote.currency))
+    return refuse('wrong-token', `the call goes to ${call.to ?? 'no contract'}, not the token contract ${quote.currency}`);
   if (call.value !== undefined && BigInt(call.value) !== 0n) return refuse('carries-value', 'the call carries native value; it must only transfer the token');
 
   let transfer: { readonly to: string; readonly amount: bigint; readonly memo: string };
   try {
     const decoded = decodeFunctionData({ abi: Abis.tip20, data: call.data ?? '0x' });
-    if (decoded.functionName !== TIP20_TRANSFER_WITH_MEMO) return refuse('not-transfer-with-memo', `the call is ${decoded.functionName}, not ${TIP20_TRANSFER_WITH_MEMO}`);
+    if (decoded.functionName !== TIP20_TRANSFER_WITH_MEMO)
+      return refuse('not-transfer-with-memo', `the call is ${decoded.functionName}, not ${TIP20_TRANSFER_WITH_MEMO}`);
     const [to, amount, memo] = decoded.args;
     transfer = { to, amount, memo };
   } catch {
     return refuse('not-transfer-with-memo', `the call data is not a TIP-20 ${TIP20_TRANSFER_WITH_MEMO}`);
   }
-  if (transfer.amount !== BigInt(quote.amount)) return refuse('wrong-amount', `the transfer moves ${transfer.amount} base units; the challenge quotes ${quote.amount}`);
+  if (transfer.amount !== BigInt(quote.amount))
+    return refuse('wrong-amount', `the transfer moves ${transfer.amount} base units; the challenge quotes ${quote.amount}`);
   if (!same(transfer.to, quote.recipient)) return refuse('wrong-recipient', `the transfer pays ${transfer.to}, not the deposit address ${quote.recipient}`);
   if (!same(transfer.memo, quote.memo)) return refuse('wrong-memo', `the transfer carries memo ${transfer.memo}; the challenge quotes memo ${quote.memo}`);
 
   if (tx.validBefore === undefined) return refuse('no-expiry', 'the transaction has no validBefore; it must expire no later than the challenge');
-  if (tx.validBefore > window.expiresAt) return refuse('valid-after-expiry', `the transaction stays valid until ${tx.validBefore}, after the challenge expiry ${window.expiresAt}`);
+  if (tx.validBefore > window.expiresAt)
+    return refuse('valid-after-expiry', `the transaction stays valid until ${tx.validBefore}, after the challenge expiry ${window.expiresAt}`);
   if (tx.validBefore <= window.now) return refuse('transaction-expired', `the transaction expired at ${tx.validBefore}`);
 
   return { ok: true, transfer: { hash: keccak256(canonical), serialized: canonical, wallet: tx.from.toLowerCase() as Hex, validBefore: tx.validBefore } };

@@ -11,14 +11,19 @@ export type TransferSettlement =
  * whether or not the credential is ever presented again; a later presentation answers 409
  * purchase_already_granted. A hash that matches no transfer record is left to reconciliation.
  */
-export async function settleTransferReported(report: { readonly hash: Hex }, ports: Pick<PurchasePorts, 'clock' | 'store' | 'stablecoin'>): Promise<TransferSettlement> {
+export async function settleTransferReported(
+  report: { readonly hash: Hex },
+  ports: Pick<PurchasePorts, 'clock' | 'store' | 'stablecoin'>,
+): Promise<TransferSettlement> {
   const transfers = ports.stablecoin?.transfers;
   const record = transfers === undefined ? undefined : await transfers.transferByHash(report.hash);
   if (transfers === undefined || record === undefined) return { credited: false, reason: 'unmatched' };
   const settled = await transfers.updateTransfer(record.challengeId, 'settled');
   try {
     const result = await ports.store.grant(transferGrant(settled, ports.clock.now()));
-    return result.granted ? { credited: true, grant: result.grant, balanceNano: result.balanceNano } : { credited: false, reason: 'already-credited', grant: result.grant };
+    return result.granted
+      ? { credited: true, grant: result.grant, balanceNano: result.balanceNano }
+      : { credited: false, reason: 'already-credited', grant: result.grant };
   } catch {
     return { credited: false, reason: 'grant-failed' };
   }

@@ -21,7 +21,11 @@ export type TransferStep =
  * (unavailable for a transfer never broadcast; the same credential completes either); failed ends the
  * transfer and takes it out of the wallet's daily total.
  */
-export async function followTransferStep(record: TransferRecord, stablecoin: StablecoinPorts, failedAs: PaymentProblemRecord = PAYMENT_PROBLEMS.verificationFailed): Promise<TransferStep> {
+export async function followTransferStep(
+  record: TransferRecord,
+  stablecoin: StablecoinPorts,
+  failedAs: PaymentProblemRecord = PAYMENT_PROBLEMS.verificationFailed,
+): Promise<TransferStep> {
   let status: Awaited<ReturnType<StablecoinPorts['network']['status']>>;
   try {
     status = await stablecoin.network.status(record.hash);

@@ -34,12 +34,19 @@ async function placeWallet(transfer: AdmittedTransfer, stablecoin: StablecoinPor
 export async function walletPlacementRefusal(transfer: AdmittedTransfer, stablecoin: Stablecoin, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
   const placed = await placeWallet(transfer, stablecoin.ports);
   if (placed === undefined && !stablecoin.offer.sellsToUnplaceableBuyers) return codeAnswer(PURCHASE_ERRORS.stablecoin_location_unknown, config);
-  if (placed !== undefined && (config.closedMarkets ?? []).includes(placed.toUpperCase())) return codeAnswer(PURCHASE_ERRORS.purchases_unavailable_region, config);
+  if (placed !== undefined && (config.closedMarkets ?? []).includes(placed.toUpperCase()))
+    return codeAnswer(PURCHASE_ERRORS.purchases_unavailable_region, config);
   return undefined;
 }
 
 /** Counts the transfer of `amount` base units against the wallet's total for today (UTC); the seconds until tomorrow when it would pass the cap (7.4 wallet_daily_cap). */
-export async function countAgainstWalletCap(transfer: AdmittedTransfer, amount: string, offer: StablecoinOffer, stablecoin: StablecoinPorts, now: number): Promise<number | undefined> {
+export async function countAgainstWalletCap(
+  transfer: AdmittedTransfer,
+  amount: string,
+  offer: StablecoinOffer,
+  stablecoin: StablecoinPorts,
+  now: number,
+): Promise<number | undefined> {
   if (offer.walletDailyCap === undefined) return undefined;
   const day = now - (now % DAY_S);
   const counted = await stablecoin.walletCaps.count(transfer.wallet, day, transfer.hash, amount, offer.walletDailyCap);

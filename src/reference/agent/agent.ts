@@ -111,7 +111,9 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
 
   /** 7.2: a caller the access block keeps out is refused 403 on a scoped endpoint before its scope is read. */
   const keptOut = (endpoint: { readonly scopes?: AgentHttpEndpoint['scopes'] }, identity: CallerIdentity) =>
-    !isOpenDeclaration(endpoint.scopes) && deniedByAccessBlock(identity.caller, access) ? accessRefusalAnswer(forbiddenVerdict(), identity.presentedCredential) : null;
+    !isOpenDeclaration(endpoint.scopes) && deniedByAccessBlock(identity.caller, access)
+      ? accessRefusalAnswer(forbiddenVerdict(), identity.presentedCredential)
+      : null;
   const gate = (endpoint: AgentHttpEndpoint, identity: CallerIdentity) => keptOut(endpoint, identity) ?? decideEndpointAccess(endpoint, identity, agentFacts);
 
   const authOf = (identity: CallerIdentity): EndpointAuth => ({ authenticated: identity.caller?.authenticated === true, caller: identity.caller });
@@ -167,9 +169,14 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
   }
 
   function keyDirectory(request: Request): Response {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return renderAnswer(methodNotAllowedAnswer(WELL_KNOWN.keyDirectory, request.method, ['GET', 'HEAD']));
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return renderAnswer(methodNotAllowedAnswer(WELL_KNOWN.keyDirectory, request.method, ['GET', 'HEAD']));
     if (!publicKey) return renderAnswer(notFoundAnswer(WELL_KNOWN.keyDirectory));
-    return renderAnswer({ status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.keyDirectory }, body: keyDirectoryDocument([publicKey as Parameters<typeof keyDirectoryDocument>[0][number]]) });
+    return renderAnswer({
+      status: 200,
+      headers: { [HEADERS.contentType]: MEDIA_TYPES.keyDirectory },
+      body: keyDirectoryDocument([publicKey as Parameters<typeof keyDirectoryDocument>[0][number]]),
+    });
   }
 
   return {
@@ -183,7 +190,10 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
         return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
       } catch (error) {
         reportError(options.onError, error, `agent ${options.name}: ${request.method} ${new URL(request.url).pathname}`);
-        return renderAnswer({ status: 500, body: { error: { code: ENDPOINT_OWN_CODES.internal, message: `The agent ${options.name} failed while answering this request.` } } });
+        return renderAnswer({
+          status: 500,
+          body: { error: { code: ENDPOINT_OWN_CODES.internal, message: `The agent ${options.name} failed while answering this request.` } },
+        });
       }
     },
     async upgrade(request) {

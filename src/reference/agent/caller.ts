@@ -30,7 +30,12 @@ export function callerOf(token: VerifiedToken, access: AccessBlock): Caller {
     id,
     isOwner: id !== null && id === access.owner,
     isAdmin,
-    groups: id === null ? [] : Object.entries(access.groups ?? {}).filter(([, members]) => members.includes(id)).map(([group]) => group),
+    groups:
+      id === null
+        ? []
+        : Object.entries(access.groups ?? {})
+            .filter(([, members]) => members.includes(id))
+            .map(([group]) => group),
     scopes: token.scopes,
   };
 }

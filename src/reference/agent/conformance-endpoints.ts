@@ -21,7 +21,11 @@ function decoded(body: Uint8Array): unknown {
 
 /** The reference handlers of the probes: each says what it received, so a check can see the handler ran. */
 export function conformanceEndpoints(): AgentHttpEndpoint[] {
-  const who = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => ({ endpoint: ctx.url.pathname, caller: ctx.auth.caller?.id ?? null, authenticated: ctx.auth.authenticated });
+  const who = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => ({
+    endpoint: ctx.url.pathname,
+    caller: ctx.auth.caller?.id ?? null,
+    authenticated: ctx.auth.authenticated,
+  });
   return [
     { ...PROBES.open, handler: (ctx) => who(ctx) },
     { ...PROBES.echo, handler: (ctx) => ({ ...who(ctx), bytes: ctx.body.byteLength, json: decoded(ctx.body) }) },

@@ -65,7 +65,10 @@ export function createFileKeyStore(dir: string): AgentKeyStore {
     },
     async save(keys) {
       await mkdir(dir, { recursive: true, mode: KEYS_DIR_MODE });
-      for (const [path, jwk] of [[paths.ed25519, keys.ed25519], [paths.rsa, keys.rsa]] as const) {
+      for (const [path, jwk] of [
+        [paths.ed25519, keys.ed25519],
+        [paths.rsa, keys.rsa],
+      ] as const) {
         await writeFile(path, `${JSON.stringify(jwk, null, 2)}\n`, { mode: KEY_FILE_MODE, flag: 'wx' });
         await chmod(path, KEY_FILE_MODE); // the umask only narrows the mode given above; be exact
       }

@@ -55,7 +55,10 @@ export async function createMountedAgent(origin: string, options: ServedAgentOpt
 
 /** The reference deployment's paid surface on an origin (its default purchase config's problem bases and terms). */
 function referenceSurface(origin: string): PaidSurface {
-  return { problemBases: { ...DEFAULT_PROBLEM_BASES, problems: `${origin}/problems` }, terms: { url: `${origin}${REFERENCE_TERMS_PATH}`, version: REFERENCE_TERMS_VERSION } };
+  return {
+    problemBases: { ...DEFAULT_PROBLEM_BASES, problems: `${origin}/problems` },
+    terms: { url: `${origin}${REFERENCE_TERMS_PATH}`, version: REFERENCE_TERMS_VERSION },
+  };
 }
 
 /**

@@ -62,7 +62,11 @@ export async function tokenEndpointResponse(request: Request, options: TokenEndp
     if (field(name) === '') return oauthError(400, TOKEN_ERROR_CODES.invalidRequest, `The form field ${name} is missing or empty.`);
   }
   if (field(F.grantType) !== CLIENT_CREDENTIALS_GRANT) {
-    return oauthError(400, TOKEN_ERROR_CODES.unsupportedGrantType, `grant_type must be ${CLIENT_CREDENTIALS_GRANT}, not ${JSON.stringify(field(F.grantType))}.`);
+    return oauthError(
+      400,
+      TOKEN_ERROR_CODES.unsupportedGrantType,
+      `grant_type must be ${CLIENT_CREDENTIALS_GRANT}, not ${JSON.stringify(field(F.grantType))}.`,
+    );
   }
   const expected = Object.hasOwn(options.clients, field(F.clientId)) ? options.clients[field(F.clientId)]! : undefined;
   if (expected === undefined || !sameSecret(field(F.clientSecret), expected)) {
@@ -71,7 +75,11 @@ export async function tokenEndpointResponse(request: Request, options: TokenEndp
   const target = field(F.target);
   const audience = target.startsWith(AGENT_NAME_SIGIL) && target.length > 1 ? options.resolveTarget(target.slice(1)) : null;
   if (audience === null) {
-    return oauthError(400, TOKEN_ERROR_CODES.invalidTarget, `target must name a known agent with a leading ${AGENT_NAME_SIGIL}, such as ${AGENT_NAME_SIGIL}alice; got ${JSON.stringify(target)}.`);
+    return oauthError(
+      400,
+      TOKEN_ERROR_CODES.invalidTarget,
+      `target must name a known agent with a leading ${AGENT_NAME_SIGIL}, such as ${AGENT_NAME_SIGIL}alice; got ${JSON.stringify(target)}.`,
+    );
   }
   const scope = field(F.scope);
   const minted = await options.mint({ audience, scope, clientId: field(F.clientId) });

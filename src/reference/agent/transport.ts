@@ -48,7 +48,13 @@ export async function chatCompletionsResponse(request: Request, name: string, no
   const created = now();
   if (input.stream === true) {
     const chunks = [
-      ...words(text).map((w) => ({ id, object: 'chat.completion.chunk', created, model: name, choices: [{ index: 0, delta: { content: w }, finish_reason: null }] })),
+      ...words(text).map((w) => ({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: name,
+        choices: [{ index: 0, delta: { content: w }, finish_reason: null }],
+      })),
       { id, object: 'chat.completion.chunk', created, model: name, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
     ];
     return new Response(sseStream(chunks, { done: true }), { status: 200, headers: sseHeaders() });
@@ -56,6 +62,12 @@ export async function chatCompletionsResponse(request: Request, name: string, no
   return renderAnswer({
     status: 200,
     headers: { [HEADERS.contentType]: MEDIA_TYPES.json },
-    body: { id, object: 'chat.completion', created, model: name, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] },
+    body: {
+      id,
+      object: 'chat.completion',
+      created,
+      model: name,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    },
   });
 }

@@ -25,7 +25,8 @@ export function platformMcpServer(delegate: Delegate, payer: string | null): Ser
     tools: [
       {
         name: DELEGATE_TOOL.name,
-        description: "Runs a delegated call funded from the caller's balance; status balance_required when the balance does not cover it (the call did not run).",
+        description:
+          "Runs a delegated call funded from the caller's balance; status balance_required when the balance does not cover it (the call did not run).",
         inputSchema: { type: 'object' as const, properties: { [DELEGATE_TOOL.callArgument]: { type: 'object' } }, required: [DELEGATE_TOOL.callArgument] },
       },
     ],

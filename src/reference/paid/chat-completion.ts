@@ -63,7 +63,10 @@ export function echoCompletion(request: ChatRequest, body: Uint8Array | null, cr
   const prompt = words(request.lastUserText);
   const completion = words(content);
   return {
-    id: `${CHAT.idPrefix}${createHash('sha256').update(body ?? new Uint8Array(0)).digest('hex').slice(0, 24)}`,
+    id: `${CHAT.idPrefix}${createHash('sha256')
+      .update(body ?? new Uint8Array(0))
+      .digest('hex')
+      .slice(0, 24)}`,
     object: CHAT.object,
     created,
     model: request.model,

@@ -120,7 +120,10 @@ export class TurnSession {
         return this.attempt(this.waiting, true);
       }
       default:
-        return this.refuse(SOCKET_ERROR_CODES.invalidFrame, `/${FRAME_MEMBERS.type}: this socket takes ${INBAND_FRAME_TYPES.responseCreate} and ${INBAND_FRAME_TYPES.paymentSubmit}.`);
+        return this.refuse(
+          SOCKET_ERROR_CODES.invalidFrame,
+          `/${FRAME_MEMBERS.type}: this socket takes ${INBAND_FRAME_TYPES.responseCreate} and ${INBAND_FRAME_TYPES.paymentSubmit}.`,
+        );
     }
   }
 

@@ -16,11 +16,13 @@ async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunne
     const verdict = await ctx.verify();
     if (!verdict.ok) return renderAnswer(verdict);
   }
-  if (read.truncated) return renderAnswer(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The MCP message is larger than the platform reads (section 8).'));
+  if (read.truncated)
+    return renderAnswer(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The MCP message is larger than the platform reads (section 8).'));
   const postId = ctx.params.postId!;
   const post = await reader.getPost(postId);
   const catalog = post ? await reader.getCatalogRecord(post.metadata.catalogId) : undefined;
-  if (!post || !catalog) return renderAnswer(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
+  if (!post || !catalog)
+    return renderAnswer(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
   const sources = await reader.getFunctionSources(catalog.agentId);
 
   const server = widgetMcpServer({ post, catalog, sources, platformOrigin: ctx.url.origin }, runner);

@@ -83,7 +83,11 @@ export function widgetMcpServer(widget: ExposedWidget, runner: ToolRunner): Serv
 
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => {
     if (params.uri !== uri || catalog.snapshot.entryHtml === null) {
-      throw new McpError(MCP_RESOURCE_NOT_FOUND, catalog.snapshot.entryHtml === null ? `The widget's HTML entry ${catalog.snapshot.entryPath} was not in its folder at publish.` : 'Resource not found', { uri: params.uri });
+      throw new McpError(
+        MCP_RESOURCE_NOT_FOUND,
+        catalog.snapshot.entryHtml === null ? `The widget's HTML entry ${catalog.snapshot.entryPath} was not in its folder at publish.` : 'Resource not found',
+        { uri: params.uri },
+      );
     }
     return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: injectSdkScript(catalog.snapshot.entryHtml, platformOrigin), _meta: meta }] };
   });

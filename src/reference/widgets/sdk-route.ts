@@ -43,7 +43,11 @@ export function widgetSdkRoute(): PublicRoute {
     path: WIDGET_SDK.path,
     access: 'public',
     methods: {
-      GET: () => new Response(body.slice(), { status: 200, headers: { [HEADERS.contentType]: `${MEDIA_TYPES.javascript}; charset=utf-8`, [HEADERS.cacheControl]: 'public, max-age=300' } }),
+      GET: () =>
+        new Response(body.slice(), {
+          status: 200,
+          headers: { [HEADERS.contentType]: `${MEDIA_TYPES.javascript}; charset=utf-8`, [HEADERS.cacheControl]: 'public, max-age=300' },
+        }),
     },
   };
 }

@@ -49,7 +49,10 @@ ${record.source}
 })().then((text) => ({ text }), (error) => ({ error: String(error && error.message !== undefined ? error.message : error) }))`;
       let timer: NodeJS.Timeout | undefined;
       try {
-        const running = new vm.Script(wrapped, { filename: record.file }).runInContext(context, { timeout: timeoutMs }) as Promise<{ text?: unknown; error?: unknown }>;
+        const running = new vm.Script(wrapped, { filename: record.file }).runInContext(context, { timeout: timeoutMs }) as Promise<{
+          text?: unknown;
+          error?: unknown;
+        }>;
         const expired = new Promise<'timeout'>((resolve) => {
           timer = setTimeout(() => resolve('timeout'), timeoutMs);
           timer.unref();
@@ -60,7 +63,11 @@ ${record.source}
         return { ok: false, code: BRIDGE_ERRORS.internal.code, message: `${record.tool} threw: ${String(settled.error)}` };
       } catch (error) {
         if (isTimeout(error)) return timedOut(record, timeoutMs);
-        return { ok: false, code: BRIDGE_ERRORS.internal.code, message: `${record.tool} could not run: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          ok: false,
+          code: BRIDGE_ERRORS.internal.code,
+          message: `${record.tool} could not run: ${error instanceof Error ? error.message : String(error)}`,
+        };
       } finally {
         clearTimeout(timer);
       }

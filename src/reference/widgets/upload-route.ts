@@ -51,18 +51,30 @@ export function uploadRoute(folders: FolderWriter, ids: IdSource, users: UserDir
     methods: {
       POST: async (ctx) => {
         const ownerId = users.userIdOf(ctx.verdict);
-        if (ownerId === null) return renderAnswer(errorAnswer(STATUS.forbidden, PUBLISH_ERROR_CODES.notFolderOwner, 'The credential names no user, so it cannot own a folder.'));
+        if (ownerId === null)
+          return renderAnswer(errorAnswer(STATUS.forbidden, PUBLISH_ERROR_CODES.notFolderOwner, 'The credential names no user, so it cannot own a folder.'));
         const read = await ctx.read();
-        if (read.truncated) return renderAnswer(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The folder upload is larger than a signed request may be (section 8).'));
+        if (read.truncated)
+          return renderAnswer(
+            errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The folder upload is larger than a signed request may be (section 8).'),
+          );
         let upload: unknown;
         try {
           upload = JSON.parse(decoder.decode(read.request.body ?? new Uint8Array()));
         } catch {
-          return renderAnswer(errorAnswer(STATUS.badRequest, PLATFORM_ERROR_CODES.badRequest, 'The body is not UTF-8 JSON; send { "files": { "<path>": "<text>" } }.'));
+          return renderAnswer(
+            errorAnswer(STATUS.badRequest, PLATFORM_ERROR_CODES.badRequest, 'The body is not UTF-8 JSON; send { "files": { "<path>": "<text>" } }.'),
+          );
         }
         if (!validateUpload(upload)) {
           const detail = (validateUpload.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
-          return renderAnswer(errorAnswer(STATUS.badRequest, PLATFORM_ERROR_CODES.badRequest, `The folder upload is not { "files": { "<relative path>": "<text>" }, "remixOf"?: "<id>" }: ${detail}`));
+          return renderAnswer(
+            errorAnswer(
+              STATUS.badRequest,
+              PLATFORM_ERROR_CODES.badRequest,
+              `The folder upload is not { "files": { "<relative path>": "<text>" }, "remixOf"?: "<id>" }: ${detail}`,
+            ),
+          );
         }
         const files = new Map(Object.entries(upload.files).map(([path, text]) => [path.replace(/^\.\//, ''), encoder.encode(text)] as const));
         const id = ids.next('folder');

@@ -59,7 +59,12 @@ export const ACCESS_CALLERS: readonly NamedCaller[] = [
   { name: 'user', words: 'a verified caller in no group', caller: verified('https://agents.example/a/carol'), presented: true },
   { name: 'friend', words: `a verified member of group ${FRIENDS}`, caller: verified('https://agents.example/a/dave', { groups: [FRIENDS] }), presented: true },
   { name: 'family', words: `a verified member of group ${FAMILY}`, caller: verified('https://agents.example/a/erin', { groups: [FAMILY] }), presented: true },
-  { name: 'holder', words: `a verified caller holding the scope ${HELD_SCOPE}`, caller: verified('https://agents.example/a/frank', { scopes: [HELD_SCOPE] }), presented: true },
+  {
+    name: 'holder',
+    words: `a verified caller holding the scope ${HELD_SCOPE}`,
+    caller: verified('https://agents.example/a/frank', { scopes: [HELD_SCOPE] }),
+    presented: true,
+  },
   { name: 'owner', words: "the agent's owner", caller: verified('user:owner', { is_owner: true }), presented: true },
   { name: 'admin', words: 'an admin who is not the owner', caller: verified('user:admin', { is_admin: true }), presented: true },
 ];
@@ -68,7 +73,11 @@ const EVERYONE = ACCESS_CALLERS.map((c) => c.name);
 const VERIFIED = ['user', 'friend', 'family', 'holder', 'owner', 'admin'];
 
 /** 5.4's scope table, written out: who each declaration admits. */
-export const SCOPE_TABLE: ReadonlyArray<{ readonly declaration: string | readonly string[] | null; readonly slug: string; readonly admits: readonly string[] }> = [
+export const SCOPE_TABLE: ReadonlyArray<{
+  readonly declaration: string | readonly string[] | null;
+  readonly slug: string;
+  readonly admits: readonly string[];
+}> = [
   { declaration: null, slug: 'no-scope', admits: EVERYONE },
   { declaration: ENDPOINT_SCOPES.all, slug: 'all', admits: EVERYONE },
   { declaration: [], slug: 'empty-list', admits: EVERYONE },
@@ -98,7 +107,12 @@ export interface AccessGroup {
 }
 
 /** The refusal 7.2 gives: 401 when there is no caller the agent can verify, 403 for a verified caller not admitted. */
-function refusalFor(c: NamedCaller, agentVerifies: boolean, codes: { unauthorized: string; forbidden: string }, challenge: (presented: boolean) => string): AccessExpect {
+function refusalFor(
+  c: NamedCaller,
+  agentVerifies: boolean,
+  codes: { unauthorized: string; forbidden: string },
+  challenge: (presented: boolean) => string,
+): AccessExpect {
   if (!agentVerifies || c.caller === null) return { allowed: false, status: 401, code: codes.unauthorized, www_authenticate: challenge(c.presented) };
   return { allowed: false, status: 403, code: codes.forbidden, www_authenticate: null };
 }

@@ -40,7 +40,14 @@ export async function accessVectors(): Promise<AccessVectors> {
 
 export function callerFromVector(caller: VectorCaller | null): Caller | null {
   if (caller === null) return null;
-  return { authenticated: caller.authenticated, id: caller.id, isOwner: caller.is_owner, isAdmin: caller.is_admin, groups: caller.groups, scopes: caller.scopes };
+  return {
+    authenticated: caller.authenticated,
+    id: caller.id,
+    isOwner: caller.is_owner,
+    isAdmin: caller.is_admin,
+    groups: caller.groups,
+    scopes: caller.scopes,
+  };
 }
 
 /** What our access core answers for one vector case, in the vector's terms. */

@@ -3,7 +3,15 @@ import { FixedClock, MemoryKeySetCache, memoryKeySets } from '../../sdk-auth/mem
 import { verifySdkToken } from '../../sdk-auth/verify-token.js';
 import { VECTOR_ENV } from '../kit.js';
 import { sdkVectorKeys } from './sdk-keys.js';
-import { sdkAuthFlags, sdkAuthGroups, type ConfigExpect, type SdkAuthGroup, type SdkConfigCase, type SdkTokenCase, type TokenExpect } from './sdk-token-scenarios.js';
+import {
+  sdkAuthFlags,
+  sdkAuthGroups,
+  type ConfigExpect,
+  type SdkAuthGroup,
+  type SdkConfigCase,
+  type SdkTokenCase,
+  type TokenExpect,
+} from './sdk-token-scenarios.js';
 
 export const SDK_TOKEN_GENERATOR_VERSION = '1';
 export const SDK_TOKEN_SCHEMA = 'sdk-tokens.schema.json';

@@ -41,7 +41,8 @@ export const ROW_METHODS: Readonly<Record<PurchaseErrorCode, readonly PaymentMet
   call_already_served: [stripe],
   call_refunded: [stripe],
   upstream_payment_not_relayed: {
-    unreachable: "answered by the platform's agent relay when an agent's own answer carries a payment challenge, not by the purchase machine (no port of the machine sees an agent's response)",
+    unreachable:
+      "answered by the platform's agent relay when an agent's own answer carries a payment challenge, not by the purchase machine (no port of the machine sees an agent's response)",
   },
   terms_record_failed: both,
   purchase_in_flight: both,

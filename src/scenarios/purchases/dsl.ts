@@ -1,21 +1,19 @@
 import { HEADERS } from '../../spec/headers.js';
-import { LINK_RELS, PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PURCHASE_KINDS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES, type PaymentProblemRecord } from '../../spec/payments.js';
+import {
+  LINK_RELS,
+  PAYMENT_CREDENTIAL_HEADER,
+  PAYMENT_METHODS,
+  PURCHASE_KINDS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+  type PaymentProblemRecord,
+} from '../../spec/payments.js';
 import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../spec/problem-types.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
 import { PLATFORM_ROUTES } from '../../spec/wire.js';
 import { quotedString } from '../../purchase/index.js';
 import { VECTOR_WALLETS, walletSource } from './credentials.js';
-import type {
-  AnswerExpect,
-  Caller,
-  Deployment,
-  InitialState,
-  PurchaseBlock,
-  PurchaseEvent,
-  ReceiptRef,
-  SettlementExpect,
-  TransactionBuild,
-} from './types.js';
+import type { AnswerExpect, Caller, Deployment, InitialState, PurchaseBlock, PurchaseEvent, ReceiptRef, SettlementExpect, TransactionBuild } from './types.js';
 
 /**
  * The words scenarios are written in. A scenario states what each answer must be from the spec's catalogue
@@ -118,7 +116,10 @@ export interface PresentSpec {
   readonly expect: StatedExpect;
 }
 
-export type ScenarioEvent = ({ readonly type: 'present' } & PresentSpec) | Exclude<PurchaseEvent, { type: 'present' } | { type: 'report-settled' }> | ReportSpec;
+export type ScenarioEvent =
+  | ({ readonly type: 'present' } & PresentSpec)
+  | Exclude<PurchaseEvent, { type: 'present' } | { type: 'report-settled' }>
+  | ReportSpec;
 
 export interface ReportSpec {
   readonly type: 'report-settled';
@@ -150,12 +151,20 @@ export const ask = (expect: StatedExpect, spec: Omit<PresentSpec, 'expect'> = {}
 export const payCard = (challengeOf: number, spt: string, expect: StatedExpect, spec: Omit<PresentSpec, 'expect' | 'credential'> = {}): ScenarioEvent =>
   present({ ...spec, credential: { challengeOf, spt }, expect });
 /** A stablecoin credential: a transaction signed by the test wallet for the challenge carried by event `challengeOf`. */
-export const payTempo = (challengeOf: number, expect: StatedExpect, spec: Omit<PresentSpec, 'expect' | 'credential'> & { readonly transaction?: Partial<TransactionBuild> } = {}): ScenarioEvent => {
+export const payTempo = (
+  challengeOf: number,
+  expect: StatedExpect,
+  spec: Omit<PresentSpec, 'expect' | 'credential'> & { readonly transaction?: Partial<TransactionBuild> } = {},
+): ScenarioEvent => {
   const { transaction, ...rest } = spec;
   return present({ ...rest, credential: { challengeOf, transaction: { signer: 'wallet', ...transaction } }, expect });
 };
 export const advance = (seconds: number): ScenarioEvent => ({ type: 'advance', seconds });
-export const configure = (set: Readonly<Record<string, unknown>>, comment?: string): ScenarioEvent => ({ type: 'configure', set, ...(comment === undefined ? {} : { comment }) });
+export const configure = (set: Readonly<Record<string, unknown>>, comment?: string): ScenarioEvent => ({
+  type: 'configure',
+  set,
+  ...(comment === undefined ? {} : { comment }),
+});
 
 /** The payload of a stablecoin credential carrying a transaction (its signature filled in when signed). */
 export const TRANSACTION_PAYLOAD = { [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction } as const;
@@ -168,9 +177,16 @@ const NONE = { retry: null, retryAfter: null, body: {}, granted: null, call: nul
 /** A 7.4 row as the catalogue states it: a code row (no challenge, retry and Retry-After as listed) or a problem row. */
 export function row(
   record: PurchaseErrorRecord,
-  options: { readonly retryAfter?: number; readonly body?: StatedExpect['body']; readonly method?: string; readonly purchase?: string; readonly version?: string } = {},
+  options: {
+    readonly retryAfter?: number;
+    readonly body?: StatedExpect['body'];
+    readonly method?: string;
+    readonly purchase?: string;
+    readonly version?: string;
+  } = {},
 ): StatedExpect {
-  if (record.retryAfter !== (options.retryAfter !== undefined)) throw new Error(`${record.code}: ${record.retryAfter ? 'give the Retry-After seconds' : 'carries no Retry-After'}`);
+  if (record.retryAfter !== (options.retryAfter !== undefined))
+    throw new Error(`${record.code}: ${record.retryAfter ? 'give the Retry-After seconds' : 'carries no Retry-After'}`);
   if (record.kind === 'problem') {
     return {
       ...NONE,
@@ -191,14 +207,20 @@ export function row(
     problemType: null,
     challenge: null,
     terms: null,
-    retry: record.retry === undefined ? null : { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) },
+    retry:
+      record.retry === undefined
+        ? null
+        : { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) },
     retryAfter: options.retryAfter ?? null,
     body: options.body ?? {},
   };
 }
 
 /** A 402 of the Payment scheme itself, with one fresh challenge. */
-export function problem(record: PaymentProblemRecord, options: { readonly method?: string; readonly purchase?: string; readonly version?: string } = {}): StatedExpect {
+export function problem(
+  record: PaymentProblemRecord,
+  options: { readonly method?: string; readonly purchase?: string; readonly version?: string } = {},
+): StatedExpect {
   return {
     ...NONE,
     status: record.status,
@@ -226,8 +248,22 @@ export function granted(balanceNano: string, receipt: ReceiptRef, options: { rea
 
 /** The resource's own response to a funded call; a call bought with a credential carries the receipt on a 2xx. */
 export function call(status: number, body: string, receipt: ReceiptRef | null, options: { readonly version?: string } = {}): StatedExpect {
-  return { ...NONE, status, answer: 'call', code: null, problemType: null, challenge: null, terms: termsOf(options.version ?? VERSION), call: { status, body, receipt } };
+  return {
+    ...NONE,
+    status,
+    answer: 'call',
+    code: null,
+    problemType: null,
+    challenge: null,
+    terms: termsOf(options.version ?? VERSION),
+    call: { status, body, receipt },
+  };
 }
 
 export const cardReceipt = (chargeId: string): ReceiptRef => ({ method: STRIPE, reference: chargeId });
-export const purchaseBlock = (balanceNano: string, chargeId: string, packId: string = SALE.offerId): PurchaseBlock => ({ packId, balanceNano, paymentIntentId: chargeId, receipt: cardReceipt(chargeId) });
+export const purchaseBlock = (balanceNano: string, chargeId: string, packId: string = SALE.offerId): PurchaseBlock => ({
+  packId,
+  balanceNano,
+  paymentIntentId: chargeId,
+  receipt: cardReceipt(chargeId),
+});

@@ -3,7 +3,19 @@ import { keccak256 } from 'viem';
 import type { Hex } from '../../purchase/tempo/index.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { TEMPO_PAYLOAD_MEMBERS } from '../../spec/payments.js';
-import { BASE_DEPLOYMENT, BASE_INITIAL, CREDITS, signed, tempoSource, TRANSACTION_PAYLOAD, VERSION, type PresentSpec, type Scenario, type ScenarioEvent, type StatedExpect } from './dsl.js';
+import {
+  BASE_DEPLOYMENT,
+  BASE_INITIAL,
+  CREDITS,
+  signed,
+  tempoSource,
+  TRANSACTION_PAYLOAD,
+  VERSION,
+  type PresentSpec,
+  type Scenario,
+  type ScenarioEvent,
+  type StatedExpect,
+} from './dsl.js';
 import { replayPurchaseCase, transactionIn, type EventResult } from './runner.js';
 import type { CredentialBuild, Ledger, PresentEvent, PurchaseCase, PurchaseEvent } from './types.js';
 import { mergeDeployment } from './world.js';
@@ -60,7 +72,8 @@ function skeleton(s: Scenario): PurchaseCase {
     const credential = spec.credential;
     if (credential !== undefined && 'literal' in credential) paymentAuthorization = { value: credential.literal };
     else if (credential !== undefined) {
-      const payload: Record<string, string> = credential.spt !== undefined ? { spt: credential.spt } : credential.transaction !== undefined ? { ...TRANSACTION_PAYLOAD } : { ...credential.payload };
+      const payload: Record<string, string> =
+        credential.spt !== undefined ? { spt: credential.spt } : credential.transaction !== undefined ? { ...TRANSACTION_PAYLOAD } : { ...credential.payload };
       const stablecoin = credential.transaction !== undefined || TEMPO_PAYLOAD_MEMBERS.type in payload;
       const built: CredentialBuild = {
         challengeOf: credential.challengeOf,
@@ -115,7 +128,8 @@ export async function caseOf(s: Scenario): Promise<PurchaseCase> {
     return hash;
   };
   /** Stated expectations name a transfer's hash as "@tx:<event>". */
-  const resolveRefs = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' && v.startsWith('@tx:') ? hashAt(Number(v.slice(4))) : v));
+  const resolveRefs = (value: unknown): unknown =>
+    JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' && v.startsWith('@tx:') ? hashAt(Number(v.slice(4))) : v));
 
   let ledger: Ledger | undefined;
   const finishPresent = (event: PresentEvent, result: EventResult, label: string): PresentEvent => {
@@ -136,7 +150,10 @@ export async function caseOf(s: Scenario): Promise<PurchaseCase> {
     if (auth?.built !== undefined) {
       if (result.credential === undefined) throw new Error(`${label}: the credential was not built`);
       const signature = auth.built.transaction === undefined ? undefined : transactionIn(result.credential);
-      paymentAuthorization = { value: result.credential, built: { ...auth.built, payload: { ...auth.built.payload, ...(signature === undefined ? {} : { [TEMPO_PAYLOAD_MEMBERS.signature]: signature }) } } };
+      paymentAuthorization = {
+        value: result.credential,
+        built: { ...auth.built, payload: { ...auth.built.payload, ...(signature === undefined ? {} : { [TEMPO_PAYLOAD_MEMBERS.signature]: signature }) } },
+      };
     }
     const nested = (event.whileServing ?? []).map((inner, n) => finishPresent(inner, result.whileServing[n]!, `${label} whileServing ${n}`));
     return {
@@ -156,7 +173,8 @@ export async function caseOf(s: Scenario): Promise<PurchaseCase> {
       case 'report-settled': {
         if (result.type !== 'report-settled') throw new Error(`${label}: no settlement result`);
         const { after, ...observed } = result.expect;
-        if (!isDeepStrictEqual(observed, resolveRefs(event.expect))) throw new Error(`purchase vector ${label}: the machine reports ${JSON.stringify(observed)}, the scenario states ${JSON.stringify(event.expect)}`);
+        if (!isDeepStrictEqual(observed, resolveRefs(event.expect)))
+          throw new Error(`purchase vector ${label}: the machine reports ${JSON.stringify(observed)}, the scenario states ${JSON.stringify(event.expect)}`);
         ledger = after;
         return { ...event, ...(event.hashOfEvent === undefined ? {} : { hash: hashAt(event.hashOfEvent) }), expect: result.expect };
       }

@@ -1,4 +1,14 @@
-import { decodeBase64urlJson, isCallAnswer, isGranted, isJsonObject, singlePaymentChallenge, type JsonObject, type PaymentChallenge, type PurchaseOutcome, type SaleOutcome } from '../../purchase/index.js';
+import {
+  decodeBase64urlJson,
+  isCallAnswer,
+  isGranted,
+  isJsonObject,
+  singlePaymentChallenge,
+  type JsonObject,
+  type PaymentChallenge,
+  type PurchaseOutcome,
+  type SaleOutcome,
+} from '../../purchase/index.js';
 import { HEADERS } from '../../spec/headers.js';
 import { PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, type RefundState } from '../../spec/payments.js';
 import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, OPAQUE_MEMBERS, RECEIPT_MEMBERS } from '../../purchase/wire.js';
@@ -41,7 +51,11 @@ function project(outcome: PurchaseOutcome | SaleOutcome, after: Ledger): Observe
         retry: null,
         body: {},
         granted: null,
-        call: { status: outcome.status, body: outcome.body === null ? '' : decoder.decode(outcome.body), receipt: receipt === undefined ? null : receiptFromHeader(receipt) },
+        call: {
+          status: outcome.status,
+          body: outcome.body === null ? '' : decoder.decode(outcome.body),
+          receipt: receipt === undefined ? null : receiptFromHeader(receipt),
+        },
         ...common,
       },
     };

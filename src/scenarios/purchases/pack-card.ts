@@ -35,15 +35,21 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-granted-then-already-granted',
-    description: 'A challenge, its card credential settled and credited (200, receipt naming the charge), then the same credential again: 409 purchase_already_granted, nothing charged.',
+    description:
+      'A challenge, its card credential settled and credited (200, receipt naming the charge), then the same credential again: 409 purchase_already_granted, nothing charged.',
     flags: ['Granted', 'SameCredential'],
     covers: [R.challengeShape.id, E.purchase_already_granted.id],
-    events: [ask(required), payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))), payCard(0, 'spt_1', row(E.purchase_already_granted, { body: { receipt: cardReceipt('pi_1') } }))],
+    events: [
+      ask(required),
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+      payCard(0, 'spt_1', row(E.purchase_already_granted, { body: { receipt: cardReceipt('pi_1') } })),
+    ],
   },
   {
     ...card,
     id: 'pack-card-terms-acceptance-required',
-    description: 'No Service-Terms-Accepted, or one not covered by the signature: 402 terms-acceptance-required with a fresh challenge; a platform-token caller\'s assent counts as sent.',
+    description:
+      "No Service-Terms-Accepted, or one not covered by the signature: 402 terms-acceptance-required with a fresh challenge; a platform-token caller's assent counts as sent.",
     flags: ['Terms'],
     covers: [E['terms-acceptance-required'].id],
     events: [
@@ -56,7 +62,8 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-terms-version-stale',
-    description: 'An old version sent, then a challenge issued under a version no longer current: 402 terms-version-stale each time, the fresh challenge naming the current version.',
+    description:
+      'An old version sent, then a challenge issued under a version no longer current: 402 terms-version-stale each time, the fresh challenge naming the current version.',
     flags: ['Terms', 'ConfigChange'],
     covers: [E['terms-version-stale'].id],
     events: [
@@ -70,10 +77,15 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-acceptance-unauthenticated',
-    description: 'A credential with assent from an unauthenticated caller: 401 terms_acceptance_unauthenticated, no Payment challenge, nothing charged; re-presented signed, it is charged.',
+    description:
+      'A credential with assent from an unauthenticated caller: 401 terms_acceptance_unauthenticated, no Payment challenge, nothing charged; re-presented signed, it is charged.',
     flags: ['Terms', 'Unauthenticated'],
     covers: [E.terms_acceptance_unauthenticated.id],
-    events: [ask(required), payCard(0, 'spt_1', row(E.terms_acceptance_unauthenticated), { caller: unidentified() }), payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1')))],
+    events: [
+      ask(required),
+      payCard(0, 'spt_1', row(E.terms_acceptance_unauthenticated), { caller: unidentified() }),
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+    ],
   },
   {
     ...card,
@@ -94,7 +106,8 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-region',
-    description: "A card from a closed market, then a card whose country cannot be established: 403 purchases_unavailable_region, nothing charged; a card from an open market is charged.",
+    description:
+      'A card from a closed market, then a card whose country cannot be established: 403 purchases_unavailable_region, nothing charged; a card from an open market is charged.',
     flags: ['Market'],
     covers: [E.purchases_unavailable_region.id, R.noChallengeOnCodes.id],
     deployment: { closedMarkets: ['FR'] },
@@ -109,7 +122,8 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-ownerless-balance-cap',
-    description: 'An agent without an owner at the ownerless limit: 403 ownerless_balance_cap; an owner key sent but not covered does not claim it; covered, it does.',
+    description:
+      'An agent without an owner at the ownerless limit: 403 ownerless_balance_cap; an owner key sent but not covered does not claim it; covered, it does.',
     flags: ['Ownerless'],
     covers: [E.ownerless_balance_cap.id],
     deployment: { ownerlessBalanceCapNano: PACK_NANO, ownerKeys: [OWNER_KEY] },
@@ -120,7 +134,10 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
       ask(required),
       payCard(2, 'spt_2', row(E.ownerless_balance_cap)),
       payCard(2, 'spt_2', row(E.ownerless_balance_cap), { headers: { [HEADERS.ownerKey]: OWNER_KEY } }),
-      payCard(2, 'spt_2', granted(twice(PACK_NANO), cardReceipt('pi_2')), { headers: { [HEADERS.ownerKey]: OWNER_KEY }, caller: signed(BUYER, [...PAID_COVERAGE, HEADERS.ownerKey]) }),
+      payCard(2, 'spt_2', granted(twice(PACK_NANO), cardReceipt('pi_2')), {
+        headers: { [HEADERS.ownerKey]: OWNER_KEY },
+        caller: signed(BUYER, [...PAID_COVERAGE, HEADERS.ownerKey]),
+      }),
     ],
   },
   {
@@ -134,7 +151,8 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-credential-shapes',
-    description: 'An unreadable credential (402 malformed-credential), a forged challenge id (402 invalid-challenge), a payload without a token (402 invalid-payload), a method the pack does not sell (400 method-unsupported, no challenge).',
+    description:
+      'An unreadable credential (402 malformed-credential), a forged challenge id (402 invalid-challenge), a payload without a token (402 invalid-payload), a method the pack does not sell (400 method-unsupported, no challenge).',
     flags: ['Credential'],
     covers: [E['invalid-payload'].id, E['method-unsupported'].id],
     events: [
@@ -149,7 +167,8 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-methods-not-offered',
-    description: 'A covered Service-Payment-Methods naming only a method not offered: 503 mpp_not_configured; the same list not covered by the signature is ignored.',
+    description:
+      'A covered Service-Payment-Methods naming only a method not offered: 503 mpp_not_configured; the same list not covered by the signature is ignored.',
     flags: ['Methods'],
     covers: [E.mpp_not_configured.id],
     events: [
@@ -160,15 +179,24 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-challenge-lifetime',
-    description: 'A challenge exactly 300 s old is still paid; one 301 s old with no charge behind it is refused as expired with a fresh challenge, nothing charged.',
+    description:
+      'A challenge exactly 300 s old is still paid; one 301 s old with no charge behind it is refused as expired with a fresh challenge, nothing charged.',
     flags: ['Expiry'],
     covers: [R.challengeLifetime.id, R.expiredFreshChallenge.id],
-    events: [ask(required), ask(required), advance(300), payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))), advance(1), payCard(1, 'spt_2', problem(P.paymentExpired))],
+    events: [
+      ask(required),
+      ask(required),
+      advance(300),
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+      advance(1),
+      payCard(1, 'spt_2', problem(P.paymentExpired)),
+    ],
   },
   {
     ...card,
     id: 'pack-card-expired-settled-still-credited',
-    description: 'Section 3: a challenge with no charge is refused as expired; a challenge whose charge was sent and settles later is still credited after its 300 s, once.',
+    description:
+      'Section 3: a challenge with no charge is refused as expired; a challenge whose charge was sent and settles later is still credited after its 300 s, once.',
     flags: ['Expiry', 'SameCredential'],
     covers: [R.expiredFreshChallenge.id, R.resumeSameCredential.id, E.charge_processing.id],
     events: [
@@ -186,7 +214,8 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-resume-skips-earlier-checks',
-    description: 'Section 3 row 1: a credential whose charge was sent resumes it although switches closed, the terms moved on, the challenge expired and no assent is sent; only the buying agent may resume (401 otherwise).',
+    description:
+      'Section 3 row 1: a credential whose charge was sent resumes it although switches closed, the terms moved on, the challenge expired and no assent is sent; only the buying agent may resume (401 otherwise).',
     flags: ['SameCredential', 'ConfigChange'],
     covers: [R.resumeSameCredential.id, E.terms_acceptance_unauthenticated.id, E.charge_processing.id],
     events: [
@@ -225,15 +254,26 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
     description: 'A declined charge: 402 verification-failed; the same challenge with another token is not the same credential: 402 invalid-challenge.',
     flags: ['Decline'],
     covers: [R.declineFreshChallenge.id],
-    events: [{ type: 'processor', enqueue: ['declined'] }, ask(required), payCard(1, 'spt_1', problem(P.verificationFailed)), payCard(1, 'spt_2', problem(P.invalidChallenge))],
+    events: [
+      { type: 'processor', enqueue: ['declined'] },
+      ask(required),
+      payCard(1, 'spt_1', problem(P.verificationFailed)),
+      payCard(1, 'spt_2', problem(P.invalidChallenge)),
+    ],
   },
   {
     ...card,
     id: 'pack-card-outcome-unknown',
-    description: 'The charge call faults after reaching the processor: 503 charge_outcome_unknown; the same credential resumes it by its idempotency key (no second charge) and is credited.',
+    description:
+      'The charge call faults after reaching the processor: 503 charge_outcome_unknown; the same credential resumes it by its idempotency key (no second charge) and is credited.',
     flags: ['ProcessorFault', 'SameCredential'],
     covers: [E.charge_outcome_unknown.id, R.resumeSameCredential.id],
-    events: [{ type: 'processor', enqueue: [{ reply: 'throw', actual: 'settled' }] }, ask(required), payCard(1, 'spt_1', row(E.charge_outcome_unknown)), payCard(1, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1')))],
+    events: [
+      { type: 'processor', enqueue: [{ reply: 'throw', actual: 'settled' }] },
+      ask(required),
+      payCard(1, 'spt_1', row(E.charge_outcome_unknown)),
+      payCard(1, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+    ],
   },
   {
     ...card,
@@ -241,12 +281,18 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
     description: 'The processor answers unknown, then processing on the status read: 503 charge_outcome_unknown then 503 charge_processing, one charge.',
     flags: ['ProcessorFault', 'SameCredential'],
     covers: [E.charge_outcome_unknown.id, E.charge_processing.id],
-    events: [{ type: 'processor', enqueue: ['unknown'] }, ask(required), payCard(1, 'spt_1', row(E.charge_outcome_unknown)), payCard(1, 'spt_1', row(E.charge_processing))],
+    events: [
+      { type: 'processor', enqueue: ['unknown'] },
+      ask(required),
+      payCard(1, 'spt_1', row(E.charge_outcome_unknown)),
+      payCard(1, 'spt_1', row(E.charge_processing)),
+    ],
   },
   {
     ...card,
     id: 'pack-card-settlement-reported',
-    description: 'Section 3 last row: the processor reports a charge settled while the credential is never presented again: credited once; a second report credits nothing; a later presentation is 409 purchase_already_granted.',
+    description:
+      'Section 3 last row: the processor reports a charge settled while the credential is never presented again: credited once; a second report credits nothing; a later presentation is 409 purchase_already_granted.',
     flags: ['Report', 'SameCredential'],
     covers: [R.settledCreditedOnce.id, E.purchase_already_granted.id],
     events: [
@@ -264,12 +310,19 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
   {
     ...card,
     id: 'pack-card-payment-unreconciled',
-    description: 'A settled card payment that matched nothing sold is refunded (pending); a credential with that token: 503 payment_unreconciled with the refund state, nothing charged.',
+    description:
+      'A settled card payment that matched nothing sold is refunded (pending); a credential with that token: 503 payment_unreconciled with the refund state, nothing charged.',
     flags: ['Report', 'Refund'],
     covers: [E.payment_unreconciled.id],
     events: [
       { type: 'processor', refunds: 'pending' },
-      { type: 'report-settled', by: 'processor', chargeId: 'pi_stray', token: 'spt_stray', expect: { credited: false, reason: 'unmatched', balanceNano: null, refund: 'pending' } },
+      {
+        type: 'report-settled',
+        by: 'processor',
+        chargeId: 'pi_stray',
+        token: 'spt_stray',
+        expect: { credited: false, reason: 'unmatched', balanceNano: null, refund: 'pending' },
+      },
       ask(required),
       payCard(2, 'spt_stray', row(E.payment_unreconciled, { body: { refund: 'pending' } })),
     ],
@@ -280,7 +333,13 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
     description: 'The serialising lock is down: 503 purchase_lock_unavailable, nothing charged; the same credential completes once it is back.',
     flags: ['Lock', 'SameCredential'],
     covers: [E.purchase_lock_unavailable.id, R.noChallengeOnCodes.id],
-    events: [ask(required), { type: 'fault', lockUnavailable: true }, payCard(0, 'spt_1', row(E.purchase_lock_unavailable)), { type: 'fault', lockUnavailable: false }, payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1')))],
+    events: [
+      ask(required),
+      { type: 'fault', lockUnavailable: true },
+      payCard(0, 'spt_1', row(E.purchase_lock_unavailable)),
+      { type: 'fault', lockUnavailable: false },
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+    ],
   },
   {
     ...card,
@@ -313,7 +372,13 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
     description: 'Assent cannot be recorded: 503 terms_record_failed with Retry-After, nothing charged; the same credential completes later.',
     flags: ['StoreFault', 'SameCredential'],
     covers: [E.terms_record_failed.id],
-    events: [ask(required), { type: 'fault', assentFails: true }, payCard(0, 'spt_1', row(E.terms_record_failed, { retryAfter: RETRY_AFTER_S })), { type: 'fault', assentFails: false }, payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1')))],
+    events: [
+      ask(required),
+      { type: 'fault', assentFails: true },
+      payCard(0, 'spt_1', row(E.terms_record_failed, { retryAfter: RETRY_AFTER_S })),
+      { type: 'fault', assentFails: false },
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+    ],
   },
   {
     ...card,
@@ -321,6 +386,11 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
     description: 'The charge settled but crediting failed: 503 grant_failed; the same credential credits it once, with no second charge.',
     flags: ['StoreFault', 'SameCredential'],
     covers: [E.grant_failed.id],
-    events: [ask(required), { type: 'fault', grantFailures: 1 }, payCard(0, 'spt_1', row(E.grant_failed)), payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1')))],
+    events: [
+      ask(required),
+      { type: 'fault', grantFailures: 1 },
+      payCard(0, 'spt_1', row(E.grant_failed)),
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+    ],
   },
 ];

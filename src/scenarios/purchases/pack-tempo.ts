@@ -4,7 +4,6 @@ import { PURCHASE_ERRORS as E } from '../../spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS as R } from '../../spec/purchase-requirements.js';
 import {
   BUYER,
-
   NEXT_VERSION,
   OTHER_BUYER,
   PACK_NANO,
@@ -44,7 +43,8 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-granted-then-already-granted',
-    description: 'A stablecoin challenge (Service-Payment-Methods: tempo); the matching transaction is broadcast once and credited, the receipt reference is its hash; the same credential again: 409 purchase_already_granted.',
+    description:
+      'A stablecoin challenge (Service-Payment-Methods: tempo); the matching transaction is broadcast once and credited, the receipt reference is its hash; the same credential again: 409 purchase_already_granted.',
     flags: ['Granted', 'SameCredential'],
     covers: [R.challengeShape.id, E.purchase_already_granted.id],
     events: [askTempo(), payTempo(0, settled(1)), payTempo(0, tempoRow(E.purchase_already_granted, { body: { receipt: receipt(1) } }))],
@@ -52,7 +52,8 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-terms',
-    description: 'No assent: 402 terms-acceptance-required; an old version: terms-version-stale; a challenge issued before new terms: terms-version-stale; each with a fresh stablecoin challenge, nothing broadcast.',
+    description:
+      'No assent: 402 terms-acceptance-required; an old version: terms-version-stale; a challenge issued before new terms: terms-version-stale; each with a fresh stablecoin challenge, nothing broadcast.',
     flags: ['Terms', 'ConfigChange'],
     covers: [E['terms-acceptance-required'].id, E['terms-version-stale'].id],
     events: [
@@ -75,10 +76,17 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-switches',
-    description: 'Buying closed (403 mpp_disabled), then purchases closed in every market (403 purchases_disabled): a stablecoin credential is refused, nothing broadcast.',
+    description:
+      'Buying closed (403 mpp_disabled), then purchases closed in every market (403 purchases_disabled): a stablecoin credential is refused, nothing broadcast.',
     flags: ['Switch', 'ConfigChange'],
     covers: [E.mpp_disabled.id, E.purchases_disabled.id],
-    events: [askTempo(), configure({ mppEnabled: false }), payTempo(0, row(E.mpp_disabled)), configure({ mppEnabled: true, purchasesOpen: false }), payTempo(0, row(E.purchases_disabled))],
+    events: [
+      askTempo(),
+      configure({ mppEnabled: false }),
+      payTempo(0, row(E.mpp_disabled)),
+      configure({ mppEnabled: true, purchasesOpen: false }),
+      payTempo(0, row(E.purchases_disabled)),
+    ],
   },
   {
     ...tempo,
@@ -93,11 +101,17 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-location-unknown',
-    description: 'The paying wallet cannot be placed and the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown; once it does, the transfer is credited.',
+    description:
+      'The paying wallet cannot be placed and the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown; once it does, the transfer is credited.',
     flags: ['Market', 'ConfigChange'],
     initial: { walletLocations: {} },
     covers: [E.stablecoin_location_unknown.id],
-    events: [askTempo(), payTempo(0, row(E.stablecoin_location_unknown)), configure({ stablecoin: { sellsToUnplaceableBuyers: true } }), payTempo(0, settled(3))],
+    events: [
+      askTempo(),
+      payTempo(0, row(E.stablecoin_location_unknown)),
+      configure({ stablecoin: { sellsToUnplaceableBuyers: true } }),
+      payTempo(0, settled(3)),
+    ],
   },
   {
     ...tempo,
@@ -120,20 +134,28 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-invalid-payload',
-    description: 'payload.type hash, then proof: readable but not admitted for a priced purchase, 402 invalid-payload with a fresh stablecoin challenge each time, nothing broadcast.',
+    description:
+      'payload.type hash, then proof: readable but not admitted for a priced purchase, 402 invalid-payload with a fresh stablecoin challenge each time, nothing broadcast.',
     flags: ['Credential'],
     covers: [E['invalid-payload'].id],
     events: [
       askTempo(),
       ...[TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof].map((type) =>
-        present({ credential: { challengeOf: 0, payload: { [TEMPO_PAYLOAD_MEMBERS.type]: type, hash: `0x${'ab'.repeat(32)}`, [TEMPO_PAYLOAD_MEMBERS.signature]: '0x00' } }, expect: tempoRow(E['invalid-payload']) }),
+        present({
+          credential: {
+            challengeOf: 0,
+            payload: { [TEMPO_PAYLOAD_MEMBERS.type]: type, hash: `0x${'ab'.repeat(32)}`, [TEMPO_PAYLOAD_MEMBERS.signature]: '0x00' },
+          },
+          expect: tempoRow(E['invalid-payload']),
+        }),
       ),
     ],
   },
   {
     ...tempo,
     id: 'pack-tempo-non-matching-transaction',
-    description: 'A transaction paying the wrong amount, the wrong recipient, or valid after the challenge expiry: 402 verification-failed with a fresh challenge, never broadcast.',
+    description:
+      'A transaction paying the wrong amount, the wrong recipient, or valid after the challenge expiry: 402 verification-failed with a fresh challenge, never broadcast.',
     flags: ['Transaction'],
     covers: [],
     events: [
@@ -147,16 +169,26 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-wallet-daily-cap',
-    description: 'The paying wallet reached its daily limit: 429 wallet_daily_cap with Retry-After until the next UTC day, nothing broadcast; the next day it pays.',
+    description:
+      'The paying wallet reached its daily limit: 429 wallet_daily_cap with Retry-After until the next UTC day, nothing broadcast; the next day it pays.',
     flags: ['Cap'],
     deployment: { stablecoin: { ...STABLECOIN, walletDailyCap: String(2n * BigInt(TEMPO_AMOUNT) - 1n) } },
     covers: [E.wallet_daily_cap.id],
-    events: [askTempo(), payTempo(0, settled(1)), askTempo(), payTempo(2, row(E.wallet_daily_cap, { retryAfter: TO_NEXT_DAY })), advance(TO_NEXT_DAY), askTempo(), payTempo(5, settled(6, twice(PACK_NANO)))],
+    events: [
+      askTempo(),
+      payTempo(0, settled(1)),
+      askTempo(),
+      payTempo(2, row(E.wallet_daily_cap, { retryAfter: TO_NEXT_DAY })),
+      advance(TO_NEXT_DAY),
+      askTempo(),
+      payTempo(5, settled(6, twice(PACK_NANO))),
+    ],
   },
   {
     ...tempo,
     id: 'pack-tempo-network-unavailable',
-    description: 'The network is unreachable: 503 tempo_unavailable with Retry-After, nothing broadcast; the same credential completes once it is back, without asking the terms again.',
+    description:
+      'The network is unreachable: 503 tempo_unavailable with Retry-After, nothing broadcast; the same credential completes once it is back, without asking the terms again.',
     flags: ['NetworkFault', 'SameCredential', 'ConfigChange'],
     covers: [E.tempo_unavailable.id, R.resumeSameCredential.id],
     events: [
@@ -172,15 +204,23 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-unavailable-until-expiry',
-    description: 'The broadcast reached nothing and the challenge and transaction expired meanwhile: the network is read, and a transfer that never landed ends in 402 payment-expired with a fresh challenge.',
+    description:
+      'The broadcast reached nothing and the challenge and transaction expired meanwhile: the network is read, and a transfer that never landed ends in 402 payment-expired with a fresh challenge.',
     flags: ['NetworkFault', 'Expiry'],
     covers: [E.tempo_unavailable.id, R.expiredFreshChallenge.id],
-    events: [askTempo(), { type: 'network', unreachableBroadcasts: 1 }, payTempo(0, row(E.tempo_unavailable, { retryAfter: RETRY_AFTER_S })), advance(301), payTempo(0, fresh(P.paymentExpired))],
+    events: [
+      askTempo(),
+      { type: 'network', unreachableBroadcasts: 1 },
+      payTempo(0, row(E.tempo_unavailable, { retryAfter: RETRY_AFTER_S })),
+      advance(301),
+      payTempo(0, fresh(P.paymentExpired)),
+    ],
   },
   {
     ...tempo,
     id: 'pack-tempo-settlement-pending',
-    description: 'Broadcast but not settled: 503 tempo_settlement_pending (no Retry-After); the same credential completes against the same transfer after the challenge expired, credited once; then 409.',
+    description:
+      'Broadcast but not settled: 503 tempo_settlement_pending (no Retry-After); the same credential completes against the same transfer after the challenge expired, credited once; then 409.',
     flags: ['SameCredential', 'Expiry'],
     covers: [E.tempo_settlement_pending.id, R.resumeSameCredential.id, E.purchase_already_granted.id],
     events: [
@@ -196,7 +236,8 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-resume-skips-earlier-checks',
-    description: 'Section 3 row 1 for a transfer: a pending transfer resumes after the switches closed and the challenge expired; only its buyer may resume it (401 otherwise).',
+    description:
+      'Section 3 row 1 for a transfer: a pending transfer resumes after the switches closed and the challenge expired; only its buyer may resume it (401 otherwise).',
     flags: ['SameCredential', 'ConfigChange'],
     covers: [R.resumeSameCredential.id, E.terms_acceptance_unauthenticated.id],
     events: [
@@ -220,7 +261,8 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-settlement-reported',
-    description: 'The network reports the transfer settled while the credential is never presented again: credited once; a second report credits nothing; a later presentation is 409.',
+    description:
+      'The network reports the transfer settled while the credential is never presented again: credited once; a second report credits nothing; a later presentation is 409.',
     flags: ['Report', 'SameCredential'],
     covers: [R.settledCreditedOnce.id, E.purchase_already_granted.id],
     events: [
@@ -235,7 +277,8 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-expired',
-    description: 'A stablecoin challenge older than 300 s with no transfer behind it: 402 payment-expired with a fresh stablecoin challenge, nothing broadcast.',
+    description:
+      'A stablecoin challenge older than 300 s with no transfer behind it: 402 payment-expired with a fresh stablecoin challenge, nothing broadcast.',
     flags: ['Expiry'],
     covers: [R.expiredFreshChallenge.id],
     events: [askTempo(), advance(301), payTempo(0, fresh(P.paymentExpired))],
@@ -243,7 +286,8 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
   {
     ...tempo,
     id: 'pack-tempo-lock-and-assent-faults',
-    description: 'Lock down (503 purchase_lock_unavailable), lock held (503 purchase_in_flight), assent not recorded (503 terms_record_failed): nothing broadcast; the same credential then completes.',
+    description:
+      'Lock down (503 purchase_lock_unavailable), lock held (503 purchase_in_flight), assent not recorded (503 terms_record_failed): nothing broadcast; the same credential then completes.',
     flags: ['Lock', 'StoreFault', 'SameCredential'],
     covers: [E.purchase_lock_unavailable.id, E.purchase_in_flight.id, E.terms_record_failed.id],
     events: [
@@ -273,4 +317,3 @@ export const PACK_TEMPO_SCENARIOS: readonly Scenario[] = [
     events: [askTempo(row(E.mpp_not_configured))],
   },
 ];
-

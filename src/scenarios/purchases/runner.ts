@@ -1,4 +1,13 @@
-import { decidePurchase, decideSale, settleReported, settleTransferReported, type PaymentChallenge, type PurchaseRequest, type SaleConfig, type SaleRequest } from '../../purchase/index.js';
+import {
+  decidePurchase,
+  decideSale,
+  settleReported,
+  settleTransferReported,
+  type PaymentChallenge,
+  type PurchaseRequest,
+  type SaleConfig,
+  type SaleRequest,
+} from '../../purchase/index.js';
 import { keccak256 } from 'viem';
 import { parseCredential } from '../../purchase/index.js';
 import type { Hex } from '../../purchase/tempo/index.js';
@@ -83,7 +92,8 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
       outcome = await decidePurchase(request, world.ports, world.config());
     } else {
       const config = world.config() as SaleConfig;
-      if (config.sale === undefined || config.sale.resource !== event.path) throw new Error(`${label}: ${event.path} is neither ${PLATFORM_ROUTES.mppCredits} nor the deployment's priced resource`);
+      if (config.sale === undefined || config.sale.resource !== event.path)
+        throw new Error(`${label}: ${event.path} is neither ${PLATFORM_ROUTES.mppCredits} nor the deployment's priced resource`);
       const sale: SaleRequest = {
         ...request,
         resource: event.path,
@@ -103,7 +113,13 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
       if (nested.length !== during.length) throw new Error(`${label}: the call was never served, so its whileServing presentations never ran`);
     }
     const observed = observeAnswer(outcome, world.ledger(agents));
-    return { type: 'present', expect: observed.expect, ...(built === undefined ? {} : { credential: built }), whileServing: nested, challenge: observed.challenge } as EventResult & {
+    return {
+      type: 'present',
+      expect: observed.expect,
+      ...(built === undefined ? {} : { credential: built }),
+      whileServing: nested,
+      challenge: observed.challenge,
+    } as EventResult & {
       type: 'present';
       challenge?: PaymentChallenge;
     };
@@ -162,7 +178,11 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
         let expect: SettlementExpect;
         if (event.by === 'processor') {
           if (event.chargeId === undefined) throw new Error(`${where(index)}: a processor report names the charge`);
-          const report = { chargeId: event.chargeId, ...(event.idempotencyKey === undefined ? {} : { idempotencyKey: event.idempotencyKey }), ...(event.token === undefined ? {} : { token: event.token }) };
+          const report = {
+            chargeId: event.chargeId,
+            ...(event.idempotencyKey === undefined ? {} : { idempotencyKey: event.idempotencyKey }),
+            ...(event.token === undefined ? {} : { token: event.token }),
+          };
           const result = await settleReported(report, world.ports);
           expect = {
             credited: result.credited,
@@ -173,7 +193,13 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
           };
         } else {
           const result = await settleTransferReported({ hash: hashOf(event.hash, event.hashOfEvent, where(index)) }, world.ports);
-          expect = { credited: result.credited, reason: result.credited ? null : result.reason, balanceNano: result.credited ? result.balanceNano : null, refund: null, after: world.ledger(agents) };
+          expect = {
+            credited: result.credited,
+            reason: result.credited ? null : result.reason,
+            balanceNano: result.credited ? result.balanceNano : null,
+            refund: null,
+            after: world.ledger(agents),
+          };
         }
         results.push({ type: 'report-settled', expect });
         break;

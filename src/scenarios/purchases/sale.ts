@@ -48,7 +48,9 @@ const callNoCredential = (expect: StatedExpect, spec: Omit<PresentSpec, 'expect'
 const callPaid = (challengeOf: number, spt: string, expect: StatedExpect, spec: Omit<PresentSpec, 'expect' | 'credential'> = {}): ScenarioEvent =>
   present({ ...at, ...spec, credential: { challengeOf, spt }, expect });
 const paidCall = (n: number, chargeId: string, version?: string) => call(200, served(n), cardReceipt(chargeId), version === undefined ? {} : { version });
-const caps = (c: Partial<SaleDeployment['caps']>) => ({ sale: { ...SALE, caps: { principalPerDay: 9, ipPerDay: 9, instrumentPerDay: 9, platformPerDay: 9, ...c } } });
+const caps = (c: Partial<SaleDeployment['caps']>) => ({
+  sale: { ...SALE, caps: { principalPerDay: 9, ipPerDay: 9, instrumentPerDay: 9, platformPerDay: 9, ...c } },
+});
 const anonymous: Caller = unidentified();
 
 /** A priced single-call resource (7.4 single calls, section 3 rows 5 to 7): sold by card, one call per credential. */
@@ -56,7 +58,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-unidentified-served-once',
-    description: 'An unidentified caller gets a 402 sized to the call (not a 401); its credential buys the call, served once with the receipt and the terms headers; presented again: 409 call_already_served.',
+    description:
+      'An unidentified caller gets a 402 sized to the call (not a 401); its credential buys the call, served once with the receipt and the terms headers; presented again: 409 call_already_served.',
     flags: ['SingleCall', 'Granted', 'SameCredential'],
     covers: [E.call_already_served.id, R.termsOnFunded.id, R.challengeShape.id],
     events: [
@@ -68,7 +71,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-agent-exact-and-balance',
-    description: 'A signed agent sending Service-Purchase exact buys one call; its later call without a credential is paid from a balance once there is one, with the terms headers and no receipt.',
+    description:
+      'A signed agent sending Service-Purchase exact buys one call; its later call without a credential is paid from a balance once there is one, with the terms headers and no receipt.',
     flags: ['SingleCall', 'Granted', 'Balance'],
     covers: [R.termsOnFunded.id],
     events: [
@@ -82,12 +86,18 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-call-in-progress',
-    description: 'The same credential presented while its call is being served from the first presentation: 409 call_in_progress with the receipt; the call runs once.',
+    description:
+      'The same credential presented while its call is being served from the first presentation: 409 call_in_progress with the receipt; the call runs once.',
     flags: ['SingleCall', 'SameCredential', 'Concurrent'],
     covers: [E.call_in_progress.id],
     events: [
       callNoCredential(exact),
-      present({ ...at, credential: { challengeOf: 0, spt: 'spt_1' }, whileServing: [{ ...at, credential: { challengeOf: 0, spt: 'spt_1' }, expect: row(E.call_in_progress, { body: { receipt: cardReceipt('pi_1') } }) }], expect: paidCall(1, 'pi_1') }),
+      present({
+        ...at,
+        credential: { challengeOf: 0, spt: 'spt_1' },
+        whileServing: [{ ...at, credential: { challengeOf: 0, spt: 'spt_1' }, expect: row(E.call_in_progress, { body: { receipt: cardReceipt('pi_1') } }) }],
+        expect: paidCall(1, 'pi_1'),
+      }),
     ],
   },
   {
@@ -96,7 +106,12 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
     description: 'The call fails: the resource answer (no receipt) and the charge refunded; presented again: 409 call_refunded, never run again.',
     flags: ['SingleCall', 'SameCredential', 'Refund'],
     covers: [E.call_refunded.id],
-    events: [{ type: 'server', enqueue: ['failed'] }, callNoCredential(exact), callPaid(1, 'spt_1', call(502, '{"failed":1}', null)), callPaid(1, 'spt_1', row(E.call_refunded, { body: { receipt: cardReceipt('pi_1') } }))],
+    events: [
+      { type: 'server', enqueue: ['failed'] },
+      callNoCredential(exact),
+      callPaid(1, 'spt_1', call(502, '{"failed":1}', null)),
+      callPaid(1, 'spt_1', row(E.call_refunded, { body: { receipt: cardReceipt('pi_1') } })),
+    ],
   },
   {
     ...sale,
@@ -114,7 +129,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-serve-pending',
-    description: 'The call did not start: 503 sale_serve_pending; the same credential serves it once later, skipping every earlier check (switches, terms, price, card sales, expiry); then 409 call_already_served.',
+    description:
+      'The call did not start: 503 sale_serve_pending; the same credential serves it once later, skipping every earlier check (switches, terms, price, card sales, expiry); then 409 call_already_served.',
     flags: ['SingleCall', 'SameCredential', 'ConfigChange'],
     covers: [E.sale_serve_pending.id, R.resumeSameCredential.id],
     events: [
@@ -123,7 +139,12 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
       callPaid(1, 'spt_1', row(E.sale_serve_pending)),
       callPaid(1, 'spt_1', row(E.sale_serve_pending)),
       advance(3600),
-      configure({ mppEnabled: false, purchasesOpen: false, terms: { version: NEXT_VERSION }, sale: { cardOpen: false, price: { amount: '99', currency: 'usd' } } }),
+      configure({
+        mppEnabled: false,
+        purchasesOpen: false,
+        terms: { version: NEXT_VERSION },
+        sale: { cardOpen: false, price: { amount: '99', currency: 'usd' } },
+      }),
       callPaid(1, 'spt_1', paidCall(1, 'pi_1', NEXT_VERSION)),
       callPaid(1, 'spt_1', row(E.call_already_served, { body: { receipt: cardReceipt('pi_1') } })),
     ],
@@ -131,7 +152,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-funding-failed',
-    description: 'Credited but the call could not be funded: 503 funding_failed with the purchase block; the credential again: 409 purchase_already_granted; the request without a credential is paid from the balance.',
+    description:
+      'Credited but the call could not be funded: 503 funding_failed with the purchase block; the credential again: 409 purchase_already_granted; the request without a credential is paid from the balance.',
     flags: ['SingleCall', 'Funding', 'SameCredential'],
     covers: [E.funding_failed.id, E.purchase_already_granted.id],
     events: [
@@ -146,7 +168,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-funding-unavailable',
-    description: 'The balance covers the call but the funding step fails: 503 funding_unavailable with Retry-After, nothing charged (do not buy); the same request succeeds once funding works.',
+    description:
+      'The balance covers the call but the funding step fails: 503 funding_unavailable with Retry-After, nothing charged (do not buy); the same request succeeds once funding works.',
     flags: ['SingleCall', 'Funding', 'Balance'],
     covers: [E.funding_unavailable.id],
     events: [
@@ -161,7 +184,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-challenge-kind-mismatch',
-    description: 'A pack challenge (Service-Purchase pack) presented for a call: 403 challenge_kind_mismatch; at /api/mpp/credits it is honoured. A call challenge presented at /api/mpp/credits: 403 challenge_kind_mismatch.',
+    description:
+      'A pack challenge (Service-Purchase pack) presented for a call: 403 challenge_kind_mismatch; at /api/mpp/credits it is honoured. A call challenge presented at /api/mpp/credits: 403 challenge_kind_mismatch.',
     flags: ['SingleCall', 'Origin'],
     covers: [E.challenge_kind_mismatch.id],
     events: [
@@ -188,7 +212,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-buyer-inactive-and-unauthenticated',
-    description: 'A challenge naming an agent presented by another agent or nobody: 401 terms_acceptance_unauthenticated; by the agent while it is not active: 403 buyer_inactive; nothing charged.',
+    description:
+      'A challenge naming an agent presented by another agent or nobody: 401 terms_acceptance_unauthenticated; by the agent while it is not active: 403 buyer_inactive; nothing charged.',
     flags: ['SingleCall', 'Unauthenticated'],
     initial: { inactiveAgents: [BUYER] },
     covers: [E.buyer_inactive.id, E.terms_acceptance_unauthenticated.id],
@@ -202,15 +227,22 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-metered-not-ready',
-    description: 'Single calls without an agent identity not sold: 503 metered_not_ready for an unidentified caller, and for an unidentified challenge issued before they stopped.',
+    description:
+      'Single calls without an agent identity not sold: 503 metered_not_ready for an unidentified caller, and for an unidentified challenge issued before they stopped.',
     flags: ['SingleCall', 'ConfigChange'],
     covers: [E.metered_not_ready.id],
-    events: [callNoCredential(exact, { caller: anonymous }), configure({ sale: { anonymous: false } }), callNoCredential(row(E.metered_not_ready), { caller: anonymous }), callPaid(0, 'spt_1', row(E.metered_not_ready), { caller: anonymous })],
+    events: [
+      callNoCredential(exact, { caller: anonymous }),
+      configure({ sale: { anonymous: false } }),
+      callNoCredential(row(E.metered_not_ready), { caller: anonymous }),
+      callPaid(0, 'spt_1', row(E.metered_not_ready), { caller: anonymous }),
+    ],
   },
   {
     ...sale,
     id: 'sale-metered-unavailable-for-card',
-    description: 'Per-call card sales closed, then the call re-priced since the challenge, then a card from outside the per-call markets: 403 metered_unavailable_for_card, nothing charged.',
+    description:
+      'Per-call card sales closed, then the call re-priced since the challenge, then a card from outside the per-call markets: 403 metered_unavailable_for_card, nothing charged.',
     flags: ['SingleCall', 'ConfigChange'],
     initial: { cardCountries: { spt_de: 'DE' } },
     covers: [E.metered_unavailable_for_card.id],
@@ -228,11 +260,20 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-principal-cap',
-    description: "The agent reached its daily exact purchases: 429 metered_principal_cap (no Retry-After in the catalogue), nothing charged; the next day it buys again.",
+    description:
+      'The agent reached its daily exact purchases: 429 metered_principal_cap (no Retry-After in the catalogue), nothing charged; the next day it buys again.',
     flags: ['SingleCall', 'Cap'],
     deployment: caps({ principalPerDay: 1 }),
     covers: [E.metered_principal_cap.id],
-    events: [callNoCredential(exact), callPaid(0, 'spt_1', paidCall(1, 'pi_1')), callNoCredential(exact), callPaid(2, 'spt_2', row(E.metered_principal_cap)), advance(TO_NEXT_DAY), callNoCredential(exact), callPaid(5, 'spt_3', paidCall(2, 'pi_2'))],
+    events: [
+      callNoCredential(exact),
+      callPaid(0, 'spt_1', paidCall(1, 'pi_1')),
+      callNoCredential(exact),
+      callPaid(2, 'spt_2', row(E.metered_principal_cap)),
+      advance(TO_NEXT_DAY),
+      callNoCredential(exact),
+      callPaid(5, 'spt_3', paidCall(2, 'pi_2')),
+    ],
   },
   {
     ...sale,
@@ -252,7 +293,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-instrument-and-platform-caps',
-    description: 'One card over its daily limit: 429 metered_instrument_cap; the platform over its daily ceiling: 429 metered_platform_ceiling; both with Retry-After until the day ends.',
+    description:
+      'One card over its daily limit: 429 metered_instrument_cap; the platform over its daily ceiling: 429 metered_platform_ceiling; both with Retry-After until the day ends.',
     flags: ['SingleCall', 'Cap'],
     deployment: caps({ instrumentPerDay: 1, platformPerDay: 2 }),
     initial: { cardInstruments: { spt_1: 'card_A', spt_2: 'card_A' } },
@@ -275,12 +317,19 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
     deployment: { sale: SALE, closedMarkets: ['FR'] },
     initial: { cardCountries: { spt_fr: 'FR' } },
     covers: [E.purchases_unavailable_region.id, E.foreign_token.id],
-    events: [callNoCredential(exact), callPaid(0, 'spt_fr', row(E.purchases_unavailable_region)), callPaid(0, 'spt_1', paidCall(1, 'pi_1')), callNoCredential(exact), callPaid(3, 'spt_1', row(E.foreign_token))],
+    events: [
+      callNoCredential(exact),
+      callPaid(0, 'spt_fr', row(E.purchases_unavailable_region)),
+      callPaid(0, 'spt_1', paidCall(1, 'pi_1')),
+      callNoCredential(exact),
+      callPaid(3, 'spt_1', row(E.foreign_token)),
+    ],
   },
   {
     ...sale,
     id: 'sale-credential-checks',
-    description: 'A payload without a token (402 invalid-payload), the echo naming a method single calls are not sold by (400 method-unsupported), no assent (402 terms-acceptance-required), a challenge past 300 s (402 payment-expired); each 402 with a fresh call challenge.',
+    description:
+      'A payload without a token (402 invalid-payload), the echo naming a method single calls are not sold by (400 method-unsupported), no assent (402 terms-acceptance-required), a challenge past 300 s (402 payment-expired); each 402 with a fresh call challenge.',
     flags: ['SingleCall', 'Credential', 'Terms', 'Expiry'],
     covers: [E['invalid-payload'].id, E['method-unsupported'].id, E['terms-acceptance-required'].id, E['terms-version-stale'].id, R.expiredFreshChallenge.id],
     events: [
@@ -296,7 +345,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-switches-and-methods',
-    description: 'Buying closed: 403 mpp_disabled, purchases closed: 403 purchases_disabled; a covered Service-Payment-Methods naming no method calls are sold by: 503 mpp_not_configured.',
+    description:
+      'Buying closed: 403 mpp_disabled, purchases closed: 403 purchases_disabled; a covered Service-Payment-Methods naming no method calls are sold by: 503 mpp_not_configured.',
     flags: ['SingleCall', 'Switch', 'Methods', 'ConfigChange'],
     covers: [E.mpp_disabled.id, E.purchases_disabled.id, E.mpp_not_configured.id],
     events: [
@@ -312,7 +362,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-charge-states',
-    description: 'The charge processing (503 charge_processing), a second purchase meanwhile (503 purchase_in_flight), a fault (503 charge_outcome_unknown), a decline (402 verification-failed with a fresh call challenge); each completes or ends on the same credential.',
+    description:
+      'The charge processing (503 charge_processing), a second purchase meanwhile (503 purchase_in_flight), a fault (503 charge_outcome_unknown), a decline (402 verification-failed with a fresh call challenge); each completes or ends on the same credential.',
     flags: ['SingleCall', 'ProcessorFault', 'Decline', 'Lock', 'SameCredential'],
     covers: [E.charge_processing.id, E.purchase_in_flight.id, E.charge_outcome_unknown.id, R.declineFreshChallenge.id],
     events: [
@@ -332,7 +383,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-lock-assent-grant-faults',
-    description: 'Lock down (503 purchase_lock_unavailable), assent not recorded (503 terms_record_failed), crediting failed (503 grant_failed); the same credential then credits once and serves the call once.',
+    description:
+      'Lock down (503 purchase_lock_unavailable), assent not recorded (503 terms_record_failed), crediting failed (503 grant_failed); the same credential then credits once and serves the call once.',
     flags: ['SingleCall', 'Lock', 'StoreFault', 'SameCredential'],
     covers: [E.purchase_lock_unavailable.id, E.terms_record_failed.id, E.grant_failed.id],
     events: [
@@ -349,7 +401,8 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
   {
     ...sale,
     id: 'sale-settlement-reported',
-    description: 'Section 3 last row for a call: the processor reports the charge settled; the agent is credited once; presented later, the credential serves its own call once, then 409 call_already_served.',
+    description:
+      'Section 3 last row for a call: the processor reports the charge settled; the agent is credited once; presented later, the credential serves its own call once, then 409 call_already_served.',
     flags: ['SingleCall', 'Report', 'SameCredential'],
     covers: [R.settledCreditedOnce.id, E.call_already_served.id],
     events: [

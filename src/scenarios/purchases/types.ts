@@ -230,7 +230,10 @@ export interface ConfigureEvent {
 }
 
 /** A charge's scripted reply: the processor's answer to the next new charge (`throw`: the call faults). */
-export type ScriptedChargeJson = ChargeOutcome | 'throw' | { readonly reply: ChargeOutcome | 'throw'; readonly actual?: FakeChargeState; readonly created?: boolean };
+export type ScriptedChargeJson =
+  | ChargeOutcome
+  | 'throw'
+  | { readonly reply: ChargeOutcome | 'throw'; readonly actual?: FakeChargeState; readonly created?: boolean };
 
 export interface ProcessorEvent {
   readonly type: 'processor';

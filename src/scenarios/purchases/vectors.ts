@@ -13,8 +13,14 @@ export const PURCHASE_VECTORS_SCHEMA = 'purchases.schema.json';
 
 export const PURCHASE_GROUPS: readonly { readonly comment: string; readonly scenarios: readonly Scenario[] }[] = [
   { comment: 'POST /api/mpp/credits paid by card (method stripe, a shared payment token in payload.spt).', scenarios: PACK_CARD_SCENARIOS },
-  { comment: 'POST /api/mpp/credits paid by stablecoin (method tempo): real signed Tempo transactions (payload.type transaction) from the fixed test wallet.', scenarios: PACK_TEMPO_SCENARIOS },
-  { comment: 'A priced single-call resource (deployment.sale): calls sold by card, served once per credential; the pack is still bought at /api/mpp/credits.', scenarios: SALE_SCENARIOS },
+  {
+    comment: 'POST /api/mpp/credits paid by stablecoin (method tempo): real signed Tempo transactions (payload.type transaction) from the fixed test wallet.',
+    scenarios: PACK_TEMPO_SCENARIOS,
+  },
+  {
+    comment: 'A priced single-call resource (deployment.sale): calls sold by card, served once per credential; the pack is still bought at /api/mpp/credits.',
+    scenarios: SALE_SCENARIOS,
+  },
 ];
 
 export const PURCHASE_FLAGS: Readonly<Record<string, string>> = {
@@ -46,7 +52,6 @@ export const PURCHASE_FLAGS: Readonly<Record<string, string>> = {
   Origin: 'Where a challenge is redeemed: pack versus call, and which resource issued it.',
 };
 
-
 /** Builds vectors/purchases.json: every scenario run against the machine; refuses a case the machine disagrees with. */
 export async function purchaseVectors(): Promise<PurchaseVectors> {
   const testGroups: PurchaseVectorGroup[] = [];
@@ -56,21 +61,22 @@ export async function purchaseVectors(): Promise<PurchaseVectors> {
     testGroups.push({ comment: group.comment, cases });
   }
   return {
-    algorithm: 'Machine purchases (sections 3, 4.7, 7.4, 8): event sequences against POST /api/mpp/credits and a priced single-call resource, card (stripe) and stablecoin (tempo)',
+    algorithm:
+      'Machine purchases (sections 3, 4.7, 7.4, 8): event sequences against POST /api/mpp/credits and a priced single-call resource, card (stripe) and stablecoin (tempo)',
     schema: PURCHASE_VECTORS_SCHEMA,
     generatorVersion: PURCHASE_GENERATOR_VERSION,
     numberOfTests: testGroups.reduce((n, g) => n + g.cases.length, 0),
     notes: PURCHASE_FLAGS,
     environment: {
       randomness:
-        'Every challenge nonce (16 bytes), stablecoin memo (32 bytes) and balance hold key (16 bytes) is the next bytes of a seeded stream: block i is SHA-256 of the UTF-8 text `<initial.randomSeed>:<i>`, one block per draw, truncated to the length drawn (i counts draws from 0). Challenge ids in expect.challenge.id are the reference run\'s: informative for an implementation that draws its own nonces.',
+        "Every challenge nonce (16 bytes), stablecoin memo (32 bytes) and balance hold key (16 bytes) is the next bytes of a seeded stream: block i is SHA-256 of the UTF-8 text `<initial.randomSeed>:<i>`, one block per draw, truncated to the length drawn (i counts draws from 0). Challenge ids in expect.challenge.id are the reference run's: informative for an implementation that draws its own nonces.",
       challengeIds:
-        'id = base64url(HMAC-SHA256(deployment.challengeSecretHex, JCS of the challenge members but id and description)); request and opaque travel as base64url of their JCS; opaque = {packId, kind, terms, nonce[, userId]}. A credential is `Payment ` + base64url(JCS({challenge: <echo of the wire members>, payload[, source]})). paymentAuthorization.value is the reference run\'s literal; paymentAuthorization.built says how to build the same credential for the challenge of event `challengeOf` in another implementation.',
+        "id = base64url(HMAC-SHA256(deployment.challengeSecretHex, JCS of the challenge members but id and description)); request and opaque travel as base64url of their JCS; opaque = {packId, kind, terms, nonce[, userId]}. A credential is `Payment ` + base64url(JCS({challenge: <echo of the wire members>, payload[, source]})). paymentAuthorization.value is the reference run's literal; paymentAuthorization.built says how to build the same credential for the challenge of event `challengeOf` in another implementation.",
       wallets: Object.fromEntries(Object.entries(VECTOR_WALLETS).map(([name, w]) => [name, { privateKey: w.privateKey, address: w.address }])),
-      credentialSource: 'A stablecoin credential names its wallet as source did:pkh:eip155:<chainId>:<address>. built.transaction is a Tempo (type 0x76) transaction signed by the named wallet: one call to the token (the challenge currency unless `token`) of transferWithMemo(recipient, amount, memo) from the challenge quote unless overridden, chainId from the quote, nonce 0, nonceKey 1 unless given, gas 200000, maxFeePerGas 20000000000, maxPriorityFeePerGas 1, validBefore the challenge expiry unless given; signatures are RFC 6979 deterministic.',
+      credentialSource:
+        'A stablecoin credential names its wallet as source did:pkh:eip155:<chainId>:<address>. built.transaction is a Tempo (type 0x76) transaction signed by the named wallet: one call to the token (the challenge currency unless `token`) of transferWithMemo(recipient, amount, memo) from the challenge quote unless overridden, chainId from the quote, nonce 0, nonceKey 1 unless given, gas 200000, maxFeePerGas 20000000000, maxPriorityFeePerGas 1, validBefore the challenge expiry unless given; signatures are RFC 6979 deterministic.',
     },
     unreachable: unreachableRows(),
     testGroups,
   };
 }
-

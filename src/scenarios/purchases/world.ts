@@ -107,7 +107,9 @@ export function configOf(d: Deployment): PurchaseConfig | SaleConfig {
     ...(d.closedMarkets === undefined ? {} : { closedMarkets: d.closedMarkets }),
     ...(d.ownerlessBalanceCapNano === undefined ? {} : { ownerlessBalanceCapNano: d.ownerlessBalanceCapNano }),
     ...(d.ownerKeys === undefined ? {} : { ownerKeys: d.ownerKeys }),
-    ...(d.stablecoin === undefined ? {} : { stablecoin: { ...d.stablecoin, token: d.stablecoin.token as Hex, depositAddress: d.stablecoin.depositAddress as Hex } }),
+    ...(d.stablecoin === undefined
+      ? {}
+      : { stablecoin: { ...d.stablecoin, token: d.stablecoin.token as Hex, depositAddress: d.stablecoin.depositAddress as Hex } }),
   };
   return d.sale === undefined ? base : { ...base, sale: d.sale };
 }

@@ -51,7 +51,10 @@ export const credentials: Group = {
       id: 'malformed-token-two-segments',
       description: 'a Bearer with two segments',
       flags: ['Bearer'],
-      build: (k) => ({ documents: {}, steps: [k.step(bare(k, [[HEADERS.authorization, 'Bearer eyJhbGciOiJFZERTQSJ9.e30']]), refused(AUTH_CODES.malformed_token))] }),
+      build: (k) => ({
+        documents: {},
+        steps: [k.step(bare(k, [[HEADERS.authorization, 'Bearer eyJhbGciOiJFZERTQSJ9.e30']]), refused(AUTH_CODES.malformed_token))],
+      }),
     },
     {
       id: 'platform-token-valid',
@@ -80,7 +83,12 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { iat: k.now - 700, exp: k.now - 100 }))}`]]), refused(AUTH_CODES.platform_token_invalid))],
+        steps: [
+          k.step(
+            bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { iat: k.now - 700, exp: k.now - 100 }))}`]]),
+            refused(AUTH_CODES.platform_token_invalid),
+          ),
+        ],
       }),
     },
     {
@@ -100,7 +108,12 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: 'billing:read' }))}`]]), refused(AUTH_CODES.insufficient_scope))],
+        steps: [
+          k.step(
+            bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: 'billing:read' }))}`]]),
+            refused(AUTH_CODES.insufficient_scope),
+          ),
+        ],
       }),
     },
     {
@@ -110,7 +123,9 @@ export const credentials: Group = {
       build: async (k) => ({
         documents: {},
         platform: tokenPlatform(),
-        steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: undefined }))}`]]), refused(AUTH_CODES.insufficient_scope))],
+        steps: [
+          k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k, { scope: undefined }))}`]]), refused(AUTH_CODES.insufficient_scope)),
+        ],
       }),
     },
     {

@@ -23,7 +23,10 @@ export const documents: Group = {
       description: 'a key set answered with a redirect is unreachable (redirects are not followed)',
       flags: ['FetchRules'],
       build: (k) => ({
-        documents: { ...withKeySet(k, { status: 302, headers: { location: 'https://elsewhere.example/jwks.json' }, body: '' }), 'https://elsewhere.example/jwks.json': keySetDocument([k.A.publicJwk]) },
+        documents: {
+          ...withKeySet(k, { status: 302, headers: { location: 'https://elsewhere.example/jwks.json' }, body: '' }),
+          'https://elsewhere.example/jwks.json': keySetDocument([k.A.publicJwk]),
+        },
         steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
       }),
     },
@@ -43,14 +46,21 @@ export const documents: Group = {
       id: 'key-set-slow',
       description: 'a key set answered after more than 5 s',
       flags: ['FetchRules'],
-      build: (k) => ({ documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value + 1000 }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] }),
+      build: (k) => ({
+        documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value + 1000 }),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
+      }),
     },
     {
       id: 'key-set-over-64-kib',
       description: 'a key set body over 64 KiB',
       flags: ['FetchRules', 'Boundary'],
       build: (k) => ({
-        documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify({ keys: [k.A.publicJwk], padding: 'x'.repeat(LIMITS.documentSize.value) }) }),
+        documents: withKeySet(k, {
+          status: 200,
+          headers: { [HEADERS.contentType]: MEDIA_TYPES.json },
+          body: JSON.stringify({ keys: [k.A.publicJwk], padding: 'x'.repeat(LIMITS.documentSize.value) }),
+        }),
         steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
       }),
     },
@@ -68,7 +78,10 @@ export const documents: Group = {
       id: 'key-set-not-json',
       description: 'a key set whose body is not JSON',
       flags: ['FetchRules'],
-      build: (k) => ({ documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.html }, body: '<html>keys</html>' }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))] }),
+      build: (k) => ({
+        documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.html }, body: '<html>keys</html>' }),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
+      }),
     },
     // key_set_invalid
     {
@@ -93,31 +106,57 @@ export const documents: Group = {
       id: 'key-set-rfc9421-test-key',
       description: 'a key set holding the RFC 9421 test key',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, RFC9421_TEST_KEY])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
+      build: (k) => ({
+        documents: withKeySet(k, keySetDocument([k.A.publicJwk, RFC9421_TEST_KEY])),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))],
+      }),
     },
     {
       id: 'key-set-rsa-key',
       description: 'a key set holding an RSA key',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, { kty: 'RSA', e: 'AQAB', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', use: 'sig' }])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
+      build: (k) => ({
+        documents: withKeySet(
+          k,
+          keySetDocument([
+            k.A.publicJwk,
+            {
+              kty: 'RSA',
+              e: 'AQAB',
+              n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+              use: 'sig',
+            },
+          ]),
+        ),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))],
+      }),
     },
     {
       id: 'key-set-use-enc',
       description: 'a key whose use is enc, not sig',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, use: 'enc' }])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
+      build: (k) => ({
+        documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, use: 'enc' }])),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))],
+      }),
     },
     {
       id: 'key-set-no-keys-array',
       description: 'a JSON document without a keys array',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify({ key: k.A.publicJwk }) }), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
+      build: (k) => ({
+        documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify({ key: k.A.publicJwk }) }),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))],
+      }),
     },
     {
       id: 'key-set-private-key-published',
       description: 'a key set publishing a private key (d)',
       flags: ['KeySet'],
-      build: (k) => ({ documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, d: k.A.privateJwk.d }])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
+      build: (k) => ({
+        documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, d: k.A.privateJwk.d }])),
+        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))],
+      }),
     },
     {
       id: 'key-directory-wrong-media-type',
@@ -127,7 +166,12 @@ export const documents: Group = {
         const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
         return {
           documents: { [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk]), [origin.cardUrl]: cardDocument(origin) },
-          steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), refused(AUTH_CODES.key_set_invalid))],
+          steps: [
+            k.step(
+              k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }),
+              refused(AUTH_CODES.key_set_invalid),
+            ),
+          ],
         };
       },
     },
@@ -142,32 +186,84 @@ export const documents: Group = {
       id: 'key-unknown-one-of-two-labels',
       description: 'one of two labels names a key the set does not carry; the whole request is refused',
       flags: ['KeySelection', 'KeyRotation'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused(AUTH_CODES.signature_key_unknown))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              labels: [
+                { label: 'sig1', key: k.A },
+                { label: 'sig2', key: k.A2 },
+              ],
+            }),
+            refused(AUTH_CODES.signature_key_unknown),
+          ),
+        ],
+      }),
     },
     // signature_invalid
     {
       id: 'invalid-path-changed',
       description: 'the path changed after signing',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.url = r.url.replace('/cli/token', '/cli/tokens'); } }), refused(AUTH_CODES.signature_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              after: (r) => {
+                r.url = r.url.replace('/cli/token', '/cli/tokens');
+              },
+            }),
+            refused(AUTH_CODES.signature_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'invalid-method-changed',
       description: 'the method changed after signing',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.method = 'PUT'; } }), refused(AUTH_CODES.signature_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              after: (r) => {
+                r.method = 'PUT';
+              },
+            }),
+            refused(AUTH_CODES.signature_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'invalid-query-added',
       description: 'a query string added after signing',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: (r) => { r.url += '?admin=1'; } }), refused(AUTH_CODES.signature_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              after: (r) => {
+                r.url += '?admin=1';
+              },
+            }),
+            refused(AUTH_CODES.signature_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'invalid-signed-by-other-key',
       description: 'signed with another key under the thumbprint of a published key',
       flags: ['Signature'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [{ label: 'sig1', key: { ...k.A, privateJwk: k.B.privateJwk } }] }), refused(AUTH_CODES.signature_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [{ label: 'sig1', key: { ...k.A, privateJwk: k.B.privateJwk } }] }), refused(AUTH_CODES.signature_invalid))],
+      }),
     },
     // card
     {
@@ -180,31 +276,46 @@ export const documents: Group = {
       id: 'card-redirect',
       description: 'first sight: the card answers with a redirect',
       flags: ['Card', 'FetchRules'],
-      build: (k) => ({ documents: withCard(k, { status: 301, headers: { location: 'https://agents.example/card.json' }, body: '' }), steps: [k.step(k.request(), refused(AUTH_CODES.card_unreachable))] }),
+      build: (k) => ({
+        documents: withCard(k, { status: 301, headers: { location: 'https://agents.example/card.json' }, body: '' }),
+        steps: [k.step(k.request(), refused(AUTH_CODES.card_unreachable))],
+      }),
     },
     {
       id: 'card-client-id-wrong',
       description: "the card's client_id is not the card's own URL",
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { client_id: 'alice' })), steps: [k.step(k.request(), refused(AUTH_CODES.card_not_self_naming))] }),
+      build: (k) => ({
+        documents: withCard(k, cardDocument(k.alice, { client_id: 'alice' })),
+        steps: [k.step(k.request(), refused(AUTH_CODES.card_not_self_naming))],
+      }),
     },
     {
       id: 'card-url-trailing-slash',
       description: "the card's url has a trailing slash",
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { url: `${k.alice.agentUrl}/` })), steps: [k.step(k.request(), refused(AUTH_CODES.card_not_self_naming))] }),
+      build: (k) => ({
+        documents: withCard(k, cardDocument(k.alice, { url: `${k.alice.agentUrl}/` })),
+        steps: [k.step(k.request(), refused(AUTH_CODES.card_not_self_naming))],
+      }),
     },
     {
       id: 'card-jwks-uri-differs',
       description: "the card's jwks_uri names another key set",
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { jwks_uri: k.bob.keySetUrl })), steps: [k.step(k.request(), refused(AUTH_CODES.card_key_set_mismatch))] }),
+      build: (k) => ({
+        documents: withCard(k, cardDocument(k.alice, { jwks_uri: k.bob.keySetUrl })),
+        steps: [k.step(k.request(), refused(AUTH_CODES.card_key_set_mismatch))],
+      }),
     },
     {
       id: 'card-both-jwks-uri-and-jwks',
       description: 'the card carries both jwks_uri and an inline jwks',
       flags: ['Card'],
-      build: (k) => ({ documents: withCard(k, cardDocument(k.alice, { jwks: { keys: [k.A.publicJwk] } })), steps: [k.step(k.request(), refused(AUTH_CODES.card_key_set_mismatch))] }),
+      build: (k) => ({
+        documents: withCard(k, cardDocument(k.alice, { jwks: { keys: [k.A.publicJwk] } })),
+        steps: [k.step(k.request(), refused(AUTH_CODES.card_key_set_mismatch))],
+      }),
     },
     {
       id: 'card-refusal-remembered',
@@ -214,7 +325,10 @@ export const documents: Group = {
         documents: withCard(k, cardDocument(k.alice, { client_id: 'alice' })),
         steps: [
           k.step(k.request(), refused(AUTH_CODES.card_not_self_naming)),
-          k.step(k.request({ created: k.now + 300, expires: k.now + 360 }), refused(AUTH_CODES.card_not_self_naming), { at: k.now + 300, documents: { [k.alice.cardUrl]: cardDocument(k.alice) } }),
+          k.step(k.request({ created: k.now + 300, expires: k.now + 360 }), refused(AUTH_CODES.card_not_self_naming), {
+            at: k.now + 300,
+            documents: { [k.alice.cardUrl]: cardDocument(k.alice) },
+          }),
           k.step(k.request({ created: k.now + 601, expires: k.now + 661 }), accepted(k.alice.agentUrl), { at: k.now + 601 }),
         ],
       }),
@@ -241,8 +355,30 @@ export const documents: Group = {
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
           k.step(k.request(), accepted(k.alice.agentUrl)),
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }], created: k.now + 100, expires: k.now + 160 }), refused(AUTH_CODES.signature_key_unknown), { at: k.now + 100, documents: k.docs(k.alice, [k.A, k.A2]) }),
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }], created: k.now + 300, expires: k.now + 360 }), accepted(k.alice.agentUrl), { at: k.now + 300 }),
+          k.step(
+            k.request({
+              labels: [
+                { label: 'sig1', key: k.A },
+                { label: 'sig2', key: k.A2 },
+              ],
+              created: k.now + 100,
+              expires: k.now + 160,
+            }),
+            refused(AUTH_CODES.signature_key_unknown),
+            { at: k.now + 100, documents: k.docs(k.alice, [k.A, k.A2]) },
+          ),
+          k.step(
+            k.request({
+              labels: [
+                { label: 'sig1', key: k.A },
+                { label: 'sig2', key: k.A2 },
+              ],
+              created: k.now + 300,
+              expires: k.now + 360,
+            }),
+            accepted(k.alice.agentUrl),
+            { at: k.now + 300 },
+          ),
         ],
       }),
     },

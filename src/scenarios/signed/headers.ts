@@ -38,13 +38,19 @@ export const headers: Group = {
       id: 'malformed-signature-input-unparseable',
       description: 'Signature-Input is not a structured-field dictionary',
       flags: ['Malformed'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'sig1=("@method" ') }), refused(AUTH_CODES.signature_malformed))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'sig1=("@method" ') }), refused(AUTH_CODES.signature_malformed))],
+      }),
     },
     {
       id: 'malformed-signature-not-bytes',
       description: 'a Signature member that is not a byte sequence',
       flags: ['Malformed'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: withHeader(HEADERS.signature, 'sig1="not bytes"') }), refused(AUTH_CODES.signature_malformed))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ after: withHeader(HEADERS.signature, 'sig1="not bytes"') }), refused(AUTH_CODES.signature_malformed))],
+      }),
     },
     {
       id: 'malformed-labels-differ',
@@ -52,20 +58,36 @@ export const headers: Group = {
       flags: ['Malformed'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ after: (r) => { const s = r.headers.find(([n]) => n === HEADERS.signature)!; s[1] = s[1].replace(/^sig1=/, 'sig9='); } }), refused(AUTH_CODES.signature_malformed))],
+        steps: [
+          k.step(
+            k.request({
+              after: (r) => {
+                const s = r.headers.find(([n]) => n === HEADERS.signature)!;
+                s[1] = s[1].replace(/^sig1=/, 'sig9=');
+              },
+            }),
+            refused(AUTH_CODES.signature_malformed),
+          ),
+        ],
       }),
     },
     {
       id: 'malformed-no-web-bot-auth-tag',
       description: 'no label carries tag="web-bot-auth"',
       flags: ['Malformed'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { tag: null }) })] }), refused(AUTH_CODES.signature_malformed))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { tag: null }) })] }), refused(AUTH_CODES.signature_malformed))],
+      }),
     },
     {
       id: 'malformed-tag-as-token',
       description: 'tag=web-bot-auth as a token is not the tag string',
       flags: ['Malformed'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { tag: 'web-bot-auth' }) })] }), refused(AUTH_CODES.signature_malformed))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { tag: 'web-bot-auth' }) })] }), refused(AUTH_CODES.signature_malformed))],
+      }),
     },
     {
       id: 'malformed-three-tagged-labels',
@@ -80,7 +102,10 @@ export const headers: Group = {
       id: 'malformed-signature-63-bytes',
       description: 'a signature of 63 bytes',
       flags: ['Malformed'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => s.slice(0, 63) })] }), refused(AUTH_CODES.signature_malformed))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => s.slice(0, 63) })] }), refused(AUTH_CODES.signature_malformed))],
+      }),
     },
     {
       id: 'malformed-disallowed-component',
@@ -88,7 +113,12 @@ export const headers: Group = {
       flags: ['Malformed'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ url: k.url(undefined, '?a=1'), labels: [sig1(k, { covered: [...covered(), '"@query-param";name="a"'] })] }), refused(AUTH_CODES.signature_malformed))],
+        steps: [
+          k.step(
+            k.request({ url: k.url(undefined, '?a=1'), labels: [sig1(k, { covered: [...covered(), '"@query-param";name="a"'] })] }),
+            refused(AUTH_CODES.signature_malformed),
+          ),
+        ],
       }),
     },
     {
@@ -97,7 +127,12 @@ export const headers: Group = {
       flags: ['Malformed'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 4), '"content-digest";sf', covered().at(-1)!] })] }), refused(AUTH_CODES.signature_malformed))],
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 4), '"content-digest";sf', covered().at(-1)!] })] }),
+            refused(AUTH_CODES.signature_malformed),
+          ),
+        ],
       }),
     },
     {
@@ -106,63 +141,97 @@ export const headers: Group = {
       flags: ['Malformed'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 5), '"x-trace"', covered().at(-1)!] })] }), refused(AUTH_CODES.signature_malformed))],
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 5), '"x-trace"', covered().at(-1)!] })] }),
+            refused(AUTH_CODES.signature_malformed),
+          ),
+        ],
       }),
     },
     {
       id: 'malformed-signature-agent-legacy-string',
       description: 'the legacy bare-string Signature-Agent is not a dictionary',
       flags: ['Malformed'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: `"${k.alice.keySetUrl}"` }), refused(AUTH_CODES.signature_malformed))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ signatureAgent: `"${k.alice.keySetUrl}"` }), refused(AUTH_CODES.signature_malformed))],
+      }),
     },
     // signature_params_invalid
     {
       id: 'params-created-boolean',
       description: 'created is a boolean, not an integer',
       flags: ['Params'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { created: '?1' }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { created: '?1' }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-expires-missing',
       description: 'no expires parameter',
       flags: ['Params'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { expires: null }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { expires: null }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-keyid-not-thumbprint',
       description: 'a keyid that is not a 43-character thumbprint',
       flags: ['Params'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"alice-key-1"' }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"alice-key-1"' }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-alg-not-ed25519',
       description: 'alg names another algorithm',
       flags: ['Params'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { alg: '"rsa-pss-sha512"' }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { alg: '"rsa-pss-sha512"' }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-nonce-missing',
       description: 'no nonce parameter',
       flags: ['Params'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: null }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: null }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-nonce-empty',
       description: 'an empty nonce (0 characters)',
       flags: ['Params', 'Boundary'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: '""' }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: '""' }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-nonce-too-long',
       description: 'a nonce of 257 characters',
       flags: ['Params', 'Boundary'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: `"${'n'.repeat(257)}"` }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ labels: [sig1(k, { params: params(k, { nonce: `"${'n'.repeat(257)}"` }) })] }), refused(AUTH_CODES.signature_params_invalid)),
+        ],
+      }),
     },
     {
       id: 'params-expires-before-created',
       description: 'expires is not after created',
       flags: ['Params'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { expires: String(k.now) }) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { expires: String(k.now) }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
     },
     {
       id: 'params-window-3601',
@@ -188,19 +257,30 @@ export const headers: Group = {
       id: 'coverage-missing-query',
       description: '@query is not covered',
       flags: ['Coverage'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused(AUTH_CODES.signature_coverage_insufficient))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused(AUTH_CODES.signature_coverage_insufficient)),
+        ],
+      }),
     },
     {
       id: 'coverage-body-without-digest',
       description: 'a body whose digest the signature does not cover',
       flags: ['Coverage'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { covered: covered(false) })] }), refused(AUTH_CODES.signature_coverage_insufficient))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { covered: covered(false) })] }), refused(AUTH_CODES.signature_coverage_insufficient))],
+      }),
     },
     {
       id: 'coverage-agent-member-not-covered',
       description: 'the Signature-Agent member is not covered',
       flags: ['Coverage'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { covered: covered().slice(0, -1) })] }), refused(AUTH_CODES.signature_coverage_insufficient))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { covered: covered().slice(0, -1) })] }), refused(AUTH_CODES.signature_coverage_insufficient))],
+      }),
     },
     {
       id: 'coverage-agent-member-other-key',
@@ -208,7 +288,15 @@ export const headers: Group = {
       flags: ['Coverage'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['agent2'], k.alice.keySetUrl), labels: [sig1(k, { covered: [...covered().slice(0, -1), '"signature-agent";key="agent2"'] })] }), refused(AUTH_CODES.signature_coverage_insufficient))],
+        steps: [
+          k.step(
+            k.request({
+              signatureAgent: signatureAgentHeader(['agent2'], k.alice.keySetUrl),
+              labels: [sig1(k, { covered: [...covered().slice(0, -1), '"signature-agent";key="agent2"'] })],
+            }),
+            refused(AUTH_CODES.signature_coverage_insufficient),
+          ),
+        ],
       }),
     },
     {
@@ -217,21 +305,35 @@ export const headers: Group = {
       flags: ['Coverage'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1', 'sig2'], k.alice.keySetUrl), labels: [sig1(k, { covered: [...covered(), '"signature-agent";key="sig2"'] })] }), refused(AUTH_CODES.signature_coverage_insufficient))],
+        steps: [
+          k.step(
+            k.request({
+              signatureAgent: signatureAgentHeader(['sig1', 'sig2'], k.alice.keySetUrl),
+              labels: [sig1(k, { covered: [...covered(), '"signature-agent";key="sig2"'] })],
+            }),
+            refused(AUTH_CODES.signature_coverage_insufficient),
+          ),
+        ],
       }),
     },
     // signature_authority_mismatch
     {
       id: 'authority-alias-host',
-      description: "a request signed and sent to an alias of the platform, not its own host",
+      description: 'a request signed and sent to an alias of the platform, not its own host',
       flags: ['Authority'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example') }), refused(AUTH_CODES.signature_authority_mismatch))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example') }), refused(AUTH_CODES.signature_authority_mismatch))],
+      }),
     },
     {
       id: 'authority-custom-port',
       description: 'the platform host with a non-default port is another authority',
       flags: ['Authority'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost(`${k.hostname}:8443`) }), refused(AUTH_CODES.signature_authority_mismatch))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ url: k.onHost(`${k.hostname}:8443`) }), refused(AUTH_CODES.signature_authority_mismatch))],
+      }),
     },
     // signature_agent_invalid
     {
@@ -244,31 +346,68 @@ export const headers: Group = {
       id: 'agent-member-missing',
       description: 'the dictionary has no member keyed by the covered key',
       flags: ['SignatureAgent'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ after: withHeader(HEADERS.signatureAgent, signatureAgentHeader(['other'], k.alice.keySetUrl)) }), refused(AUTH_CODES.signature_agent_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ after: withHeader(HEADERS.signatureAgent, signatureAgentHeader(['other'], k.alice.keySetUrl)) }),
+            refused(AUTH_CODES.signature_agent_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'agent-plain-http',
       description: 'an http key set URL',
       flags: ['SignatureAgent'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.keySetUrl.replace('https:', 'http:')) }), refused(AUTH_CODES.signature_agent_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.keySetUrl.replace('https:', 'http:')) }),
+            refused(AUTH_CODES.signature_agent_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'agent-wrong-suffix',
       description: 'a key set URL not ending in /.well-known/jwks.json',
       flags: ['SignatureAgent'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], `${k.alice.agentUrl}/keys.json`) }), refused(AUTH_CODES.signature_agent_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], `${k.alice.agentUrl}/keys.json`) }), refused(AUTH_CODES.signature_agent_invalid)),
+        ],
+      }),
     },
     {
       id: 'agent-cimd-not-card-url',
       description: 'type=cimd naming a key set URL instead of a card URL',
       flags: ['SignatureAgent'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.keySetUrl, SIGNATURE_AGENT_TYPES.cimd) }), refused(AUTH_CODES.signature_agent_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.keySetUrl, SIGNATURE_AGENT_TYPES.cimd) }),
+            refused(AUTH_CODES.signature_agent_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'agent-directory-with-path',
       description: 'type=directory naming a URL with a path instead of an origin',
       flags: ['SignatureAgent'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), refused(AUTH_CODES.signature_agent_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.agentUrl, SIGNATURE_AGENT_TYPES.directory) }),
+            refused(AUTH_CODES.signature_agent_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'agent-urls-differ',
@@ -292,7 +431,11 @@ export const headers: Group = {
       id: 'refused-blocked-agent',
       description: 'an agent the platform does not admit',
       flags: ['Policy'],
-      build: (k) => ({ documents: k.docs(), platform: { blocked_agents: [k.alice.agentUrl] }, steps: [k.step(k.request(), refused(AUTH_CODES.credential_refused))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        platform: { blocked_agents: [k.alice.agentUrl] },
+        steps: [k.step(k.request(), refused(AUTH_CODES.credential_refused))],
+      }),
     },
     {
       id: 'refused-agent-on-platform-host',

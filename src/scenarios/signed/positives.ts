@@ -45,7 +45,15 @@ export const positives: Group = {
         documents: k.docs(k.alice, [k.A, k.A2]),
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), accepted(k.alice.agentUrl)),
+          k.step(
+            k.request({
+              labels: [
+                { label: 'sig1', key: k.A },
+                { label: 'sig2', key: k.A2 },
+              ],
+            }),
+            accepted(k.alice.agentUrl),
+          ),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), accepted(k.alice.agentUrl)),
         ],
       }),
@@ -56,12 +64,7 @@ export const positives: Group = {
       flags: ['Valid', 'Cimd'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [
-          k.step(
-            k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.cardUrl, SIGNATURE_AGENT_TYPES.cimd) }),
-            accepted(k.alice.agentUrl),
-          ),
-        ],
+        steps: [k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.cardUrl, SIGNATURE_AGENT_TYPES.cimd) }), accepted(k.alice.agentUrl))],
       }),
     },
     {
@@ -73,10 +76,7 @@ export const positives: Group = {
         return {
           documents: { [k.alice.cardUrl]: card },
           steps: [
-            k.step(
-              k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.cardUrl, SIGNATURE_AGENT_TYPES.cimd) }),
-              accepted(k.alice.agentUrl),
-            ),
+            k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.cardUrl, SIGNATURE_AGENT_TYPES.cimd) }), accepted(k.alice.agentUrl)),
           ],
         };
       },
@@ -93,10 +93,7 @@ export const positives: Group = {
             [origin.cardUrl]: cardDocument(origin),
           },
           steps: [
-            k.step(
-              k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }),
-              accepted(origin.agentUrl),
-            ),
+            k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), accepted(origin.agentUrl)),
           ],
         };
       },

@@ -12,19 +12,43 @@ export const precedence: Group = {
       id: 'precedence-params-before-size',
       description: 'a bad keyid and a 63-byte signature: parameters are checked first',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"short"' }), tamper: (s) => s.slice(0, 63) })] }), refused(AUTH_CODES.signature_params_invalid))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { params: params(k, { keyid: '"short"' }), tamper: (s) => s.slice(0, 63) })] }),
+            refused(AUTH_CODES.signature_params_invalid),
+          ),
+        ],
+      }),
     },
     {
       id: 'precedence-expired-before-authority',
       description: 'expired and signed for another host: expiry wins',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 200, expires: k.now - 100, url: k.onHost('alias-of-the-platform.example') }), refused(AUTH_CODES.signature_expired))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ created: k.now - 200, expires: k.now - 100, url: k.onHost('alias-of-the-platform.example') }),
+            refused(AUTH_CODES.signature_expired),
+          ),
+        ],
+      }),
     },
     {
       id: 'precedence-authority-before-coverage',
       description: 'another host and an uncovered @query: authority wins',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ url: k.onHost('alias-of-the-platform.example'), labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }), refused(AUTH_CODES.signature_authority_mismatch))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ url: k.onHost('alias-of-the-platform.example'), labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }),
+            refused(AUTH_CODES.signature_authority_mismatch),
+          ),
+        ],
+      }),
     },
     {
       id: 'precedence-coverage-before-agent-url',
@@ -32,7 +56,12 @@ export const precedence: Group = {
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ keySetUrl: k.alice.keySetUrl.replace('https:', 'http:'), labels: [sig1(k, { covered: covered(false) })] }), refused(AUTH_CODES.signature_coverage_insufficient))],
+        steps: [
+          k.step(
+            k.request({ keySetUrl: k.alice.keySetUrl.replace('https:', 'http:'), labels: [sig1(k, { covered: covered(false) })] }),
+            refused(AUTH_CODES.signature_coverage_insufficient),
+          ),
+        ],
       }),
     },
     {
@@ -41,14 +70,26 @@ export const precedence: Group = {
       flags: ['Precedence'],
       build: (k) => ({
         documents: { ...k.docs(), [k.alice.keySetUrl]: { status: 404, body: '' } },
-        steps: [k.step(k.request({ after: (r) => { r.body = new TextEncoder().encode('{"x":1}'); } }), refused(AUTH_CODES.content_digest_mismatch))],
+        steps: [
+          k.step(
+            k.request({
+              after: (r) => {
+                r.body = new TextEncoder().encode('{"x":1}');
+              },
+            }),
+            refused(AUTH_CODES.content_digest_mismatch),
+          ),
+        ],
       }),
     },
     {
       id: 'precedence-key-unknown-before-invalid',
       description: 'an unknown keyid and a broken signature: the key is looked up first',
       flags: ['Precedence'],
-      build: (k) => ({ documents: k.docs(k.alice, [k.B]), steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_key_unknown))] }),
+      build: (k) => ({
+        documents: k.docs(k.alice, [k.B]),
+        steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_key_unknown))],
+      }),
     },
     {
       id: 'precedence-invalid-before-replay',
@@ -94,13 +135,18 @@ export const precedence: Group = {
       description: 'a throttled address gets too_many_failed_signatures even for a malformed request',
       flags: ['Precedence', 'Throttle'],
       build: (k) => {
-        const bad = () => k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'nonsense (') }), refused(AUTH_CODES.signature_malformed), { client_address: '198.51.100.9' });
+        const bad = () =>
+          k.step(k.request({ after: withHeader(HEADERS.signatureInput, 'nonsense (') }), refused(AUTH_CODES.signature_malformed), {
+            client_address: '198.51.100.9',
+          });
         return {
           documents: k.docs(),
-          steps: [...Array.from({ length: 30 }, bad), k.step(k.request({ bodyConsumed: true }), refused(AUTH_CODES.too_many_failed_signatures), { client_address: '198.51.100.9' })],
+          steps: [
+            ...Array.from({ length: 30 }, bad),
+            k.step(k.request({ bodyConsumed: true }), refused(AUTH_CODES.too_many_failed_signatures), { client_address: '198.51.100.9' }),
+          ],
         };
       },
     },
   ],
 };
-

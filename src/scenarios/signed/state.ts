@@ -11,7 +11,10 @@ const OTHER = '198.51.100.8';
 
 function failures(k: Kit, count: number, address: string, at = k.now): CaseStep[] {
   return Array.from({ length: count }, () =>
-    k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), { client_address: address, at }),
+    k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), {
+      client_address: address,
+      at,
+    }),
   );
 }
 
@@ -45,7 +48,18 @@ export const state: Group = {
       flags: ['Replay', 'KeyRotation'],
       build: (k) => ({
         documents: k.docs(k.alice, [k.A, k.A2]),
-        steps: [k.step(k.request({ nonce: () => 'shared-nonce', labels: [{ label: 'sig1', key: k.A }, { label: 'sig2', key: k.A2 }] }), refused(AUTH_CODES.signature_replayed))],
+        steps: [
+          k.step(
+            k.request({
+              nonce: () => 'shared-nonce',
+              labels: [
+                { label: 'sig1', key: k.A },
+                { label: 'sig2', key: k.A2 },
+              ],
+            }),
+            refused(AUTH_CODES.signature_replayed),
+          ),
+        ],
       }),
     },
     {
@@ -89,7 +103,10 @@ export const state: Group = {
         platform: { owner_keys: [OWNER_KEY] },
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, 'not-the-owner-key']] }), refused(AUTH_CODES.key_continuity_required)),
+          k.step(
+            k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, 'not-the-owner-key']] }),
+            refused(AUTH_CODES.key_continuity_required),
+          ),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }], headers: [[HEADERS.ownerKey, OWNER_KEY]] }), accepted(k.alice.agentUrl)),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A2 }] }), accepted(k.alice.agentUrl)),
         ],
@@ -101,7 +118,10 @@ export const state: Group = {
       flags: ['Throttle'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [...failures(k, LIMITS.failedSignatures.value, THROTTLED), k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED })],
+        steps: [
+          ...failures(k, LIMITS.failedSignatures.value, THROTTLED),
+          k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED }),
+        ],
       }),
     },
     {
@@ -112,7 +132,9 @@ export const state: Group = {
         documents: k.docs(),
         steps: [
           ...failures(k, LIMITS.failedSignatures.value - 1, THROTTLED),
-          k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), { client_address: THROTTLED }),
+          k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), {
+            client_address: THROTTLED,
+          }),
           k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED }),
           k.step(k.request(), accepted(k.alice.agentUrl), { client_address: OTHER }),
           k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl), { client_address: THROTTLED, at: k.now + 60 }),

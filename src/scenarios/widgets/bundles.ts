@@ -74,7 +74,11 @@ export const BUNDLE_SCENARIOS: readonly BundleScenario[] = [
   {
     id: 'tool-over-limit',
     comment: 'one byte over 64 KB is CODE_TOO_LARGE',
-    files: { 'widget.json': manifest({ name: 'w', version: '1', tools: [{ name: 'big' }] }), 'index.html': LINKED, 'tools/big.js': { fill: ' ', size: MAX + 1 } },
+    files: {
+      'widget.json': manifest({ name: 'w', version: '1', tools: [{ name: 'big' }] }),
+      'index.html': LINKED,
+      'tools/big.js': { fill: ' ', size: MAX + 1 },
+    },
     errors: [{ code: P.codeTooLarge.code, path: 'tools/big.js' }],
     csp: { policy: DEFAULT_POLICY_TEXT, fallback: false },
     entry: 'index.html',
@@ -99,7 +103,10 @@ export const BUNDLE_SCENARIOS: readonly BundleScenario[] = [
   {
     id: 'entry-not-linked',
     comment: 'no widget-manifest link (a link with another rel, or in a template, does not count)',
-    files: { 'widget.json': manifest({ name: 'w', version: '1' }), 'index.html': page('<link rel="manifest" href="widget.json"><template><link rel="widget-manifest" href="widget.json"></template>') },
+    files: {
+      'widget.json': manifest({ name: 'w', version: '1' }),
+      'index.html': page('<link rel="manifest" href="widget.json"><template><link rel="widget-manifest" href="widget.json"></template>'),
+    },
     errors: [{ code: P.entryNotLinked.code, path: 'index.html' }],
     csp: { policy: DEFAULT_POLICY_TEXT, fallback: false },
     entry: 'index.html',
@@ -145,7 +152,11 @@ export const BUNDLE_SCENARIOS: readonly BundleScenario[] = [
     id: 'csp-fallback',
     comment: 'a rejected CSP entry is reported and the bundle would render with the default policy',
     files: {
-      'widget.json': manifest({ name: 'w', version: '1', _meta: { ui: { csp: { connectDomains: ['api.example.com', '[::1]'], resourceDomains: ['*.cdn.example.com'] } } } }),
+      'widget.json': manifest({
+        name: 'w',
+        version: '1',
+        _meta: { ui: { csp: { connectDomains: ['api.example.com', '[::1]'], resourceDomains: ['*.cdn.example.com'] } } },
+      }),
       'index.html': LINKED,
     },
     errors: [
@@ -171,7 +182,10 @@ export const BUNDLE_SCENARIOS: readonly BundleScenario[] = [
   {
     id: 'assets-missing',
     comment: 'iconRef and themeRef name files the folder lacks',
-    files: { 'widget.json': manifest({ name: 'w', version: '1', _meta: { platform: { iconRef: 'icon.png', themeRef: 'css/theme.css' } } }), 'index.html': LINKED },
+    files: {
+      'widget.json': manifest({ name: 'w', version: '1', _meta: { platform: { iconRef: 'icon.png', themeRef: 'css/theme.css' } } }),
+      'index.html': LINKED,
+    },
     errors: [
       { code: P.assetMissing.code, path: 'icon.png' },
       { code: P.assetMissing.code, path: 'css/theme.css' },

@@ -31,7 +31,12 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
   {
     id: 'all-four',
     comment: 'each list extends its directives with https origins (and wss for connect-src); redirectDomains is the openLink allowlist',
-    csp: { connectDomains: ['api.example.com'], resourceDomains: ['cdn.example.com'], frameDomains: ['embed.example.com'], redirectDomains: ['docs.example.com'] },
+    csp: {
+      connectDomains: ['api.example.com'],
+      resourceDomains: ['cdn.example.com'],
+      frameDomains: ['embed.example.com'],
+      redirectDomains: ['docs.example.com'],
+    },
     policy:
       "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.example.com; style-src 'self' 'unsafe-inline' https://cdn.example.com; img-src 'self' data: https://cdn.example.com; media-src 'self' data:; connect-src https://api.example.com wss://api.example.com; frame-src https://embed.example.com; object-src 'none'; base-uri 'self'",
     fallback: false,

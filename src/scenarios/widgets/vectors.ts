@@ -47,11 +47,18 @@ export async function widgetVectors(): Promise<WidgetVectors> {
   const testGroups: WidgetVectorGroup[] = [
     {
       type: 'bare-domain',
-      comment: 'CSP list entries (2.5): a bare domain or not. `reason` is this implementation\'s classification, informative only.',
+      comment: "CSP list entries (2.5): a bare domain or not. `reason` is this implementation's classification, informative only.",
       cases: DOMAIN_SCENARIOS.map((s) => {
         const v = checkBareDomain(s.domain);
         agree(s.id, v.ok ? null : v.reason, s.reject);
-        return { id: s.id, ...(s.comment ? { comment: s.comment } : {}), domain: s.domain, result: s.reject ? 'invalid' : 'valid', ...(s.reject ? { reason: s.reject } : {}), flags: s.flags };
+        return {
+          id: s.id,
+          ...(s.comment ? { comment: s.comment } : {}),
+          domain: s.domain,
+          result: s.reject ? 'invalid' : 'valid',
+          ...(s.reject ? { reason: s.reject } : {}),
+          flags: s.flags,
+        };
       }),
     },
     {
@@ -60,7 +67,16 @@ export async function widgetVectors(): Promise<WidgetVectors> {
       cases: POLICY_SCENARIOS.map((s) => {
         const p = buildCspPolicy(s.csp);
         agree(s.id, [p.policy, p.fallback, p.openLinkAllowlist, p.rejected.map((r) => r.path)], [s.policy, s.fallback, s.openLinkAllowlist, s.rejected]);
-        return { id: s.id, comment: s.comment, csp: s.csp, policy: s.policy, fallback: s.fallback, openLinkAllowlist: s.openLinkAllowlist, rejected: s.rejected, flags: s.flags };
+        return {
+          id: s.id,
+          comment: s.comment,
+          csp: s.csp,
+          policy: s.policy,
+          fallback: s.fallback,
+          openLinkAllowlist: s.openLinkAllowlist,
+          rejected: s.rejected,
+          flags: s.flags,
+        };
       }),
     },
     {
@@ -69,7 +85,15 @@ export async function widgetVectors(): Promise<WidgetVectors> {
       cases: MANIFEST_SCENARIOS.map((s) => {
         const r = parseManifest(s.manifest);
         agree(s.id, r.ok ? [[], plain(r.manifest)] : [r.errors.map(({ code, path }) => ({ code, path })), undefined], [s.errors, s.normalized]);
-        return { id: s.id, comment: s.comment, manifest: s.manifest, result: s.errors.length === 0 ? 'valid' : 'invalid', errors: s.errors, ...(s.normalized ? { normalized: s.normalized } : {}), flags: s.flags };
+        return {
+          id: s.id,
+          comment: s.comment,
+          manifest: s.manifest,
+          result: s.errors.length === 0 ? 'valid' : 'invalid',
+          errors: s.errors,
+          ...(s.normalized ? { normalized: s.normalized } : {}),
+          flags: s.flags,
+        };
       }),
     },
     {
@@ -78,7 +102,16 @@ export async function widgetVectors(): Promise<WidgetVectors> {
       cases: BUNDLE_SCENARIOS.map((s) => {
         const r = checkBundle(new Map(Object.entries(s.files).map(([path, f]) => [path, bundleFileBytes(f)])));
         agree(s.id, [r.errors.map(({ code, path }) => ({ code, path })), r.csp, r.entry ?? null], [s.errors, s.csp, s.entry]);
-        return { id: s.id, comment: s.comment, files: s.files, result: s.errors.length === 0 ? 'valid' : 'invalid', errors: s.errors, csp: s.csp, entry: s.entry, flags: s.flags };
+        return {
+          id: s.id,
+          comment: s.comment,
+          files: s.files,
+          result: s.errors.length === 0 ? 'valid' : 'invalid',
+          errors: s.errors,
+          csp: s.csp,
+          entry: s.entry,
+          flags: s.flags,
+        };
       }),
     },
     {
@@ -92,11 +125,20 @@ export async function widgetVectors(): Promise<WidgetVectors> {
     },
     {
       type: 'bridge-dispatch',
-      comment: 'Whether a host has a handler for an operation (7.1 unknown_op, section 9). The operation table is illustrative: the spec does not give each operation\'s version.',
+      comment:
+        "Whether a host has a handler for an operation (7.1 unknown_op, section 9). The operation table is illustrative: the spec does not give each operation's version.",
       cases: DISPATCH_SCENARIOS.map((s) => {
         const v = checkDispatch(s.operation, s.host);
         agree(s.id, v.ok ? null : v.code, s.error);
-        return { id: s.id, comment: s.comment, host: s.host, operation: s.operation, result: s.error === null ? 'valid' : 'invalid', error: s.error, flags: s.flags };
+        return {
+          id: s.id,
+          comment: s.comment,
+          host: s.host,
+          operation: s.operation,
+          result: s.error === null ? 'valid' : 'invalid',
+          error: s.error,
+          flags: s.flags,
+        };
       }),
     },
   ];

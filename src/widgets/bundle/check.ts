@@ -130,7 +130,11 @@ function assetProblems(manifest: WidgetManifest, files: ReadonlyMap<string, Uint
   ];
   return named
     .filter((n): n is [string, string] => n[0] !== undefined && !files.has(n[0]))
-    .map(([path, pointer]) => ({ code: WIDGET_PROBLEMS.assetMissing.code, path, message: `is not in the folder, but ${pointer} names it: add it or fix ${pointer}` }));
+    .map(([path, pointer]) => ({
+      code: WIDGET_PROBLEMS.assetMissing.code,
+      path,
+      message: `is not in the folder, but ${pointer} names it: add it or fix ${pointer}`,
+    }));
 }
 
 /** The CSP lists of a widget.json that fails its schema elsewhere, so their entries are still checked. */

@@ -15,5 +15,8 @@ export function attribute(element: Element, name: string): string | undefined {
 
 /** The rel tokens of an element, lowercased (rel is an ASCII case-insensitive, space-separated token list). */
 export function relTokens(element: Element): string[] {
-  return (attribute(element, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).filter(Boolean);
+  return (attribute(element, 'rel') ?? '')
+    .toLowerCase()
+    .split(/[\t\n\f\r ]+/)
+    .filter(Boolean);
 }

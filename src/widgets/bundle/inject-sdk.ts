@@ -25,7 +25,9 @@ export function injectSdkScript(html: string, platformOrigin?: string): string {
   });
   if (loadsSdk) return serialize(document);
   const head = all.find((e) => e.tagName === 'head')!;
-  const script = defaultTreeAdapter.createElement('script', htmlNames.NS.HTML, [{ name: 'src', value: platformOrigin === undefined ? WIDGET_SDK.path : sdk.href }]);
+  const script = defaultTreeAdapter.createElement('script', htmlNames.NS.HTML, [
+    { name: 'src', value: platformOrigin === undefined ? WIDGET_SDK.path : sdk.href },
+  ]);
   const first = defaultTreeAdapter.getFirstChild(head);
   if (first) defaultTreeAdapter.insertBefore(head, script, first);
   else defaultTreeAdapter.appendChild(head, script);

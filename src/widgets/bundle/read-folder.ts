@@ -45,6 +45,11 @@ async function walk(root: string, prefix: string, files: Map<string, Uint8Array>
 
 function fsWords(error: unknown): string {
   const code = (error as { code?: string }).code;
-  const words: Record<string, string> = { ENOENT: 'no such folder or file', EACCES: 'permission denied', EPERM: 'permission denied', ENOTDIR: 'a parent is not a folder' };
+  const words: Record<string, string> = {
+    ENOENT: 'no such folder or file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOTDIR: 'a parent is not a folder',
+  };
   return (code && words[code]) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -41,7 +41,11 @@ const LOCAL_NAMES = /(?:^|\.)(?:localhost|local)$/;
  * to IPv4, percent-escapes, tabs, IDN) to be a validator. Total: never throws.
  */
 export function checkBareDomain(value: unknown): DomainVerdict {
-  if (typeof value !== 'string') return no('not-a-string', `must be a domain name as a string, not ${typeof value === 'object' ? (value === null ? 'null' : 'an object') : `a ${typeof value}`}`);
+  if (typeof value !== 'string')
+    return no(
+      'not-a-string',
+      `must be a domain name as a string, not ${typeof value === 'object' ? (value === null ? 'null' : 'an object') : `a ${typeof value}`}`,
+    );
   const shown = JSON.stringify(value);
   if (value.trim() === '') return no('empty', 'is empty; write a domain name such as api.example.com or remove the entry');
   if (value.includes('*')) return no('wildcard', `${shown} has a wildcard; list every domain explicitly (wildcards are not allowed)`);
@@ -62,7 +66,8 @@ export function checkBareDomain(value: unknown): DomainVerdict {
   if (/[^\x00-\x7f]/.test(value)) {
     return no('not-ascii', `${shown} is not ASCII; write an internationalised name in its Punycode form (xn--...)`);
   }
-  if (/[A-Z]/.test(value) && !/[^A-Za-z0-9.-]/.test(value)) return no('uppercase', `${shown} has capital letters; write it in lowercase (${value.toLowerCase()})`);
+  if (/[A-Z]/.test(value) && !/[^A-Za-z0-9.-]/.test(value))
+    return no('uppercase', `${shown} has capital letters; write it in lowercase (${value.toLowerCase()})`);
   if (/[^a-z0-9.-]/.test(value)) return no('bad-character', `${shown} has characters a domain name cannot have; use only a-z, 0-9, '-' and '.'`);
   if (value.endsWith('.')) return no('trailing-dot', `${shown} ends with a dot; remove it (${value.replace(/\.+$/, '')})`);
   if (value.length > MAX_DOMAIN_LENGTH) return no('too-long', `is ${value.length} characters long; a domain name has at most ${MAX_DOMAIN_LENGTH}`);
@@ -73,7 +78,8 @@ export function checkBareDomain(value: unknown): DomainVerdict {
   }
   if (LOCAL_NAMES.test(value)) return no('local-name', `${shown} is a local name; lists take public domain names only`);
   if (labels.length < 2) return no('single-label', `${shown} is a single label; write a full domain name such as ${value}.example.com`);
-  if (NUMERIC_LABEL.test(labels[labels.length - 1]!)) return no('numeric-last-label', `${shown} ends in a number; the last label of a domain name cannot be numeric`);
+  if (NUMERIC_LABEL.test(labels[labels.length - 1]!))
+    return no('numeric-last-label', `${shown} ends in a number; the last label of a domain name cannot be numeric`);
   if (value.includes('xn--') && domainToASCII(value) !== value) return no('bad-label', `${shown} has an xn-- label that is not valid Punycode`);
   // The grammar above already excludes every IP spelling; this only guards it (defence in depth).
   if (isIpHost(value)) return no('ip-literal', `${shown} is an IP address; lists take domain names only (IP literals are never allowed)`);
@@ -92,7 +98,8 @@ function labelProblem(label: string): string | undefined {
   if (label === '') return 'has an empty label (two dots in a row, or a leading dot)';
   if (label.length > MAX_LABEL_LENGTH) return `has a label of ${label.length} characters; a label has at most ${MAX_LABEL_LENGTH}`;
   if (!LABEL.test(label)) return `the label "${label}" starts or ends with '-'`;
-  if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) return `the label "${label}" has '--' in positions 3 and 4, which only Punycode (xn--) labels may`;
+  if (label.slice(2, 4) === '--' && !label.startsWith('xn--'))
+    return `the label "${label}" has '--' in positions 3 and 4, which only Punycode (xn--) labels may`;
   return undefined;
 }
 

@@ -102,8 +102,6 @@ function pointerOf(error: ErrorObject): string {
   return typeof member === 'string' ? `${error.instancePath}/${escapePointer(member)}` : error.instancePath;
 }
 
-
-
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

@@ -6,9 +6,7 @@ import { describeManifestErrors } from './describe-errors.js';
 import type { WidgetBilling, WidgetManifest, WidgetTool } from './types.js';
 import { manifestValidators } from './validator.js';
 
-export type ManifestResult =
-  | { readonly ok: true; readonly manifest: WidgetManifest }
-  | { readonly ok: false; readonly errors: readonly WidgetProblem[] };
+export type ManifestResult = { readonly ok: true; readonly manifest: WidgetManifest } | { readonly ok: false; readonly errors: readonly WidgetProblem[] };
 
 /**
  * Parses widget.json text (4.5 step 1) against the schema of 2.5 and applies the defaults: entry index.html,
@@ -35,7 +33,13 @@ export function parseManifest(text: string): ManifestResult {
 /** The same checks on an already parsed value. */
 export function parseManifestValue(data: unknown): ManifestResult {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return fail([{ code: WIDGET_PROBLEMS.manifestInvalid.code, path: WIDGET_MANIFEST.fileName, message: `must hold a JSON object, not ${data === null ? 'null' : Array.isArray(data) ? 'a list' : `a ${typeof data}`}` }]);
+    return fail([
+      {
+        code: WIDGET_PROBLEMS.manifestInvalid.code,
+        path: WIDGET_MANIFEST.fileName,
+        message: `must hold a JSON object, not ${data === null ? 'null' : Array.isArray(data) ? 'a list' : `a ${typeof data}`}`,
+      },
+    ]);
   }
   const { manifest: validate } = manifestValidators();
   const errors = validate(data) ? [] : describeManifestErrors(validate.errors ?? []);
@@ -56,10 +60,19 @@ function toolProblems(tools: readonly RawTool[]): WidgetProblem[] {
   tools.forEach((tool, i) => {
     const first = firstIndex.get(tool.name);
     if (first === undefined) firstIndex.set(tool.name, i);
-    else problems.push({ code: WIDGET_PROBLEMS.manifestInvalid.code, path: `/tools/${i}/name`, message: `"${tool.name}" is already the name of /tools/${first}; tool names must be unique` });
+    else
+      problems.push({
+        code: WIDGET_PROBLEMS.manifestInvalid.code,
+        path: `/tools/${i}/name`,
+        message: `"${tool.name}" is already the name of /tools/${first}; tool names must be unique`,
+      });
     if (tool.inputSchema !== undefined && !ajv.validateSchema(tool.inputSchema)) {
       for (const e of ajv.errors ?? []) {
-        problems.push({ code: WIDGET_PROBLEMS.manifestInvalid.code, path: `/tools/${i}/inputSchema${e.instancePath}`, message: `is not valid JSON Schema: ${e.message ?? e.keyword}` });
+        problems.push({
+          code: WIDGET_PROBLEMS.manifestInvalid.code,
+          path: `/tools/${i}/inputSchema${e.instancePath}`,
+          message: `is not valid JSON Schema: ${e.message ?? e.keyword}`,
+        });
       }
     }
   });

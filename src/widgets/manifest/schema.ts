@@ -74,7 +74,8 @@ export const WIDGET_MANIFEST_SCHEMA = {
             resourceDomains: mcpApps('/$defs/McpUiResourceCsp/properties/resourceDomains'),
             frameDomains: mcpApps('/$defs/McpUiResourceCsp/properties/frameDomains'),
             redirectDomains: {
-              description: 'Platform extension (ChatGPT redirect_domains, MCP Apps proposal linkTrustedDomains): domains bridge.openLink opens without its gate.',
+              description:
+                'Platform extension (ChatGPT redirect_domains, MCP Apps proposal linkTrustedDomains): domains bridge.openLink opens without its gate.',
               type: 'array',
               items: { type: 'string' },
             },

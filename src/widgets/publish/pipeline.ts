@@ -27,7 +27,11 @@ export interface PublishRequest {
 export type PublishStepReport =
   | { readonly step: 'validate'; readonly folderId: string; readonly name: string; readonly version: string }
   | { readonly step: 'agent'; readonly action: 'minted' | 'reused'; readonly agentId: string; readonly slug: string; readonly remixNumber: number | null }
-  | { readonly step: 'functions'; readonly materialised: readonly { readonly tool: string; readonly sourceId: string; readonly bytes: number }[]; readonly refused: readonly RefusedFunction[] }
+  | {
+      readonly step: 'functions';
+      readonly materialised: readonly { readonly tool: string; readonly sourceId: string; readonly bytes: number }[];
+      readonly refused: readonly RefusedFunction[];
+    }
   | { readonly step: 'configure'; readonly configuration: AgentConfiguration }
   | { readonly step: 'catalog'; readonly action: 'inserted' | 'updated'; readonly catalogId: string }
   | { readonly step: 'post'; readonly action: 'inserted' | 'updated'; readonly postId: string };
@@ -78,7 +82,12 @@ async function validate(request: PublishRequest, ports: PublishPorts): Promise<{
   const folder = await ports.folders.getFolder(request.folderId);
   if (!folder) throw new Refused('validate', STATUS.notFound, PUBLISH_ERROR_CODES.folderNotFound, `No folder ${JSON.stringify(request.folderId)} exists.`);
   if (folder.ownerId !== request.callerId) {
-    throw new Refused('validate', STATUS.forbidden, PUBLISH_ERROR_CODES.notFolderOwner, `The caller does not own folder ${JSON.stringify(folder.id)}; only its owner may publish it.`);
+    throw new Refused(
+      'validate',
+      STATUS.forbidden,
+      PUBLISH_ERROR_CODES.notFolderOwner,
+      `The caller does not own folder ${JSON.stringify(folder.id)}; only its owner may publish it.`,
+    );
   }
   const bytes = folder.files.get(WIDGET_MANIFEST.fileName);
   if (!bytes) {
@@ -121,7 +130,16 @@ async function mintOrReuseAgent(folder: WidgetFolder, view: ManifestView, caller
     );
   }
   const now = ports.clock.now();
-  const agent: AgentRecord = { id: ports.ids.next('agent'), slug, authorId: callerId, folderId: folder.id, remixNumber, configuration: EMPTY_CONFIGURATION, createdAt: now, updatedAt: now };
+  const agent: AgentRecord = {
+    id: ports.ids.next('agent'),
+    slug,
+    authorId: callerId,
+    folderId: folder.id,
+    remixNumber,
+    configuration: EMPTY_CONFIGURATION,
+    createdAt: now,
+    updatedAt: now,
+  };
   await ports.store.putAgent(agent);
   return { agent, action: 'minted' as const };
 }
@@ -151,7 +169,15 @@ function materialise(folder: WidgetFolder, view: ManifestView, agentId: string, 
       });
       continue;
     }
-    sources.push({ id: ports.ids.next('function'), agentId, tool: tool.name, file: tool.file, runtime: tool.runtime, source: decoder.decode(bytes), bytes: bytes.byteLength });
+    sources.push({
+      id: ports.ids.next('function'),
+      agentId,
+      tool: tool.name,
+      file: tool.file,
+      runtime: tool.runtime,
+      source: decoder.decode(bytes),
+      bytes: bytes.byteLength,
+    });
   }
   return { sources, refused };
 }
@@ -164,11 +190,18 @@ function configuration(view: ManifestView, sources: readonly FunctionSourceRecor
     functions: tools.map((tool) => ({ name: tool.name, sourceId: published.get(tool.name)!.id, runtime: tool.runtime })),
     httpEndpoints: tools
       .filter((tool) => tool.expose.includes('http'))
-      .map((tool) => ({ path: `${AGENT_STAMP.httpEndpointPrefix}${tool.name}`, method: AGENT_STAMP.httpEndpointMethod, function: tool.name, description: tool.description })),
+      .map((tool) => ({
+        path: `${AGENT_STAMP.httpEndpointPrefix}${tool.name}`,
+        method: AGENT_STAMP.httpEndpointMethod,
+        function: tool.name,
+        description: tool.description,
+      })),
     customTools: tools
       .filter((tool) => tool.expose.includes('tool'))
       .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, function: tool.name })),
-    billing: tools.flatMap((tool) => (tool.billing ? [{ tool: tool.name, currency: tool.billing.currency, amountNanocents: tool.billing.amountNanocents }] : [])),
+    billing: tools.flatMap((tool) =>
+      tool.billing ? [{ tool: tool.name, currency: tool.billing.currency, amountNanocents: tool.billing.amountNanocents }] : [],
+    ),
   };
 }
 

@@ -14,7 +14,9 @@ describe('the SDK buyer rule for purchase pointers (6)', () => {
   });
 
   it('compares host names without case or port, as the URL parser writes them', () => {
-    expect(decidePointer('https://PLATFORM.example:8443/api/mpp/credits', 'http://platform.EXAMPLE/x', { ...CAPPED, allowedHosts: ['Platform.Example'] }).decision).toBe('follow');
+    expect(
+      decidePointer('https://PLATFORM.example:8443/api/mpp/credits', 'http://platform.EXAMPLE/x', { ...CAPPED, allowedHosts: ['Platform.Example'] }).decision,
+    ).toBe('follow');
     expect(decidePointer('http://[::1]:8080/p', 'http://[::1]/n', { allowedHosts: ['[::1]'], dailyCapCents: 1 }).decision).toBe('follow');
   });
 
@@ -41,7 +43,9 @@ describe('the SDK buyer rule for purchase pointers (6)', () => {
   it('refuses what is not an absolute URL, and ignores allowlist entries that are not hosts', () => {
     expect(decidePointer(PLATFORM_ROUTES.mppCredits, NAMING, CAPPED)).toMatchObject({ decision: 'refuse', unmet: ['pointer-url'] });
     expect(decidePointer(POINTER, 'uamp', CAPPED)).toMatchObject({ decision: 'refuse', unmet: ['naming-url'] });
-    expect(decidePointer(POINTER, NAMING, { allowedHosts: ['https://platform.example/', ''], dailyCapCents: 5 })).toMatchObject({ unmet: ['pointer-host', 'naming-host'] });
+    expect(decidePointer(POINTER, NAMING, { allowedHosts: ['https://platform.example/', ''], dailyCapCents: 5 })).toMatchObject({
+      unmet: ['pointer-host', 'naming-host'],
+    });
   });
 
   it('hasDailyCap reads only a positive whole number as a cap', () => {

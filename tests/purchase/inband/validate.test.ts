@@ -33,7 +33,11 @@ const CHALLENGE = serializeChallenge(
 
 const pointers = (check: InbandCheck): string[] => (check.ok ? [] : check.problems.map((p) => p.pointer));
 
-const required = (schemes: unknown[]): unknown => ({ type: INBAND_FRAME_TYPES.paymentRequired, event_id: 'e', requirements: { amount: '1', currency: 'USD', schemes } });
+const required = (schemes: unknown[]): unknown => ({
+  type: INBAND_FRAME_TYPES.paymentRequired,
+  event_id: 'e',
+  requirements: { amount: '1', currency: 'USD', schemes },
+});
 const token = { scheme: INBAND_SCHEMES.token };
 const mpp = { scheme: INBAND_SCHEMES.mpp, challenge: CHALLENGE, purchase_url: PURCHASE_URL, terms: TERMS };
 
@@ -82,13 +86,18 @@ describe('checkPaymentRequiredFrame names what is wrong, by JSON pointer', () =>
 
 describe('the other frames', () => {
   it('payment.submit must say scheme balance', () => {
-    expect(pointers(checkPaymentSubmitFrame({ type: INBAND_FRAME_TYPES.paymentSubmit, payment: { scheme: INBAND_SCHEMES.token, amount: '1' } }))).toEqual(['/payment/scheme']);
+    expect(pointers(checkPaymentSubmitFrame({ type: INBAND_FRAME_TYPES.paymentSubmit, payment: { scheme: INBAND_SCHEMES.token, amount: '1' } }))).toEqual([
+      '/payment/scheme',
+    ]);
     expect(pointers(checkPaymentSubmitFrame({ type: INBAND_FRAME_TYPES.paymentSubmit }))).toEqual(['/payment']);
   });
 
   it('a funded frame must carry terms {url, version}', () => {
     expect(pointers(checkFundedFrame({ type: INBAND_FRAME_TYPES.responseDone }))).toEqual(['/terms']);
-    expect(pointers(checkFundedFrame({ type: INBAND_FRAME_TYPES.responseDone, terms: { url: 'not a url', version: '' } }))).toEqual(['/terms/url', '/terms/version']);
+    expect(pointers(checkFundedFrame({ type: INBAND_FRAME_TYPES.responseDone, terms: { url: 'not a url', version: '' } }))).toEqual([
+      '/terms/url',
+      '/terms/version',
+    ]);
     expect(pointers(checkFundedFrame({ type: INBAND_FRAME_TYPES.paymentRequired, terms: TERMS }))).toEqual(['/type']);
     expect(pointers(checkFundedFrame({ type: INBAND_FRAME_TYPES.responseError, terms: TERMS }, { type: INBAND_FRAME_TYPES.responseDone }))).toEqual(['/type']);
   });

@@ -3,7 +3,21 @@ import { settleReported } from '../../../src/purchase/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
-import { BUYER, NEXT_VERSION, OTHER_BUYER, PACK_NANO, T0, TERMS_URL, VERSION, World, expectCode, expectFresh402, expectGranted, paid, twice } from './helpers.js';
+import {
+  BUYER,
+  NEXT_VERSION,
+  OTHER_BUYER,
+  PACK_NANO,
+  T0,
+  TERMS_URL,
+  VERSION,
+  World,
+  expectCode,
+  expectFresh402,
+  expectGranted,
+  paid,
+  twice,
+} from './helpers.js';
 
 describe('move 1: no credential', () => {
   it('answers 402 payment-required with one fresh stripe challenge expiring after 300 s, the terms headers and nothing charged', async () => {

@@ -40,7 +40,11 @@ describe('refusals before a card charge (7.4): nothing is charged', () => {
   it('503 payment_unreconciled (refund state in the body) for a token whose payment matched nothing sold', async () => {
     const world = new World();
     world.processor.refundState = REFUND_STATES.pending;
-    expect(await settleReported({ chargeId: 'pi_stray', token: 'spt_stray' }, world.ports)).toEqual({ credited: false, reason: 'unmatched', refund: REFUND_STATES.pending });
+    expect(await settleReported({ chargeId: 'pi_stray', token: 'spt_stray' }, world.ports)).toEqual({
+      credited: false,
+      reason: 'unmatched',
+      refund: REFUND_STATES.pending,
+    });
     expect(world.processor.refunds).toEqual(['pi_stray']);
     const answer = await world.decide(paid(await world.challenge(), 'spt_stray'));
     expectCode(answer, PURCHASE_ERRORS.payment_unreconciled);

@@ -123,7 +123,12 @@ export const TERMS_LINK = `<${TERMS_URL}>; rel="terms-of-service"`;
 export const twice = (nano: string): string => String(2n * BigInt(nano));
 
 /** A 402 of the Payment scheme or a 7.4 problem row: status, type, one fresh challenge, terms headers; returns the challenge. */
-export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, version = VERSION, method: string = PAYMENT_METHODS.stripe) {
+export function expectFresh402(
+  answer: PurchaseOutcome,
+  refusal: PaymentProblemRecord | PurchaseErrorRecord,
+  version = VERSION,
+  method: string = PAYMENT_METHODS.stripe,
+) {
   const [slug, base] = 'slug' in refusal ? [refusal.slug, refusal.base] : [refusal.code, refusal.problemBase!];
   expect(answer.status).toBe(402);
   expect(isGranted(answer)).toBe(false);
@@ -146,7 +151,9 @@ export function expectCode(answer: PurchaseOutcome, record: PurchaseErrorRecord)
   expect(answer.body.error_code).toBe(record.code);
   expect(challengeCount(answer)).toBe(0);
   expect(answer.headers[HEADERS.retryAfter] !== undefined).toBe(record.retryAfter);
-  const retry = record.retry ? { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) } : undefined;
+  const retry = record.retry
+    ? { sameCredential: record.retry.sameCredential, ...(record.retry.sameCredential ? { credentialHeader: PAYMENT_CREDENTIAL_HEADER } : {}) }
+    : undefined;
   expect(answer.body.retry).toEqual(retry);
 }
 
@@ -160,4 +167,3 @@ export function expectGranted(answer: PurchaseOutcome, balance: string, chargeId
   expect(receipt).toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.stripe, reference: chargeId, status: 'success' } });
   expect(answer.body.receipt).toEqual((receipt as { value: unknown }).value);
 }
-

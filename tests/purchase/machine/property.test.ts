@@ -18,7 +18,10 @@ const TOKENS = ['spt_a', 'spt_b', 'spt_c', 'spt_d'];
 
 const scripted: fc.Arbitrary<ScriptedCharge> = fc.oneof(
   fc.constantFrom<ScriptedCharge>('settled', 'declined', 'cancelled-unsettled', 'processing', 'unknown', 'throw'),
-  fc.record({ reply: fc.constantFrom<'throw' | 'unknown'>('throw', 'unknown'), actual: fc.constantFrom<'settled' | 'declined' | 'processing'>('settled', 'declined', 'processing') }),
+  fc.record({
+    reply: fc.constantFrom<'throw' | 'unknown'>('throw', 'unknown'),
+    actual: fc.constantFrom<'settled' | 'declined' | 'processing'>('settled', 'declined', 'processing'),
+  }),
   fc.constant<ScriptedCharge>({ reply: 'throw', created: false }),
 );
 
@@ -35,10 +38,20 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('ask' as const), buyer: fc.nat(1) }), weight: 3 },
   { arbitrary: present, weight: 8 },
   { arbitrary: fc.record({ kind: fc.constant('repeat' as const), back: fc.nat(2) }), weight: 5 },
-  { arbitrary: fc.record({ kind: fc.constant('resolve' as const), charge: fc.nat(7), state: fc.constantFrom('settled' as const, 'declined' as const, 'cancelled-unsettled' as const) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('resolve' as const),
+      charge: fc.nat(7),
+      state: fc.constantFrom('settled' as const, 'declined' as const, 'cancelled-unsettled' as const),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ kind: fc.constant('report' as const), charge: fc.nat(7), byKey: fc.boolean() }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('status-fault' as const), fault: fc.constantFrom('unknown' as const, 'throw' as const) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 250, max: 400 })) }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 250, max: 400 })) }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant('switch' as const), mppEnabled: fc.boolean(), purchasesOpen: fc.boolean() }), weight: 1 },
 );
 
@@ -112,7 +125,8 @@ describe('property: any sequence of presentations and processor reports', () => 
             }
             case 'report': {
               const charge = [...world.processor.charges.values()][step.charge];
-              if (charge?.state === 'settled') await settleReported({ chargeId: charge.chargeId, ...(step.byKey ? { idempotencyKey: charge.idempotencyKey } : {}) }, world.ports);
+              if (charge?.state === 'settled')
+                await settleReported({ chargeId: charge.chargeId, ...(step.byKey ? { idempotencyKey: charge.idempotencyKey } : {}) }, world.ports);
               break;
             }
             case 'status-fault':

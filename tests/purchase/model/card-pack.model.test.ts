@@ -27,7 +27,10 @@ describe('model: the card pack machine under any sequence of presentations, proc
         await fc.asyncModelRun(() => ({ model, real }), [new Ask(0), ...commands]);
 
         await resweep(model, real);
-        expect([...model.owed].map((p) => `${p.challenge.id}/${p.token}`), 'every credential told to re-present progressed once the faults cleared').toEqual([]);
+        expect(
+          [...model.owed].map((p) => `${p.challenge.id}/${p.token}`),
+          'every credential told to re-present progressed once the faults cleared',
+        ).toEqual([]);
 
         // The processor reports every settlement at last (by id and idempotency key).
         for (const charge of world.processor.charges.values()) {

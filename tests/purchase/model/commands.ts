@@ -92,8 +92,21 @@ class Present implements Command {
   async run(m: PurchaseModel, r: Real): Promise<void> {
     const { spec } = this;
     const challenge = m.challenges[spec.challenge % m.challenges.length]!.challenge;
-    const known = m.presented.find((p) => p.challenge === challenge && p.token === TOKENS[spec.token] && p.buyer === BUYERS[spec.buyer] && p.authenticated === spec.authenticated && p.assent === spec.assent);
-    const p: Presentation = known ?? { challenge, token: TOKENS[spec.token]!, buyer: BUYERS[spec.buyer]!, authenticated: spec.authenticated, assent: spec.assent };
+    const known = m.presented.find(
+      (p) =>
+        p.challenge === challenge &&
+        p.token === TOKENS[spec.token] &&
+        p.buyer === BUYERS[spec.buyer] &&
+        p.authenticated === spec.authenticated &&
+        p.assent === spec.assent,
+    );
+    const p: Presentation = known ?? {
+      challenge,
+      token: TOKENS[spec.token]!,
+      buyer: BUYERS[spec.buyer]!,
+      authenticated: spec.authenticated,
+      assent: spec.assent,
+    };
     await present(p, spec.reply, m, r);
   }
   toString = () => `present(${JSON.stringify(this.spec)})`;
@@ -101,7 +114,10 @@ class Present implements Command {
 
 /** The same credential again: one a 503 told to re-present if any, else an earlier one. */
 class Repeat implements Command {
-  constructor(readonly back: number, readonly reply: ScriptedCharge) {}
+  constructor(
+    readonly back: number,
+    readonly reply: ScriptedCharge,
+  ) {}
   check = (m: Readonly<PurchaseModel>) => m.presented.length > 0;
   async run(m: PurchaseModel, r: Real): Promise<void> {
     const owed = [...m.owed];
@@ -113,7 +129,10 @@ class Repeat implements Command {
 
 /** The processor moves a processing charge to its final state. */
 class Resolve implements Command {
-  constructor(readonly charge: number, readonly state: FakeChargeState) {}
+  constructor(
+    readonly charge: number,
+    readonly state: FakeChargeState,
+  ) {}
   check = () => true as const;
   async run(_m: PurchaseModel, r: Real): Promise<void> {
     const processing = [...r.world.processor.charges.values()].filter((c) => c.state === 'processing');
@@ -125,14 +144,22 @@ class Resolve implements Command {
 
 /** The processor reports a settled charge (a webhook): by id, with or without the idempotency key and the token. */
 class Report implements Command {
-  constructor(readonly charge: number, readonly byKey: boolean, readonly withToken: boolean) {}
+  constructor(
+    readonly charge: number,
+    readonly byKey: boolean,
+    readonly withToken: boolean,
+  ) {}
   check = () => true as const;
   async run(m: PurchaseModel, r: Real): Promise<void> {
     const { world } = r;
     const settled = [...world.processor.charges.values()].filter((c) => c.state === 'settled');
     const charge = settled[this.charge % Math.max(1, settled.length)];
     if (!charge) return;
-    const report = { chargeId: charge.chargeId, ...(this.byKey ? { idempotencyKey: charge.idempotencyKey } : {}), ...(this.withToken ? { token: charge.token } : {}) };
+    const report = {
+      chargeId: charge.chargeId,
+      ...(this.byKey ? { idempotencyKey: charge.idempotencyKey } : {}),
+      ...(this.withToken ? { token: charge.token } : {}),
+    };
     const expected = m.predictSettlement(report, world.processor);
     const result = await settleReported(report, world.ports);
     expect(result.credited ? 'credited' : result.reason).toBe(expected);
@@ -175,7 +202,10 @@ class Advance implements Command {
 }
 
 class Switch implements Command {
-  constructor(readonly mppEnabled: boolean, readonly purchasesOpen: boolean) {}
+  constructor(
+    readonly mppEnabled: boolean,
+    readonly purchasesOpen: boolean,
+  ) {}
   check = () => true as const;
   async run(m: PurchaseModel, r: Real): Promise<void> {
     m.mppEnabled = this.mppEnabled;
@@ -198,7 +228,10 @@ class NewTerms implements Command {
 type Fault = 'lock-unavailable' | 'lock-available' | 'assent-fails' | 'assent-recovers' | 'grant-fails-once' | 'hold' | 'release';
 
 class Inject implements Command {
-  constructor(readonly fault: Fault, readonly buyer: number) {}
+  constructor(
+    readonly fault: Fault,
+    readonly buyer: number,
+  ) {}
   check = () => true as const;
   async run(m: PurchaseModel, r: Real): Promise<void> {
     const { world } = r;
@@ -236,7 +269,13 @@ class Inject implements Command {
 
 export const replies: fc.Arbitrary<ScriptedCharge> = fc.oneof(
   { arbitrary: fc.constantFrom<ScriptedCharge>('settled', 'declined', 'cancelled-unsettled', 'processing'), weight: 4 },
-  { arbitrary: fc.record({ reply: fc.constantFrom<'throw' | 'unknown'>('throw', 'unknown'), actual: fc.constantFrom<FakeChargeState>('settled', 'declined', 'processing') }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      reply: fc.constantFrom<'throw' | 'unknown'>('throw', 'unknown'),
+      actual: fc.constantFrom<FakeChargeState>('settled', 'declined', 'processing'),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.constant<ScriptedCharge>({ reply: 'throw', created: false }), weight: 1 },
 );
 
@@ -252,7 +291,15 @@ const presentSpec: fc.Arbitrary<PresentSpec> = fc.record({
 /** Switches flipped off now and then, back on more often. */
 const mostly = fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 });
 
-const faults: fc.Arbitrary<Fault> = fc.constantFrom<Fault>('lock-unavailable', 'lock-available', 'assent-fails', 'assent-recovers', 'grant-fails-once', 'hold', 'release');
+const faults: fc.Arbitrary<Fault> = fc.constantFrom<Fault>(
+  'lock-unavailable',
+  'lock-available',
+  'assent-fails',
+  'assent-recovers',
+  'grant-fails-once',
+  'hold',
+  'release',
+);
 
 /** Weighted so that most runs reach the charge: presentations dominate, faults, switches and long waits are rarer. */
 export const commandArbitraries: fc.Arbitrary<Command>[] = [
@@ -260,7 +307,10 @@ export const commandArbitraries: fc.Arbitrary<Command>[] = [
     { arbitrary: fc.nat(1).map((b) => new Ask(b)), weight: 3 },
     { arbitrary: presentSpec.map((s) => new Present(s)), weight: 8 },
     { arbitrary: fc.tuple(fc.nat(3), replies).map(([b, reply]) => new Repeat(b, reply)), weight: 5 },
-    { arbitrary: fc.tuple(fc.nat(3), fc.constantFrom<FakeChargeState>('settled', 'declined', 'cancelled-unsettled')).map(([c, s]) => new Resolve(c, s)), weight: 3 },
+    {
+      arbitrary: fc.tuple(fc.nat(3), fc.constantFrom<FakeChargeState>('settled', 'declined', 'cancelled-unsettled')).map(([c, s]) => new Resolve(c, s)),
+      weight: 3,
+    },
     { arbitrary: fc.tuple(fc.nat(3), fc.boolean(), fc.boolean()).map(([c, k, t]) => new Report(c, k, t)), weight: 2 },
     { arbitrary: fc.nat(TOKENS.length - 1).map((t) => new StrayReport(t)), weight: 1 },
     { arbitrary: fc.constantFrom<'unknown' | 'throw'>('unknown', 'throw').map((f) => new StatusFault(f)), weight: 1 },

@@ -1,5 +1,12 @@
 import { expect } from 'vitest';
-import { RECEIPT_STATUS_SUCCESS, decodeBase64urlJson, isGranted, type PaymentChallenge, type PurchaseOutcome, type PurchaseStore } from '../../../src/purchase/index.js';
+import {
+  RECEIPT_STATUS_SUCCESS,
+  decodeBase64urlJson,
+  isGranted,
+  type PaymentChallenge,
+  type PurchaseOutcome,
+  type PurchaseStore,
+} from '../../../src/purchase/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { PAYMENT_CHALLENGE_LIFETIME_S } from '../../../src/spec/limits.js';
 import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';
@@ -54,7 +61,9 @@ export async function nextStep(answer: PurchaseOutcome, store: PurchaseStore, no
     const problem = PAYMENT_PROBLEM_LIST.find((p) => p.slug === answer.code);
     const row = PURCHASE_ERROR_LIST.find((r) => r.code === answer.code && r.status === 402);
     expect(problem ?? row, `402 ${answer.code} is neither a Payment problem nor a 7.4 row`).toBeDefined();
-    const type = problem ? problemTypeUrl(DEFAULT_PROBLEM_BASES, problem.base, problem.slug) : problemTypeUrl(DEFAULT_PROBLEM_BASES, row!.problemBase!, row!.code);
+    const type = problem
+      ? problemTypeUrl(DEFAULT_PROBLEM_BASES, problem.base, problem.slug)
+      : problemTypeUrl(DEFAULT_PROBLEM_BASES, row!.problemBase!, row!.code);
     expect(answer.body.type).toBe(type);
     expect(challengeCount(answer)).toBe(1);
     const challenge = oneChallenge(answer);
@@ -80,7 +89,9 @@ export async function nextStep(answer: PurchaseOutcome, store: PurchaseStore, no
   expectCode(answer, record!);
   const same = SAME_CREDENTIAL_ROWS.includes(record!);
   if (answer.status === 503 || answer.status === 409) {
-    expect(answer.body.retry, `${answer.code} carries the retry object`).toEqual(same ? { sameCredential: true, credentialHeader: PAYMENT_CREDENTIAL_HEADER } : { sameCredential: false });
+    expect(answer.body.retry, `${answer.code} carries the retry object`).toEqual(
+      same ? { sameCredential: true, credentialHeader: PAYMENT_CREDENTIAL_HEADER } : { sameCredential: false },
+    );
   }
   return same ? { kind: 'same-credential', code: record!.code } : { kind: 'code', code: record!.code };
 }

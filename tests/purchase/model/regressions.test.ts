@@ -48,7 +48,10 @@ describe('regressions found by the card pack model', () => {
     expect({ credited, refunded }).toEqual({ credited: true, refunded: false });
     // The report matched the sale, so it credited the pack; the credential presented again is 409 (section 3).
     expect(result.credited ? 'credited' : result.reason).toBe('credited');
-    expect({ status: again.status, code: 'code' in again ? again.code : undefined }).toEqual({ status: PURCHASE_ERRORS.purchase_already_granted.status, code: PURCHASE_ERRORS.purchase_already_granted.code });
+    expect({ status: again.status, code: 'code' in again ? again.code : undefined }).toEqual({
+      status: PURCHASE_ERRORS.purchase_already_granted.status,
+      code: PURCHASE_ERRORS.purchase_already_granted.code,
+    });
   });
 
   it('a presentation racing the first presentation of the same credential resumes its charge instead of answering 402 invalid-challenge', async () => {
@@ -86,6 +89,9 @@ describe('regressions found by the card pack model', () => {
     expect('code' in first && first.code).toBe(PURCHASE_ERRORS.charge_processing.code);
     expect(base.processor.charges.size).toBe(1);
     // The racing presentation is told to re-present the same credential (its charge is processing), not to pay again.
-    expect({ status: raced.status, retry: raced.body.retry }).toEqual({ status: 503, retry: { sameCredential: true, credentialHeader: PAYMENT_CREDENTIAL_HEADER } });
+    expect({ status: raced.status, retry: raced.body.retry }).toEqual({
+      status: 503,
+      retry: { sameCredential: true, credentialHeader: PAYMENT_CREDENTIAL_HEADER },
+    });
   });
 });

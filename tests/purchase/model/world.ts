@@ -51,16 +51,32 @@ export class ModelWorld {
   readonly heldElsewhere = new Map<string, () => unknown>();
 
   constructor(ports: Partial<PurchasePorts> = {}) {
-    this.ports = { clock: this.clock, random: new SeededRandom('model'), processor: this.processor, store: this.store, lock: this.lock, buyers: this.buyers, ...ports };
+    this.ports = {
+      clock: this.clock,
+      random: new SeededRandom('model'),
+      processor: this.processor,
+      store: this.store,
+      lock: this.lock,
+      buyers: this.buyers,
+      ...ports,
+    };
   }
 
   request(p: Presentation | null, buyer: string = BUYERS[0]): PurchaseRequest {
     const covered = [HEADERS.paymentAuthorization, HEADERS.paymentMethods];
     if (p === null) return { buyer: { agentUrl: buyer }, signed: true, coveredHeaders: covered, headers: {}, now: this.clock.now() };
-    const headers: Record<string, string> = { [HEADERS.paymentAuthorization]: serializeCredential(credentialFor(p.challenge, { [STRIPE_PAYLOAD_MEMBERS.spt]: p.token })) };
+    const headers: Record<string, string> = {
+      [HEADERS.paymentAuthorization]: serializeCredential(credentialFor(p.challenge, { [STRIPE_PAYLOAD_MEMBERS.spt]: p.token })),
+    };
     if (p.assent !== 'none') headers[HEADERS.termsAccepted] = p.assent === 'stale' ? STALE_VERSION : this.config.terms.version;
     if (!p.authenticated) return { buyer: null, signed: false, coveredHeaders: [], headers, now: this.clock.now() };
-    return { buyer: { agentUrl: p.buyer }, signed: true, coveredHeaders: p.assent === 'uncovered' ? covered : [...covered, HEADERS.termsAccepted], headers, now: this.clock.now() };
+    return {
+      buyer: { agentUrl: p.buyer },
+      signed: true,
+      coveredHeaders: p.assent === 'uncovered' ? covered : [...covered, HEADERS.termsAccepted],
+      headers,
+      now: this.clock.now(),
+    };
   }
 
   decide(p: Presentation | null, buyer?: string): Promise<PurchaseOutcome> {

@@ -86,7 +86,12 @@ describe('the same credential presented again (section 3)', () => {
       mppEnabled: false,
       purchasesOpen: false,
       terms: { url: TERMS_URL, version: NEXT_VERSION },
-      sale: { ...world.config.sale, cardOpen: false, price: { amount: '99', currency: 'usd' }, caps: { principalPerDay: 0, ipPerDay: 0, instrumentPerDay: 0, platformPerDay: 0 } },
+      sale: {
+        ...world.config.sale,
+        cardOpen: false,
+        price: { amount: '99', currency: 'usd' },
+        caps: { principalPerDay: 0, ipPerDay: 0, instrumentPerDay: 0, platformPerDay: 0 },
+      },
     };
     expectCall(await world.decide(paid(challenge)), 200, { chargeId: 'pi_1' }, NEXT_VERSION);
     expect(world.server.ran).toHaveLength(1);
@@ -127,7 +132,13 @@ describe('the same credential presented again (section 3)', () => {
     world.funding.failHold = true;
     const failed = answer(await world.decide(paid(challenge)));
     expectCode(failed, PURCHASE_ERRORS.funding_failed);
-    expect(failed.body.purchase).toMatchObject({ granted: true, packId: 'call_echo', paymentIntentId: 'pi_1', balance: { nano: CALL_NANO }, receipt: { reference: 'pi_1' } });
+    expect(failed.body.purchase).toMatchObject({
+      granted: true,
+      packId: 'call_echo',
+      paymentIntentId: 'pi_1',
+      balance: { nano: CALL_NANO },
+      receipt: { reference: 'pi_1' },
+    });
     expect(world.server.ran).toEqual([]);
     world.funding.failHold = false;
     const again = await world.decide(paid(challenge));
@@ -142,7 +153,10 @@ describe('the same credential presented again (section 3)', () => {
     const world = new SaleWorld({ serves: ['not-started'] });
     const challenge = await callChallenge(world);
     expectCode(answer(await world.decide(paid(challenge))), PURCHASE_ERRORS.sale_serve_pending);
-    expectCode(answer(await world.decide(paid(challenge), { buyer: { agentUrl: 'https://other.agent.example/' } })), PURCHASE_ERRORS.terms_acceptance_unauthenticated);
+    expectCode(
+      answer(await world.decide(paid(challenge), { buyer: { agentUrl: 'https://other.agent.example/' } })),
+      PURCHASE_ERRORS.terms_acceptance_unauthenticated,
+    );
     expect(world.server.ran).toEqual([]);
   });
 

@@ -88,7 +88,10 @@ describe('a single call bought with a card credential', () => {
     const first = await callChallenge(world);
     const fresh = expectFresh402(answer(await world.decide(paid(first, 'spt_1', null))), PURCHASE_ERRORS['terms-acceptance-required']);
     expect(fresh.opaque?.kind).toBe(PURCHASE_KINDS.exact);
-    expectFresh402(answer(await world.decide(paid(fresh, 'spt_1'), { coveredHeaders: [HEADERS.paymentAuthorization] })), PURCHASE_ERRORS['terms-acceptance-required']);
+    expectFresh402(
+      answer(await world.decide(paid(fresh, 'spt_1'), { coveredHeaders: [HEADERS.paymentAuthorization] })),
+      PURCHASE_ERRORS['terms-acceptance-required'],
+    );
     expectFresh402(answer(await world.decide(paid(fresh, 'spt_1', '2025-01-01'))), PURCHASE_ERRORS['terms-version-stale']);
     world.config = { ...world.config, terms: { url: TERMS_URL, version: NEXT_VERSION } };
     expectFresh402(answer(await world.decide(paid(fresh, 'spt_1', NEXT_VERSION))), PURCHASE_ERRORS['terms-version-stale'], NEXT_VERSION);

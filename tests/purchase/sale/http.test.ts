@@ -30,7 +30,11 @@ describe('saleRoute: a priced resource as a WHATWG handler', () => {
     const world = new SaleWorld();
     const route = saleRoute({ ports: world.ports, config: world.config });
     const body = { error: 'Unauthorized', error_code: 'signature_expired', error_description: 'expired' };
-    const response = await route({ request: new Request(URL_OF, { method: 'POST' }), caller: { kind: 'refused', status: 401, headers: { [HEADERS.wwwAuthenticate]: 'Bearer realm="service"' }, body }, clientAddress: ADDRESS });
+    const response = await route({
+      request: new Request(URL_OF, { method: 'POST' }),
+      caller: { kind: 'refused', status: 401, headers: { [HEADERS.wwwAuthenticate]: 'Bearer realm="service"' }, body },
+      clientAddress: ADDRESS,
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual(body);
     expect(world.server.ran).toEqual([]);
@@ -41,7 +45,11 @@ describe('saleRoute: a priced resource as a WHATWG handler', () => {
     world.config = { ...world.config, sale: { ...world.config.sale, anonymous: false } };
     const route = saleRoute({ ports: world.ports, config: () => world.config });
     const agent = { kind: 'agent' as const, agentUrl: BUYER, signed: true, coveredHeaders: [HEADERS.purchase] };
-    const exact = await route({ request: new Request(URL_OF, { method: 'POST', headers: { [HEADERS.purchase]: 'exact' } }), caller: agent, clientAddress: ADDRESS });
+    const exact = await route({
+      request: new Request(URL_OF, { method: 'POST', headers: { [HEADERS.purchase]: 'exact' } }),
+      caller: agent,
+      clientAddress: ADDRESS,
+    });
     expect(exact.status).toBe(402);
     const anonymous = await route({ request: new Request(URL_OF, { method: 'POST' }), caller: { kind: 'unidentified' }, clientAddress: ADDRESS });
     expect(anonymous.status).toBe(503);

@@ -7,7 +7,19 @@ import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PAYMENT_PROBLEMS, TEMPO_PAY
 import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../../src/spec/problem-types.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
 import { NEXT_VERSION, OTHER_BUYER, PACK_NANO, T0, challengeCount, expectCode, oneChallenge, paid, twice } from '../machine/helpers.js';
-import { AMOUNT, DEPOSIT, OTHER_ADDRESS, TempoWorld, expectFresh402, expectTransferGranted, paidTempo, quoteOf, signTransfer, transactionPayload, wallet } from './helpers.js';
+import {
+  AMOUNT,
+  DEPOSIT,
+  OTHER_ADDRESS,
+  TempoWorld,
+  expectFresh402,
+  expectTransferGranted,
+  paidTempo,
+  quoteOf,
+  signTransfer,
+  transactionPayload,
+  wallet,
+} from './helpers.js';
 
 /** A challenge, a matching signed transaction and the paid retry's headers. */
 async function payable(world: TempoWorld) {
@@ -22,7 +34,12 @@ describe('which method a fresh challenge offers', () => {
   it('offers tempo when the trusted Service-Payment-Methods names it first, card when it names card first, card by default', async () => {
     const world = new TempoWorld();
     const tempo = expectFresh402(await world.decide(methodsHeader('tempo, stripe')), PAYMENT_PROBLEMS.paymentRequired, PAYMENT_METHODS.tempo);
-    expect(tempo.request).toMatchObject({ amount: AMOUNT, currency: quoteOf(tempo).currency, recipient: DEPOSIT, methodDetails: { chainId: 4217, supportedModes: ['pull'] } });
+    expect(tempo.request).toMatchObject({
+      amount: AMOUNT,
+      currency: quoteOf(tempo).currency,
+      recipient: DEPOSIT,
+      methodDetails: { chainId: 4217, supportedModes: ['pull'] },
+    });
     expectFresh402(await world.decide(methodsHeader('stripe, tempo')), PAYMENT_PROBLEMS.paymentRequired, PAYMENT_METHODS.stripe);
     expectFresh402(await world.decide(), PAYMENT_PROBLEMS.paymentRequired, PAYMENT_METHODS.stripe);
     // Not covered on a signed request: not trusted, so card.
@@ -128,13 +145,16 @@ describe('non-matching transactions: a fresh challenge, never broadcast', () => 
 });
 
 describe('payloads that are not admitted', () => {
-  it.each([TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof])('payload.type %s: 402 invalid-payload with a fresh challenge, nothing broadcast', async (type) => {
-    const world = new TempoWorld();
-    const challenge = await world.challenge();
-    const answer = await world.decide(paidTempo(challenge, { type, hash: `0x${'ab'.repeat(32)}`, signature: '0x00' }));
-    expectFresh402(answer, PURCHASE_ERRORS['invalid-payload']);
-    world.expectNothingBroadcast();
-  });
+  it.each([TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof])(
+    'payload.type %s: 402 invalid-payload with a fresh challenge, nothing broadcast',
+    async (type) => {
+      const world = new TempoWorld();
+      const challenge = await world.challenge();
+      const answer = await world.decide(paidTempo(challenge, { type, hash: `0x${'ab'.repeat(32)}`, signature: '0x00' }));
+      expectFresh402(answer, PURCHASE_ERRORS['invalid-payload']);
+      world.expectNothingBroadcast();
+    },
+  );
 });
 
 describe('method-unsupported', () => {
@@ -338,4 +358,3 @@ describe('other checks on the stablecoin path', () => {
     expectTransferGranted(await world.decide(paidTempo(second, transactionPayload(serialized))), twice(PACK_NANO), keccak256(serialized));
   });
 });
-

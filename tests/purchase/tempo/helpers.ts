@@ -27,9 +27,25 @@ import {
 } from '../../../src/purchase/index.js';
 import { tempoQuoteOf, type TempoQuote } from '../../../src/purchase/tempo/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
-import { PAYMENT_METHODS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES, TIP20_TRANSFER_WITH_MEMO, type PaymentProblemRecord } from '../../../src/spec/payments.js';
+import {
+  PAYMENT_METHODS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+  TIP20_TRANSFER_WITH_MEMO,
+  type PaymentProblemRecord,
+} from '../../../src/spec/payments.js';
 import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
-import { BUYER, T0, TERMS_LINK, VERSION, baseConfig, challengeCount, expectFresh402 as expectPackFresh402, oneChallenge, signedBuyerRequest } from '../machine/helpers.js';
+import {
+  BUYER,
+  T0,
+  TERMS_LINK,
+  VERSION,
+  baseConfig,
+  challengeCount,
+  expectFresh402 as expectPackFresh402,
+  oneChallenge,
+  signedBuyerRequest,
+} from '../machine/helpers.js';
 
 /** Fixed test keys (the well-known development keys 1 and 2); never funded anywhere that matters. */
 export const WALLET_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -152,10 +168,17 @@ export function paidTempo(challenge: PaymentChallenge, payload: Record<string, s
   };
 }
 
-export const transactionPayload = (serialized: Hex): Record<string, string> => ({ [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized });
+export const transactionPayload = (serialized: Hex): Record<string, string> => ({
+  [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction,
+  [TEMPO_PAYLOAD_MEMBERS.signature]: serialized,
+});
 
 /** A 402 carrying exactly one fresh challenge of `method` (tempo by default), the terms headers and the problem type; returns the challenge. */
-export function expectFresh402(answer: PurchaseOutcome, refusal: PaymentProblemRecord | PurchaseErrorRecord, method: string = PAYMENT_METHODS.tempo): PaymentChallenge {
+export function expectFresh402(
+  answer: PurchaseOutcome,
+  refusal: PaymentProblemRecord | PurchaseErrorRecord,
+  method: string = PAYMENT_METHODS.tempo,
+): PaymentChallenge {
   return expectPackFresh402(answer, refusal, VERSION, method);
 }
 

@@ -14,7 +14,11 @@ describe('one purchase at a time across methods', () => {
     const serialized = await signTransfer(quoteOf(tempo), {}, T0 + 300);
     expectCode(await world.decide(paidTempo(tempo, transactionPayload(serialized))), PURCHASE_ERRORS.tempo_settlement_pending);
 
-    const card = expectFresh402(await world.decide({ [HEADERS.paymentMethods]: PAYMENT_METHODS.stripe }), PAYMENT_PROBLEMS.paymentRequired, PAYMENT_METHODS.stripe);
+    const card = expectFresh402(
+      await world.decide({ [HEADERS.paymentMethods]: PAYMENT_METHODS.stripe }),
+      PAYMENT_PROBLEMS.paymentRequired,
+      PAYMENT_METHODS.stripe,
+    );
     expectCode(await world.decide(paid(card, 'spt_1')), PURCHASE_ERRORS.purchase_in_flight);
     expect(world.processor.chargeCalls()).toBe(0);
   });

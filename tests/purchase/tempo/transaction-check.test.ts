@@ -1,10 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFunctionData, keccak256 } from 'viem';
 import { Abis } from 'viem/tempo';
-import { checkTempoTransaction, memoOf, readTempoPayload, tempoChargeRequest, tempoQuoteOf, tempoTransactionHash, type TempoQuote, type TransactionMismatch } from '../../../src/purchase/tempo/index.js';
+import {
+  checkTempoTransaction,
+  memoOf,
+  readTempoPayload,
+  tempoChargeRequest,
+  tempoQuoteOf,
+  tempoTransactionHash,
+  type TempoQuote,
+  type TransactionMismatch,
+} from '../../../src/purchase/tempo/index.js';
 import { TEMPO_PAYLOAD_TYPES } from '../../../src/spec/payments.js';
 import { T0 } from '../machine/helpers.js';
-import { AMOUNT, CHAIN_ID, DEPOSIT, OTHER_ADDRESS, OTHER_TOKEN, TOKEN, signTransfer, sponsor, transferWithMemoData, wallet, type TransferShape } from './helpers.js';
+import {
+  AMOUNT,
+  CHAIN_ID,
+  DEPOSIT,
+  OTHER_ADDRESS,
+  OTHER_TOKEN,
+  TOKEN,
+  signTransfer,
+  sponsor,
+  transferWithMemoData,
+  wallet,
+  type TransferShape,
+} from './helpers.js';
 
 const MEMO = memoOf(new Uint8Array(32).fill(7));
 const quote: TempoQuote = { amount: AMOUNT, currency: TOKEN, recipient: DEPOSIT, chainId: CHAIN_ID, memo: MEMO };
@@ -18,13 +39,21 @@ async function mismatchOf(shape: TransferShape): Promise<TransactionMismatch | '
 describe('the stablecoin request', () => {
   it('quotes amount in base units, token as currency, deposit as recipient, chain, memo and pull mode, and reads back', () => {
     const request = tempoChargeRequest(quote);
-    expect(request).toEqual({ amount: AMOUNT, currency: TOKEN, recipient: DEPOSIT, methodDetails: { chainId: CHAIN_ID, memo: MEMO, supportedModes: ['pull'] } });
+    expect(request).toEqual({
+      amount: AMOUNT,
+      currency: TOKEN,
+      recipient: DEPOSIT,
+      methodDetails: { chainId: CHAIN_ID, memo: MEMO, supportedModes: ['pull'] },
+    });
     expect(tempoQuoteOf(request)).toEqual({ ok: true, quote });
   });
 
   it('names the member that is wrong', () => {
     expect(tempoQuoteOf({ ...tempoChargeRequest(quote), amount: '5.00' })).toEqual({ ok: false, detail: 'amount is not a decimal integer of base units' });
-    expect(tempoQuoteOf({ ...tempoChargeRequest(quote), methodDetails: { chainId: CHAIN_ID, memo: '0x12' } })).toEqual({ ok: false, detail: 'memo is not bytes32 hex' });
+    expect(tempoQuoteOf({ ...tempoChargeRequest(quote), methodDetails: { chainId: CHAIN_ID, memo: '0x12' } })).toEqual({
+      ok: false,
+      detail: 'memo is not bytes32 hex',
+    });
     expect(() => memoOf(new Uint8Array(31))).toThrow(/32 bytes/);
   });
 });
@@ -37,7 +66,10 @@ describe('the payload', () => {
       expect(read.kind).toBe('not-admitted');
       expect(read.kind === 'not-admitted' && read.detail).toContain(`payload.type`);
     }
-    expect(readTempoPayload({ type: TEMPO_PAYLOAD_TYPES.transaction })).toMatchObject({ kind: 'not-admitted', detail: expect.stringContaining('payload.signature') });
+    expect(readTempoPayload({ type: TEMPO_PAYLOAD_TYPES.transaction })).toMatchObject({
+      kind: 'not-admitted',
+      detail: expect.stringContaining('payload.signature'),
+    });
   });
 });
 
@@ -74,21 +106,46 @@ describe('a real signed Tempo transaction (viem)', () => {
 
   it('refuses a plain transfer (no memo) as not transferWithMemo', async () => {
     const data = encodeFunctionData({ abi: Abis.tip20, functionName: 'transfer', args: [DEPOSIT, BigInt(AMOUNT)] });
-    const serialized = await wallet.signTransaction({ chainId: CHAIN_ID, calls: [{ to: TOKEN, data }], nonce: 0, nonceKey: 1n, gas: 1n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, validBefore: T0 + 300 } as never, {
-      serializer: (await import('viem/tempo')).Transaction.serialize as never,
-    });
+    const serialized = await wallet.signTransaction(
+      {
+        chainId: CHAIN_ID,
+        calls: [{ to: TOKEN, data }],
+        nonce: 0,
+        nonceKey: 1n,
+        gas: 1n,
+        maxFeePerGas: 1n,
+        maxPriorityFeePerGas: 1n,
+        validBefore: T0 + 300,
+      } as never,
+      {
+        serializer: (await import('viem/tempo')).Transaction.serialize as never,
+      },
+    );
     const check = await checkTempoTransaction(serialized, quote, window);
     expect(check).toMatchObject({ ok: false, mismatch: 'not-transfer-with-memo', detail: 'the call is transfer, not transferWithMemo' });
   });
 
   it('refuses an unsigned transaction', async () => {
     const { Transaction } = await import('viem/tempo');
-    const unsigned = await Transaction.serialize({ chainId: CHAIN_ID, calls: [{ to: TOKEN, data: transferWithMemoData(DEPOSIT, BigInt(AMOUNT), MEMO) }], validBefore: T0 + 300 } as never);
+    const unsigned = await Transaction.serialize({
+      chainId: CHAIN_ID,
+      calls: [{ to: TOKEN, data: transferWithMemoData(DEPOSIT, BigInt(AMOUNT), MEMO) }],
+      validBefore: T0 + 300,
+    } as never);
     expect(await checkTempoTransaction(unsigned, quote, window)).toMatchObject({ ok: false, mismatch: 'unsigned' });
   });
 
   it('refuses an ordinary EIP-1559 transaction as not Tempo', async () => {
-    const eip1559 = await wallet.signTransaction({ type: 'eip1559', chainId: CHAIN_ID, to: TOKEN, data: transferWithMemoData(DEPOSIT, BigInt(AMOUNT), MEMO), nonce: 0, gas: 1n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
+    const eip1559 = await wallet.signTransaction({
+      type: 'eip1559',
+      chainId: CHAIN_ID,
+      to: TOKEN,
+      data: transferWithMemoData(DEPOSIT, BigInt(AMOUNT), MEMO),
+      nonce: 0,
+      gas: 1n,
+      maxFeePerGas: 1n,
+      maxPriorityFeePerGas: 1n,
+    });
     expect(await checkTempoTransaction(eip1559, quote, window)).toMatchObject({ ok: false, mismatch: 'not-tempo' });
   });
 
