@@ -23,7 +23,7 @@ import { agentRoute } from '../src/reference/agent/mount.js';
 import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/contract/probes.js';
 import { createMemoryKeyStore, generateAgentKeys } from '../src/reference/agent/keys.js';
 import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
-import { DELEGATE_TOOL } from '../src/reference/mcp/index.js';
+import { DELEGATE_TOOL } from '../src/reference/mcp/delegate-server.js';
 import { createReferencePlatform } from '../src/reference/platform.js';
 import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../src/spec/agent-endpoints.js';
 import {

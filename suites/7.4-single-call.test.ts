@@ -2,7 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { purchaseAnswerProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { issueChallenge, challengeEcho, type MemoryFunding, type ChallengeEcho, type SaleCaps } from '../src/purchase/index.js';
-import { SINGLE_CALL_OFFERS } from '../src/purchase/sale/index.js';
+import { SINGLE_CALL_OFFERS } from '../src/purchase/sale/offer.js';
 import { testToken, type TestTokenOutcome } from '../src/contract/test-tokens.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';

@@ -1,5 +1,6 @@
-export { checkAgent, agentCheckUrls, type AgentCheckReport, type AgentDocumentName, type CheckedDocument } from './check-agent.js';
-export { judgeKeySetDocument, type PublishedEd25519 } from './key-set.js';
-export { judgeCardDocument, type CardKeySet } from './card.js';
+/** The agent checker: an agent's card, key set and key directory under the fetch rules (4.3, 5.2). */
+export { checkAgent, agentCheckUrls, type AgentCheckReport } from './check-agent.js';
+export { judgeKeySetDocument } from './key-set.js';
+export { judgeCardDocument } from './card.js';
 export { judgeKeyDirectoryDocument } from './key-directory.js';
-export { problem, type AgentProblem } from './problems.js';
+export type { AgentProblem } from './problems.js';

@@ -1,7 +1,7 @@
 import type { InputProblem } from './describe-schema-errors.js';
 
 /** How many problems a message lists; the rest are counted. */
-export const MAX_LISTED_PROBLEMS = 5;
+const MAX_LISTED_PROBLEMS = 5;
 
 /** A case or vectors file that cannot be used; the message names each member at fault. */
 export class CaseInputError extends Error {
@@ -15,7 +15,7 @@ export class CaseInputError extends Error {
 }
 
 /** "(top level)" for the root, else the JSON pointer without its leading slash: steps/0/request/headers/2. */
-export function displayPointer(pointer: string): string {
+function displayPointer(pointer: string): string {
   return pointer === '' ? '(top level)' : pointer.replace(/^\//, '');
 }
 

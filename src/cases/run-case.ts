@@ -32,7 +32,7 @@ export interface CaseResult {
 }
 
 /** The scope a platform token needs when a case does not name one. */
-export const DEFAULT_AGENT_SCOPE = 'agent';
+const DEFAULT_AGENT_SCOPE = 'agent';
 
 function toResult(verdict: Verdict): Omit<StepResult, 'matches_expect' | 'mismatches'> {
   if (verdict.ok) {
@@ -72,7 +72,7 @@ function compare(expect: CaseExpect | undefined, got: Omit<StepResult, 'matches_
   return { matches: mismatches.length === 0, mismatches };
 }
 
-export function verifierConfigOf(c: SignedRequestCase): VerifierConfig {
+function verifierConfigOf(c: SignedRequestCase): VerifierConfig {
   const platform = c.platform;
   return {
     authority: platform.authority,

@@ -9,7 +9,7 @@ import { flag } from './option-values.js';
 
 const NAME = 'check-agent';
 
-export const INSECURE_AGENT_WARNING =
+const INSECURE_AGENT_WARNING =
   'warning: --allow-insecure is on: plain-http documents on loopback are accepted; platforms never accept them, so this is for local testing only';
 
 const DOCUMENT_LABELS = { card: 'agent card', key_set: 'key set', key_directory: 'key directory' } as const;

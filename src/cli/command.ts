@@ -1,6 +1,6 @@
 import type { CliIo } from './io.js';
 
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
   readonly short?: string;

@@ -13,7 +13,7 @@ import { fileProblem } from './read-input.js';
 
 const NAME = 'keygen';
 
-export const KEYGEN_FILES = Object.freeze({
+const KEYGEN_FILES = Object.freeze({
   privateKey: 'private-key.jwk.json',
   keySet: 'jwks.json',
   card: 'agent.json',

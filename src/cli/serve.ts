@@ -18,7 +18,7 @@ export const INSECURE_FIXTURES_WARNING =
 export type WaitForStop = (cancelled: AbortSignal) => Promise<unknown>;
 
 /** Resolves when the process is asked to stop (SIGINT or SIGTERM); its listeners go when it resolves or is cancelled. */
-export const untilSignal: WaitForStop = (cancelled) =>
+const untilSignal: WaitForStop = (cancelled) =>
   new Promise((resolve) => {
     const stop = (signal?: NodeJS.Signals) => {
       process.off('SIGINT', stop);

@@ -16,7 +16,7 @@ const NAME = 'sign';
 /** RFC 9110 token: what a method and a field name are made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** The window sign uses when --expires is not given. */
-export const DEFAULT_VALIDITY_SECONDS = 60;
+const DEFAULT_VALIDITY_SECONDS = 60;
 
 export const signCommand: Command = {
   name: NAME,

@@ -50,9 +50,6 @@ export interface RunContext {
   readonly selfTest?: SelfTestConfig;
 }
 
-/** The key the run context is provided under. */
-export const RUN_CONTEXT_KEY = 'conformance';
-
 /** What a suite sees when no run provided a context (plain `vitest` over suites/): the embedded reference, all checks. */
 export const DEFAULT_RUN_CONTEXT: RunContext = Object.freeze<RunContext>({ target: { kind: 'in-process' }, seed: 1, selection: [] });
 

@@ -3,10 +3,10 @@
  * test cards: `spt_test_<outcome>_<anything>`. The reference's card processor honours them, and a live run pays
  * with them only under `--allow-spend`; any other token settles.
  */
-export const TEST_TOKEN_PREFIX = 'spt_test_';
+const TEST_TOKEN_PREFIX = 'spt_test_';
 
 /** The outcomes a test token can name, as the token spells them. */
-export const TEST_TOKEN_OUTCOMES = Object.freeze(['settled', 'declined', 'processing', 'unknown', 'cancelled'] as const);
+const TEST_TOKEN_OUTCOMES = Object.freeze(['settled', 'declined', 'processing', 'unknown', 'cancelled'] as const);
 export type TestTokenOutcome = (typeof TEST_TOKEN_OUTCOMES)[number];
 
 /** A fresh test token for one outcome (`serial` keeps tokens of one run apart). */

@@ -60,6 +60,6 @@ function describeBytes(bytes: number): string {
 }
 
 /** Keeps sentences readable when a URL or Location is absurdly long. */
-export function clip(text: string, max = 200): string {
+function clip(text: string, max = 200): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -13,8 +13,6 @@ import type { CheckResult, Verdict } from './results.js';
  */
 export type CoverageStatus = 'covered' | 'failing' | 'not-run' | 'no-check';
 
-export const COVERAGE_STATUSES: readonly CoverageStatus[] = ['covered', 'failing', 'not-run', 'no-check'];
-
 /** Every requirement of the catalogue, section by section: 7.1, 7.2, 7.3, 7.4, 8. */
 export const CATALOGUE: readonly RequirementRecord[] = Object.freeze([
   ...REQUIREMENT_LIST,
@@ -46,16 +44,16 @@ export interface RequirementCoverage {
 }
 
 /** An id a check names that the catalogue does not hold: a typo, or a requirement the catalogue lacks. */
-export interface UncataloguedRequirement {
+interface UncataloguedRequirement {
   readonly id: string;
   readonly status: Exclude<CoverageStatus, 'no-check'>;
   readonly checks: readonly CoveringCheck[];
   readonly verdicts: Readonly<Record<Verdict, number>>;
 }
 
-export type CoverageCounts = Readonly<Record<CoverageStatus, number>> & { readonly total: number };
+type CoverageCounts = Readonly<Record<CoverageStatus, number>> & { readonly total: number };
 
-export interface SectionCoverage {
+interface SectionCoverage {
   readonly section: string;
   readonly counts: CoverageCounts;
 }
@@ -144,7 +142,7 @@ const SUITE_SECTION = /(?:^|\/)(\d+(?:\.\d+)*)-[^/]*$/;
  * names none the catalogue holds, the section its suite file is named after (`7.3-signed-requests.test.ts`).
  */
 /** Spec sections in document order: 2.4 before 5.2 before 7.1 before 8. */
-export function bySectionNumber(sections: readonly string[]): string[] {
+function bySectionNumber(sections: readonly string[]): string[] {
   const key = (s: string) => s.split('.').map(Number);
   return [...sections].sort((a, b) => {
     const [x, y] = [key(a), key(b)];

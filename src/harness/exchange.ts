@@ -26,8 +26,8 @@ export interface Exchange {
   readonly note?: string;
 }
 
-export const BODY_LIMIT = 4096;
-export const REDACTED = '[redacted]';
+const BODY_LIMIT = 4096;
+const REDACTED = '[redacted]';
 
 /** Header fields whose values are credentials; a report shows that they were sent, never what they were. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set([HEADERS.ownerKey, 'cookie', 'set-cookie']);
@@ -44,7 +44,7 @@ function redactValue(name: string, value: string): string {
   return SECRET_HEADERS.has(lower) ? REDACTED : value;
 }
 
-export function recordBody(bytes: Uint8Array | null | undefined): { body: string; bodyEncoding: 'utf8' | 'base64'; bodyLength: number } {
+function recordBody(bytes: Uint8Array | null | undefined): { body: string; bodyEncoding: 'utf8' | 'base64'; bodyLength: number } {
   const data = bytes ?? new Uint8Array(0);
   const cut = data.subarray(0, BODY_LIMIT);
   const text = Buffer.from(cut).toString('utf8');

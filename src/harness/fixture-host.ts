@@ -32,7 +32,7 @@ export interface FixtureHostOptions {
 }
 
 /** The path of the publishing endpoint; documents never live under it. */
-export const FIXTURE_ADMIN_PATH = '/.conformance/publish';
+const FIXTURE_ADMIN_PATH = '/.conformance/publish';
 const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
 
 function bodyOf(document: CaseDocument): Buffer {

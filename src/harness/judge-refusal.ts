@@ -6,7 +6,7 @@ import { BEARER_CHALLENGE, COMPONENTS, WEB_BOT_AUTH_TAG } from '../spec/wire.js'
 import type { TargetResponse } from './target.js';
 
 /** Parses `Scheme a=b, c="d"` (RFC 9110 auth-params: token or quoted-string values). */
-export function parseChallenge(value: string): { scheme: string; params: Map<string, string> } | null {
+function parseChallenge(value: string): { scheme: string; params: Map<string, string> } | null {
   const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*(.*)$/s.exec(value);
   if (!match) return null;
   const params = new Map<string, string>();
@@ -22,7 +22,7 @@ export function parseChallenge(value: string): { scheme: string; params: Map<str
 }
 
 /** 7.3 / 5.2: the covered components Accept-Signature must name, with content-digest when the request has a body. */
-export function acceptSignatureProblems(value: string | undefined, hasBody: boolean): string[] {
+function acceptSignatureProblems(value: string | undefined, hasBody: boolean): string[] {
   if (value === undefined) return [`the answer carries no ${HEADERS.acceptSignature} header`];
   let dictionary: ReturnType<typeof parseDictionary>;
   try {

@@ -463,5 +463,3 @@ ${allChecks(report)}
 `;
   return page.text;
 }
-
-export { runVerdict, RUN_VERDICT_LABELS, type RunVerdict };

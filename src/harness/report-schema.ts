@@ -5,9 +5,6 @@ import type { RunReport, Verdict } from './results.js';
 
 export { reportSchema };
 
-/** Where the schema ships in the package, relative to its root. */
-export const REPORT_SCHEMA_PATH = 'vectors/schema/report.schema.json';
-
 let compiled: ValidateFunction<RunReport> | undefined;
 
 /** vectors/schema/report.schema.json compiled once (JSON Schema 2020-12, strict, with formats). */

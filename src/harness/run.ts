@@ -6,11 +6,10 @@ import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
 import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex } from './check-index.js';
-import type { RunContext, TargetConfig } from '../contract/run-context.js';
+import type { RunContext, SelfTestConfig, TargetConfig } from '../contract/run-context.js';
 import { closestWord } from '../schema/closest-word.js';
 import { countVerdicts, type RunReport } from './results.js';
 import { CATALOGUE } from './coverage.js';
-import type { SelfTestConfig } from './self-test-config.js';
 
 export interface RunOptions {
   /** Sections (`7.3`, `7`), requirement ids (`AUTH-SIGNATURE-EXPIRED`) or check ids (`signed.valid-post`). */
@@ -51,7 +50,7 @@ export interface RunOutcome {
 }
 
 /** The package root: suites/ and vectors/ ship beside src/ and dist/. */
-export const PACKAGE_ROOT = fileURLToPath(new URL(existsSync(new URL('../../suites', import.meta.url)) ? '../..' : '../../..', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL(existsSync(new URL('../../suites', import.meta.url)) ? '../..' : '../../..', import.meta.url));
 const SUITES = join(PACKAGE_ROOT, 'suites');
 const SECTION = /^\d+(\.\d+)*$/;
 
@@ -60,7 +59,7 @@ function packageVersion(): string {
 }
 
 /** Suite files for the selected sections (a file `7.3-x.test.ts` belongs to sections 7 and 7.3); all without any. */
-export function suiteFiles(sections: readonly string[]): string[] {
+function suiteFiles(sections: readonly string[]): string[] {
   const files = readdirSync(SUITES).filter((f) => f.endsWith('.test.ts'));
   if (sections.length === 0) return files.map((f) => join(SUITES, f));
   return files.filter((f) => sections.some((s) => f.startsWith(`${s}-`) || f.startsWith(`${s}.`))).map((f) => join(SUITES, f));

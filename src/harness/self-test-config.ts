@@ -4,9 +4,7 @@ import type { Mutant } from '../mutants/types.js';
 import type { CheckIdentity } from '../contract/check.js';
 import type { DeclaredMutant, SelfTestConfig } from '../contract/run-context.js';
 
-export type { DeclaredMutant, SelfTestConfig } from '../contract/run-context.js';
-
-export function declaredMutant(d: DeclaredMutant): Mutant {
+function declaredMutant(d: DeclaredMutant): Mutant {
   return {
     id: d.id,
     description: d.description,

@@ -4,14 +4,14 @@ import type { MutantTrial } from './reporter.js';
 import type { CheckResult } from './results.js';
 
 /** A mutant as the self-test judges it: its id, what it does and the requirements it breaks. */
-export interface MutantEntry {
+interface MutantEntry {
   readonly id: string;
   readonly description: string;
   readonly requirements: readonly string[];
 }
 
 /** killed: a check naming one of its requirements failed with it switched on (and passed without it). */
-export type MutantVerdict = 'killed' | 'survived';
+type MutantVerdict = 'killed' | 'survived';
 
 export interface MutantOutcome {
   readonly id: string;
@@ -76,7 +76,7 @@ export interface SelfTestInput {
 const SECTION = /^\d+(\.\d+)*$/;
 
 /** Whether a requirement is inside a run's selection (`7.3` selects 7.3 and 7.3.x; an id selects itself). */
-export function inSelection(record: Pick<RequirementRecord, 'id' | 'section'>, selection: readonly string[]): boolean {
+function inSelection(record: Pick<RequirementRecord, 'id' | 'section'>, selection: readonly string[]): boolean {
   if (selection.length === 0) return true;
   return selection.some((s) => (SECTION.test(s) ? record.section === s || record.section.startsWith(`${s}.`) : record.id === s));
 }

@@ -5,7 +5,7 @@ import type { SocketOpening, TargetSocket, TargetResponse } from './target.js';
 export const SOCKET_READ_TIMEOUT_MS = 10_000;
 
 /** `http(s)://` to `ws(s)://`. */
-export function webSocketUrl(url: string): string {
+function webSocketUrl(url: string): string {
   return url.replace(/^http/i, 'ws');
 }
 

@@ -51,7 +51,7 @@ export interface TargetResponse {
 }
 
 /** Where a case's scenarios are built: the platform's host, where agent documents live, and the time. */
-export interface TargetEnvironment {
+interface TargetEnvironment {
   readonly authority: string;
   readonly platformOrigin: string;
   /** The origin agents' documents are published under for this case. */
@@ -102,7 +102,7 @@ export interface Target {
 }
 
 /** The capabilities a case needs, with the reason each is needed. */
-export function capabilitiesNeeded(c: SignedRequestCase): Capability[] {
+function capabilitiesNeeded(c: SignedRequestCase): Capability[] {
   const needs = new Set<Capability>();
   for (const step of c.steps) {
     if (step.at !== undefined && step.at !== c.now) needs.add('clock-control');

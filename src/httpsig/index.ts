@@ -1,3 +1,9 @@
+/**
+ * `agent-platform-conformance/httpsig`: the RFC 9421 toolkit. Derived components, `signatureBase`,
+ * `parseSignatureInput`, `contentDigestHeader` / `checkContentDigest` (RFC 9530), `jwkThumbprint` (RFC 7638),
+ * `ed25519Sign` / `ed25519Verify` (node:crypto, cross-checked against @noble/ed25519), `signRequest`. The list is
+ * deliberate (tests/package/public-exports.test.ts pins it).
+ */
 export type { HttpMessage } from './message.js';
 export { fieldValue } from './message.js';
 export { deriveAuthority, derivePath, deriveQuery } from './derived-components.js';
@@ -23,4 +29,4 @@ export { nobleEd25519 } from './noble-ed25519.js';
 export { KEY_PARAM, SIGNATURE_AGENT_TYPE_PARAM, SIGNATURE_PARAMS } from './signature-params.js';
 export { signRequest, type SignatureAgentType, type SignedHeaders, type SignerKey, type SignRequestOptions } from './sign-request.js';
 export { NONCE_BYTES, randomNonce } from './nonce.js';
-export type { DigestAlgorithm } from '../spec/index.js';
+export type { DigestAlgorithm } from '../spec/wire.js';

@@ -1,7 +1,5 @@
-import { ParseError, parseDictionary as parseLibraryDictionary, type Dictionary, type Parameters } from 'structured-headers';
-import { bareItemKind, lexDictionaryMembers, paramKindsOf, type BareItemKind } from './sf-text.js';
-
-export { bareItemKind };
+import { ParseError, parseDictionary as parseLibraryDictionary, type Dictionary } from 'structured-headers';
+import { lexDictionaryMembers, paramKindsOf, type BareItemKind } from './sf-text.js';
 
 /**
  * Structured Fields dictionaries for the verifier: parsed by structured-headers (never by hand), plus what
@@ -28,8 +26,7 @@ class EmptyMap<K, V> extends Map<K, V> {
     throw new TypeError('this empty map is shared and read-only');
   }
 }
-export const NO_PARAMETERS: Parameters = new EmptyMap();
-/** The same, for any read-only map that would be empty. */
+/** The shared empty map, for any read-only map that would be empty (parameters, their kinds). */
 export const EMPTY_MAP: ReadonlyMap<never, never> = new EmptyMap();
 const NO_KINDS: ReadonlyMap<string, BareItemKind> = EMPTY_MAP;
 

@@ -19,7 +19,7 @@ export interface RawParam {
   readonly valueText: string | null;
 }
 
-export interface RawItem {
+interface RawItem {
   readonly valueText: string;
   readonly params: readonly RawParam[];
 }
@@ -173,7 +173,7 @@ export function paramKindsOf(params: readonly RawParam[]): Map<string, BareItemK
 }
 
 /** The kind of a bare item from its text (null text = a bare parameter key, i.e. Boolean true). */
-export function bareItemKind(valueText: string | null): BareItemKind {
+function bareItemKind(valueText: string | null): BareItemKind {
   if (valueText === null) return 'boolean';
   const first = valueText[0];
   if (first === '"') return 'string';

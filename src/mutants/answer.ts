@@ -13,11 +13,11 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-export async function openAnswer(response: Response): Promise<OpenAnswer> {
+async function openAnswer(response: Response): Promise<OpenAnswer> {
   return { status: response.status, headers: new Headers(response.headers), bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 
-export function closeAnswer(answer: OpenAnswer): Response {
+function closeAnswer(answer: OpenAnswer): Response {
   const body = NULL_BODY.has(answer.status) ? null : answer.bytes;
   if (body) answer.headers.set(HEADERS.contentLength, String(body.byteLength));
   else answer.headers.delete(HEADERS.contentLength);

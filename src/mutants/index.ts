@@ -1,11 +1,5 @@
-export * from './types.js';
-export * from './answer.js';
-export * from './active.js';
-export * from './catalogue.js';
-export * from './untestable.js';
-export { AUTH_MUTANTS } from './auth.js';
-export { PURCHASE_MUTANTS } from './purchase.js';
-export { AGENT_MUTANTS } from './agent.js';
-export { SDK_AUTH_MUTANTS } from './sdk-auth.js';
-export { WIDGET_MUTANTS } from './widgets.js';
-export { INBAND_MUTANTS } from './inband.js';
+/** The self-test's mutants: faults the in-process targets switch on, each caught by a named check. */
+export type { Mutant, PlatformFault } from './types.js';
+export { activeMutant } from './active.js';
+export { MUTANTS, mutantCatalogueProblems } from './catalogue.js';
+export { UNTESTABLE } from './untestable.js';

@@ -9,10 +9,10 @@ export type { FaultRequest, PlatformFault };
 export type AnswerFault = (request: FaultRequest, response: Response) => Response | Promise<Response>;
 
 /** How a WebSocket upgrade went at the deployment: accepted, or refused with this HTTP answer. */
-export type UpgradeAnswer = { readonly opened: true } | { readonly opened: false; readonly response: Response };
+type UpgradeAnswer = { readonly opened: true } | { readonly opened: false; readonly response: Response };
 
 /** Faults of the reference agent, applied where the in-process agent target composes it. */
-export interface AgentFault {
+interface AgentFault {
   /** Changes the options the agent is built with (access block, auth skill, clock...). */
   readonly options?: (options: StandardAgentOptions) => StandardAgentOptions;
   readonly answer?: AnswerFault;
@@ -21,7 +21,7 @@ export interface AgentFault {
 }
 
 /** The in-process platform's document fetcher (agents' key sets and cards), for faults of the fetch rules of 5.2. */
-export interface FetcherFault {
+interface FetcherFault {
   /** Options for the in-memory fetcher (limits switched off). */
   readonly limits?: { readonly maxBytes?: number; readonly timeoutMs?: number };
   /** Wraps the fetcher; `documents` are what the case serves. */

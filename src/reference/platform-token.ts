@@ -6,14 +6,14 @@ import type { Clock } from '../verifier/ports.js';
 import type { PlatformTokenConfig } from '../verifier/types.js';
 
 /** JOSE algorithm of platform tokens (RFC 8037 EdDSA over Ed25519). */
-export const PLATFORM_TOKEN_ALG = 'EdDSA';
+const PLATFORM_TOKEN_ALG = 'EdDSA';
 /**
  * The scope a platform token needs to act as an agent (5.3 "agent-use scope"). The spec does not name its
  * value; this is the value the scenarios and the `verify` cases use by default.
  */
-export const DEFAULT_AGENT_SCOPE = 'agent';
+const DEFAULT_AGENT_SCOPE = 'agent';
 /** Lifetime of the tokens the reference platform mints, in seconds. */
-export const PLATFORM_TOKEN_LIFETIME_S = 3600;
+const PLATFORM_TOKEN_LIFETIME_S = 3600;
 
 export interface MintedToken {
   readonly token: string;

@@ -7,7 +7,7 @@ import type { VerifierConfig } from '../verifier/types.js';
 import type { PurchaseConfig } from '../purchase/index.js';
 import { cliTokenRoute } from './cli-token.js';
 import { createWidgetService, type WidgetServiceOptions } from './widgets/index.js';
-import { platformMcpRoute } from './mcp/index.js';
+import { platformMcpRoute } from './mcp/mcp-route.js';
 import { createReferencePurchases, mppCreditsRoute, paidRails, pricedResourceRoute, type RailPrices, type ReferencePurchases } from './purchases.js';
 import { keyDirectoryRoute, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';

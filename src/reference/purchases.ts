@@ -47,7 +47,7 @@ const TEST_OUTCOMES: Readonly<Record<TestTokenOutcome, ChargeOutcome>> = {
 };
 
 /** The reference deployment's card processor: in memory, charging test tokens with the outcome they name. */
-export class TestTokenCardProcessor extends FakeCardProcessor {
+class TestTokenCardProcessor extends FakeCardProcessor {
   override charge(token: string, amount: ChargeAmount, idempotencyKey: string): ChargeReply {
     const named = testTokenOutcome(token);
     if (named !== undefined && this.chargeFor(idempotencyKey) === undefined) this.enqueue(TEST_OUTCOMES[named]);
@@ -98,7 +98,7 @@ export const REFERENCE_PRICED_PATH = '/api/priced/echo';
  * The reference stablecoin offer: a Tempo testnet chain, a TIP-20 token and a deposit address of the
  * reference's own (test values, never a real wallet). The pack's price in base units (6 decimals: 5.00).
  */
-export const REFERENCE_STABLECOIN: StablecoinOffer = Object.freeze({
+const REFERENCE_STABLECOIN: StablecoinOffer = Object.freeze({
   chainId: 42431,
   token: '0x20c0000000000000000000000000000000000001',
   depositAddress: '0x7e57000000000000000000000000000000000001',
@@ -238,7 +238,7 @@ export function mppCreditsRoute(purchases: ReferencePurchases): PublicRoute {
 }
 
 /** What the reference deployment charges on its rails, in nano units (the spec shows no prices). */
-export const REFERENCE_RAIL_PRICES: RailPrices = Object.freeze({ completionNano: 1_000_000n, turnNano: 1_000_000n, delegateCallNano: 1_000_000n });
+const REFERENCE_RAIL_PRICES: RailPrices = Object.freeze({ completionNano: 1_000_000n, turnNano: 1_000_000n, delegateCallNano: 1_000_000n });
 
 export interface RailPrices {
   readonly completionNano: bigint;

@@ -42,7 +42,7 @@ export function errorAnswer(status: number, code: string, message: string, heade
  * Enough body for the verifier to judge any signed request: one byte over the signed-request cap (5.2, 8)
  * lets it refuse signature_body_too_large without the platform ever holding more.
  */
-export const VERIFIER_BODY_LIMIT = LIMITS.signedRequestBody.value + 1;
+const VERIFIER_BODY_LIMIT = LIMITS.signedRequestBody.value + 1;
 
 export interface ReadRequest {
   readonly request: VerifierRequest;

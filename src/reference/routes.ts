@@ -192,6 +192,6 @@ function carriesCredential(request: Request): boolean {
 }
 
 /** The body stream failed while the platform read it (the client went away or sent a broken body). */
-export class BodyUnreadable extends Error {
+class BodyUnreadable extends Error {
   override readonly name = 'BodyUnreadable';
 }

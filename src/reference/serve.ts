@@ -18,7 +18,7 @@ import { PLATFORM_ERROR_CODES } from './routes.js';
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 
 /** Server-side time limits, so no client can hold a connection open forever. */
-export const SERVE_TIMEOUTS = Object.freeze({
+const SERVE_TIMEOUTS = Object.freeze({
   /** Headers must arrive within this. */
   headersMs: 10_000,
   /** The whole request (headers and body) must arrive within this. */

@@ -5,7 +5,7 @@ export const PLATFORM_TOKEN_ISSUER = 'https://platform.example';
 export const AGENT_SCOPE = 'agent';
 const ALG = 'EdDSA';
 
-export const platformTokenKey: KeyPair = keyFromName('platform-token-signer');
+const platformTokenKey: KeyPair = keyFromName('platform-token-signer');
 
 export function platformTokenKeys() {
   return { keys: [{ ...platformTokenKey.publicJwk, kid: platformTokenKey.thumbprint, alg: ALG }] };

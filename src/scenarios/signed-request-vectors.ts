@@ -3,8 +3,8 @@ import { buildCase, type ScenarioEnv, VECTOR_ENV } from './kit.js';
 import { SIGNED_REQUEST_FLAGS, SIGNED_REQUEST_GROUPS } from './signed/index.js';
 
 /** Bump when the generator changes what it writes for the same scenarios. */
-export const SIGNED_REQUEST_GENERATOR_VERSION = '1';
-export const SIGNED_REQUEST_SCHEMA = 'signed-requests.schema.json';
+const SIGNED_REQUEST_GENERATOR_VERSION = '1';
+const SIGNED_REQUEST_SCHEMA = 'signed-requests.schema.json';
 
 /** Builds vectors/signed-requests.json: deterministic for VECTOR_ENV (fixed time, keys and nonces). */
 export async function signedRequestVectors(env: ScenarioEnv = VECTOR_ENV): Promise<SignedRequestVectors> {

@@ -8,7 +8,7 @@ const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).defau
  * Standard base64 with padding (RFC 4648 section 4), checked in one pass over the characters: a `pattern`
  * with a repeated group overflows the regular-expression engine's stack on a body of a few MiB.
  */
-export function isPaddedBase64(text: string): boolean {
+function isPaddedBase64(text: string): boolean {
   if (text.length % 4 !== 0) return false;
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   for (let i = 0; i < text.length - padding; i++) {

@@ -11,7 +11,7 @@ import {
   refuseAddresses,
   type FetchRules,
   type FetchTarget,
-} from '../../src/fetch/index.js';
+} from '../../src/fetch/rules.js';
 import { parseAllowList } from '../../src/net/index.js';
 import { LIMITS, MEDIA_TYPES } from '../../src/spec/index.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, requirementCoverage } from '../../src/harness/coverage.js';
-import { escapeHtml, reportHtml, runVerdict } from '../../src/harness/report-html.js';
-import type { RunReport, Verdict } from '../../src/harness/results.js';
+import { escapeHtml, reportHtml } from '../../src/harness/report-html.js';
+import { runVerdict, type RunReport, type Verdict } from '../../src/harness/results.js';
 import { attribute, decode, elementsWith, htmlProblems } from './html-tags.js';
 import { check, failingReport, incompleteReport, notRunReport, report, sampleExchange } from './sample-reports.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/harness/exchange.js';
 import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
-import { runVerdict } from '../../src/harness/report-html.js';
+import { runVerdict } from '../../src/harness/results.js';
 import { reportSchema, reportValidator, validateReport } from '../../src/harness/report-schema.js';
 import type { CheckResult, RunReport } from '../../src/harness/results.js';
 import { runConformance, type RunOutcome } from '../../src/harness/run.js';

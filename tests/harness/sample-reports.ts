@@ -1,7 +1,7 @@
 import type { Exchange } from '../../src/harness/exchange.js';
 import { countVerdicts, type CheckResult, type RunReport } from '../../src/harness/results.js';
 
-export const SUITE = 'suites/7.3-signed-requests.test.ts';
+const SUITE = 'suites/7.3-signed-requests.test.ts';
 
 /** A check as the reporter writes it; `overrides` change any member. */
 export function check(name: string, requirements: string[], verdict: CheckResult['verdict'], overrides: Partial<CheckResult> = {}): CheckResult {

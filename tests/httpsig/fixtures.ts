@@ -5,10 +5,3 @@ export const loadFixture = <T>(dir: string, name: string): T => JSON.parse(readF
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
-
-/** The value of a `label=:<base64>:` Signature member. */
-export const signatureBytes = (header: string, label: string): Uint8Array => {
-  const match = new RegExp(`(?:^|, )${label}=:([A-Za-z0-9+/=]*):`).exec(header);
-  if (match?.[1] === undefined) throw new Error(`no member ${label} in ${header}`);
-  return fromBase64(match[1]);
-};

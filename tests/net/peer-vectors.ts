@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 
-export interface PeerAddressCase {
+interface PeerAddressCase {
   address: string;
   public: boolean;
   always_blocked: boolean;
 }
 
-export interface PeerAllowCase {
+interface PeerAllowCase {
   entries: string[];
   address: string;
   port: number;

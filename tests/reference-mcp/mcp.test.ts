@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFetcher } from '../../src/fetch/index.js';
 import { checkBalanceRequired, describeProblems } from '../../src/purchase/inband/index.js';
-import { DELEGATE_TOOL, mcpRefusal } from '../../src/reference/mcp/index.js';
+import { DELEGATE_TOOL } from '../../src/reference/mcp/delegate-server.js';
+import { mcpRefusal } from '../../src/reference/mcp/mcp-route.js';
 import { createReferencePlatform } from '../../src/reference/platform.js';
 import { refuse } from '../../src/verifier/refusal.js';
 import { HEADERS } from '../../src/spec/headers.js';

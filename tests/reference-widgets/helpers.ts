@@ -10,10 +10,10 @@ import { createReferencePlatform, type ReferencePlatform } from '../../src/refer
 import { createWidgetService, hashedUserDirectory, type WidgetService } from '../../src/reference/widgets/index.js';
 import { counterIds } from '../../src/widgets/publish/index.js';
 
-export const AUTHORITY = 'platform.example';
+const AUTHORITY = 'platform.example';
 export const ORIGIN = `https://${AUTHORITY}`;
-export const CLIENT_ADDRESS = '192.0.2.1';
-export const NOW = 1_800_000_000;
+const CLIENT_ADDRESS = '192.0.2.1';
+const NOW = 1_800_000_000;
 
 export interface WidgetPlatform {
   readonly platform: ReferencePlatform;

@@ -3,8 +3,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { CaseDocuments, CaseRequest } from '../../src/cases/types.js';
 import { caseRequestBody as caseBody } from '../../src/cases/request-body.js';
 
-export { caseBody };
-
 /** A case request as a WHATWG Request (an empty body is no body). */
 export function fetchRequest(request: CaseRequest, extraHeaders: ReadonlyArray<readonly [string, string]> = []): Request {
   const body = caseBody(request);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readBodyUpTo, readVerifierRequest, renderAnswer } from '../../src/reference/index.js';
+import { readBodyUpTo } from '../../src/reference/body.js';
+import { readVerifierRequest, renderAnswer } from '../../src/reference/render.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { MEDIA_TYPES } from '../../src/spec/media-types.js';
 

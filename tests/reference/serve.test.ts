@@ -8,7 +8,7 @@ import { HEADERS } from '../../src/spec/headers.js';
 import { LIMITS } from '../../src/spec/limits.js';
 import { MEDIA_TYPES } from '../../src/spec/media-types.js';
 import { AUTH_SCHEMES, PLATFORM_ROUTES, WELL_KNOWN } from '../../src/spec/wire.js';
-import type { CliTokenResponse } from '../../src/reference/index.js';
+import type { CliTokenResponse } from '../../src/reference/cli-token.js';
 import { startFixtureHost, type FixtureHost } from './helpers.js';
 
 const alice = keyFromName('alice-1');

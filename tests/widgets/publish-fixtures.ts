@@ -33,10 +33,10 @@ export function weatherManifest(overrides: Record<string, unknown> = {}): Record
   };
 }
 
-export const ENTRY_HTML = `<!doctype html><html><head><title>Weather</title><link rel="${WIDGET_MANIFEST.linkRel}" href="${WIDGET_MANIFEST.fileName}"></head><body><div id="app"></div></body></html>`;
+const ENTRY_HTML = `<!doctype html><html><head><title>Weather</title><link rel="${WIDGET_MANIFEST.linkRel}" href="${WIDGET_MANIFEST.fileName}"></head><body><div id="app"></div></body></html>`;
 
 export const FORECAST_SOURCE = `module.exports = async function ({ city }) { return { city, forecast: 'sunny in ' + city }; };`;
-export const REFRESH_SOURCE = `module.exports = () => ({ refreshed: true });`;
+const REFRESH_SOURCE = `module.exports = () => ({ refreshed: true });`;
 
 /** The files of a publishable folder; `extra` replaces or adds files (text). */
 export function weatherFiles(extra: Record<string, string | Uint8Array> = {}, manifest: Record<string, unknown> = weatherManifest()): Map<string, Uint8Array> {

@@ -1,5 +1,6 @@
 import type { TargetResponse } from '../target.js';
-import type { CallerRole, SdkIssuerName, SdkTokenRequest } from './callers.js';
+import type { CallerRole } from '../../contract/callers.js';
+import type { SdkIssuerName, SdkTokenRequest } from './callers.js';
 
 /** Agents configured otherwise than the reference (5.1, 5.4): in Portal mode, and with no auth skill and no access block. */
 export type AgentVariant = 'portal' | 'no-verifier';

@@ -16,8 +16,6 @@ import { keyFromName } from '../../scenarios/identities.js';
 import { AUTH_SKILL_FIELDS, PORTAL_ROUTES, SDK_SCOPES, SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../../spec/sdk-auth.js';
 import { WELL_KNOWN } from '../../spec/wire.js';
 
-export { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
-
 /** The access block an in-process reference agent is given, placing the callers above. */
 export const CALLER_ACCESS: AccessBlock = Object.freeze({
   owner: CALLER_IDS.owner,
@@ -27,7 +25,7 @@ export const CALLER_ACCESS: AccessBlock = Object.freeze({
 });
 
 /** Each caller is an SDK agent of its own with a fixed key, its key set at https://<id>.callers.example. */
-export function callerUrl(role: CallerRole): string {
+function callerUrl(role: CallerRole): string {
   return `https://${CALLER_IDS[role]}.callers.example`;
 }
 
@@ -38,7 +36,7 @@ export function callerUrl(role: CallerRole): string {
  */
 export type SdkIssuerName = CallerRole | 'blocked' | 'stranger' | 'trusted' | 'authority';
 
-export const PORTAL_AUTHORITY = 'https://authority.portal.example';
+const PORTAL_AUTHORITY = 'https://authority.portal.example';
 const TRUSTED_ISSUER = 'https://issuer.trusted.example';
 const TRUSTED_JWKS_URI = 'https://keys.trusted.example/jwks.json';
 

@@ -6,17 +6,8 @@ import { activeMutant } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
-import {
-  CALLER_ACCESS,
-  CALLER_AUTH_SKILL,
-  PORTAL_AUTH_SKILL,
-  callerKeySets,
-  callerToken,
-  issuerKeySetUrl,
-  sdkToken,
-  type CallerRole,
-  type SdkTokenRequest,
-} from './callers.js';
+import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, issuerKeySetUrl, sdkToken, type SdkTokenRequest } from './callers.js';
+import type { CallerRole } from '../../contract/callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
 

@@ -1,19 +1,6 @@
-export { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
+/** What the suites of 4.2-4.3 and 5.4-5.5 drive: the agent under test (in process or live) and its callers. */
+export { requestUrlOf, type AgentRequest, type AgentTarget } from './agent-target.js';
 export { InProcessAgentTarget, IN_PROCESS_AGENT_URL } from './in-process.js';
 export { LiveAgentTarget } from './live.js';
-export {
-  CALLER_ACCESS,
-  CALLER_AUTH_SKILL,
-  CALLER_IDS,
-  PORTAL_AUTHORITY,
-  PORTAL_AUTH_SKILL,
-  callerKeySets,
-  callerToken,
-  callerUrl,
-  issuerKeySetUrl,
-  issuerSubject,
-  sdkToken,
-  type CallerRole,
-  type SdkIssuerName,
-  type SdkTokenRequest,
-} from './callers.js';
+export { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
+export { callerToken, issuerSubject, type SdkTokenRequest } from './callers.js';

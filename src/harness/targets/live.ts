@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import type { SignedRequestCase } from '../../cases/types.js';
@@ -173,8 +173,4 @@ function errorCodeOf(response: TargetResponse): unknown {
   } catch {
     return undefined;
   }
-}
-
-export function newRunToken(): string {
-  return randomBytes(16).toString('hex');
 }

@@ -8,7 +8,7 @@ import { serialisePurchase } from './lock.js';
 import { cardMarketRefusal, unreconciledRefusal } from './refusals.js';
 
 /** The card token or the transaction hash that pays: what the lock and the records are keyed on besides the challenge. */
-export function paymentOf(ctx: PurchaseContext<unknown>): string {
+function paymentOf(ctx: PurchaseContext<unknown>): string {
   return methodOf(ctx) === PAYMENT_METHODS.tempo ? known(ctx.transfer, 'the transfer').hash : cardTokenOf(ctx);
 }
 

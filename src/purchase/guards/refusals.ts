@@ -28,18 +28,6 @@ export async function cardMarketRefusal(token: string, ports: Pick<PurchasePorts
 }
 
 /**
- * The 403s and 503s of 7.4 that refuse a card purchase of the pack before anything is charged, in the order
- * PACK_GUARDS asks them: payment_unreconciled, purchases_unavailable_region, ownerless_balance_cap.
- */
-export async function refusalBeforeCharge(candidate: ChargeCandidate, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
-  return (
-    (await unreconciledRefusal(candidate.token, ports, config)) ??
-    (await cardMarketRefusal(candidate.token, ports, config)) ??
-    ownerlessCapRefusal(candidate, ports, config)
-  );
-}
-
-/**
  * 7.4 ownerless_balance_cap, whatever the method: an agent without an owner already holds the ownerless limit,
  * and the request does not claim it with an operator key (X-Service-Owner-Key, trusted only when covered on a
  * signed request). Undefined when the purchase may go on.

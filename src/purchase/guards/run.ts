@@ -56,10 +56,3 @@ export async function runGuards<C extends PurchaseContext<unknown>>(guards: read
   }
   throw new TypeError(`no guard answered: the last guard of ${guards.map((g) => g.name).join(', ')} always answers`);
 }
-
-/** The guards after `name` (a caller that already decided what the guards up to it establish). */
-export function guardsAfter<G extends { readonly name: string }>(guards: readonly G[], name: string): readonly G[] {
-  const at = guards.findIndex((guard) => guard.name === name);
-  if (at < 0) throw new TypeError(`no guard named ${name}`);
-  return guards.slice(at + 1);
-}

@@ -1,3 +1,26 @@
-export * from './frames.js';
-export * from './pointer.js';
-export * from './validate.js';
+/** In-band purchases (4.7, 6): the frames of the agent socket, the LLM-rail pointer and the delegate's results, and their validators. */
+export {
+  paymentRequirements,
+  paymentRequiredFrame,
+  paymentSubmitFrame,
+  paymentAcceptedFrame,
+  responseCreateFrame,
+  responseDoneFrame,
+  responseErrorFrame,
+  mppChallengeEntry,
+  mppPointerEntry,
+  serializeFrame,
+  type InbandFrame,
+} from './frames.js';
+export { decimalAmount, purchasePointerBody, purchasePointerAnswer, balanceRequiredResult, delegateCompletedResult, type DelegateResult } from './pointer.js';
+export {
+  parseFrameText,
+  checkPaymentRequiredFrame,
+  checkPaymentSubmitFrame,
+  checkFundedFrame,
+  checkPurchasePointerBody,
+  checkPointerResponse,
+  checkBalanceRequired,
+  describeProblems,
+  type InbandCheck,
+} from './validate.js';

@@ -9,13 +9,7 @@ import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from '../ports/
 import type { ChargeRecord, ChargeReply, PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 
 /** Credits the pack once for a settled charge; a store fault is 503 grant_failed (the same credential completes it). */
-export async function grantSettled(
-  record: ChargeRecord,
-  chargeId: string,
-  ports: PurchasePorts,
-  config: PurchaseConfig,
-  now: number,
-): Promise<PurchaseOutcome> {
+async function grantSettled(record: ChargeRecord, chargeId: string, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
   try {
     const result = await ports.store.grant(chargeGrant(record, chargeId, now));
     // Granted here, or by a settlement report that landed while this presentation was in flight: either way
@@ -41,7 +35,7 @@ export function packChargeAnswer(step: ChargeStep, ports: PurchasePorts, config:
 }
 
 /** Sends (or resumes) the charge (charge/step.ts) and turns the processor's word into the pack's answer. */
-export async function runCharge(
+async function runCharge(
   record: ChargeRecord,
   send: () => ChargeReply | Promise<ChargeReply>,
   ports: PurchasePorts,

@@ -1,5 +1,4 @@
-import type { PaymentCredential } from '../credential.js';
-import { guardsAfter, purchaseContext, runGuards } from '../guards/run.js';
+import { purchaseContext, runGuards } from '../guards/run.js';
 import { presentedCredential } from '../guards/presented.js';
 import type { PurchaseOutcome, PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
@@ -13,21 +12,4 @@ function packContext(input: PurchaseRequest, ports: PurchasePorts, config: Purch
 /** Decides a request to POST /api/mpp/credits (a usage pack, by card or stablecoin) by the order of PACK_GUARDS. */
 export async function decidePurchase(input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): Promise<PurchaseOutcome> {
   return runGuards(PACK_GUARDS, packContext(input, ports, config));
-}
-
-/**
- * Decides a credential at /api/mpp/credits (a stablecoin one, most often) whose caller already passed the
- * guards up to `buyer`: the switches, the credential read, and `buyer` the authenticated agent.
- */
-export async function decideTransfer(
-  credential: PaymentCredential,
-  buyer: string,
-  input: PurchaseRequest,
-  ports: PurchasePorts,
-  config: PurchaseConfig,
-): Promise<PurchaseOutcome> {
-  const ctx = packContext(input, ports, config);
-  ctx.credential = credential;
-  ctx.payer = buyer;
-  return runGuards(guardsAfter(PACK_GUARDS, 'buyer'), ctx);
 }

@@ -1,15 +1,14 @@
-import { PAYMENT_METHODS, PURCHASE_KINDS, type PaymentProblemRecord } from '../../spec/payments.js';
+import { PAYMENT_METHODS, type PaymentProblemRecord } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
 import type { PurchaseAnswer } from '../answers.js';
-import type { PaymentCredential } from '../credential.js';
 import { grantedAnswer, receiptOf } from '../granted.js';
 import { withFreshChallenge } from '../issue.js';
 import { codeAnswer, type PurchaseOutcome, type PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 import type { StablecoinPorts, TransferRecord } from '../ports/stablecoin.js';
-import { transferGrant, transferOfSameCredential } from '../transfer/record.js';
-import { broadcastTransferStep, resumeTransferStep, type TransferStep } from '../transfer/step.js';
+import { transferGrant } from '../transfer/record.js';
+import { resumeTransferStep, type TransferStep } from '../transfer/step.js';
 import { packOfferFor } from './offer.js';
 
 /** A 402 with a fresh stablecoin challenge (a card one if the deployment stopped selling transfers). */
@@ -24,7 +23,7 @@ export function freshTransferChallenge(
 }
 
 /** Credits the pack once for a settled transfer. A store fault is 503 grant_failed. */
-export async function grantTransfer(record: TransferRecord, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
+async function grantTransfer(record: TransferRecord, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
   try {
     const result = await ports.store.grant(transferGrant(record, now));
     return grantedAnswer(result.grant, result.balanceNano, config);
@@ -47,17 +46,6 @@ export function packTransferAnswer(step: TransferStep, ports: PurchasePorts, con
   }
 }
 
-/** Broadcasts a transfer opened for a pack and answers. */
-export async function broadcastTransfer(
-  record: TransferRecord,
-  stablecoin: StablecoinPorts,
-  ports: PurchasePorts,
-  config: PurchaseConfig,
-  now: number,
-): Promise<PurchaseOutcome> {
-  return packTransferAnswer(await broadcastTransferStep(record, stablecoin), ports, config, now);
-}
-
 /**
  * Section 3 row 1 for a pack's transfer: the same credential resumes the transfer recorded under its challenge;
  * terms, switches, expiry, location and caps are not asked again. Only the buyer it was opened for may resume it.
@@ -73,20 +61,4 @@ export async function resumeTransfer(
   const grant = await ports.store.grantOf(record.challengeId);
   if (grant) return codeAnswer(PURCHASE_ERRORS.purchase_already_granted, config, { receipt: receiptOf(grant) });
   return packTransferAnswer(await resumeTransferStep(record, stablecoin, input.now), ports, config, input.now);
-}
-
-/**
- * The pack's part of the same-credential guard for a stablecoin credential on its own: the transfer recorded
- * for this very transaction under a pack challenge resumes. Undefined when there is none.
- */
-export async function resumeTransferFirst(
-  credential: PaymentCredential,
-  input: PurchaseRequest,
-  ports: PurchasePorts,
-  config: PurchaseConfig,
-): Promise<PurchaseOutcome | undefined> {
-  const found = await transferOfSameCredential(credential, ports);
-  // A single-call transfer resumes only where it was issued (sale/), never as a pack here.
-  if (found === undefined || found.issued.kind !== PURCHASE_KINDS.pack) return undefined;
-  return resumeTransfer(found.record, input, found.stablecoin, ports, config);
 }

@@ -7,7 +7,7 @@ import type { FundingHold, SaleConfig, SalePorts, SaleRequest, ServeResult } fro
 import { HOLD_KEY_BYTES, HOLD_KEY_PREFIXES } from './wire.js';
 
 /** 503 funding_unavailable with the resource's Retry-After (7.4: nothing charged; resend after Retry-After; do not buy). */
-export function fundingUnavailable(config: SaleConfig): PurchaseAnswer {
+function fundingUnavailable(config: SaleConfig): PurchaseAnswer {
   const seconds = config.sale.fundingRetryAfterSeconds;
   return codeAnswer(PURCHASE_ERRORS.funding_unavailable, config, seconds === undefined ? {} : { retryAfterSeconds: seconds });
 }

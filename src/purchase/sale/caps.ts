@@ -44,10 +44,10 @@ export function capCounters(subject: CapSubject, caps: SaleCaps): CapCounter[] {
   ];
 }
 
-export const capDayOf = (now: number): number => Math.floor(now / CAP_DAY_SECONDS);
+const capDayOf = (now: number): number => Math.floor(now / CAP_DAY_SECONDS);
 
 /** Whole seconds until the day's counters start again (Retry-After of the rows that carry it). */
-export const secondsToNextDay = (now: number): number => Math.ceil((capDayOf(now) + 1) * CAP_DAY_SECONDS - now);
+const secondsToNextDay = (now: number): number => Math.ceil((capDayOf(now) + 1) * CAP_DAY_SECONDS - now);
 
 export type CapOutcome =
   | { readonly taken: true; readonly names: readonly string[]; readonly day: number }

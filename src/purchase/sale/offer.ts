@@ -65,12 +65,12 @@ export function callMethodsOffered(config: SaleConfig, ports: PurchasePorts): Pa
 }
 
 /** The pack a signed agent asked for at this resource: the pack of /api/mpp/credits, issued here and redeemed there (7.4). */
-export function packOfferHere(config: SaleConfig): ChallengeOffer {
+function packOfferHere(config: SaleConfig): ChallengeOffer {
   return { ...cardPackOffer(config), origin: config.sale.resource };
 }
 
 /** Service-Purchase (trusted: covered when signed): exact or pack; the resource's default when absent or neither. */
-export function kindWanted(input: SaleRequest, config: SaleConfig): PurchaseKind {
+function kindWanted(input: SaleRequest, config: SaleConfig): PurchaseKind {
   const value = trustedHeader(input, HEADERS.purchase)?.trim().toLowerCase();
   return value === PURCHASE_KINDS.exact || value === PURCHASE_KINDS.pack ? value : config.sale.defaultKind;
 }

@@ -1,31 +1,15 @@
 import { PAYMENT_METHODS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
-import type { PaymentCredential } from '../credential.js';
 import { codeAnswer } from '../ports/outcome.js';
 import type { IssuedChallenge } from '../ports/purchase.js';
 import type { StablecoinPorts, TransferRecord } from '../ports/stablecoin.js';
-import { transferGrant, transferOfSameCredential } from '../transfer/record.js';
+import { transferGrant } from '../transfer/record.js';
 import { resumeTransferStep, type TransferStep } from '../transfer/step.js';
 import type { SaleOutcome } from './answer.js';
-import { freshSaleChallenge, isCallHere } from './offer.js';
+import { freshSaleChallenge } from './offer.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 import { declineSale, resumedSaleRefusal } from './record.js';
 import { creditAndServe } from './serve.js';
-
-/**
- * The sale's part of the same-credential guard for a stablecoin credential on its own: the transfer recorded
- * for this very transaction under a call challenge of this resource resumes its sale. Undefined otherwise.
- */
-export async function resumeSaleTransferFirst(
-  credential: PaymentCredential,
-  input: SaleRequest,
-  ports: SalePorts,
-  config: SaleConfig,
-): Promise<SaleOutcome | undefined> {
-  const found = await transferOfSameCredential(credential, ports);
-  if (found === undefined || !isCallHere(found.issued, config)) return undefined;
-  return resumeSaleTransfer(found.record, found.issued, input, found.stablecoin, ports, config);
-}
 
 /**
  * Section 3 row 1: the same credential resumes its sale; no switch, terms version, price, cap or location is

@@ -21,7 +21,7 @@ export type TransferStep =
  * (unavailable for a transfer never broadcast; the same credential completes either); failed ends the
  * transfer and takes it out of the wallet's daily total.
  */
-export async function followTransferStep(
+async function followTransferStep(
   record: TransferRecord,
   stablecoin: StablecoinPorts,
   failedAs: PaymentProblemRecord = PAYMENT_PROBLEMS.verificationFailed,

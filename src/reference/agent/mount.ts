@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
 import type { DocumentFetcher } from '../../verifier/ports.js';
 import type { PaidSurface } from '../../purchase/answers.js';
-import { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer } from '../../purchase/relay/index.js';
+import { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer } from '../../purchase/relay/relay.js';
 import { HEADERS } from '../../spec/headers.js';
 import { DEFAULT_PROBLEM_BASES } from '../../spec/problem-types.js';
 import { REFERENCE_TERMS_PATH, REFERENCE_TERMS_VERSION } from '../purchases.js';

@@ -11,7 +11,7 @@ import { delegateToolResult, type Delegate } from '../paid/delegate.js';
 export const DELEGATE_TOOL = Object.freeze({ name: 'delegate', callArgument: 'call' } as const);
 
 /** The reference platform's MCP server name and version (MCP initialize's serverInfo). */
-export const PLATFORM_MCP_SERVER_INFO = Object.freeze({ name: 'reference-platform', version: '1.0.0' });
+const PLATFORM_MCP_SERVER_INFO = Object.freeze({ name: 'reference-platform', version: '1.0.0' });
 
 /**
  * The platform's MCP server for one verified caller: tools/list names the delegate tool; tools/call runs the

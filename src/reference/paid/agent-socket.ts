@@ -12,10 +12,10 @@ export interface AgentSocketOptions extends TurnSessionOptions {
 }
 
 /** The route's name in logs and reports. */
-export const AGENT_SOCKET_ROUTE_NAME = `${AGENT_MOUNT_PREFIX}:name${AGENT_TRANSPORT_ROUTES.uamp}`;
+const AGENT_SOCKET_ROUTE_NAME = `${AGENT_MOUNT_PREFIX}:name${AGENT_TRANSPORT_ROUTES.uamp}`;
 
 /** `/agents/<name>/uamp`, one non-empty path segment for the name. */
-export function agentSocketPath(agents: (name: string) => boolean = () => true): PathMatcher {
+function agentSocketPath(agents: (name: string) => boolean = () => true): PathMatcher {
   return (pathname) => {
     if (!pathname.startsWith(AGENT_MOUNT_PREFIX) || !pathname.endsWith(AGENT_TRANSPORT_ROUTES.uamp)) return null;
     const segment = pathname.slice(AGENT_MOUNT_PREFIX.length, pathname.length - AGENT_TRANSPORT_ROUTES.uamp.length);

@@ -43,7 +43,7 @@ export interface SocketCaller {
   readonly signed: boolean;
 }
 
-export const TURN_REASON = 'The balance does not cover this turn; pay the challenge at purchase_url, then send payment.submit with scheme balance.';
+const TURN_REASON = 'The balance does not cover this turn; pay the challenge at purchase_url, then send payment.submit with scheme balance.';
 
 /** The text output item of response.done (UAMP's content item `{type: "text", text}`). */
 export function textOutput(text: string): JsonObject {

@@ -8,7 +8,7 @@ import type { PublicRoute } from '../routes.js';
 import { widgetResourceUri } from './mcp-app-meta.js';
 
 /** One entry of the catalog document. 4.4 shows no fields; these are the reference's. */
-export interface CatalogEntry {
+interface CatalogEntry {
   readonly id: string;
   readonly type: CatalogRecord['type'];
   readonly name: string;

@@ -1,10 +1,6 @@
+/** The reference widget service (2.5, 4.4-4.6): publish, catalogue, upload and MCP routes. */
 export { createWidgetService, type WidgetService, type WidgetServiceOptions } from './service.js';
-export { publishRoute, type PublishResponse } from './publish-route.js';
-export { catalogRoute, type CatalogDocument, type CatalogEntry } from './catalog-route.js';
-export { mcpRoute } from './mcp-route.js';
-export { uploadRoute, type FolderUpload, type FolderWriter } from './upload-route.js';
-export { widgetMcpServer, type ExposedWidget } from './mcp-server.js';
-export { resourceMeta, toolMeta, widgetResourceUri } from './mcp-app-meta.js';
-export { createVmToolRunner, DEFAULT_TOOL_TIMEOUT_MS, type ToolRunner, type ToolRunResult, type VmToolRunnerOptions } from './tool-runner.js';
-export { hashedUserDirectory, principalOf, type UserDirectory } from './users.js';
-export { templateMatcher } from './path-template.js';
+export type { PublishResponse } from './publish-route.js';
+export type { CatalogDocument } from './catalog-route.js';
+export { createVmToolRunner } from './tool-runner.js';
+export { hashedUserDirectory } from './users.js';

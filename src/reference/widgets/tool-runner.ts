@@ -16,7 +16,7 @@ export interface VmToolRunnerOptions {
   readonly timeoutMs?: number;
 }
 
-export const DEFAULT_TOOL_TIMEOUT_MS = 2000;
+const DEFAULT_TOOL_TIMEOUT_MS = 2000;
 
 /**
  * The reference's runtime for function sources. The spec names the runtime (node20) but not the module shape; the

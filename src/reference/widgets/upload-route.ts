@@ -7,7 +7,7 @@ import { PLATFORM_ERROR_CODES, type VerifiedRoute } from '../routes.js';
 import type { UserDirectory } from './users.js';
 
 /** The body of the reference-only folder upload: files by folder-relative path, as UTF-8 text. */
-export interface FolderUpload {
+interface FolderUpload {
   readonly files: Readonly<Record<string, string>>;
   /** The catalog record id of the widget this folder remixes (what the platform records when a user remixes). */
   readonly remixOf?: string;

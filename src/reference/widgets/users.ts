@@ -8,7 +8,7 @@ export interface UserDirectory {
 }
 
 /** The verified principal: a signed request's agent URL, a platform bearer's subject. */
-export function principalOf(verdict: Acceptance): string | null {
+function principalOf(verdict: Acceptance): string | null {
   return verdict.kind === 'signature' ? verdict.agentUrl : verdict.subject;
 }
 

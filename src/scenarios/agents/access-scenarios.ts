@@ -10,7 +10,7 @@ export interface VectorCaller {
   readonly scopes: readonly string[];
 }
 
-export type AccessRule =
+type AccessRule =
   | { readonly kind: 'scope'; readonly declaration: string | readonly string[] | null }
   | { readonly kind: 'auth_mode'; readonly mode: EndpointAuthMode };
 
@@ -53,7 +53,7 @@ const HELD_SCOPE = 'project';
 const group = (name: string) => `${ENDPOINT_GROUP_SCOPE_PREFIX}${name}`;
 
 /** The callers every rule is tried with. */
-export const ACCESS_CALLERS: readonly NamedCaller[] = [
+const ACCESS_CALLERS: readonly NamedCaller[] = [
   { name: 'anonymous', words: 'a caller with no credential', caller: null, presented: false },
   { name: 'unverifiable', words: 'a caller whose credential does not verify', caller: null, presented: true },
   { name: 'user', words: 'a verified caller in no group', caller: verified('https://agents.example/a/carol'), presented: true },
@@ -73,7 +73,7 @@ const EVERYONE = ACCESS_CALLERS.map((c) => c.name);
 const VERIFIED = ['user', 'friend', 'family', 'holder', 'owner', 'admin'];
 
 /** 5.4's scope table, written out: who each declaration admits. */
-export const SCOPE_TABLE: ReadonlyArray<{
+const SCOPE_TABLE: ReadonlyArray<{
   readonly declaration: string | readonly string[] | null;
   readonly slug: string;
   readonly admits: readonly string[];
@@ -93,7 +93,7 @@ export const SCOPE_TABLE: ReadonlyArray<{
 ];
 
 /** 5.4's auth-mode table, written out. */
-export const AUTH_MODE_TABLE: ReadonlyArray<{ readonly mode: EndpointAuthMode; readonly admits: readonly string[] }> = [
+const AUTH_MODE_TABLE: ReadonlyArray<{ readonly mode: EndpointAuthMode; readonly admits: readonly string[] }> = [
   { mode: ENDPOINT_AUTH_MODES.public, admits: EVERYONE },
   { mode: ENDPOINT_AUTH_MODES.signature, admits: EVERYONE },
   { mode: ENDPOINT_AUTH_MODES.session, admits: ['owner'] },

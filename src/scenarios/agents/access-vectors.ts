@@ -4,8 +4,8 @@ import { ENDPOINT_ERRORS } from '../../spec/endpoint-errors.js';
 import { BEARER_CHALLENGE } from '../../spec/wire.js';
 import { ACCESS_FLAGS, accessGroups, type AccessCase, type AccessExpect, type AccessGroup, type VectorCaller } from './access-scenarios.js';
 
-export const ACCESS_GENERATOR_VERSION = '1';
-export const ACCESS_SCHEMA = 'access.schema.json';
+const ACCESS_GENERATOR_VERSION = '1';
+const ACCESS_SCHEMA = 'access.schema.json';
 
 export interface AccessVectors {
   readonly algorithm: string;
@@ -38,7 +38,7 @@ export async function accessVectors(): Promise<AccessVectors> {
   };
 }
 
-export function callerFromVector(caller: VectorCaller | null): Caller | null {
+function callerFromVector(caller: VectorCaller | null): Caller | null {
   if (caller === null) return null;
   return {
     authenticated: caller.authenticated,

@@ -59,7 +59,7 @@ export interface SdkConfigCase {
   readonly expect: ConfigExpect;
 }
 
-export type SdkAuthCase = SdkTokenCase | SdkConfigCase;
+type SdkAuthCase = SdkTokenCase | SdkConfigCase;
 
 export interface SdkAuthGroup {
   readonly comment: string;
@@ -67,7 +67,7 @@ export interface SdkAuthGroup {
 }
 
 const ORIGIN = 'https://agents.example';
-export const SDK_URLS = Object.freeze({
+const SDK_URLS = Object.freeze({
   alice: `${ORIGIN}/a/alice`,
   bob: `${ORIGIN}/a/bob`,
   dave: `${ORIGIN}/a/dave`,

@@ -13,8 +13,8 @@ import {
   type TokenExpect,
 } from './sdk-token-scenarios.js';
 
-export const SDK_TOKEN_GENERATOR_VERSION = '1';
-export const SDK_TOKEN_SCHEMA = 'sdk-tokens.schema.json';
+const SDK_TOKEN_GENERATOR_VERSION = '1';
+const SDK_TOKEN_SCHEMA = 'sdk-tokens.schema.json';
 
 export interface SdkTokenVectors {
   readonly algorithm: string;

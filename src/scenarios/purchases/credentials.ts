@@ -28,7 +28,7 @@ export const walletSource = (chainId: number, address: string): string => `did:p
  * A real signed Tempo (type 0x76) transaction paying the challenge's quote with one transferWithMemo, signed with
  * viem; `build` bends one part of it. Signing is deterministic (RFC 6979), so the bytes are reproducible.
  */
-export async function signTransfer(challenge: PaymentChallenge, build: TransactionBuild): Promise<Hex> {
+async function signTransfer(challenge: PaymentChallenge, build: TransactionBuild): Promise<Hex> {
   const read = tempoQuoteOf(challenge.request);
   if (!read.ok) throw new Error(`challenge ${challenge.id} is not a stablecoin challenge: ${read.detail}`);
   const quote = read.quote;

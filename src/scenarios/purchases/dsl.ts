@@ -21,29 +21,29 @@ import type { AnswerExpect, Caller, Deployment, InitialState, PurchaseBlock, Pur
  * refuses to write a case the machine disagrees with.
  */
 
-export const T0 = 1_789_732_800;
+const T0 = 1_789_732_800;
 export const BUYER = 'https://buyer.agent.example/';
 export const OTHER_BUYER = 'https://other.agent.example/';
-export const TERMS_URL = 'https://platform.example/doc/terms-of-service';
+const TERMS_URL = 'https://platform.example/doc/terms-of-service';
 export const VERSION = '2026-07-31';
 export const NEXT_VERSION = '2026-10-01';
 export const PACK_NANO = '5000000000';
 export const RESOURCE = '/api/priced/echo';
 export const OTHER_RESOURCE = '/api/priced/other';
 export const CALL_NANO = '250000000';
-export const ADDRESS = '203.0.113.7';
+const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.9';
 export const CALL_BODY = '{"q":1}';
 export const OWNER_KEY = 'rk_operator_1';
-export const CHAIN_ID = 4217;
-export const TOKEN = '0x20c0000000000000000000000000000000000000';
-export const DEPOSIT = '0x742d35cc6634c0532925a3b844bc9e7595f8fe00';
+const CHAIN_ID = 4217;
+const TOKEN = '0x20c0000000000000000000000000000000000000';
+const DEPOSIT = '0x742d35cc6634c0532925a3b844bc9e7595f8fe00';
 /** The pack's stablecoin price: 5 tokens of 6 decimals. */
 export const TEMPO_AMOUNT = '5000000';
 export const WALLET = VECTOR_WALLETS.wallet!.address;
 export const RETRY_AFTER_S = 5;
 export const FUNDING_RETRY_AFTER_S = 7;
-export const DAY_S = 86_400;
+const DAY_S = 86_400;
 /** Seconds from T0 to the next UTC midnight (Retry-After of the daily caps). */
 export const TO_NEXT_DAY = DAY_S - (T0 % DAY_S);
 export const CREDITS = PLATFORM_ROUTES.mppCredits;
@@ -90,7 +90,7 @@ export const unidentified = (clientAddress: string = ADDRESS): Caller => ({ agen
 /** The expectation a scenario states: everything but the reference run's challenge id and ledger. */
 export type StatedExpect = Omit<AnswerExpect, 'after' | 'challenge'> & { readonly challenge: { readonly method: string; readonly purchase: string } | null };
 
-export type CredentialSpec =
+type CredentialSpec =
   | {
       readonly challengeOf: number;
       /** A card credential's shared payment token. */
@@ -121,7 +121,7 @@ export type ScenarioEvent =
   | Exclude<PurchaseEvent, { type: 'present' } | { type: 'report-settled' }>
   | ReportSpec;
 
-export interface ReportSpec {
+interface ReportSpec {
   readonly type: 'report-settled';
   readonly comment?: string;
   readonly by: 'processor' | 'network';

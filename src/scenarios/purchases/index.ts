@@ -1,9 +1,5 @@
-export * from './types.js';
-export * from './world.js';
-export * from './credentials.js';
-export * from './observe.js';
-export * from './runner.js';
-export * from './dsl.js';
-export * from './generate.js';
-export * from './coverage.js';
-export * from './vectors.js';
+/** The purchase scenarios as vectors/purchases.json ships them: the file, its replay and its coverage of the rows. */
+export type { PurchaseVectors, PurchaseCase, PresentEvent, AnswerExpect } from './types.js';
+export { purchaseVectors } from './vectors.js';
+export { replayPurchaseCase, type EventResult } from './runner.js';
+export { ROW_METHODS, UNREACHABLE_REQUIREMENTS, unreachableRows } from './coverage.js';

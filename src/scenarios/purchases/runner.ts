@@ -35,7 +35,7 @@ export interface ReplayOptions {
 }
 
 /** Agents whose credited balance a case's ledger lists: every agent that calls, in order of first call. */
-export function agentsOf(c: Pick<PurchaseCase, 'events'>): string[] {
+function agentsOf(c: Pick<PurchaseCase, 'events'>): string[] {
   const agents: string[] = [];
   const visit = (events: readonly PurchaseEvent[]) => {
     for (const e of events) {

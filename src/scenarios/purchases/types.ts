@@ -21,7 +21,7 @@ export interface PurchaseVectors {
 }
 
 /** What every case shares: how the reference run made its challenge ids and transactions reproducible. */
-export interface VectorEnvironment {
+interface VectorEnvironment {
   readonly randomness: string;
   readonly challengeIds: string;
   readonly wallets: Readonly<Record<string, { readonly privateKey: string; readonly address: string }>>;
@@ -69,12 +69,12 @@ export interface Deployment {
   readonly sale?: SaleDeployment;
 }
 
-export interface Amount {
+interface Amount {
   readonly amount: string;
   readonly currency: string;
 }
 
-export interface StablecoinDeployment {
+interface StablecoinDeployment {
   readonly chainId: number;
   readonly token: string;
   readonly depositAddress: string;
@@ -217,25 +217,22 @@ export interface Ledger {
   readonly credited: Readonly<Record<string, string>>;
 }
 
-export interface AdvanceEvent {
+interface AdvanceEvent {
   readonly type: 'advance';
   readonly seconds: number;
 }
 
 /** Deployment members replaced from now on (objects merged member by member; null removes a member). */
-export interface ConfigureEvent {
+interface ConfigureEvent {
   readonly type: 'configure';
   readonly comment?: string;
   readonly set: Readonly<Record<string, unknown>>;
 }
 
 /** A charge's scripted reply: the processor's answer to the next new charge (`throw`: the call faults). */
-export type ScriptedChargeJson =
-  | ChargeOutcome
-  | 'throw'
-  | { readonly reply: ChargeOutcome | 'throw'; readonly actual?: FakeChargeState; readonly created?: boolean };
+type ScriptedChargeJson = ChargeOutcome | 'throw' | { readonly reply: ChargeOutcome | 'throw'; readonly actual?: FakeChargeState; readonly created?: boolean };
 
-export interface ProcessorEvent {
+interface ProcessorEvent {
   readonly type: 'processor';
   readonly comment?: string;
   /** Replies to the next new charges, in order (default settled). */
@@ -246,7 +243,7 @@ export interface ProcessorEvent {
   readonly refunds?: RefundState | 'fails';
 }
 
-export interface NetworkEvent {
+interface NetworkEvent {
   readonly type: 'network';
   readonly comment?: string;
   readonly unreachable?: boolean;
@@ -259,7 +256,7 @@ export interface NetworkEvent {
   readonly resolve?: { readonly hash: string; readonly hashOfEvent?: number; readonly outcome: Exclude<TransferStatus, 'pending'> };
 }
 
-export interface FaultEvent {
+interface FaultEvent {
   readonly type: 'fault';
   readonly comment?: string;
   /** The per-buyer purchase lock service is down (true) or back (false). */
@@ -276,13 +273,13 @@ export interface FaultEvent {
   readonly walletLocationsUnavailable?: boolean;
 }
 
-export interface ServerEvent {
+interface ServerEvent {
   readonly type: 'server';
   /** What the priced resource does with the next calls, in order (default served). */
   readonly enqueue: readonly ScriptedServe[];
 }
 
-export interface ReportSettledEvent {
+interface ReportSettledEvent {
   readonly type: 'report-settled';
   readonly comment?: string;
   /** processor: a verified card webhook; network: a watcher of the deposit address. */

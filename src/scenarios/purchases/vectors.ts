@@ -8,10 +8,10 @@ import { SALE_SCENARIOS } from './sale.js';
 import type { PurchaseVectorGroup, PurchaseVectors } from './types.js';
 
 /** Bump when the generator changes what it writes for the same scenarios. */
-export const PURCHASE_GENERATOR_VERSION = '1';
-export const PURCHASE_VECTORS_SCHEMA = 'purchases.schema.json';
+const PURCHASE_GENERATOR_VERSION = '1';
+const PURCHASE_VECTORS_SCHEMA = 'purchases.schema.json';
 
-export const PURCHASE_GROUPS: readonly { readonly comment: string; readonly scenarios: readonly Scenario[] }[] = [
+const PURCHASE_GROUPS: readonly { readonly comment: string; readonly scenarios: readonly Scenario[] }[] = [
   { comment: 'POST /api/mpp/credits paid by card (method stripe, a shared payment token in payload.spt).', scenarios: PACK_CARD_SCENARIOS },
   {
     comment: 'POST /api/mpp/credits paid by stablecoin (method tempo): real signed Tempo transactions (payload.type transaction) from the fixed test wallet.',
@@ -23,7 +23,7 @@ export const PURCHASE_GROUPS: readonly { readonly comment: string; readonly scen
   },
 ];
 
-export const PURCHASE_FLAGS: Readonly<Record<string, string>> = {
+const PURCHASE_FLAGS: Readonly<Record<string, string>> = {
   Granted: 'A purchase completes: the pack credited (200) or the call bought and served.',
   SameCredential: 'The same credential presented again (section 3 row 1 and the 503 rows with retry.sameCredential true).',
   Terms: 'Terms acceptance: Service-Terms-Accepted, its coverage, its version (7.4).',

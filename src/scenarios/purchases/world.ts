@@ -94,7 +94,7 @@ export class VectorWorld {
 }
 
 /** The machine's PurchaseConfig (and SaleConfig when the deployment sells single calls) for a JSON deployment. */
-export function configOf(d: Deployment): PurchaseConfig | SaleConfig {
+function configOf(d: Deployment): PurchaseConfig | SaleConfig {
   const base: PurchaseConfig = {
     realm: d.realm,
     problemBases: d.problemBases,

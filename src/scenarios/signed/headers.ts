@@ -1,6 +1,6 @@
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
-import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
+import { SIGNATURE_AGENT_TYPES } from '../../spec/wire.js';
 import { agentAt } from '../identities.js';
 import { refused, type Group, type Kit } from '../kit.js';
 import { defaultCovered, defaultParams, signatureAgentHeader, type LabelSpec } from '../request-builder.js';
@@ -452,4 +452,4 @@ export const headers: Group = {
   ],
 };
 
-export { withHeader, withoutHeader, params, sig1, covered, WELL_KNOWN };
+export { withHeader, withoutHeader, params, sig1, covered };

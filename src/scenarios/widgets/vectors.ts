@@ -12,13 +12,13 @@ import { MANIFEST_SCENARIOS } from './manifests.js';
 import { POLICY_SCENARIOS } from './policies.js';
 
 /** Bump when the generator changes what it writes for the same scenarios. */
-export const WIDGET_GENERATOR_VERSION = '1';
-export const WIDGET_VECTORS_SCHEMA = 'widgets.schema.json';
+const WIDGET_GENERATOR_VERSION = '1';
+const WIDGET_VECTORS_SCHEMA = 'widgets.schema.json';
 
 /** The retry policy options the bridge-retry cases assume (the defaults of nextStep). */
-export const RETRY_POLICY_DEFAULTS = { backoffBaseMs: 500, backoffMaxMs: 8000, maxAttempts: 5 } as const;
+const RETRY_POLICY_DEFAULTS = { backoffBaseMs: 500, backoffMaxMs: 8000, maxAttempts: 5 } as const;
 
-export const WIDGET_FLAGS: Readonly<Record<string, string>> = {
+const WIDGET_FLAGS: Readonly<Record<string, string>> = {
   Valid: 'Accepted: a bare domain, a valid manifest or bundle, a dispatched operation.',
   Grammar: 'The bare-domain grammar: labels, length, characters, local and single-label names.',
   Wildcard: 'A wildcard, which 2.5 rejects in every form.',
@@ -152,7 +152,7 @@ export async function widgetVectors(): Promise<WidgetVectors> {
   };
 }
 
-export interface WidgetVectorGroup {
+interface WidgetVectorGroup {
   readonly type: 'bare-domain' | 'csp-policy' | 'manifest' | 'bundle' | 'bridge-retry' | 'bridge-dispatch';
   readonly comment: string;
   readonly policy?: typeof RETRY_POLICY_DEFAULTS;

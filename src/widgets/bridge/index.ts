@@ -1,4 +1,4 @@
-export { nextStep, type BridgeStep, type RetryPolicyOptions } from './retry-policy.js';
+export { nextStep } from './retry-policy.js';
 export { BridgeError, bridgeErrorFrom } from './bridge-error.js';
-export { callWithRetry, type RetryPorts } from './call-with-retry.js';
-export { checkDispatch, type BridgeHostInfo, type BridgeOperation, type DispatchVerdict } from './operations.js';
+export { callWithRetry } from './call-with-retry.js';
+export { checkDispatch } from './operations.js';

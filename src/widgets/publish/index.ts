@@ -1,16 +1,6 @@
-export { publishWidget, type PublishRequest, type PublishOutcome, type PublishSuccess, type PublishRefusal, type PublishStepReport } from './pipeline.js';
+export { publishWidget, type PublishOutcome, type PublishSuccess, type PublishStepReport } from './pipeline.js';
 export { agentSlug, bundleSlug, userId6 } from './slug.js';
-export { manifestView, type ManifestView, type ToolView, type ManifestCspLists } from './manifest-view.js';
+export { manifestView } from './manifest-view.js';
 export { MemoryPublishStore, MemoryFolderSource, counterIds } from './memory-store.js';
-export type { Awaitable, Clock, IdSource, RecordKind, FolderSource, PublishStore, WidgetReader, PublishPorts } from './ports.js';
-export {
-  EMPTY_CONFIGURATION,
-  type WidgetFolder,
-  type AgentRecord,
-  type FunctionSourceRecord,
-  type RefusedFunction,
-  type AgentConfiguration,
-  type WidgetSnapshot,
-  type CatalogRecord,
-  type PostRecord,
-} from './records.js';
+export type { Clock, IdSource, PublishStore, WidgetReader, PublishPorts } from './ports.js';
+export type { WidgetFolder, FunctionSourceRecord, RefusedFunction, CatalogRecord, PostRecord } from './records.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decidePointer, hasDailyCap, type BuyerConfig } from '../../../src/purchase/buyer/index.js';
+import { decidePointer, hasDailyCap, type BuyerConfig } from '../../../src/purchase/buyer/pointer-rule.js';
 import { BUYER_REFUSAL_REASONS } from '../../../src/spec/inband.js';
 import { PLATFORM_ROUTES } from '../../../src/spec/wire.js';
 

@@ -16,7 +16,7 @@ import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
 import { TERMS_LINK, challengeCount, expectCode, oneChallenge } from '../machine/helpers.js';
 
 /** The 503 rows 7.4 tells to re-present exactly the same credential (retry.sameCredential true), as the spec lists them. */
-export const SAME_CREDENTIAL_ROWS: readonly PurchaseErrorRecord[] = [
+const SAME_CREDENTIAL_ROWS: readonly PurchaseErrorRecord[] = [
   PURCHASE_ERRORS.terms_record_failed,
   PURCHASE_ERRORS.purchase_in_flight,
   PURCHASE_ERRORS.purchase_lock_unavailable,

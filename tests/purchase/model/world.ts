@@ -23,7 +23,7 @@ export const TOKENS = ['spt_model_a', 'spt_model_b', 'spt_model_c'] as const;
 
 /** How the buyer states its assent on a presentation: not at all, covered by its signature, sent but not covered, or an old version. */
 export type Assent = 'none' | 'covered' | 'uncovered' | 'stale';
-export const STALE_VERSION = '2020-01-01';
+const STALE_VERSION = '2020-01-01';
 
 /** One credential as a buyer presents it: which challenge, which token, who, how it authenticates and assents. */
 export interface Presentation {

@@ -37,10 +37,10 @@ export const OTHER_RESOURCE = '/api/priced/other';
 export const CALL_NANO = '250000000';
 export const CALL_PRICE = { amount: '25', currency: 'usd' } as const;
 export const ADDRESS = '203.0.113.7';
-export const IDENTITY = 'https://buyer.agent.example/.well-known/jwks.json';
+const IDENTITY = 'https://buyer.agent.example/.well-known/jwks.json';
 export const FUNDING_RETRY_AFTER = 7;
 
-export function saleOffer(overrides: Partial<SingleCallOffer> = {}): SingleCallOffer {
+function saleOffer(overrides: Partial<SingleCallOffer> = {}): SingleCallOffer {
   return {
     resource: RESOURCE,
     offerId: 'call_echo',

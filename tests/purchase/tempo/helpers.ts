@@ -48,8 +48,8 @@ import {
 } from '../machine/helpers.js';
 
 /** Fixed test keys (the well-known development keys 1 and 2); never funded anywhere that matters. */
-export const WALLET_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-export const SPONSOR_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+const WALLET_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const SPONSOR_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 export const wallet: PrivateKeyAccount = privateKeyToAccount(WALLET_KEY);
 export const sponsor: PrivateKeyAccount = privateKeyToAccount(SPONSOR_KEY);
 export const TOKEN: Hex = '0x20c0000000000000000000000000000000000000';

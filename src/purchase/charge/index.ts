@@ -1,3 +1,0 @@
-export * from './record.js';
-export * from './step.js';
-export * from './settle.js';

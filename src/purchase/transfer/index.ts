@@ -1,4 +1,0 @@
-export * from './record.js';
-export * from './step.js';
-export * from './wallet.js';
-export * from './settle.js';

@@ -1,2 +1,0 @@
-export { platformMcpRoute, mcpRefusal } from './mcp-route.js';
-export { platformMcpServer, DELEGATE_TOOL, PLATFORM_MCP_SERVER_INFO } from './delegate-server.js';
