@@ -4,7 +4,7 @@ import { readPaidAnswer, purchaseAnswerProblems } from '../src/harness/judge-pur
 import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
 import { createMemoryFetcher } from '../src/fetch/index.js';
-import { activeMutant } from '../src/mutants/active.js';
+import { activeDeviation } from '../src/mutants/active.js';
 import {
   checkBalanceRequired,
   checkFundedFrame,
@@ -327,7 +327,7 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
       random: { bytes: (n) => new Uint8Array(n).map((_, i) => i) },
     });
     // The relaying platform is built here (the target hosts no agent), so it takes the self-test's active mutant itself.
-    const fault = activeMutant()?.platform;
+    const fault = activeDeviation()?.platform;
     const platform = createReferencePlatform({
       authority: t.environment.authority,
       clock: { now: () => t.environment.now() },

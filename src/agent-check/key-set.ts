@@ -33,7 +33,7 @@ function entryProblems(entry: unknown, index: number, url: string): AgentProblem
         P.keyRsaBesideEd25519,
         RULE,
         url,
-        `${at} is an RSA key. 2.4 allows an RSA key between SDK agents, but the platform admits Ed25519 keys only and refuses the whole key set (key_set_invalid) when it signs toward the platform. If this agent signs requests to the platform, publish the RSA key elsewhere (for example a separate jwks_uri for SDK peers).`,
+        `${at} is an RSA key, which 2.4 allows between SDK agents. The platform verifies signed requests with Ed25519 keys only and passes over this one: sign toward the platform with an Ed25519 key of this set.`,
         'warning',
       ),
     ];

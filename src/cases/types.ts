@@ -79,6 +79,12 @@ export interface CaseExpect {
   readonly status?: number;
   readonly error_code?: AuthErrorCode | null;
   readonly agent_url?: string | null;
+  /**
+   * Other outcomes the spec allows for this step (error codes; null for acceptance), where it leaves a point
+   * open: `error_code` is the reference's choice, and any of these conforms too. `reading` names the reading.
+   */
+  readonly also_allowed?: readonly (AuthErrorCode | null)[];
+  readonly reading?: string;
 }
 
 /** A case as it sits in a vectors file: Wycheproof-style flags (described in the file's `notes`) and a comment. */

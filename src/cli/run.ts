@@ -37,7 +37,8 @@ function humanSummary(report: RunReport, runDir: string): string {
 function selfTestLines(s: NonNullable<RunReport['selfTest']>): string {
   const m = s.mutants;
   const lines = [
-    `SELF-TEST ${s.passed ? 'PASSED' : 'FAILED'}: mutation score ${(m.score * 100).toFixed(1)}% (${m.killed} of ${m.total} mutants caught, ${m.survived} survived) in ${(s.wallTimeMs / 1000).toFixed(1)} s`,
+    `SELF-TEST ${s.passed ? 'PASSED' : 'FAILED'}: mutation score ${(m.score * 100).toFixed(1)}% (${m.killed} of ${m.total} mutants caught, ${m.deep.killed} of ${m.deep.total} deep; ${m.survived} survived) in ${(s.wallTimeMs / 1000).toFixed(1)} s`,
+    `  conformant variants: ${s.variants.conformant} of ${s.variants.total} passed, ${s.variants.falseFails} false fails`,
     `  requirements: ${REQUIREMENT_VERDICTS.map((v) => `${s.requirementCounts[v]} ${v}`).join(', ')} (of ${s.requirementCounts.total})`,
     ...s.problems.slice(0, 40).map((p) => `  ${p}`),
     ...(s.problems.length > 40 ? [`  ... and ${s.problems.length - 40} more (see report.html)`] : []),

@@ -1,5 +1,5 @@
 import type { ErrorHook } from '../reference/error-hook.js';
-import { activeMutant } from '../mutants/active.js';
+import { mutantActive } from '../mutants/active.js';
 
 /**
  * The exceptions the embedded reference caught while answering a check's request. Without a mutant switched on,
@@ -17,7 +17,7 @@ export class CaughtErrors {
     this.seen.length = 0;
     const result = await answer();
     const first = this.seen[0];
-    if (first && !activeMutant()) {
+    if (first && !mutantActive()) {
       const detail = first.error instanceof Error ? (first.error.stack ?? first.error.message) : String(first.error);
       throw new Error(`the embedded reference failed while answering ${first.where} (a bug of the reference, not of the check): ${detail}`);
     }

@@ -1,6 +1,6 @@
 import { runVerdict, RUN_VERDICT_LABELS, type RunVerdict } from './results.js';
 import { MUTANTS } from '../mutants/catalogue.js';
-import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest } from './self-test.js';
+import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest, type VariantOutcome } from './self-test.js';
 import { requirementCoverage, sectionsOfCheck, type Coverage, type CoverageStatus, type CoveringCheck, type RequirementCoverage } from './coverage.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { CheckResult, RunReport, Verdict } from './results.js';
@@ -288,9 +288,13 @@ function selfTestSection(report: RunReport): Html | '' {
     h`<tr class="mutant" data-mutant="${o.id}" data-verdict="${o.verdict}"><th scope="row"><code>${o.id}</code></th><td>${o.description}</td><td>${o.requirements.map((id) => h`<code>${id}</code> `)}</td><td>${o.verdict === 'killed' ? h`<code>${o.killedBy?.check ?? ''}</code>: ${o.killedBy?.message ?? ''}` : (o.why ?? '')}</td></tr>\n`;
   const table = (list: readonly MutantOutcome[]) =>
     h`<table class="grid mutants"><thead><tr><th>Mutant</th><th>Fault</th><th>Requirements</th><th>Caught by / why it survived</th></tr></thead><tbody>${list.map(row)}</tbody></table>`;
+  const variantRow = (v: VariantOutcome) =>
+    h`<tr class="variant" data-variant="${v.id}" data-verdict="${v.verdict}"><th scope="row"><code>${v.id}</code></th><td>${v.description}</td><td>${v.readings.map((r) => h`<code>${r}</code> `)}</td><td>${v.verdict}${v.failures.length ? h`: ${v.failures.map((f) => h`<code>${f.check}</code> ${f.message.split('\n')[0] ?? ''} `)}` : h` (${v.tried} checks)`}</td></tr>\n`;
   return h`<section id="self-test" data-passed="${String(s.passed)}" data-score="${m.score}" data-killed="${m.killed}" data-survived="${m.survived}" data-total="${m.total}" data-wall-time-ms="${s.wallTimeMs}">
 <h2>Self-test: ${s.passed ? 'PASSED' : 'FAILED'}</h2>
-<p>Mutation score <strong>${(m.score * 100).toFixed(1)}%</strong>: ${m.killed} of ${m.total} mutants of the reference caught by a check naming the requirement they break, ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s. Requirements: ${REQUIREMENT_VERDICTS.map((v) => `${s.requirementCounts[v]} ${v}`).join(', ')} (of ${s.requirementCounts.total}).</p>
+<p>Mutation score <strong>${(m.score * 100).toFixed(1)}%</strong>: ${m.killed} of ${m.total} mutants of the reference caught by a check naming the requirement they break (${m.deep.killed} of ${m.deep.total} deep ones, which break the rule where it is decided), ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s. Requirements: ${REQUIREMENT_VERDICTS.map((v) => `${s.requirementCounts[v]} ${v}`).join(', ')} (of ${s.requirementCounts.total}).</p>
+<p>Conformant variants: ${s.variants.conformant} of ${s.variants.total} passed every check tried with them${s.variants.falseFails ? h`; <strong>${plural(s.variants.falseFails, 'false fail')}</strong>` : ''}.</p>
+<table class="grid variants"><thead><tr><th>Variant</th><th>Choice</th><th>Readings</th><th>Verdict</th></tr></thead><tbody>${s.variantOutcomes.map(variantRow)}</tbody></table>
 ${s.problems.length ? h`<details open><summary>${plural(s.problems.length, 'problem')}</summary><ul class="self-test-problems">${s.problems.map((p) => h`<li>${p}</li>`)}</ul></details>` : ''}
 ${survivors.length ? h`<h3 id="survivors">Survivors</h3>${table(survivors)}` : ''}
 <details><summary>${plural(killed.length, 'caught mutant')}</summary>${table(killed)}</details>

@@ -3,7 +3,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Exchange } from './exchange.js';
 import type { CheckIdentity } from '../contract/check.js';
 import type { CheckResult, Verdict } from './results.js';
-import type { MutantTrialMeta } from './self-test-config.js';
+import type { MutantTrialMeta, VariantTrialMeta } from './self-test-config.js';
 
 /** One check run with one mutant switched on (self-test), traced to the check's own result by `checkId`. */
 export interface MutantTrial extends MutantTrialMeta {
@@ -29,6 +29,8 @@ export class ConformanceReporter implements Reporter {
   readonly results: CheckResult[] = [];
   /** Self-test runs: what each check did under each mutant it was tried with. */
   readonly trials: MutantTrial[] = [];
+  /** Self-test runs: what each check did under each conformant variant it was tried with. */
+  readonly variantTrials: VariantTrialMeta[] = [];
   readonly errors: string[] = [];
   finished = false;
 
@@ -40,6 +42,8 @@ export class ConformanceReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const trial = (testCase.meta() as { mutantTrial?: MutantTrialMeta }).mutantTrial;
     if (trial) return void this.trials.push(this.toTrial(testCase, trial));
+    const variantTrial = (testCase.meta() as { variantTrial?: VariantTrialMeta }).variantTrial;
+    if (variantTrial) return void this.variantTrials.push(this.toVariantTrial(testCase, variantTrial));
     const result = this.toResult(testCase);
     this.results.push(result);
     this.progress?.check?.(
@@ -86,6 +90,22 @@ export class ConformanceReporter implements Reporter {
       level: trial.check.level,
       durationMs: Math.round((testCase.diagnostic()?.duration ?? 0) * 10) / 10,
     };
+  }
+
+  private toVariantTrial(testCase: TestCase, trial: VariantTrialMeta): VariantTrialMeta {
+    // A trial whose test failed (a timeout) never reached its own verdict: the check did not pass the variant.
+    const failed =
+      testCase.result().state === 'failed'
+        ? {
+            outcome: 'failed' as const,
+            message:
+              testCase
+                .result()
+                .errors?.map((e) => e.message)
+                .join('\n') ?? trial.message,
+          }
+        : {};
+    return { ...trial, ...failed };
   }
 
   private toResult(testCase: TestCase): CheckResult {

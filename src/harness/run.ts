@@ -97,16 +97,29 @@ function plan(only: readonly string[], index: CheckIndex | undefined): Plan {
 async function judgedSelfTest(
   config: SelfTestConfig,
   results: RunReport['results'],
-  trials: ConformanceReporter['trials'],
+  reporter: ConformanceReporter,
   selection: readonly string[],
   wallTimeMs: number,
 ) {
-  const [{ judgeSelfTest }, { selfTestMutants }, { UNTESTABLE }] = await Promise.all([
+  const [{ judgeSelfTest }, { selfTestMutants }, { UNTESTABLE }, { mutantDepth }, { VARIANTS }] = await Promise.all([
     import('./self-test.js'),
     import('./self-test-config.js'),
     import('../mutants/untestable.js'),
+    import('../mutants/types.js'),
+    import('../variants/catalogue.js'),
   ]);
-  return judgeSelfTest({ results, trials, mutants: selfTestMutants(config), catalogue: CATALOGUE, untestable: UNTESTABLE, selection, wallTimeMs });
+  const mutants = selfTestMutants(config).map((m) => ({ ...m, depth: mutantDepth(m) }));
+  return judgeSelfTest({
+    results,
+    trials: reporter.trials,
+    mutants,
+    variants: VARIANTS,
+    variantTrials: reporter.variantTrials,
+    catalogue: CATALOGUE,
+    untestable: UNTESTABLE,
+    selection,
+    wallTimeMs,
+  });
 }
 
 /** What the run checked, in words a report heads with: the platform, and the agent when one is named. */
@@ -229,7 +242,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       );
   }
   // The mutant catalogue composes whole reference deployments: loaded only by a run that needs it.
-  const selfTest = options.selfTest ? await judgedSelfTest(options.selfTest, results, reporter.trials, only, Date.now() - started) : undefined;
+  const selfTest = options.selfTest ? await judgedSelfTest(options.selfTest, results, reporter, only, Date.now() - started) : undefined;
   const report: RunReport = {
     tool: { name: 'agent-platform-conformance', version: packageVersion() },
     runId,

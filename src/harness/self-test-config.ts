@@ -35,3 +35,11 @@ export interface MutantTrialMeta {
   readonly outcome: 'killed' | 'survived' | 'not-run' | 'skipped';
   readonly message?: string;
 }
+
+/** What a check did with a conformant variant switched on (task meta `variantTrial`): it must pass. */
+export interface VariantTrialMeta {
+  readonly variant: string;
+  readonly check: CheckIdentity;
+  readonly outcome: 'passed' | 'failed' | 'not-run';
+  readonly message?: string;
+}

@@ -1,13 +1,36 @@
-import type { UntestableRequirement } from '../mutants/types.js';
+import type { MutantDepth, UntestableRequirement } from '../mutants/types.js';
+import type { VariantTrialMeta } from './self-test-config.js';
 import type { RequirementRecord } from '../spec/types.js';
 import type { MutantTrial } from './reporter.js';
 import type { CheckResult } from './results.js';
 
-/** A mutant as the self-test judges it: its id, what it does and the requirements it breaks. */
+/** A mutant as the self-test judges it: its id, what it does, the requirements it breaks and where it breaks them. */
 interface MutantEntry {
   readonly id: string;
   readonly description: string;
   readonly requirements: readonly string[];
+  readonly depth: MutantDepth;
+}
+
+/** A conformant variant as the self-test judges it. */
+interface VariantEntry {
+  readonly id: string;
+  readonly description: string;
+  readonly readings: readonly string[];
+  readonly requirements: readonly string[];
+}
+
+/** conformant: every check tried with it passed; false-fail: a check failed it; untried: no check ran with it. */
+type VariantVerdict = 'conformant' | 'false-fail' | 'untried';
+
+export interface VariantOutcome {
+  readonly id: string;
+  readonly description: string;
+  readonly readings: readonly string[];
+  readonly verdict: VariantVerdict;
+  readonly tried: number;
+  /** The checks that failed it, and what they said. */
+  readonly failures: readonly { readonly check: string; readonly message: string }[];
 }
 
 /** killed: a check naming one of its requirements failed with it switched on (and passed without it). */
@@ -17,6 +40,7 @@ export interface MutantOutcome {
   readonly id: string;
   readonly description: string;
   readonly requirements: readonly string[];
+  readonly depth: MutantDepth;
   readonly verdict: MutantVerdict;
   /** The check that caught it and what it said. */
   readonly killedBy?: { readonly check: string; readonly message: string };
@@ -27,13 +51,14 @@ export interface MutantOutcome {
 }
 
 /**
- * guarded: checked, and every mutant naming it was caught; survivor: a mutant naming it survived; no-mutant: checked
- * but no mutant names it; failing: a check naming it fails against the clean reference; no-check: no check names
- * it; untestable: the catalogue says no check can observe it (with the reason).
+ * guarded: checked, and every mutant naming it was caught, one of them deep (the rule broken where it is decided);
+ * answer-only: likewise, but every mutant naming it only rewrites answers; survivor: a mutant naming it survived;
+ * no-mutant: checked but no mutant names it; failing: a check naming it fails against the clean reference;
+ * no-check: no check names it; untestable: the catalogue says no check can observe it (with the reason).
  */
-export type RequirementVerdict = 'guarded' | 'survivor' | 'no-mutant' | 'failing' | 'no-check' | 'untestable';
+export type RequirementVerdict = 'guarded' | 'answer-only' | 'survivor' | 'no-mutant' | 'failing' | 'no-check' | 'untestable';
 
-export const REQUIREMENT_VERDICTS: readonly RequirementVerdict[] = ['guarded', 'survivor', 'no-mutant', 'failing', 'no-check', 'untestable'];
+export const REQUIREMENT_VERDICTS: readonly RequirementVerdict[] = ['guarded', 'answer-only', 'survivor', 'no-mutant', 'failing', 'no-check', 'untestable'];
 
 /** Verdicts that fail the self-test. */
 export const FAILING_REQUIREMENT_VERDICTS: ReadonlySet<RequirementVerdict> = new Set(['survivor', 'failing', 'no-check']);
@@ -53,7 +78,17 @@ export interface SelfTestSummary {
   readonly passed: boolean;
   /** Why it did not pass, one line each. */
   readonly problems: readonly string[];
-  readonly mutants: { readonly total: number; readonly killed: number; readonly survived: number; readonly score: number };
+  readonly mutants: {
+    readonly total: number;
+    readonly killed: number;
+    readonly survived: number;
+    readonly score: number;
+    /** Mutants that break the rule where it is decided, and how many were caught. */
+    readonly deep: { readonly total: number; readonly killed: number };
+  };
+  /** Conformant variants: each must pass every check tried with it. */
+  readonly variants: { readonly total: number; readonly conformant: number; readonly falseFails: number };
+  readonly variantOutcomes: readonly VariantOutcome[];
   /** Requirements in the selection that carry each verdict. */
   readonly requirementCounts: Readonly<Record<RequirementVerdict, number>> & { readonly total: number };
   readonly wallTimeMs: number;
@@ -65,6 +100,8 @@ export interface SelfTestInput {
   /** The checks' results against the clean reference. */
   readonly results: readonly CheckResult[];
   readonly trials: readonly MutantTrial[];
+  readonly variants: readonly VariantEntry[];
+  readonly variantTrials: readonly VariantTrialMeta[];
   readonly mutants: readonly MutantEntry[];
   readonly catalogue: readonly RequirementRecord[];
   readonly untestable: readonly UntestableRequirement[];
@@ -98,7 +135,7 @@ export function judgeSelfTest(input: SelfTestInput): SelfTestSummary {
     .map((m): MutantOutcome => {
       const trials = input.trials.filter((t) => t.mutant === m.id && t.outcome !== 'skipped');
       const kill = trials.find((t) => t.outcome === 'killed' && passedClean.has(t.checkId));
-      const base = { id: m.id, description: m.description, requirements: m.requirements, tried: trials.length };
+      const base = { id: m.id, description: m.description, requirements: m.requirements, depth: m.depth, tried: trials.length };
       if (kill) return { ...base, verdict: 'killed', killedBy: { check: kill.checkId, message: (kill.message ?? '').split('\n')[0]!.slice(0, 300) } };
       const checked = m.requirements.filter((id) => checksOf.has(id));
       const why =
@@ -127,10 +164,13 @@ export function judgeSelfTest(input: SelfTestInput): SelfTestSummary {
     if (checks.length === 0) return { ...counts, verdict: 'no-check' };
     if (checks.some((c) => c.verdict === 'fail' || c.verdict === 'error')) return { ...counts, verdict: 'failing' };
     if (survivors.length) return { ...counts, verdict: 'survivor', note: survivors.map((s) => s.id).join(' ') };
-    return { ...counts, verdict: naming.length ? 'guarded' : 'no-mutant' };
+    if (naming.length === 0) return { ...counts, verdict: 'no-mutant' };
+    return { ...counts, verdict: naming.some((o) => o.depth === 'deep') ? 'guarded' : 'answer-only' };
   });
 
-  const requirementCounts = { guarded: 0, survivor: 0, 'no-mutant': 0, failing: 0, 'no-check': 0, untestable: 0, total: requirements.length };
+  const variantOutcomes = judgeVariants(input);
+
+  const requirementCounts = { guarded: 0, 'answer-only': 0, survivor: 0, 'no-mutant': 0, failing: 0, 'no-check': 0, untestable: 0, total: requirements.length };
   for (const r of requirements) requirementCounts[r.verdict]++;
   const killed = outcomes.filter((o) => o.verdict === 'killed').length;
   const survivors = outcomes.filter((o) => o.verdict === 'survived');
@@ -140,14 +180,47 @@ export function judgeSelfTest(input: SelfTestInput): SelfTestSummary {
     ...survivors.map((s) => `mutant ${s.id} survived: ${s.why}`),
     ...requirements.filter((r) => r.verdict === 'no-check').map((r) => `${r.id} has no check and is not marked untestable`),
     ...(outcomes.length === 0 ? ['the selection tries no mutant'] : []),
+    ...variantOutcomes
+      .filter((v) => v.verdict === 'false-fail')
+      .map(
+        (v) =>
+          `variant ${v.id} (${v.description}) is conformant, yet ${v.failures.map((f) => f.check).join(', ')} failed it: ${v.failures[0]!.message.split('\n')[0]!.slice(0, 200)}`,
+      ),
+    ...variantOutcomes.filter((v) => v.verdict === 'untried').map((v) => `variant ${v.id} was tried by no check: it proves nothing`),
   ];
+  const deep = outcomes.filter((o) => o.depth === 'deep');
   return {
     passed: problems.length === 0,
     problems,
-    mutants: { total: outcomes.length, killed, survived: survivors.length, score: outcomes.length ? killed / outcomes.length : 0 },
+    mutants: {
+      total: outcomes.length,
+      killed,
+      survived: survivors.length,
+      score: outcomes.length ? killed / outcomes.length : 0,
+      deep: { total: deep.length, killed: deep.filter((o) => o.verdict === 'killed').length },
+    },
+    variants: {
+      total: variantOutcomes.length,
+      conformant: variantOutcomes.filter((v) => v.verdict === 'conformant').length,
+      falseFails: variantOutcomes.filter((v) => v.verdict === 'false-fail').length,
+    },
+    variantOutcomes,
     requirementCounts,
     wallTimeMs: input.wallTimeMs,
     outcomes,
     requirements,
   };
+}
+
+/** Each variant tried by the checks of the run: it must pass every one of them. A whole run must try every variant. */
+function judgeVariants(input: SelfTestInput): VariantOutcome[] {
+  const tried = new Set(input.variantTrials.map((t) => t.variant));
+  return input.variants
+    .filter((v) => tried.has(v.id) || input.selection.length === 0)
+    .map((v): VariantOutcome => {
+      const trials = input.variantTrials.filter((t) => t.variant === v.id && t.outcome !== 'not-run');
+      const failures = trials.filter((t) => t.outcome === 'failed').map((t) => ({ check: t.check.id, message: t.message ?? '' }));
+      const verdict: VariantVerdict = trials.length === 0 ? 'untried' : failures.length ? 'false-fail' : 'conformant';
+      return { id: v.id, description: v.description, readings: v.readings, verdict, tried: trials.length, failures };
+    });
 }

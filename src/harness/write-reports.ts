@@ -91,8 +91,11 @@ function selfTestLines(report: RunReport): string[] {
     '',
     `## Self-test: ${s.passed ? 'PASSED' : 'FAILED'}`,
     '',
-    `Mutation score **${(m.score * 100).toFixed(1)}%**: ${m.killed} of ${m.total} mutants caught, ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s.`,
+    `Mutation score **${(m.score * 100).toFixed(1)}%**: ${m.killed} of ${m.total} mutants caught (${m.deep.killed} of ${m.deep.total} deep), ${m.survived} survived, in ${(s.wallTimeMs / 1000).toFixed(1)} s.`,
+    `Conformant variants: ${s.variants.conformant} of ${s.variants.total} passed, ${s.variants.falseFails} false fails.`,
   ];
+  for (const v of s.variantOutcomes.filter((o) => o.verdict !== 'conformant'))
+    lines.push(`- variant ${v.id}: ${v.verdict} ${v.failures.map((f) => f.check).join(', ')}`);
   const survivors = s.outcomes.filter((o) => o.verdict === 'survived');
   if (survivors.length) {
     lines.push('', '| survivor | requirements | why |', '|---|---|---|');

@@ -28,20 +28,37 @@ interface FetcherFault {
   readonly wrap?: (fetcher: DocumentFetcher, documents: () => Readonly<Record<string, MemoryDocument>>) => DocumentFetcher;
 }
 
+/** A change to the reference deployments, applied where the in-process targets compose them. */
+export interface Deviation {
+  /** Stable slug, e.g. `auth-nonce-store-forgets`. */
+  readonly id: string;
+  /** What the changed deployment does, in one sentence. */
+  readonly description: string;
+  readonly platform?: PlatformFault;
+  readonly fetcher?: FetcherFault;
+  readonly agent?: AgentFault;
+}
+
 /**
  * A named fault of a reference deployment (docs/architecture.md) and the requirements it breaks. The self-test
  * (`run --self-test`) requires a check naming one of `requirements` to fail while it is switched on.
  */
-export interface Mutant {
-  /** Stable slug, e.g. `auth-nonce-store-forgets`. */
-  readonly id: string;
-  /** What the mutant deployment does wrong, in one sentence. */
-  readonly description: string;
+export interface Mutant extends Deviation {
   /** Catalogue requirement ids it breaks (src/harness/coverage.ts CATALOGUE). */
   readonly requirements: readonly string[];
-  readonly platform?: PlatformFault;
-  readonly fetcher?: FetcherFault;
-  readonly agent?: AgentFault;
+}
+
+/**
+ * Deep: the rule is broken where it is decided (the verifier's ports or configuration, the purchase machine,
+ * the fetcher, the agent's options or upgrade decision). Answer: only a finished answer is rewritten, which a
+ * check can catch by looking at the answer alone; such mutants stay, but do not guard a requirement alone.
+ */
+export type MutantDepth = 'deep' | 'answer';
+
+export function mutantDepth(m: Deviation): MutantDepth {
+  const { answer: platformAnswer, ...platformDeep } = m.platform ?? {};
+  const { answer: agentAnswer, ...agentDeep } = m.agent ?? {};
+  return Object.keys(platformDeep).length || Object.keys(agentDeep).length || m.fetcher ? 'deep' : 'answer';
 }
 
 /** A requirement no check of a conformance run can observe, and why. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CaseDocuments, CaseExpect, CaseRequest, CaseStep, SignedRequestCase } from '../cases/types.js';
 import { AUTH_ERRORS, type AuthErrorCode } from '../spec/auth-errors.js';
+import type { ReadingRecord } from '../spec/readings.js';
 import { PLATFORM_ROUTES } from '../spec/wire.js';
 import { agentAt, agentDocuments, keyFromName, type AgentIdentity, type KeyPair } from './identities.js';
 import { buildSignedRequest, type LabelSpec, type RequestSpec } from './request-builder.js';
@@ -46,6 +47,14 @@ export function refused(code: AuthErrorCode): CaseExpect {
 
 export function accepted(agentUrl: string | null): CaseExpect {
   return { ok: true, status: 200, error_code: null, agent_url: agentUrl };
+}
+
+/**
+ * The reference's answer where the spec allows others too (a reading of src/spec/readings.ts): the codes in
+ * `also` (null for acceptance) conform as well, and a deployment answering one of them passes.
+ */
+export function allowing(expect: CaseExpect, also: readonly (AuthErrorCode | null)[], reading: ReadingRecord): CaseExpect {
+  return { ...expect, also_allowed: also, reading: reading.id };
 }
 
 type RequestOverrides = Partial<Omit<RequestSpec, 'labels' | 'nonce'>> & {

@@ -43,7 +43,7 @@ async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean)
 async function rememberedCardRefusal(ctx: SignedContext): Promise<CheckResult> {
   const agentUrl = ctx.identity!.agentUrl;
   const remembered = await ctx.ports.cardRefusals.get(agentUrl);
-  if (remembered && ctx.now - remembered.at < LIMITS.cardRefusalMemory.value) {
+  if (remembered && ctx.now - remembered.at < (ctx.config.cardRefusalMemorySeconds ?? LIMITS.cardRefusalMemory.value)) {
     return refusal(ctx, remembered.code, MESSAGES.rememberedCard(remembered.description));
   }
   return undefined;

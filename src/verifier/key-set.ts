@@ -21,16 +21,26 @@ function entryProblem(entry: unknown, index: number): string | null {
   return null;
 }
 
-/** 2.4: a JWK Set of Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16, none of the RFC 9421 test keys. */
+/** 2.4 "Between SDK agents a key set may also carry an RSA key": a public RSA key beside the Ed25519 ones is passed over. */
+function isPublicRsaKey(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && (entry as Record<string, unknown>).kty === 'RSA' && !('d' in entry);
+}
+
+/**
+ * 2.4: a JWK Set of Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16, none of the RFC 9421 test
+ * keys. An RSA public key may ride beside them (READING-KEY-SET-RSA); it is not counted and never verifies.
+ */
 export function judgeKeySet(document: unknown): KeySetJudgement {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) return { ok: false, detail: 'it is not a JSON object' };
-  const keys = (document as { keys?: unknown }).keys;
-  if (!Array.isArray(keys)) return { ok: false, detail: 'it has no "keys" array' };
-  if (keys.length === 0) return { ok: false, detail: 'its "keys" array is empty' };
+  const all = (document as { keys?: unknown }).keys;
+  if (!Array.isArray(all)) return { ok: false, detail: 'it has no "keys" array' };
+  const keys = all.filter((entry) => !isPublicRsaKey(entry));
+  if (keys.length === 0) return { ok: false, detail: all.length ? 'it holds no Ed25519 key' : 'its "keys" array is empty' };
   const max = LIMITS.keysPerKeySet.value;
-  if (keys.length > max) return { ok: false, detail: `it holds ${keys.length} keys; a key set may hold at most ${max}` };
+  if (keys.length > max) return { ok: false, detail: `it holds ${keys.length} Ed25519 keys; a key set may hold at most ${max}` };
   const published: PublishedKey[] = [];
-  for (const [index, entry] of keys.entries()) {
+  for (const [index, entry] of all.entries()) {
+    if (isPublicRsaKey(entry)) continue;
     const problem = entryProblem(entry, index);
     if (problem) return { ok: false, detail: problem };
     const e = entry as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import type { Check } from './order.js';
 import type { JSONWebKeySet } from 'jose';
 import type { AuthErrorCode } from '../spec/auth-errors.js';
 
@@ -35,6 +36,13 @@ export interface VerifierConfig {
   readonly platformToken?: PlatformTokenConfig;
   /** Accept plain-http agent URLs (local fixtures only; never on by default). */
   readonly allowInsecureAgentUrls?: boolean;
+  /**
+   * The order of checks (src/verifier/order.ts). The spec gives none (READING-CHECK-ORDER); another order is a
+   * conformant deployment, as the self-test's variants show. Default SIGNED_REQUEST_CHECKS.
+   */
+  readonly checks?: readonly Check[];
+  /** How long a card refusal is remembered, in seconds: "about 10 minutes" (READING-CARD-MEMORY). Default 600. */
+  readonly cardRefusalMemorySeconds?: number;
 }
 
 export interface Refusal {

@@ -69,7 +69,7 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     registration: undefined,
     registered: false,
   };
-  for (const check of SIGNED_REQUEST_CHECKS) {
+  for (const check of config.checks ?? SIGNED_REQUEST_CHECKS) {
     const ran = check.run(ctx);
     const refusal = isPromiseLike(ran) ? await ran : ran;
     if (refusal) {

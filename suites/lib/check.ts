@@ -1,9 +1,9 @@
-import { test, type TestContext } from 'vitest';
-import { getCurrentSuite } from 'vitest/suite';
+import { TestRunner, test, type TestContext } from 'vitest';
 import { CHECK_ID_PATTERN, selectedBy, type CheckIdentity } from '../../src/contract/check.js';
 import type { Exchange } from '../../src/harness/exchange.js';
-import { selfTestMutants, type MutantTrialMeta } from '../../src/harness/self-test-config.js';
-import { switchMutant } from '../../src/mutants/active.js';
+import { selfTestMutants, type MutantTrialMeta, type VariantTrialMeta } from '../../src/harness/self-test-config.js';
+import { switchDeviation } from '../../src/mutants/active.js';
+import { VARIANTS } from '../../src/variants/catalogue.js';
 import { context } from './context.js';
 
 /** What a check body gets: a way to record the exchanges a report shows when the check fails. */
@@ -27,10 +27,13 @@ declare module 'vitest' {
     exchanges?: Exchange[];
     /** Set on the extra tests of a self-test run: the mutant tried and what the check did under it. */
     mutantTrial?: MutantTrialMeta;
+    /** Likewise for a conformant variant, which the check must pass. */
+    variantTrial?: VariantTrialMeta;
   }
 }
 
 const mutants = context.selfTest ? selfTestMutants(context.selfTest) : [];
+const variants = context.selfTest ? VARIANTS : [];
 
 /**
  * What one suite file has said so far. Suite files may share this module (vitest without isolation), so the
@@ -48,12 +51,13 @@ interface FileState {
 const files = new WeakMap<object, FileState>();
 
 function fileState(): FileState {
-  const file = getCurrentSuite().file;
+  const file = TestRunner.getCurrentSuite().file;
   let state = files.get(file);
   if (!state) files.set(file, (state = { killed: new Set(), declared: new Set() }));
   return state;
 }
 
+/** A check that reports itself not-run under a mutant or a variant. */
 class NotRunUnderMutant extends Error {}
 
 /**
@@ -72,8 +76,8 @@ function registerMutantTrials(definition: CheckDefinition, identity: CheckIdenti
         if (file.killed.has(mutant.id)) return trial('skipped');
         if (file.notRunReason !== undefined) return trial('not-run', file.notRunReason);
         trial('killed', 'the check did not finish');
-        switchMutant(mutant);
-        ctx.onTestFinished(() => switchMutant(undefined));
+        switchDeviation(mutant);
+        ctx.onTestFinished(() => switchDeviation(undefined));
         try {
           await definition.run({
             record: () => undefined,
@@ -86,6 +90,42 @@ function registerMutantTrials(definition: CheckDefinition, identity: CheckIdenti
           if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
           file.killed.add(mutant.id);
           trial('killed', error instanceof Error ? error.message : String(error));
+        }
+      },
+      definition.timeout,
+    );
+  }
+}
+
+/**
+ * Self-test: one test per conformant variant whose requirements the check names. The check runs against the
+ * variant exactly as against the reference; failing it is a false fail, since the variant makes a choice the
+ * spec allows.
+ */
+function registerVariantTrials(definition: CheckDefinition, identity: CheckIdentity, file: FileState): void {
+  for (const variant of variants) {
+    if (!variant.requirements.some((id) => definition.requirements.includes(id))) continue;
+    test(
+      `${definition.title} {variant ${variant.id}}`,
+      async (ctx: TestContext) => {
+        const trial = (outcome: VariantTrialMeta['outcome'], message?: string) => {
+          ctx.task.meta.variantTrial = { variant: variant.id, check: identity, outcome, ...(message ? { message } : {}) };
+        };
+        if (file.notRunReason !== undefined) return trial('not-run', file.notRunReason);
+        trial('failed', 'the check did not finish');
+        switchDeviation(variant, 'variant');
+        ctx.onTestFinished(() => switchDeviation(undefined));
+        try {
+          await definition.run({
+            record: () => undefined,
+            notRun: (reason: string) => {
+              throw new NotRunUnderMutant(reason);
+            },
+          });
+          trial('passed');
+        } catch (error) {
+          if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
+          trial('failed', error instanceof Error ? error.message : String(error));
         }
       },
       definition.timeout,
@@ -119,4 +159,5 @@ export function check(definition: CheckDefinition): void {
     return definition.run({ record, notRun: (reason: string) => ctx.skip(reason) });
   });
   if (mutants.length) registerMutantTrials(definition, identity, file);
+  if (variants.length) registerVariantTrials(definition, identity, file);
 }

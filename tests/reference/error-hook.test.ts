@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CaughtErrors } from '../../src/harness/caught-errors.js';
-import { switchMutant } from '../../src/mutants/active.js';
+import { switchDeviation } from '../../src/mutants/active.js';
 import { MUTANTS } from '../../src/mutants/catalogue.js';
 import { createMemoryFetcher } from '../../src/fetch/memory-fetcher.js';
 import { createReferencePlatform } from '../../src/reference/platform.js';
@@ -20,7 +20,7 @@ const broken: Route = {
   },
 };
 
-afterEach(() => switchMutant(undefined));
+afterEach(() => switchDeviation(undefined));
 
 describe('the onError hook', () => {
   it('still answers 500 internal, and hands the hook the exception and where it happened', async () => {
@@ -77,7 +77,7 @@ describe('the in-process targets surface what the reference caught', () => {
   });
 
   it('under a mutant the 500 stands as the answer', async () => {
-    switchMutant(MUTANTS[0]);
+    switchDeviation(MUTANTS[0]);
     await expect(answer(new CaughtErrors())).resolves.toBe('a 500');
   });
 });

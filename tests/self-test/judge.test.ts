@@ -28,7 +28,9 @@ function input(over: Partial<SelfTestInput>): SelfTestInput {
   return {
     results: [result('c1', ['A-ONE']), result('c2', ['A-TWO'])],
     trials: [trial('m1', 'c1', 'killed', ['A-ONE'])],
-    mutants: [{ id: 'm1', description: 'breaks one', requirements: ['A-ONE'] }],
+    mutants: [{ id: 'm1', description: 'breaks one', requirements: ['A-ONE'], depth: 'deep' as const }],
+    variants: [],
+    variantTrials: [],
     catalogue: [record('A-ONE'), record('A-TWO')],
     untestable: [],
     selection: [],
@@ -42,7 +44,7 @@ describe('judgeSelfTest', () => {
     const summary = judgeSelfTest(input({}));
     expect(summary.problems).toEqual([]);
     expect(summary.passed).toBe(true);
-    expect(summary.mutants).toEqual({ total: 1, killed: 1, survived: 0, score: 1 });
+    expect(summary.mutants).toEqual({ total: 1, killed: 1, survived: 0, score: 1, deep: { total: 1, killed: 1 } });
     expect(summary.requirements.map((r) => [r.id, r.verdict])).toEqual([
       ['A-ONE', 'guarded'],
       ['A-TWO', 'no-mutant'],
@@ -53,8 +55,8 @@ describe('judgeSelfTest', () => {
     const summary = judgeSelfTest(
       input({
         mutants: [
-          { id: 'm1', description: 'x', requirements: ['A-ONE'] },
-          { id: 'm2', description: 'y', requirements: ['A-TWO'] },
+          { id: 'm1', description: 'x', requirements: ['A-ONE'], depth: 'deep' as const },
+          { id: 'm2', description: 'y', requirements: ['A-TWO'], depth: 'deep' as const },
         ],
         trials: [trial('m1', 'c1', 'killed', ['A-ONE']), trial('m2', 'c2', 'survived', ['A-TWO'])],
       }),
@@ -83,7 +85,7 @@ describe('judgeSelfTest', () => {
   it('a mutant nothing checks survives with the reason', () => {
     const summary = judgeSelfTest(
       input({
-        mutants: [{ id: 'm9', description: 'z', requirements: ['A-NINE'] }],
+        mutants: [{ id: 'm9', description: 'z', requirements: ['A-NINE'], depth: 'deep' as const }],
         catalogue: [record('A-ONE'), record('A-TWO'), record('A-NINE')],
         untestable: [{ id: 'A-NINE', reason: 'not observable by any request' }],
       }),
@@ -95,5 +97,32 @@ describe('judgeSelfTest', () => {
     const summary = judgeSelfTest(input({ catalogue: [record('A-ONE'), record('A-TWO'), record('B-ONE', '7.4')], selection: ['7.3'] }));
     expect(summary.requirementCounts.total).toBe(2);
     expect(summary.passed).toBe(true);
+  });
+
+  it('a requirement whose mutants only rewrite answers is answer-only, not guarded', () => {
+    const summary = judgeSelfTest(
+      input({ mutants: [{ id: 'm1', description: 'renames the code in the answer', requirements: ['A-ONE'], depth: 'answer' as const }] }),
+    );
+    expect(summary.requirements.find((r) => r.id === 'A-ONE')?.verdict).toBe('answer-only');
+    expect(summary.mutants.deep).toEqual({ total: 0, killed: 0 });
+    expect(summary.passed).toBe(true);
+  });
+
+  it('a conformant variant that a check fails is a false fail, and fails the self-test', () => {
+    const variant = { id: 'v1', description: 'another order', readings: ['checkOrder'], requirements: ['A-ONE'] };
+    const variantTrial = (check: string, outcome: 'passed' | 'failed' | 'not-run', message?: string) => ({
+      variant: 'v1',
+      check: { id: check, requirements: ['A-ONE'], level: 'MUST' as const },
+      outcome,
+      ...(message ? { message } : {}),
+    });
+    const passed = judgeSelfTest(input({ variants: [variant], variantTrials: [variantTrial('c1', 'passed')] }));
+    expect(passed.variantOutcomes).toEqual([expect.objectContaining({ id: 'v1', verdict: 'conformant', tried: 1 })]);
+    expect(passed.passed).toBe(true);
+    const failed = judgeSelfTest(input({ variants: [variant], variantTrials: [variantTrial('c1', 'failed', 'expected error_code a, got b')] }));
+    expect(failed.variants).toEqual({ total: 1, conformant: 0, falseFails: 1 });
+    expect(failed.problems).toEqual(['variant v1 (another order) is conformant, yet c1 failed it: expected error_code a, got b']);
+    const untried = judgeSelfTest(input({ variants: [variant], variantTrials: [variantTrial('c1', 'not-run')] }));
+    expect(untried.problems).toEqual(['variant v1 was tried by no check: it proves nothing']);
   });
 });

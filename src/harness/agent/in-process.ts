@@ -2,7 +2,7 @@ import { CaughtErrors } from '../caught-errors.js';
 import { randomBytes } from 'node:crypto';
 import { createMemoryKeyStore, generateAgentKeys } from '../../reference/agent/keys.js';
 import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
-import { activeMutant } from '../../mutants/index.js';
+import { activeDeviation } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
@@ -53,8 +53,8 @@ export class InProcessAgentTarget implements AgentTarget {
   }
 
   private ready(): Promise<StandardAgent> {
-    const built = activeMutant()?.agent?.options;
-    const key = built ? activeMutant()!.id : '';
+    const built = activeDeviation()?.agent?.options;
+    const key = built ? activeDeviation()!.id : '';
     let agent = this.agents.get(key);
     if (!agent) {
       const variant = this.configuredAs ? VARIANTS[this.configuredAs] : undefined;
@@ -87,7 +87,7 @@ export class InProcessAgentTarget implements AgentTarget {
       headers: (r.headers ?? []).map(([n, v]) => [n, v] as [string, string]),
       ...(body ? { body, duplex: 'half' } : {}),
     } as RequestInit);
-    const answerFault = activeMutant()?.agent?.answer;
+    const answerFault = activeDeviation()?.agent?.answer;
     const answered = await this.caught.around(() => agent.fetch(request));
     if (!answerFault) return collect(answered);
     const seen = { method: r.method, url: request.url, headers: new Headers(request.headers), body: body instanceof Uint8Array ? body : null };
@@ -100,7 +100,7 @@ export class InProcessAgentTarget implements AgentTarget {
       headers: [['upgrade', 'websocket'], ['connection', 'Upgrade'], ...headers.map(([n, v]) => [n, v] as [string, string])],
     });
     const decision = await agent.upgrade(request);
-    const fault = activeMutant()?.agent;
+    const fault = activeDeviation()?.agent;
     let outcome: { opened: true } | { opened: false; response: Response } =
       'refuse' in decision ? { opened: false, response: decision.refuse } : { opened: true };
     const seen = { method: 'GET', url: request.url, headers: request.headers, body: null };

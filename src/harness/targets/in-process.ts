@@ -11,10 +11,10 @@ import { createMemoryPorts } from '../../verifier/index.js';
 import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
 import { openWebSocket } from '../socket-client.js';
 import { startUpgradeListener, type UpgradeListener } from './loopback-upgrades.js';
-import { activeMutant, type Mutant, type PlatformFault } from '../../mutants/index.js';
+import { activeDeviation, type Deviation, type PlatformFault } from '../../mutants/index.js';
 
 /** The construction faults of the active mutant (its answer rewrite is applied per request in `send`, so it also reaches a deployment built before it was switched on). */
-function constructionFaults(mutant: Mutant | undefined): { mutants?: PlatformFault[] } {
+function constructionFaults(mutant: Deviation | undefined): { mutants?: PlatformFault[] } {
   if (!mutant?.platform) return {};
   const { answer: _perRequest, ...built } = mutant.platform;
   return { mutants: [built] };
@@ -66,7 +66,7 @@ export class InProcessTarget implements Target {
     this.now = c.now;
     this.documents = { ...c.documents };
     const clock = { now: () => this.now };
-    const mutant = activeMutant();
+    const mutant = activeDeviation();
     this.fetcher = createMemoryFetcher(this.documents, mutant?.fetcher?.limits ?? {});
     const fetcher = mutant?.fetcher?.wrap ? mutant.fetcher.wrap(this.fetcher, () => this.documents) : this.fetcher;
     const registrations = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({ agentUrl, thumbprints: [...r.thumbprints], registeredAt: c.now }));
@@ -109,7 +109,7 @@ export class InProcessTarget implements Target {
         ...(r.bodyConsumed ? { bodyConsumed: true } : {}),
       }),
     );
-    const answerFault = activeMutant()?.platform?.answer;
+    const answerFault = activeDeviation()?.platform?.answer;
     if (answerFault)
       response = await answerFault(
         { method: r.method, url: r.url, headers: new Headers(r.headers.map(([n, v]) => [n, v] as [string, string])), body: r.body },
@@ -127,7 +127,7 @@ export class InProcessTarget implements Target {
     this.upgrades ??= startUpgradeListener(async (path, received) => {
       const target = `${this.environment.platformOrigin}${path}`;
       const decision = await this.platform!.upgrade(new Request(target, { headers: received }), { clientAddress: DEFAULT_CLIENT_ADDRESS });
-      const answerFault = activeMutant()?.platform?.answer;
+      const answerFault = activeDeviation()?.platform?.answer;
       if (!('refuse' in decision) || !answerFault) return decision;
       return { refuse: await answerFault({ method: 'GET', url: target, headers: received, body: null }, decision.refuse) };
     });

@@ -1,5 +1,5 @@
 import { MEDIA_TYPES } from '../../spec/media-types.js';
-import { PLATFORM_ROUTES, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
+import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
 import { agentAt, cardDocument, keySetDocument } from '../identities.js';
 import { accepted, type Group } from '../kit.js';
 import { signatureAgentHeader } from '../request-builder.js';
@@ -15,11 +15,11 @@ export const positives: Group = {
     },
     {
       id: 'valid-get-with-query',
-      description: 'a GET with a query string and no body covers no content-digest',
+      description: 'a GET with a query string and no body covers no content-digest (sent to the key directory, a platform route that serves GET)',
       flags: ['Valid'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ method: 'GET', url: k.url(PLATFORM_ROUTES.cliToken, '?x=1&y=two'), body: new Uint8Array(0) }), accepted(k.alice.agentUrl))],
+        steps: [k.step(k.request({ method: 'GET', url: k.url(WELL_KNOWN.keyDirectory, '?x=1&y=two'), body: new Uint8Array(0) }), accepted(k.alice.agentUrl))],
       }),
     },
     {

@@ -1,12 +1,20 @@
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
-import { accepted, refused, type Group } from '../kit.js';
+import { READINGS } from '../../spec/readings.js';
+import { accepted, allowing, refused, type Group } from '../kit.js';
 import { flip } from './credentials.js';
 import { covered, params, sig1, withHeader } from './headers.js';
 
-/** Requests breaking two rules at once: the order of checks (src/verifier/order.ts) decides the code. */
+/**
+ * Requests breaking two rules at once. The spec gives no order (READING-CHECK-ORDER): the reference answers the code
+ * of the check it runs first (src/verifier/order.ts), and the code of the other rule broken conforms as well.
+ */
+const either = (code: Parameters<typeof refused>[0], other: Parameters<typeof refused>[0]) => allowing(refused(code), [other], READINGS.checkOrder);
+/** Whether a refused request spent its nonce is open too (READING-REFUSED-NONCE). */
+const orSpent = (expect: ReturnType<typeof refused>) => allowing(expect, [AUTH_CODES.signature_replayed], READINGS.refusedNonce);
+
 export const precedence: Group = {
-  comment: 'Precedence: a request breaking two rules gets the code of the check that comes first.',
+  comment: 'Precedence: a request breaking two rules gets the code of either; the reference answers the one it checks first.',
   scenarios: [
     {
       id: 'precedence-params-before-size',
@@ -17,7 +25,7 @@ export const precedence: Group = {
         steps: [
           k.step(
             k.request({ labels: [sig1(k, { params: params(k, { keyid: '"short"' }), tamper: (s) => s.slice(0, 63) })] }),
-            refused(AUTH_CODES.signature_params_invalid),
+            either(AUTH_CODES.signature_params_invalid, AUTH_CODES.signature_malformed),
           ),
         ],
       }),
@@ -31,7 +39,7 @@ export const precedence: Group = {
         steps: [
           k.step(
             k.request({ created: k.now - 200, expires: k.now - 100, url: k.onHost('alias-of-the-platform.example') }),
-            refused(AUTH_CODES.signature_expired),
+            either(AUTH_CODES.signature_expired, AUTH_CODES.signature_authority_mismatch),
           ),
         ],
       }),
@@ -45,7 +53,7 @@ export const precedence: Group = {
         steps: [
           k.step(
             k.request({ url: k.onHost('alias-of-the-platform.example'), labels: [sig1(k, { covered: covered().filter((c) => c !== '"@query"') })] }),
-            refused(AUTH_CODES.signature_authority_mismatch),
+            either(AUTH_CODES.signature_authority_mismatch, AUTH_CODES.signature_coverage_insufficient),
           ),
         ],
       }),
@@ -59,7 +67,7 @@ export const precedence: Group = {
         steps: [
           k.step(
             k.request({ keySetUrl: k.alice.keySetUrl.replace('https:', 'http:'), labels: [sig1(k, { covered: covered(false) })] }),
-            refused(AUTH_CODES.signature_coverage_insufficient),
+            either(AUTH_CODES.signature_coverage_insufficient, AUTH_CODES.signature_agent_invalid),
           ),
         ],
       }),
@@ -77,7 +85,7 @@ export const precedence: Group = {
                 r.body = new TextEncoder().encode('{"x":1}');
               },
             }),
-            refused(AUTH_CODES.content_digest_mismatch),
+            either(AUTH_CODES.content_digest_mismatch, AUTH_CODES.key_set_unreachable),
           ),
         ],
       }),
@@ -88,7 +96,7 @@ export const precedence: Group = {
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(k.alice, [k.B]),
-        steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_key_unknown))],
+        steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => flip(s) })] }), either(AUTH_CODES.signature_key_unknown, AUTH_CODES.signature_invalid))],
       }),
     },
     {
@@ -99,9 +107,12 @@ export const precedence: Group = {
         documents: k.docs(),
         steps: [
           k.step(k.request({ nonce: () => 'nonce-1' }), accepted(k.alice.agentUrl)),
-          k.step(k.request({ nonce: () => 'nonce-1', labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_invalid)),
+          k.step(
+            k.request({ nonce: () => 'nonce-1', labels: [sig1(k, { tamper: (s) => flip(s) })] }),
+            either(AUTH_CODES.signature_invalid, AUTH_CODES.signature_replayed),
+          ),
           k.step(k.request({ nonce: () => 'nonce-2', labels: [sig1(k, { tamper: (s) => flip(s) })] }), refused(AUTH_CODES.signature_invalid)),
-          k.step(k.request({ nonce: () => 'nonce-2' }), accepted(k.alice.agentUrl)),
+          k.step(k.request({ nonce: () => 'nonce-2' }), orSpent(accepted(k.alice.agentUrl))),
         ],
       }),
     },
@@ -113,7 +124,10 @@ export const precedence: Group = {
         const request = k.request();
         return {
           documents: { ...k.docs(), [k.alice.cardUrl]: { status: 404, body: '' } },
-          steps: [k.step(request, refused(AUTH_CODES.card_unreachable)), k.step(request, refused(AUTH_CODES.signature_replayed))],
+          steps: [
+            k.step(request, refused(AUTH_CODES.card_unreachable)),
+            k.step(request, allowing(refused(AUTH_CODES.signature_replayed), [AUTH_CODES.card_unreachable], READINGS.refusedNonce)),
+          ],
         };
       },
     },
@@ -126,7 +140,10 @@ export const precedence: Group = {
         registrations: { [k.alice.agentUrl]: { thumbprints: [k.A.thumbprint] } },
         steps: [
           k.step(k.request({ nonce: () => 'n' }), accepted(k.alice.agentUrl)),
-          k.step(k.request({ nonce: () => 'n', labels: [{ label: 'sig1', key: k.A2 }] }), refused(AUTH_CODES.key_continuity_required)),
+          k.step(
+            k.request({ nonce: () => 'n', labels: [{ label: 'sig1', key: k.A2 }] }),
+            either(AUTH_CODES.key_continuity_required, AUTH_CODES.signature_replayed),
+          ),
         ],
       }),
     },

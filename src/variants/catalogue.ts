@@ -1,0 +1,5 @@
+import type { Variant } from './types.js';
+import { VERIFIER_VARIANTS } from './verifier.js';
+
+/** Every conformant variant of the reference deployments: another choice the spec allows, which the suite must pass. */
+export const VARIANTS: readonly Variant[] = Object.freeze([...VERIFIER_VARIANTS]);
