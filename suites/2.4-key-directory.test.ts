@@ -6,13 +6,23 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { ED25519_JWK, WELL_KNOWN } from '../src/spec/wire.js';
 import { check, type CheckContext } from './lib/check.js';
+import { context } from './lib/context.js';
 import { suiteTarget } from './lib/target.js';
 
 /** Section 2.4 (and 4.3): the key directory the platform serves at its origin. */
 const target = suiteTarget();
 afterAll(() => target.close());
 
+/** Reads the directory of a platform built for this check (a fresh one in-process, so a deployment fault applies). */
 async function directory(record: CheckContext['record']) {
+  await target.prepare({
+    id: 'key-directory',
+    description: 'the key directory',
+    now: target.environment.now(),
+    platform: { authority: target.environment.authority },
+    documents: {},
+    steps: [],
+  });
   const request = { method: 'GET', url: `${target.environment.platformOrigin}${WELL_KNOWN.keyDirectory}`, headers: [] as Array<[string, string]>, body: null };
   const response = await target.send(request);
   record({ request: recordRequest(request), response: recordResponse(response) });
@@ -53,4 +63,44 @@ describe(`2.4 key directory (${target.description})`, () => {
       expect(new Set(thumbprints).size, 'one entry per thumbprint').toBe(thumbprints.length);
     },
   });
+
+  check({
+    id: 'key-directory.lists-hosted-agents',
+    title: 'lists the Ed25519 keys of every agent the server hosts, by thumbprint',
+    requirements: [REQUIREMENTS.keyDirectoryEntries.id],
+    level: 'MUST',
+    run: async (c) => {
+      const hosted = await hostedKeys(c);
+      if (hosted.length === 0) c.notRun(HOSTED_UNKNOWN);
+      const listed = new Set(keysOf(await directory(c.record)).map((k) => (typeof k.x === 'string' ? thumbprintOf(k.x) : '')));
+      for (const key of hosted) expect(listed.has(thumbprintOf(key.x)), `the hosted agent key ${thumbprintOf(key.x)} is listed`).toBe(true);
+    },
+  });
 });
+
+const HOSTED_UNKNOWN =
+  'needs to know an agent the server hosts: name one with --agent-url on the platform origin (such as /agents/NAME), whose key set lists its keys';
+
+const thumbprintOf = (x: string) => jwkThumbprint({ kty: ED25519_JWK.kty, crv: ED25519_JWK.crv, x });
+
+function keysOf(response: { body: Uint8Array }): Array<Record<string, unknown>> {
+  const document = JSON.parse(Buffer.from(response.body).toString('utf8')) as { keys?: unknown };
+  return Array.isArray(document.keys) ? (document.keys as Array<Record<string, unknown>>) : [];
+}
+
+/**
+ * The Ed25519 keys of the agents the server hosts: the embedded reference's, or live the key set of the agent
+ * `--agent-url` names when it is served on the platform's own origin (a hosted agent).
+ */
+async function hostedKeys(c: CheckContext): Promise<Array<{ x: string }>> {
+  const ed25519 = (keys: readonly { kty: string; crv?: unknown; x?: unknown }[]) =>
+    keys.filter((k): k is { kty: string; crv: string; x: string } => k.kty === ED25519_JWK.kty && k.crv === ED25519_JWK.crv && typeof k.x === 'string');
+  if (target.hostedAgentKeys) return ed25519(target.hostedAgentKeys);
+  const agentUrl = context.agentUrl;
+  if (!agentUrl || new URL(agentUrl).origin !== new URL(target.environment.platformOrigin).origin) return [];
+  const request = { method: 'GET', url: `${agentUrl}${WELL_KNOWN.jwks}`, headers: [] as Array<[string, string]>, body: null };
+  const response = await target.send(request);
+  c.record({ request: recordRequest(request), response: recordResponse(response) });
+  if (response.status !== 200) c.notRun(`the hosted agent's key set at ${request.url} answered ${response.status}; ${HOSTED_UNKNOWN}`);
+  return ed25519(keysOf(response) as Array<{ kty: string }>);
+}

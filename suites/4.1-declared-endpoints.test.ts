@@ -2,7 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { PROBES, SOCKET_PROBE } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, REQUIREMENTS, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
-import { bearer, exchange, jsonOf, text, tokenOrNotRun } from './lib/agent.js';
+import { bearer, jsonOf, probe, probeUpgrade, text, tokenOrNotRun } from './lib/agent.js';
 import { check, notRunAll } from './lib/check.js';
 import { expectSseFraming, expectSseHeaders } from './lib/sse.js';
 
@@ -20,7 +20,7 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const path = PROBES.item.path.replace(':id', 'a%20b');
-      const response = await exchange(target, c, { method: 'GET', path: `${path}?q=x&n=2` });
+      const response = await probe(target, c, { method: 'GET', path: `${path}?q=x&n=2` });
       expect(response.status, 'status').toBe(200);
       if (target.kind === 'in-process')
         expect(jsonOf(response), 'the reference handler saw the parameter and the query').toMatchObject({ params: { id: 'a b' }, query: { q: 'x', n: '2' } });
@@ -29,11 +29,11 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
 
   check({
     id: 'endpoints.sse-framing',
-    title: 'an async iterable streams as SSE with its three headers and data: frames',
+    title: 'an async iterable streams as SSE with its three headers and data: frames, read as an event-stream parser reads them',
     requirements: [R.endpointSseFraming.id],
     level: 'MUST',
     run: async (c) => {
-      const response = await exchange(target, c, { method: 'GET', path: PROBES.stream.path });
+      const response = await probe(target, c, { method: 'GET', path: PROBES.stream.path });
       expect(response.status, 'status').toBe(200);
       expectSseHeaders(response.headers);
       const values = expectSseFraming(text(response));
@@ -46,8 +46,8 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     title: 'a scoped socket refuses an upgrade without a credential before the handshake',
     requirements: [R.endpointSocketScope.id, ENDPOINT_ERRORS.unauthorized.id],
     level: 'MUST',
-    run: async () => {
-      const outcome = await target.upgrade(SOCKET_PROBE.path);
+    run: async (c) => {
+      const outcome = await probeUpgrade(target, c, SOCKET_PROBE.path);
       expect(outcome.opened, 'the handshake was refused').toBe(false);
       if (outcome.opened) return;
       expect(outcome.response.status, 'status').toBe(ENDPOINT_ERRORS.unauthorized.status);
@@ -62,7 +62,7 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const token = await tokenOrNotRun(target, c, 'user');
-      const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=${encodeURIComponent(token)}`);
+      const outcome = await probeUpgrade(target, c, `${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=${encodeURIComponent(token)}`);
       expect(outcome.opened, outcome.opened ? 'opened' : `refused with ${outcome.response.status} ${text(outcome.response).slice(0, 200)}`).toBe(true);
     },
   });
@@ -74,7 +74,7 @@ describe(`4.1 agent-declared endpoints (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const token = await tokenOrNotRun(target, c, 'user');
-      const outcome = await target.upgrade(SOCKET_PROBE.path, [bearer(token)]);
+      const outcome = await probeUpgrade(target, c, SOCKET_PROBE.path, [bearer(token)]);
       expect(outcome.opened, 'opened').toBe(true);
     },
   });

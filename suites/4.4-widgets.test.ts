@@ -10,6 +10,7 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { REFERENCE_ONLY_ROUTES } from '../src/spec/publish.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_SDK } from '../src/spec/widgets.js';
+import { READINGS } from '../src/spec/readings.js';
 import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { check, type CheckContext } from './lib/check.js';
@@ -234,5 +235,44 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
         expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
         expect(JSON.stringify(result.content), "the tool's answer").toContain('refreshed');
       }),
+  });
+
+  check({
+    id: 'widgets.mcp-app-schema-version',
+    title: "a published widget's MCP App carries the manifest schema version: _meta.platform.v is 1",
+    requirements: [REQUIREMENTS.widgetMcpAppSchemaVersion.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: async (c) => {
+      ready(c);
+      // A session of its own: the widget is published by the deployment as it stands now (so a fault switched on for the
+      // self-test is in it), on a target of its own, which the rest of the file's published widget does not share.
+      const own = suiteTarget();
+      const versioned = new WidgetSession(own, 'widgets-4-4-version');
+      let mcp: Client | undefined;
+      try {
+        await versioned.open();
+        const upload = await versioned.uploadFolder('alice', suiteWidgetFiles('Conformance Versioned Widget'));
+        const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
+        if (typeof folderId !== 'string') return void expect.fail(`the upload answered ${upload.response.status} without a folder id`);
+        const published = await versioned.publish('alice', folderId);
+        const post = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
+        if (typeof post !== 'string') return void expect.fail(`the publish answered ${published.response.status} without a post id`);
+        mcp = await versioned.mcpClient(post);
+        const { resources } = await mcp.listResources();
+        const ui = resources.find((r) => r.uri.startsWith('ui://'));
+        if (!ui) return void expect.fail('no ui:// resource is listed');
+        const { contents } = await mcp.readResource({ uri: ui.uri });
+        const versionOf = (meta: unknown) => (meta as { platform?: { v?: unknown } } | undefined)?.platform?.v;
+        const found = [versionOf(ui._meta), ...contents.map((item) => versionOf(item._meta))].filter((v) => v !== undefined);
+        // READING-MCP-APP-PLATFORM-META: on the resource as listed or as read, either; where it is given, it is 1.
+        expect(found.length, `_meta.platform.v on the ui:// resource, listed or read (${READINGS.mcpAppPlatformMeta.id})`).toBeGreaterThan(0);
+        for (const v of found) expect(v, '_meta.platform.v').toBe(WIDGET_MANIFEST.schemaVersion);
+      } finally {
+        await mcp?.close();
+        for (const e of versioned.recorded()) c.record(e);
+        await own.close();
+      }
+    },
   });
 });

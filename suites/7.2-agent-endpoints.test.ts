@@ -1,15 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { checkTimeout } from './lib/context.js';
-import { PROBES, PROBE_SMALL_CAP, SOCKET_PROBE } from '../src/contract/probes.js';
-import { ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
-import { bearer, exchange, generatedBody, jsonOf, tokenOrNotRun } from './lib/agent.js';
-import { check, notRunAll } from './lib/check.js';
+import { OWNER_SOCKET_PROBE, PROBES, PROBE_CALL_MARK, PROBE_CALLS_MEMBER, PROBE_SMALL_CAP, SOCKET_PROBE } from '../src/contract/probes.js';
+import { AUTH_CODES, AUTH_ERROR_LIST, ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES, REQUIREMENTS, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
+import { READINGS } from '../src/spec/readings.js';
+import { bearer, exchange, generatedBody, jsonOf, probe, probeUpgrade, text, tokenOrNotRun } from './lib/agent.js';
+import { check, notRunAll, type CheckContext } from './lib/check.js';
 
 /**
  * Section 7.2 (with 4.1, 5.4 and section 8): what an agent's declared endpoints answer before their handlers run.
  * The agent under test declares the conformance probes (src/reference/agent/conformance-endpoints.ts) under its
- * agent URL; the embedded reference agent is checked when no --agent-url is given.
+ * agent URL; the embedded reference agent is checked when no --agent-url is given. A probe the agent answers 404 for
+ * is not declared, and the checks that need it are not-run (READING-PROBE-NOT-DECLARED).
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
@@ -22,6 +25,47 @@ function errorOf(body: unknown): Record<string, unknown> {
   return (body as { error: Record<string, unknown> }).error;
 }
 
+/** The 7.3 codes a signature failure may be answered with: all but those of a missing credential or a bearer. */
+const SIGNATURE_FAILURE_CODES: readonly string[] = AUTH_ERROR_LIST.map((r) => r.code).filter(
+  (code) =>
+    !([AUTH_CODES.missing_credential, AUTH_CODES.malformed_token, AUTH_CODES.platform_token_invalid, AUTH_CODES.insufficient_scope] as string[]).includes(code),
+);
+
+/** The code of a 401: the 7.3 body's error_code, or the 2.6 error.code (READING-SIGNATURE-FAILURE-ANSWER). */
+function refusalCodeOf(body: unknown): unknown {
+  const b = body as { error_code?: unknown; error?: { code?: unknown } | unknown } | null;
+  if (typeof b?.error_code === 'string') return b.error_code;
+  return typeof b?.error === 'object' && b.error !== null ? (b.error as { code?: unknown }).code : undefined;
+}
+
+/** Signature headers that do not verify: a garbled set, and a well-formed one whose signature (64 zero bytes) was never made. */
+function signaturesThatDoNotVerify(): ReadonlyArray<{ readonly what: string; readonly headers: ReadonlyArray<readonly [string, string]> }> {
+  const now = Math.floor(Date.now() / 1000);
+  const keySet = 'https://forged.agents.example/.well-known/jwks.json';
+  const keyid = Buffer.alloc(32, 7).toString('base64url');
+  const nonce = randomBytes(32).toString('base64');
+  return [
+    {
+      what: 'a garbled signature',
+      headers: [
+        [HEADERS.signatureInput, 'sig1=("@method" "@authority" "@path");created=1;keyid="none";tag="web-bot-auth"'],
+        [HEADERS.signature, 'sig1=:AAAA:'],
+      ],
+    },
+    {
+      what: 'a well-formed signature that was never made',
+      headers: [
+        [HEADERS.signatureAgent, `sig1="${keySet}";type=jwks_uri`],
+        [
+          HEADERS.signatureInput,
+          `sig1=("@method" "@authority" "@path" "@query" "signature-agent";key="sig1");created=${now};expires=${now + 60};keyid="${keyid}";alg="ed25519";nonce="${nonce}";tag="web-bot-auth"`,
+        ],
+        [HEADERS.signature, `sig1=:${Buffer.alloc(64).toString('base64')}:`],
+      ],
+    },
+  ];
+}
+
 describe(`7.2 agent endpoint errors (${target.description})`, () => {
   check({
     id: 'agent-errors.unauthorized-no-credential',
@@ -29,7 +73,7 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id],
     level: 'MUST',
     run: async (c) => {
-      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path });
+      const response = await probe(target, c, { method: 'GET', path: PROBES.user.path });
       expect(response.status, 'status').toBe(E.unauthorized.status);
       const error = errorOf(jsonOf(response));
       expect(error.code, 'error.code').toBe(E.unauthorized.code);
@@ -43,6 +87,8 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id],
     level: 'MUST',
     run: async (c) => {
+      // Declared? Asked without a credential first: a platform in front may refuse a bad Bearer even where no probe is.
+      await probe(target, c, { method: 'GET', path: PROBES.user.path });
       const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer('not.a.token')] });
       expect(response.status, 'status').toBe(E.unauthorized.status);
       expect(errorOf(jsonOf(response)).code, 'error.code').toBe(E.unauthorized.code);
@@ -55,7 +101,7 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.unauthorized.id],
     level: 'SHOULD',
     run: async (c) => {
-      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path });
+      const response = await probe(target, c, { method: 'GET', path: PROBES.user.path });
       expect(response.headers[HEADERS.wwwAuthenticate] ?? '', 'WWW-Authenticate').toMatch(/^Bearer\b/i);
     },
   });
@@ -67,12 +113,12 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const token = await tokenOrNotRun(target, c, 'user');
-      for (const probe of [PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) {
-        const response = await exchange(target, c, { method: 'GET', path: probe.path, headers: [bearer(token)] });
-        expect(response.status, `${probe.path}: status`).toBe(E.forbidden.status);
+      for (const p of [PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) {
+        const response = await probe(target, c, { method: 'GET', path: p.path, headers: [bearer(token)] });
+        expect(response.status, `${p.path}: status`).toBe(E.forbidden.status);
         const error = errorOf(jsonOf(response));
-        expect(error.code, `${probe.path}: error.code`).toBe(E.forbidden.code);
-        expect(typeof error.message, `${probe.path}: error.message`).toBe('string');
+        expect(error.code, `${p.path}: error.code`).toBe(E.forbidden.code);
+        expect(typeof error.message, `${p.path}: error.message`).toBe('string');
       }
     },
   });
@@ -94,30 +140,32 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
       ];
       for (const [role, path] of admitted) {
         const token = await tokenOrNotRun(target, c, role);
-        const response = await exchange(target, c, { method: 'GET', path, headers: [bearer(token)] });
+        const response = await probe(target, c, { method: 'GET', path, headers: [bearer(token)] });
         expect(response.status, `${role} on ${path}`).toBe(200);
       }
       const owner = await tokenOrNotRun(target, c, 'owner');
-      const response = await exchange(target, c, { method: 'GET', path: PROBES.admin.path, headers: [bearer(owner)] });
+      const response = await probe(target, c, { method: 'GET', path: PROBES.admin.path, headers: [bearer(owner)] });
       expect(response.status, 'the owner on an admin endpoint').toBe(E.forbidden.status);
     },
   });
 
   check({
     id: 'agent-errors.signature-failure',
-    title: 'a signed request whose signature does not verify is refused 401',
+    title: 'a signature that does not verify is refused 401 with the signature failure, told apart from a missing credential',
     requirements: [E.signatureFailure.id],
     level: 'MUST',
     run: async (c) => {
-      const response = await exchange(target, c, {
-        method: 'GET',
-        path: PROBES.user.path,
-        headers: [
-          [HEADERS.signatureInput, 'sig1=("@method" "@authority" "@path");created=1;keyid="none";tag="web-bot-auth"'],
-          [HEADERS.signature, 'sig1=:AAAA:'],
-        ],
-      });
-      expect(response.status, 'status').toBe(E.signatureFailure.status);
+      const none = await probe(target, c, { method: 'GET', path: PROBES.user.path });
+      expect([none.status, refusalCodeOf(jsonOf(none))], 'no credential: 401 unauthorized').toEqual([E.unauthorized.status, E.unauthorized.code]);
+      for (const { what, headers } of signaturesThatDoNotVerify()) {
+        const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers });
+        expect(response.status, `${what}: status`).toBe(E.signatureFailure.status);
+        const code = refusalCodeOf(jsonOf(response));
+        expect(
+          SIGNATURE_FAILURE_CODES,
+          `${what}: the 401 names the signature failure as 7.3 does (${READINGS.signatureFailureAnswer.id}), not ${JSON.stringify(code)}`,
+        ).toContain(code);
+      }
     },
   });
 
@@ -128,7 +176,7 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const token = await tokenOrNotRun(target, c, 'denied');
-      const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer(token)] });
+      const response = await probe(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer(token)] });
       expect(response.status, 'status').toBe(E.accessBlock.status);
     },
   });
@@ -139,6 +187,7 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.methodNotAllowed.id],
     level: 'MUST',
     run: async (c) => {
+      await probe(target, c, { method: 'GET', path: PROBES.open.path });
       const response = await exchange(target, c, { method: 'POST', path: PROBES.open.path, headers: [json], body: new TextEncoder().encode('{}') });
       expect(response.status, 'status').toBe(E.methodNotAllowed.status);
     },
@@ -151,12 +200,12 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const body = new TextEncoder().encode('{"a":1}');
+      const right = await probe(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body });
+      expect(right.status, `Content-Type ${MEDIA_TYPES.json} is accepted`).toBe(200);
       const missing = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, body });
       expect(missing.status, 'no Content-Type').toBe(E.unsupportedMediaType.status);
       const wrong = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [[HEADERS.contentType, MEDIA_TYPES.html]], body });
       expect(wrong.status, `Content-Type ${MEDIA_TYPES.html}`).toBe(E.unsupportedMediaType.status);
-      const right = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body });
-      expect(right.status, `Content-Type ${MEDIA_TYPES.json} is accepted`).toBe(200);
     },
   });
 
@@ -174,26 +223,53 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
     level: 'MUST',
     run: async (c) => {
+      const at = await probe(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: new Uint8Array(PROBE_SMALL_CAP).fill(0x20) });
+      expect(at.status, 'a body of exactly the cap reaches the handler').toBe(200);
       const over = new Uint8Array(PROBE_SMALL_CAP + 1).fill(0x20);
       assert413(await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: over }), 'declared length');
       assert413(await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: generatedBody(PROBE_SMALL_CAP + 1) }), 'streamed');
-      const at = await exchange(target, c, { method: 'POST', path: PROBES.small.path, headers: [json], body: new Uint8Array(PROBE_SMALL_CAP).fill(0x20) });
-      expect(at.status, 'a body of exactly the cap reaches the handler').toBe(200);
     },
   });
 
-  // One oversize body, streamed without Content-Length, so the agent must count: 50 MiB + 1 byte.
+  /** How many times the capped probes' handlers ran for `mark`, from the calls probe (not-run where it is not declared). */
+  async function callsOf(c: CheckContext, mark: string): Promise<unknown> {
+    const response = await probe(target, c, { method: 'GET', path: PROBES.calls.path.replace(`:${PROBE_CALL_MARK}`, mark) });
+    expect(response.status, 'the calls probe: status').toBe(200);
+    return (jsonOf(response) as Record<string, unknown> | null)?.[PROBE_CALLS_MEMBER];
+  }
+
   check({
-    id: 'agent-errors.body-cap-50-mib',
-    title: '413 REQUEST_BODY_CAP_EXCEEDED past 50 MiB (one streamed body)',
+    id: 'agent-errors.body-cap-agent-not-called',
+    title: 'on 413 the agent is never called: the handler of a capped endpoint does not run for a body over its cap',
     requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
     level: 'MUST',
-    timeout: checkTimeout(120_000),
     run: async (c) => {
-      assert413(
-        await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body: generatedBody(LIMITS.declaredEndpointBody.value + 1) }),
-        '50 MiB + 1',
-      );
+      const marked = (mark: string) => `${PROBES.small.path}?${PROBE_CALL_MARK}=${mark}`;
+      // The counter counts: a body at the cap runs the handler once.
+      const counted = `counted-${randomBytes(8).toString('hex')}`;
+      await probe(target, c, { method: 'POST', path: marked(counted), headers: [json], body: new Uint8Array(PROBE_SMALL_CAP).fill(0x20) });
+      expect(await callsOf(c, counted), 'the handler ran once for a body at the cap').toBe(1);
+      const refused = `refused-${randomBytes(8).toString('hex')}`;
+      const over = new Uint8Array(PROBE_SMALL_CAP + 1).fill(0x20);
+      assert413(await exchange(target, c, { method: 'POST', path: marked(refused), headers: [json], body: over }), 'declared length');
+      assert413(await exchange(target, c, { method: 'POST', path: marked(refused), headers: [json], body: generatedBody(PROBE_SMALL_CAP + 1) }), 'streamed');
+      expect(await callsOf(c, refused), 'the handler never ran for the bodies refused 413').toBe(0);
+    },
+  });
+
+  // Two bodies streamed without Content-Length, so the agent must count: exactly 50 MiB, then 50 MiB + 1 byte.
+  check({
+    id: 'agent-errors.body-cap-50-mib',
+    title: 'a body of exactly 50 MiB reaches the handler; 50 MiB + 1 is refused 413 REQUEST_BODY_CAP_EXCEEDED (streamed bodies)',
+    requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
+    level: 'MUST',
+    timeout: checkTimeout(180_000),
+    run: async (c) => {
+      const ceiling = LIMITS.declaredEndpointBody.value;
+      await probe(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body: new TextEncoder().encode('{}') });
+      const at = await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body: generatedBody(ceiling) });
+      expect(at.status, `exactly ${ceiling} bytes (50 MiB, the platform ceiling) is accepted`).toBe(200);
+      assert413(await exchange(target, c, { method: 'POST', path: PROBES.echo.path, headers: [json], body: generatedBody(ceiling + 1) }), '50 MiB + 1');
     },
   });
 
@@ -212,12 +288,30 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     title: 'a refused WebSocket upgrade answers the 7.2 status and JSON body',
     requirements: [E.unauthorized.id, E.forbidden.id],
     level: 'MUST',
-    run: async (_c) => {
-      const outcome = await target.upgrade(`${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=not.a.token`);
+    run: async (c) => {
+      const outcome = await probeUpgrade(target, c, `${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=not.a.token`);
       expect(outcome.opened, 'the handshake was refused').toBe(false);
       if (outcome.opened) return;
       expect(outcome.response.status, 'status').toBe(E.unauthorized.status);
       expect(errorOf(jsonOf(outcome.response)).code, 'error.code').toBe(E.unauthorized.code);
+    },
+  });
+
+  check({
+    id: 'agent-errors.socket-forbidden',
+    title: 'a scoped socket refuses a verified caller its scope does not include with 403 forbidden before the handshake',
+    requirements: [E.forbidden.id, REQUIREMENTS.endpointSocketScope.id],
+    level: 'MUST',
+    run: async (c) => {
+      const owner = await tokenOrNotRun(target, c, 'owner');
+      const user = await tokenOrNotRun(target, c, 'user');
+      const opened = await probeUpgrade(target, c, OWNER_SOCKET_PROBE.path, [bearer(owner)]);
+      expect(opened.opened, `the owner opens ${OWNER_SOCKET_PROBE.path}`).toBe(true);
+      const outcome = await probeUpgrade(target, c, OWNER_SOCKET_PROBE.path, [bearer(user)]);
+      expect(outcome.opened, 'a verified caller who is not the owner: the handshake was refused').toBe(false);
+      if (outcome.opened) return;
+      expect(outcome.response.status, `status (${text(outcome.response).slice(0, 200)})`).toBe(E.forbidden.status);
+      expect(errorOf(jsonOf(outcome.response)).code, 'error.code').toBe(E.forbidden.code);
     },
   });
 });

@@ -1,17 +1,20 @@
 import { afterAll, describe, expect } from 'vitest';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
-import { purchaseAnswerProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { errorCodeOf, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import { settleReported, type ChallengeEcho } from '../src/purchase/index.js';
+import type { ChallengeEcho, FakeChargeState } from '../src/purchase/index.js';
 import { testToken, type TestTokenOutcome } from '../src/contract/test-tokens.js';
+import type { ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
-import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, REFUND_STATES, type PaymentProblemRecord } from '../src/spec/payments.js';
+import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, REFUND_STATES } from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
+import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
-import { Buyer, cardPayment, type PaidExchange } from './lib/buyer.js';
+import { PLATFORM_ROUTES } from '../src/spec/wire.js';
+import { Buyer, cardPayment, expectPaidAnswer, expectSucceeded, type PaidExchange } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -28,6 +31,13 @@ const P = PURCHASE_REQUIREMENTS;
 const E = PURCHASE_ERRORS;
 const ids = (...records: ReadonlyArray<{ readonly id: string }>) => records.map((r) => r.id);
 let serial = 0;
+const LIFETIME_S = LIMITS.paymentChallengeLifetime.value;
+
+/** Why a check that ages a challenge past its lifetime is not run live. */
+const AGING_REASON = `needs clock-control: the challenge must age past ${LIFETIME_S} s; in-process the target's clock moves, while against a live deployment the run would have to wait over ${LIFETIME_S / 60} minutes, which no run option lets it do`;
+/** Why a check in which the card processor reports a settlement is not run live. */
+const SETTLEMENT_REASON =
+  "needs payment-faults: the card processor reports the charge to the deployment (its settlement webhook), which only the embedded reference lets a run make it do; a live deployment's processor reports on its own time";
 
 /** Reports the check not-run unless the target has these capabilities. */
 function need(c: CheckContext, ...capabilities: Capability[]): void {
@@ -35,13 +45,22 @@ function need(c: CheckContext, ...capabilities: Capability[]): void {
   if (missing.length) c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
 }
 
-async function buyer(c: CheckContext, name: string): Promise<Buyer> {
-  return new Buyer(target, `purchase-${name}-${serial++}`, c.record).register();
+function needAging(c: CheckContext): void {
+  if (!target.capabilities.has('clock-control')) c.notRun(AGING_REASON);
 }
 
-function expectAnswer(exchange: PaidExchange, expected: PurchaseErrorRecord | PaymentProblemRecord, now: number): void {
-  const problems = purchaseAnswerProblems(exchange.response, expected, now);
-  if (problems.length) expect.fail(problems.join('\n'));
+/** Reports the check not-run unless the card processor can be made to report a settlement to the deployment. */
+function needSettlement(c: CheckContext): void {
+  if (!target.capabilities.has('payment-faults')) c.notRun(SETTLEMENT_REASON);
+}
+
+/** The purchase machine of the deployment the current case built (payment-faults): its card processor, stores and switches. */
+function purchases(c: CheckContext): ReferencePurchases {
+  return target.purchases ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+}
+
+async function buyer(c: CheckContext, name: string): Promise<Buyer> {
+  return new Buyer(target, `purchase-${name}-${serial++}`, c.record).register();
 }
 
 /** The one challenge of a 402, with the terms version it names. */
@@ -49,40 +68,65 @@ function challengeOf(exchange: PaidExchange): { echo: ChallengeEcho; version: st
   const [first] = exchange.challenges;
   if (!first) return expect.fail(`expected a Payment challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
   const version = exchange.response.headers[HEADERS.termsVersion] ?? '';
-  const amount = Number((first.challenge.request as { amount?: unknown }).amount ?? NaN);
+  const amount = Number((first.challenge.request as { amount?: unknown }).amount ?? Number.NaN);
   return { echo: first.echo, version, amount };
 }
 
-/** A challenge from the target, and leave to pay it (a live run takes it from its spending allowance). */
-async function payable(c: CheckContext, b: Buyer): Promise<{ echo: ChallengeEcho; version: string }> {
-  const offered = challengeOf(await b.post());
+/** Leave to pay what a challenge quotes (a live run takes it from its spending allowance). */
+function mayPay(c: CheckContext, offered: { amount: number }): void {
   if (target.spend && !target.spend(offered.amount)) c.notRun(`paying ${offered.amount} would pass the run's --spend-cap`);
+}
+
+/** A challenge from the target, and leave to pay it. */
+async function payable(c: CheckContext, b: Buyer): Promise<{ echo: ChallengeEcho; version: string; amount: number }> {
+  const offered = challengeOf(await b.post());
+  mayPay(c, offered);
   return offered;
 }
+
+/** A host that is not the platform's own (an alias or custom domain): a signature made for it is not made for the platform (5.2). */
+const ALIAS_HOST = 'alias-of-the-platform.example';
 
 /** A method id no deployment offers (7.4 method-unsupported: the resource does not accept it). */
 const UNOFFERED_METHOD = 'unoffered';
 
 const token = (outcome: TestTokenOutcome) => testToken(outcome, String(serial++));
 
+/** A paid purchase: the route's success (2xx; 4.7 shows no body), no challenge, and a Payment-Receipt. */
 function expectGranted(exchange: PaidExchange): void {
-  expect(exchange.status, `a paid purchase answers 200, got ${exchange.status} ${exchange.refusal ?? ''}`).toBe(200);
-  expect(exchange.body?.granted, 'body.granted').toBe(true);
-  expect(exchange.challengeCount, 'no challenge on a paid answer').toBe(0);
+  expectSucceeded(exchange, 'a paid purchase');
   expect(exchange.response.headers[HEADERS.paymentReceipt], 'a Payment-Receipt').toBeDefined();
+}
+
+/**
+ * The refund state a payment_unreconciled body says (7.4: "body says whether the refund is issued or pending"; the
+ * member is not named, READING-PURCHASE-BODY-MEMBERS): the reference's `refund`, else any member holding one.
+ */
+function refundStateOf(body: Record<string, unknown> | undefined): unknown {
+  const states: readonly unknown[] = Object.values(REFUND_STATES);
+  const named = body?.[PURCHASE_BODY_MEMBERS.refund];
+  if (states.includes(named)) return named;
+  const found: unknown[] = [];
+  const walk = (value: unknown): void => {
+    if (states.includes(value)) found.push(value);
+    else if (value !== null && typeof value === 'object') for (const member of Object.values(value)) walk(member);
+  };
+  walk(body);
+  return found[0];
 }
 
 describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})`, () => {
   describe('the 402 challenge', () => {
     check({
       id: 'purchase.challenge',
-      title: 'a signed request without a credential gets 402 with exactly one Payment challenge, the terms headers and no-store',
+      title:
+        'a signed request without a credential gets 402 with exactly one Payment challenge expiring 300 s after the answer, the terms headers and no-store',
       requirements: [...ids(P.challengeShape, P.challengeLifetime), LIMITS.paymentChallengeLifetime.id],
       level: 'MUST',
       run: async (c) => {
         const b = await buyer(c, 'challenge');
         const answer = await b.post();
-        expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
+        expectPaidAnswer(answer, PAYMENT_PROBLEMS.paymentRequired);
         expect(answer.challenges[0]?.challenge.intent, 'intent').toBe('charge');
       },
     });
@@ -94,7 +138,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       level: 'MUST',
       run: async (c) => {
         const b = await buyer(c, 'unsigned');
-        expectAnswer(await b.post({ signed: false }), PAYMENT_PROBLEMS.paymentRequired, b.now);
+        expectPaidAnswer(await b.post({ signed: false }), PAYMENT_PROBLEMS.paymentRequired);
       },
     });
 
@@ -105,7 +149,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       level: 'MUST',
       run: async (c) => {
         const b = await buyer(c, 'methods');
-        expectAnswer(await b.post({ headers: { [HEADERS.paymentMethods]: 'no-such-method' } }), E.mpp_not_configured, b.now);
+        expectPaidAnswer(await b.post({ headers: { [HEADERS.paymentMethods]: 'no-such-method' } }), E.mpp_not_configured);
       },
     });
 
@@ -116,21 +160,57 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       level: 'MUST',
       run: async (c) => {
         const b = await buyer(c, 'bad-signature');
-        const signed = b.kit.request({
-          url: b.kit.url('/api/mpp/credits'),
-          labels: [{ label: 'sig1', key: b.kit.A, tamper: (s) => s.map((x, i) => (i === 0 ? x ^ 1 : x)) }],
-        });
         await target.ready?.(1);
-        const response = await target.send({
-          method: signed.method,
-          url: signed.url,
-          headers: signed.headers,
-          body: Buffer.from(signed.body_base64 ?? '', 'base64'),
-        });
-        const judged = judgeRefusal(response, true);
-        expect(response.status, 'status').toBe(401);
+        b.sync();
+        const answer = await b.send(
+          b.kit.request({
+            url: b.kit.url(PLATFORM_ROUTES.mppCredits),
+            labels: [{ label: 'sig1', key: b.kit.A, tamper: (s) => s.map((x, i) => (i === 0 ? x ^ 1 : x)) }],
+          }),
+        );
+        const judged = judgeRefusal(answer.response, true);
+        expect(answer.status, 'status').toBe(401);
         expect(judged.code, 'error_code').toBe(AUTH_CODES.signature_invalid);
         if (judged.problems.length) expect.fail(judged.problems.join('\n'));
+      },
+    });
+
+    check({
+      id: 'purchase.cli-token-same-refusal',
+      title: 'POST /api/auth/cli/token refuses a signed request with the same error_code and error_description as the paid surface refuses it',
+      requirements: ids(P.cliTokenSameRefusal, P.verifierCodeOnPaidSurface),
+      level: 'MUST',
+      run: async (c) => {
+        const b = await buyer(c, 'cli-token');
+        const skew = LIMITS.clockSkew.value;
+        // Expired well past the skew; the second is also signed for another host, so an order of checks decides its code.
+        const faults: ReadonlyArray<{ readonly name: string; readonly url: (path: string) => string }> = [
+          { name: 'an expired signature', url: (path) => b.kit.url(path) },
+          { name: 'an expired signature made for another host', url: (path) => b.kit.onHost(ALIAS_HOST, path) },
+        ];
+        for (const fault of faults) {
+          // A description may quote the time (how long ago it expired): live, the pair is sent again if the second turned between them.
+          const attempts = target.kind === 'live' ? 3 : 1;
+          let differences: string[] = [];
+          for (let attempt = 0; attempt < attempts; attempt++) {
+            await target.ready?.(2);
+            const now = b.sync();
+            const signed = (path: string) => b.kit.request({ url: fault.url(path), created: now - 3 * skew, expires: now - 2 * skew });
+            const cli = await b.send(signed(PLATFORM_ROUTES.cliToken));
+            const paid = await b.send(signed(PLATFORM_ROUTES.mppCredits));
+            expect(cli.status, `${PLATFORM_ROUTES.cliToken} refuses ${fault.name}`).toBe(401);
+            expect(paid.status, `${PLATFORM_ROUTES.mppCredits} refuses ${fault.name}`).toBe(401);
+            differences = [PURCHASE_BODY_MEMBERS.errorCode, PURCHASE_BODY_MEMBERS.errorDescription].flatMap((member) =>
+              cli.body?.[member] === paid.body?.[member] && typeof cli.body?.[member] === 'string'
+                ? []
+                : [
+                    `${fault.name}: ${member} ${JSON.stringify(cli.body?.[member])} at ${PLATFORM_ROUTES.cliToken}, ${JSON.stringify(paid.body?.[member])} on the paid surface`,
+                  ],
+            );
+            if (differences.length === 0) break;
+          }
+          if (differences.length) expect.fail(differences.join('\n'));
+        }
       },
     });
 
@@ -141,7 +221,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       level: 'MUST',
       run: async (c) => {
         const b = await buyer(c, 'malformed');
-        expectAnswer(await b.post({ headers: { [HEADERS.paymentAuthorization]: 'Payment not-base64url!' } }), PAYMENT_PROBLEMS.malformedCredential, b.now);
+        expectPaidAnswer(await b.post({ headers: { [HEADERS.paymentAuthorization]: 'Payment not-base64url!' } }), PAYMENT_PROBLEMS.malformedCredential);
       },
     });
   });
@@ -149,7 +229,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
   describe('paying by card', () => {
     check({
       id: 'purchase.granted-then-already-granted',
-      title: 'the paid retry is granted, carries the terms headers, and the same credential again is 409 purchase_already_granted',
+      title: 'the paid retry succeeds, carries the terms headers, and the same credential again is 409 purchase_already_granted',
       requirements: ids(P.termsOnFunded, E.purchase_already_granted),
       level: 'MUST',
       run: async (c) => {
@@ -159,9 +239,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
         const paid = await b.post({ headers });
         expectGranted(paid);
-        const terms = termsHeaderProblems(paid.response);
+        const terms = termsHeaderProblems(paid.response, paid.facts);
         if (terms.length) expect.fail(terms.join('\n'));
-        expectAnswer(await b.post({ headers }), E.purchase_already_granted, b.now);
+        expectPaidAnswer(await b.post({ headers }), E.purchase_already_granted);
       },
     });
 
@@ -174,10 +254,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         need(c, 'spend');
         const b = await buyer(c, 'unauthenticated');
         const offer = await payable(c, b);
-        expectAnswer(
+        expectPaidAnswer(
           await b.post({ signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }),
           E.terms_acceptance_unauthenticated,
-          b.now,
         );
       },
     });
@@ -191,9 +270,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         need(c, 'spend');
         const b = await buyer(c, 'no-assent');
         const offer = await payable(c, b);
-        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), null) }), E['terms-acceptance-required'], b.now);
+        expectPaidAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), null) }), E['terms-acceptance-required']);
         const uncovered = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version), cover: [HEADERS.paymentAuthorization] });
-        expectAnswer(uncovered, E['terms-acceptance-required'], b.now);
+        expectPaidAnswer(uncovered, E['terms-acceptance-required']);
       },
     });
 
@@ -206,7 +285,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         need(c, 'spend');
         const b = await buyer(c, 'stale');
         const offer = await payable(c, b);
-        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), `${offer.version}-old`) }), E['terms-version-stale'], b.now);
+        expectPaidAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), `${offer.version}-old`) }), E['terms-version-stale']);
       },
     });
 
@@ -220,7 +299,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const b = await buyer(c, 'method');
         const offer = await payable(c, b);
         const echo = { ...offer.echo, method: UNOFFERED_METHOD };
-        expectAnswer(await b.post({ headers: cardPayment(echo, token('settled'), offer.version) }), E['method-unsupported'], b.now);
+        expectPaidAnswer(await b.post({ headers: cardPayment(echo, token('settled'), offer.version) }), E['method-unsupported']);
       },
     });
 
@@ -236,7 +315,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const first = await payable(c, b);
         expectGranted(await b.post({ headers: cardPayment(first.echo, spent, first.version) }));
         const second = await payable(c, b);
-        expectAnswer(await b.post({ headers: cardPayment(second.echo, spent, second.version) }), E.foreign_token, b.now);
+        expectPaidAnswer(await b.post({ headers: cardPayment(second.echo, spent, second.version) }), E.foreign_token);
       },
     });
   });
@@ -244,28 +323,98 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
   describe('the moves of section 3', () => {
     check({
       id: 'purchase.declined-fresh-challenge',
-      title: 'a declined charge ends in a fresh challenge (402 verification-failed)',
+      title: 'a declined charge, and an intent cancelled unsettled, end in a fresh challenge (402 verification-failed) that can be paid',
       requirements: ids(P.declineFreshChallenge),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend');
-        const b = await buyer(c, 'declined');
+        for (const outcome of ['declined', 'cancelled'] as const) {
+          const b = await buyer(c, outcome);
+          const offer = await payable(c, b);
+          const refused = await b.post({ headers: cardPayment(offer.echo, token(outcome), offer.version) });
+          expectPaidAnswer(refused, PAYMENT_PROBLEMS.verificationFailed);
+          const fresh = challengeOf(refused);
+          mayPay(c, fresh);
+          expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+        }
+      },
+    });
+
+    check({
+      id: 'purchase.resumed-decline-fresh-challenge',
+      title: 'a resumed charge whose processor reports a decline, or an intent cancelled unsettled, ends in a fresh challenge',
+      requirements: ids(P.declineFreshChallenge, E.charge_processing),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        for (const state of ['declined', 'cancelled-unsettled'] as const satisfies readonly FakeChargeState[]) {
+          const b = await buyer(c, `resumed-${state}`);
+          const offer = await payable(c, b);
+          const paying = token('processing');
+          const headers = cardPayment(offer.echo, paying, offer.version);
+          expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+          await purchases(c).processorFinishes(paying, state);
+          const refused = await b.post({ headers });
+          expectPaidAnswer(refused, PAYMENT_PROBLEMS.verificationFailed);
+          const fresh = challengeOf(refused);
+          expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+        }
+      },
+    });
+
+    check({
+      id: 'purchase.challenge-honoured-until-expiry',
+      title: `a challenge is honoured until it expires: paid ${LIFETIME_S - CHALLENGE_EXPIRY_TOLERANCE_S} s after it was issued, the purchase succeeds`,
+      requirements: [...ids(P.challengeLifetime), LIMITS.paymentChallengeLifetime.id],
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        needAging(c);
+        const b = await buyer(c, 'honoured');
         const offer = await payable(c, b);
-        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('declined'), offer.version) }), PAYMENT_PROBLEMS.verificationFailed, b.now);
+        await b.advance(LIFETIME_S - CHALLENGE_EXPIRY_TOLERANCE_S);
+        expectGranted(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }));
       },
     });
 
     check({
       id: 'purchase.challenge-expired',
-      title: 'a challenge older than 300 s with no charge: 402 payment-expired with a fresh challenge',
-      requirements: [...ids(P.expiredFreshChallenge), LIMITS.paymentChallengeLifetime.id],
+      title: 'a challenge older than 300 s with no charge: 402 payment-expired with a fresh challenge, which can be paid',
+      requirements: [...ids(P.expiredFreshChallenge, P.challengeLifetime), LIMITS.paymentChallengeLifetime.id],
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'clock-control');
+        need(c, 'spend');
+        needAging(c);
         const b = await buyer(c, 'expired');
         const offer = await payable(c, b);
-        await b.advance(301);
-        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), PAYMENT_PROBLEMS.paymentExpired, b.now);
+        await b.advance(LIFETIME_S + CHALLENGE_EXPIRY_TOLERANCE_S + 1);
+        const refused = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) });
+        expectPaidAnswer(refused, PAYMENT_PROBLEMS.paymentExpired);
+        const fresh = challengeOf(refused);
+        mayPay(c, fresh);
+        expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+      },
+    });
+
+    check({
+      id: 'purchase.expired-settled-credited',
+      title: 'a payment that settles after its challenge expired is still credited, once; the credential then answers 409',
+      requirements: ids(P.expiredFreshChallenge, P.settledCreditedOnce, E.purchase_already_granted),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        needSettlement(c);
+        needAging(c);
+        const b = await buyer(c, 'expired-settled');
+        const p = purchases(c);
+        const offer = await payable(c, b);
+        const paying = token('processing');
+        const headers = cardPayment(offer.echo, paying, offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+        await b.advance(LIFETIME_S + CHALLENGE_EXPIRY_TOLERANCE_S + 1);
+        await p.processorFinishes(paying, 'settled', true);
+        expect(await p.store.balance(b.agentUrl), "the deployment's balance for the buyer").toBe(p.config.pack.creditNano);
+        expectPaidAnswer(await b.post({ headers }), E.purchase_already_granted);
       },
     });
 
@@ -278,12 +427,13 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         need(c, 'spend', 'payment-faults', 'clock-control');
         const b = await buyer(c, 'processing');
         const offer = await payable(c, b);
-        const headers = cardPayment(offer.echo, token('processing'), offer.version);
-        expectAnswer(await b.post({ headers }), E.charge_processing, b.now);
-        const purchases = target.purchases!;
-        purchases.config = { ...purchases.config, mppEnabled: false, terms: { ...purchases.config.terms, version: `${offer.version}-next` } };
+        const paying = token('processing');
+        const headers = cardPayment(offer.echo, paying, offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+        const p = purchases(c);
+        p.config = { ...p.config, mppEnabled: false, terms: { ...p.config.terms, version: `${offer.version}-next` } };
         await b.advance(600);
-        purchases.processor.resolve('pi_1', 'settled');
+        await p.processorFinishes(paying, 'settled');
         expectGranted(await b.post({ headers }));
       },
     });
@@ -297,64 +447,59 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         need(c, 'spend', 'payment-faults');
         const b = await buyer(c, 'unknown');
         const offer = await payable(c, b);
-        const headers = cardPayment(offer.echo, token('unknown'), offer.version);
-        expectAnswer(await b.post({ headers }), E.charge_outcome_unknown, b.now);
-        target.purchases!.processor.resolve('pi_1', 'settled');
+        const paying = token('unknown');
+        const headers = cardPayment(offer.echo, paying, offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_outcome_unknown);
+        const p = purchases(c);
+        await p.processorFinishes(paying, 'settled');
         expectGranted(await b.post({ headers }));
-        expect(target.purchases!.processor.chargeCalls(), 'one charge at the processor, resumed by its key').toBeLessThanOrEqual(2);
-        expect(target.purchases!.processor.charges.size, 'charges created').toBe(1);
+        expect(p.processor.chargeCalls(), 'one charge at the processor, resumed by its key').toBeLessThanOrEqual(2);
+        expect(p.processor.charges.size, 'charges created').toBe(1);
       },
     });
 
     check({
       id: 'purchase.settlement-credited-once',
-      title: 'a settlement reported by the processor is credited once; the credential presented later is 409',
+      title: 'a settlement the processor reports (twice, as webhooks retry) is credited once; the credential presented later is 409',
       requirements: ids(P.settledCreditedOnce, E.purchase_already_granted),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
+        needSettlement(c);
         const b = await buyer(c, 'reported');
+        const p = purchases(c);
         const offer = await payable(c, b);
-        const headers = cardPayment(offer.echo, token('processing'), offer.version);
-        expectAnswer(await b.post({ headers }), E.charge_processing, b.now);
-        const purchases = target.purchases!;
-        purchases.processor.resolve('pi_1', 'settled');
-        expect(await settleReported({ chargeId: 'pi_1' }, purchases.ports)).toMatchObject({ credited: true });
-        expect(await settleReported({ chargeId: 'pi_1' }, purchases.ports)).toMatchObject({ credited: false, reason: 'already-credited' });
-        expect(purchases.store.balance(b.agentUrl), 'balance').toBe(purchases.config.pack.creditNano);
-        expectAnswer(await b.post({ headers }), E.purchase_already_granted, b.now);
+        const paying = token('processing');
+        const headers = cardPayment(offer.echo, paying, offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+        await p.processorFinishes(paying, 'settled', true);
+        await p.processorFinishes(paying, 'settled', true);
+        expect(await p.store.balance(b.agentUrl), "the deployment's balance for the buyer").toBe(p.config.pack.creditNano);
+        expectPaidAnswer(await b.post({ headers }), E.purchase_already_granted);
       },
     });
   });
 
   describe('refusals before anything is charged (deployment faults and switches)', () => {
-    const faults: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; arrange: (b: Buyer) => void }> = [
-      {
-        record: E.mpp_disabled,
-        describe: 'buying is not open',
-        arrange: () => (target.purchases!.config = { ...target.purchases!.config, mppEnabled: false }),
-      },
-      {
-        record: E.purchases_disabled,
-        describe: 'purchases are closed in every market',
-        arrange: () => (target.purchases!.config = { ...target.purchases!.config, purchasesOpen: false }),
-      },
+    const faults: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; arrange: (p: ReferencePurchases, b: Buyer) => void }> = [
+      { record: E.mpp_disabled, describe: 'buying is not open', arrange: (p) => (p.config = { ...p.config, mppEnabled: false }) },
+      { record: E.purchases_disabled, describe: 'purchases are closed in every market', arrange: (p) => (p.config = { ...p.config, purchasesOpen: false }) },
       {
         record: E.purchases_unavailable_region,
         describe: "the card's market is closed",
-        arrange: () => (target.purchases!.config = { ...target.purchases!.config, closedMarkets: [target.purchases!.processor.defaultCountry ?? 'US'] }),
+        arrange: (p) => (p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] }),
       },
       {
         record: E.ownerless_balance_cap,
         describe: 'an ownerless agent at the cap',
-        arrange: (b) => {
-          target.purchases!.buyers.ownerless.add(b.agentUrl);
-          target.purchases!.config = { ...target.purchases!.config, ownerlessBalanceCapNano: '0' };
+        arrange: (p, b) => {
+          p.buyers.ownerless.add(b.agentUrl);
+          p.config = { ...p.config, ownerlessBalanceCapNano: '0' };
         },
       },
-      { record: E.purchase_lock_unavailable, describe: 'the purchase lock is down', arrange: () => (target.purchases!.lock.unavailable = true) },
-      { record: E.purchase_in_flight, describe: "another of the buyer's purchases is settling", arrange: (b) => target.purchases!.lock.hold(b.agentUrl) },
-      { record: E.terms_record_failed, describe: 'the assent cannot be recorded', arrange: () => (target.purchases!.store.failAssent = true) },
+      { record: E.purchase_lock_unavailable, describe: 'the purchase lock is down', arrange: (p) => (p.lock.unavailable = true) },
+      { record: E.purchase_in_flight, describe: "another of the buyer's purchases is settling", arrange: (p, b) => p.lock.hold(b.agentUrl) },
+      { record: E.terms_record_failed, describe: 'the assent cannot be recorded', arrange: (p) => (p.store.failAssent = true) },
     ];
     for (const fault of faults) {
       check({
@@ -366,12 +511,32 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
           need(c, 'spend', 'payment-faults');
           const b = await buyer(c, fault.record.code);
           const offer = await payable(c, b);
-          fault.arrange(b);
-          expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), fault.record, b.now);
-          expect(target.purchases!.processor.chargeCalls(), 'charges sent').toBe(0);
+          const p = purchases(c);
+          fault.arrange(p, b);
+          expectPaidAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), fault.record);
+          expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
         },
       });
     }
+
+    check({
+      id: 'purchase.unknown-card-country',
+      title: 'a card whose country cannot be established: 403 purchases_unavailable_region, nothing charged',
+      requirements: ids(E.purchases_unavailable_region, P.noChallengeOnCodes),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'unknown-country');
+        const offer = await payable(c, b);
+        const p = purchases(c);
+        const paying = token('settled');
+        p.processor.countries.set(paying, undefined);
+        const answer = await b.post({ headers: cardPayment(offer.echo, paying, offer.version) });
+        expectPaidAnswer(answer, E.purchases_unavailable_region);
+        expect(errorCodeOf(answer.body), 'the code').toBe(E.purchases_unavailable_region.code);
+        expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
+      },
+    });
 
     check({
       id: 'purchase.payment-unreconciled',
@@ -379,14 +544,16 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       requirements: ids(E.payment_unreconciled),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
+        needSettlement(c);
         const b = await buyer(c, 'unreconciled');
+        const p = purchases(c);
         const offer = await payable(c, b);
         const stray = token('settled');
-        await settleReported({ chargeId: 'pi_stray', token: stray }, target.purchases!.ports);
+        await p.processorFinishes(stray, 'settled', true);
         const answer = await b.post({ headers: cardPayment(offer.echo, stray, offer.version) });
-        expectAnswer(answer, E.payment_unreconciled, b.now);
-        expect(answer.body?.[PURCHASE_BODY_MEMBERS.refund], 'refund state').toBe(REFUND_STATES.issued);
+        expectPaidAnswer(answer, E.payment_unreconciled);
+        expect(refundStateOf(answer.body), 'the refund state').toBe(p.processor.refundState);
       },
     });
   });

@@ -1,18 +1,17 @@
 import { afterAll, describe, expect } from 'vitest';
-import { purchaseAnswerProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import { issueChallenge, challengeEcho, type MemoryFunding, type ChallengeEcho, type SaleCaps } from '../src/purchase/index.js';
-import { SINGLE_CALL_OFFERS } from '../src/purchase/sale/offer.js';
+import type { ChallengeEcho, MemoryFunding, SaleCaps } from '../src/purchase/index.js';
 import { testToken, type TestTokenOutcome } from '../src/contract/test-tokens.js';
-import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
+import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS, type PaymentProblemRecord } from '../src/spec/payments.js';
+import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { Buyer, cardPayment, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import { Buyer, cardPayment, expectPaidAnswer, expectSucceeded, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -40,17 +39,19 @@ async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `single-call-${name}-${serial++}`, c.record).register();
 }
 
-/** A request to the priced resource; not-run when the target serves no priced resource there. */
+/** A request to a priced resource (the reference's by default); not-run when the target serves no priced resource there. */
 async function call(c: CheckContext, b: Buyer, options: PaidRequestOptions = {}): Promise<PaidExchange> {
-  const answer = await b.post({ path: REFERENCE_PRICED_PATH, ...options });
-  if (answer.status === NOT_FOUND) c.notRun(`the target serves no priced single-call resource at ${REFERENCE_PRICED_PATH}`);
+  const path = options.path ?? REFERENCE_PRICED_PATH;
+  const answer = await b.post({ ...options, path });
+  if (answer.status === NOT_FOUND) c.notRun(`the target serves no priced single-call resource at ${path}`);
   return answer;
 }
 
-function expectAnswer(exchange: PaidExchange, expected: PurchaseErrorRecord | PaymentProblemRecord, now: number): void {
-  const problems = purchaseAnswerProblems(exchange.response, expected, now);
-  if (problems.length) expect.fail(problems.join('\n'));
-}
+/**
+ * A signed agent asking for a single call names it: Service-Purchase: exact, covered. What a signed agent naming
+ * no kind is sold is the deployment's choice (READING-PURCHASE-KIND-DEFAULT).
+ */
+const EXACT = { [HEADERS.purchase]: PURCHASE_KINDS.exact };
 
 const token = (outcome: TestTokenOutcome) => testToken(outcome, String(serial++));
 
@@ -58,7 +59,7 @@ interface Offered {
   readonly echo: ChallengeEcho;
   readonly version: string;
   readonly amount: number;
-  readonly kind: unknown;
+  readonly method: string;
 }
 
 function offered(exchange: PaidExchange): Offered {
@@ -67,20 +68,21 @@ function offered(exchange: PaidExchange): Offered {
   return {
     echo: first.echo,
     version: exchange.response.headers[HEADERS.termsVersion] ?? '',
-    amount: Number((first.challenge.request as { amount?: unknown }).amount ?? NaN),
-    kind: first.challenge.opaque?.kind,
+    amount: Number((first.challenge.request as { amount?: unknown }).amount ?? Number.NaN),
+    method: first.challenge.method,
   };
 }
 
-/** A call challenge and leave to pay it. */
+/** A call challenge (a signed agent asks for exact, covered) and leave to pay it. */
 async function payable(c: CheckContext, b: Buyer, options: PaidRequestOptions = {}): Promise<Offered> {
-  const offer = offered(await call(c, b, options));
+  const headers = options.signed === false ? options.headers : { ...EXACT, ...options.headers };
+  const offer = offered(await call(c, b, { ...options, ...(headers === undefined ? {} : { headers }) }));
   if (target.spend && !target.spend(offer.amount)) c.notRun(`paying ${offer.amount} would pass the run's --spend-cap`);
   return offer;
 }
 
-function purchases(): ReferencePurchases {
-  return target.purchases!;
+function purchases(c?: CheckContext): ReferencePurchases {
+  return target.purchases ?? c?.notRun(CAPABILITY_REASONS['payment-faults']) ?? expect.fail('the target exposes no purchase machine');
 }
 
 function setSale(change: (sale: ReferencePurchases['saleOffer']) => Partial<ReferencePurchases['saleOffer']>): void {
@@ -92,14 +94,10 @@ function setCaps(caps: Partial<SaleCaps>): void {
   setSale((sale) => ({ caps: { ...sale.caps, ...caps } }));
 }
 
-/** The purchase store's next grant throws (a store outage after the payment settled); later grants work. */
-
 function expectServed(exchange: PaidExchange): void {
-  expect(exchange.status, `a bought call is served (2xx), got ${exchange.status} ${exchange.refusal ?? ''}`).toBeGreaterThanOrEqual(200);
-  expect(exchange.status).toBeLessThan(300);
-  expect(exchange.challengeCount, 'no challenge on a served call').toBe(0);
+  expectSucceeded(exchange, 'a bought call');
   expect(exchange.response.headers[HEADERS.paymentReceipt], 'a Payment-Receipt').toBeDefined();
-  const terms = termsHeaderProblems(exchange.response);
+  const terms = termsHeaderProblems(exchange.response, exchange.facts);
   if (terms.length) expect.fail(terms.join('\n'));
 }
 
@@ -113,27 +111,41 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       run: async (c) => {
         const b = await buyer(c, 'unsigned');
         const answer = await call(c, b, { signed: false });
-        expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
-        if (target.purchases) {
-          const offer = offered(answer);
-          expect(offer.amount, 'the challenge quotes the price of one call').toBe(Number(purchases().saleOffer.price.amount));
-          expect(offer.kind, 'a single-call challenge').toBe(PURCHASE_KINDS.exact);
-        }
+        expectPaidAnswer(answer, PAYMENT_PROBLEMS.paymentRequired);
+        if (target.purchases) expect(offered(answer).amount, 'the challenge quotes the price of one call').toBe(Number(purchases().saleOffer.price.amount));
       },
     });
 
     check({
       id: 'single-call.service-purchase',
-      title: 'a signed agent sending Service-Purchase: exact is sized to the call; pack gets the pack',
-      requirements: ids(M.unsignedSizedToCall),
+      title: 'a signed agent sending Service-Purchase: exact (covered) is sized to the call; pack gets the pack',
+      requirements: ids(M.unsignedSizedToCall, P.purchaseKindCovered),
       level: 'MUST',
       run: async (c) => {
         need(c, 'payment-faults');
         const b = await buyer(c, 'kinds');
-        const exact = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
+        const exact = offered(await call(c, b, { headers: EXACT }));
         expect(exact.amount).toBe(Number(purchases().saleOffer.price.amount));
         const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
         expect(pack.amount).toBe(Number(purchases().config.pack.price.amount));
+      },
+    });
+
+    check({
+      id: 'single-call.service-purchase-covered-only',
+      title: 'a Service-Purchase the signature does not cover decides nothing: the agent is offered what it is offered without one',
+      requirements: ids(P.purchaseKindCovered),
+      level: 'MUST',
+      run: async (c) => {
+        const b = await buyer(c, 'kinds-uncovered');
+        const without = offered(await call(c, b));
+        const exact = offered(await call(c, b, { headers: EXACT }));
+        const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
+        if (exact.amount === pack.amount) c.notRun('the target prices a single call as it prices the pack, so the two offers cannot be told apart');
+        for (const kind of [PURCHASE_KINDS.exact, PURCHASE_KINDS.pack]) {
+          const uncovered = offered(await call(c, b, { headers: { [HEADERS.purchase]: kind }, cover: [] }));
+          expect(uncovered.amount, `Service-Purchase: ${kind}, not covered, is offered what no Service-Purchase is offered`).toBe(without.amount);
+        }
       },
     });
 
@@ -146,7 +158,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         need(c, 'payment-faults');
         const b = await buyer(c, 'not-ready');
         setSale(() => ({ anonymous: false }));
-        expectAnswer(await call(c, b, { signed: false }), E.metered_not_ready, b.now);
+        expectPaidAnswer(await call(c, b, { signed: false }), E.metered_not_ready);
       },
     });
   });
@@ -163,7 +175,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const offer = await payable(c, b, { signed: false });
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
         expectServed(await call(c, b, { signed: false, headers }));
-        expectAnswer(await call(c, b, { signed: false, headers }), E.call_already_served, b.now);
+        expectPaidAnswer(await call(c, b, { signed: false, headers }), E.call_already_served);
       },
     });
 
@@ -176,7 +188,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         need(c, 'spend');
         const b = await buyer(c, 'kind-pack');
         const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
-        expectAnswer(await call(c, b, { headers: cardPayment(pack.echo, token('settled'), pack.version) }), E.challenge_kind_mismatch, b.now);
+        expectPaidAnswer(await call(c, b, { headers: cardPayment(pack.echo, token('settled'), pack.version) }), E.challenge_kind_mismatch);
       },
     });
 
@@ -188,27 +200,41 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       run: async (c) => {
         need(c, 'spend');
         const b = await buyer(c, 'kind-call');
-        const offer = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } }));
-        expectAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.challenge_kind_mismatch, b.now);
+        const offer = offered(await call(c, b, { headers: EXACT }));
+        expectPaidAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.challenge_kind_mismatch);
       },
     });
 
     check({
       id: 'single-call.challenge-origin-mismatch',
-      title: 'a call challenge issued by another resource: 403 challenge_origin_mismatch',
+      title: 'a call challenge issued by another priced resource: 403 challenge_origin_mismatch',
       requirements: ids(E.challenge_origin_mismatch),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'origin');
-        const p = purchases();
-        const config = { ...p.config, sale: p.saleOffer };
-        const elsewhere = await issueChallenge(p.sale.ports, config, b.now, {
-          ...SINGLE_CALL_OFFERS[PAYMENT_METHODS.stripe]!.offer(config, null, p.sale.ports),
-          origin: `${REFERENCE_PRICED_PATH}-elsewhere`,
-        });
-        const answer = await call(c, b, { signed: false, headers: cardPayment(challengeEcho(elsewhere), token('settled'), p.config.terms.version) });
-        expectAnswer(answer, E.challenge_origin_mismatch, b.now);
+        const elsewhere = offered(await call(c, b, { signed: false, path: REFERENCE_OTHER_PRICED_PATH }));
+        // The resource it is presented at must itself sell calls (not-run otherwise), or a 404 would prove nothing.
+        await call(c, b, { signed: false });
+        expectPaidAnswer(
+          await call(c, b, { signed: false, headers: cardPayment(elsewhere.echo, token('settled'), elsewhere.version) }),
+          E.challenge_origin_mismatch,
+        );
+      },
+    });
+
+    check({
+      id: 'single-call.pack-challenge-honoured-at-credits',
+      title: 'a pack challenge a priced resource issued is honoured at /api/mpp/credits',
+      requirements: ids(E.challenge_origin_mismatch),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'pack-elsewhere');
+        const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
+        if (target.spend && !target.spend(pack.amount)) c.notRun(`paying ${pack.amount} would pass the run's --spend-cap`);
+        const paid = await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) });
+        expectSucceeded(paid, `the pack bought at ${PLATFORM_ROUTES.mppCredits} with a challenge ${REFERENCE_PRICED_PATH} issued`);
       },
     });
 
@@ -221,8 +247,8 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         need(c, 'spend', 'payment-faults');
         const b = await buyer(c, 'inactive');
         const offer = await payable(c, b);
-        purchases().sale.accounts.inactive.add(b.agentUrl);
-        expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive, b.now);
+        purchases(c).sale.accounts.inactive.add(b.agentUrl);
+        expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive);
       },
     });
 
@@ -236,7 +262,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const b = await buyer(c, 'card-closed');
         const offer = await payable(c, b);
         setSale(() => ({ cardOpen: false }));
-        expectAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card, b.now);
+        expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card);
         expect(purchases().processor.chargeCalls(), 'charges sent').toBe(0);
       },
     });
@@ -262,10 +288,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
           // One card behind both tokens, so the card's own cap counts both purchases.
           const [first, second] = [token('settled'), token('settled')];
           purchases().sale.cards.cards.set(first, 'card:suite').set(second, 'card:suite');
-          const one = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
+          const one = await payable(c, b, { signed: cap.signed });
           expectServed(await call(c, b, { signed: cap.signed, headers: cardPayment(one.echo, first, one.version) }));
-          const two = await payable(c, b, { signed: cap.signed, headers: cap.signed ? { [HEADERS.purchase]: PURCHASE_KINDS.exact } : {} });
-          expectAnswer(await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) }), cap.record, b.now);
+          const two = await payable(c, b, { signed: cap.signed });
+          expectPaidAnswer(await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) }), cap.record);
         },
       });
     }
@@ -283,10 +309,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const offer = await payable(c, b);
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
         purchases().sale.server.enqueue('not-started');
-        expectAnswer(await call(c, b, { headers }), E.sale_serve_pending, b.now);
+        expectPaidAnswer(await call(c, b, { headers }), E.sale_serve_pending);
         expectServed(await call(c, b, { headers }));
         expect(purchases().sale.server.ran, 'the call ran once').toHaveLength(1);
-        expectAnswer(await call(c, b, { headers }), E.call_already_served, b.now);
+        expectPaidAnswer(await call(c, b, { headers }), E.call_already_served);
       },
     });
 
@@ -308,7 +334,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         };
         expectServed(await call(c, b, { headers }));
         if (during === undefined) return expect.fail('the call was never served, so nothing was presented during it');
-        expectAnswer(during, E.call_in_progress, b.now);
+        expectPaidAnswer(during, E.call_in_progress);
         expect(server.ran, 'the call ran once').toHaveLength(1);
       },
     });
@@ -324,7 +350,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const offer = await payable(c, b);
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
         purchases().store.failGrants = 1;
-        expectAnswer(await call(c, b, { headers }), E.grant_failed, b.now);
+        expectPaidAnswer(await call(c, b, { headers }), E.grant_failed);
         expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
         expectServed(await call(c, b, { headers }));
         expect(purchases().processor.chargeCalls(), 'charged once').toBe(1);
@@ -342,8 +368,8 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const offer = await payable(c, b);
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
         purchases().sale.server.enqueue('throw');
-        expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
-        expectAnswer(await call(c, b, { headers }), E.call_refunded, b.now);
+        expectPaidAnswer(await call(c, b, { headers }), E.call_refunded);
+        expectPaidAnswer(await call(c, b, { headers }), E.call_refunded);
       },
     });
 
@@ -358,33 +384,26 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const offer = await payable(c, b);
         (purchases().sale.ports.funding as MemoryFunding).failHold = true;
         const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
-        expectAnswer(answer, E.funding_failed, b.now);
-        expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toMatchObject({ granted: true });
+        expectPaidAnswer(answer, E.funding_failed);
+        expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toBeDefined();
       },
     });
 
     check({
       id: 'single-call.funding-unavailable',
-      title: 'a balance covering the call whose funding step fails: 503 funding_unavailable, nothing charged',
+      title: 'a balance (bought at /api/mpp/credits) covering the call whose funding step fails: 503 funding_unavailable, nothing charged',
       requirements: ids(E.funding_unavailable),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'payment-faults');
+        need(c, 'spend', 'payment-faults');
         const b = await buyer(c, 'funding-unavailable');
-        const p = purchases();
-        await p.store.grant({
-          challengeId: `suite-${b.caseId}`,
-          buyer: b.agentUrl,
-          packId: p.config.pack.packId,
-          creditNano: p.config.pack.creditNano,
-          chargeId: 'pi_suite',
-          method: PAYMENT_METHODS.stripe,
-          termsVersion: p.config.terms.version,
-          grantedAt: b.now,
-        });
+        const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
+        expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
+        const p = purchases(c);
+        const charged = p.processor.chargeCalls();
         (p.sale.ports.funding as MemoryFunding).failHold = true;
-        expectAnswer(await call(c, b), E.funding_unavailable, b.now);
-        expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
+        expectPaidAnswer(await call(c, b), E.funding_unavailable);
+        expect(p.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
       },
     });
   });

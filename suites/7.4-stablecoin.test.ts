@@ -2,7 +2,6 @@ import { afterAll, describe, expect } from 'vitest';
 import { encodeFunctionData, keccak256, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Abis, Transaction } from 'viem/tempo';
-import { purchaseAnswerProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { decodeBase64urlJson, expiresAtSeconds, serializeCredential, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
 import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
@@ -16,13 +15,11 @@ import {
   TEMPO_PAYLOAD_MEMBERS,
   TEMPO_PAYLOAD_TYPES,
   TIP20_TRANSFER_WITH_MEMO,
-  type PaymentProblemRecord,
 } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
-import type { PurchaseErrorRecord } from '../src/spec/types.js';
-import { Buyer, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import { Buyer, expectPaidAnswer, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -46,6 +43,9 @@ let serial = 0;
 const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
 const BROADCASTS_REASON = "presents a transaction a live deployment would broadcast from the suite's unfunded test wallet";
+/** An address and a memo no challenge quotes. */
+const OTHER_ADDRESS: Hex = '0x00000000000000000000000000000000000000aa';
+const OTHER_MEMO: Hex = `0x${'ab'.repeat(32)}`;
 
 function need(c: CheckContext, ...capabilities: Capability[]): void {
   const missing = capabilities.filter((m) => !target.capabilities.has(m));
@@ -54,11 +54,6 @@ function need(c: CheckContext, ...capabilities: Capability[]): void {
 
 async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `stablecoin-${name}-${serial++}`, c.record).register();
-}
-
-function expectAnswer(exchange: PaidExchange, expected: PurchaseErrorRecord | PaymentProblemRecord, now: number): void {
-  const problems = purchaseAnswerProblems(exchange.response, expected, now);
-  if (problems.length) expect.fail(problems.join('\n'));
 }
 
 interface TempoOffer {
@@ -83,18 +78,36 @@ async function offer(b: Buyer, options: PaidRequestOptions = {}): Promise<TempoO
   return tempoOffer(await b.post({ ...options, headers: { ...PREFER_TEMPO, ...options.headers } }));
 }
 
-/** A real signed Tempo (0x76) transaction making one transferWithMemo of the quote, valid until the challenge expiry; `amount` bends it. */
-async function signTransfer(o: TempoOffer, amount = BigInt(o.quote.amount)): Promise<Hex> {
-  const data = encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [o.quote.recipient, amount, o.quote.memo] });
+/** One way a transaction can differ from the quote (7.4: each is answered with a fresh challenge, never broadcast). */
+interface TransferShape {
+  readonly amount?: bigint;
+  readonly to?: Hex;
+  readonly memo?: Hex;
+  /** A second transfer beside the first. */
+  readonly twice?: boolean;
+  /** Asks a fee payer to sponsor it (the 0x78 hand-off) instead of paying its own fee. */
+  readonly feePayer?: true;
+  /** Seconds past the challenge expiry the transaction stays valid. */
+  readonly validPastExpiry?: number;
+}
+
+const transferData = (to: Hex, amount: bigint, memo: Hex): Hex =>
+  encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [to, amount, memo] });
+
+/** A real signed Tempo (0x76) transaction making one transferWithMemo of the quote, valid until the challenge expiry; `shape` bends one part of it. */
+async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Promise<Hex> {
+  const data = transferData(shape.to ?? o.quote.recipient, shape.amount ?? BigInt(o.quote.amount), shape.memo ?? o.quote.memo);
+  const call = { to: o.quote.currency, data };
   const transaction = {
     chainId: o.quote.chainId,
-    calls: [{ to: o.quote.currency, data }],
+    calls: shape.twice ? [call, call] : [call],
     nonce: 0,
     nonceKey: BigInt(++serial),
     gas: 200_000n,
     maxFeePerGas: 20_000_000_000n,
     maxPriorityFeePerGas: 1n,
-    validBefore: expiresAtSeconds(o.challenge),
+    validBefore: expiresAtSeconds(o.challenge) + (shape.validPastExpiry ?? 0),
+    ...(shape.feePayer ? { feePayer: true } : {}),
   };
   return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
 }
@@ -135,7 +148,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     run: async (c) => {
       const b = await buyer(c, 'challenge');
       const answer = await b.post({ headers: PREFER_TEMPO });
-      expectAnswer(answer, PAYMENT_PROBLEMS.paymentRequired, b.now);
+      expectPaidAnswer(answer, PAYMENT_PROBLEMS.paymentRequired);
       const o = tempoOffer(answer);
       expect(o.quote.amount, 'amount in base units').toMatch(/^[0-9]+$/);
     },
@@ -155,7 +168,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const paid = await b.post({ headers: tempoPayment(o, transaction(serialized)) });
       expectTempoReceipt(paid, keccak256(serialized));
       expect(paid.body?.granted, 'body.granted').toBe(true);
-      expectAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted, b.now);
+      expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted);
     },
   });
 
@@ -173,19 +186,55 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     },
   });
 
+  const mismatches: ReadonlyArray<{ readonly name: string; readonly shape: (o: TempoOffer) => TransferShape }> = [
+    { name: 'an amount one base unit short', shape: (o) => ({ amount: BigInt(o.quote.amount) - 1n }) },
+    { name: 'another recipient', shape: () => ({ to: OTHER_ADDRESS }) },
+    { name: 'another memo', shape: () => ({ memo: OTHER_MEMO }) },
+    { name: 'two transfers', shape: () => ({ twice: true }) },
+    { name: 'a fee payer asked to sponsor it', shape: () => ({ feePayer: true }) },
+    { name: 'validity past the challenge expiry', shape: () => ({ validPastExpiry: 60 }) },
+  ];
+
   check({
     id: 'stablecoin.transaction-mismatch',
-    title: 'a transaction that does not pay the quote gets a fresh stablecoin challenge and is never broadcast',
+    title:
+      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer, validity past the expiry) gets a fresh stablecoin challenge and is never broadcast',
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
       need(c, 'spend');
       const b = await buyer(c, 'non-matching');
-      const o = await offer(b);
-      const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, BigInt(o.quote.amount) - 1n))) });
-      expectAnswer(answer, PAYMENT_PROBLEMS.verificationFailed, b.now);
-      tempoOffer(answer);
-      if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+      for (const mismatch of mismatches) {
+        const o = await offer(b);
+        const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, mismatch.shape(o)))) });
+        try {
+          expectPaidAnswer(answer, PAYMENT_PROBLEMS.verificationFailed);
+          tempoOffer(answer);
+          if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+        } catch (error) {
+          throw new Error(`${mismatch.name}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    },
+  });
+
+  check({
+    id: 'stablecoin.methods-hint-covered-only',
+    title: 'Service-Payment-Methods counts only when the signature covers it: uncovered, the agent is offered what it is offered without one',
+    requirements: ids(M.methodsHint),
+    level: 'MUST',
+    run: async (c) => {
+      const b = await buyer(c, 'methods-uncovered');
+      const method = (exchange: PaidExchange) => exchange.challenges[0]?.challenge.method ?? `no challenge (${exchange.status} ${exchange.refusal ?? ''})`;
+      const without = method(await b.post());
+      const covered = method(await b.post({ headers: PREFER_TEMPO }));
+      if (covered === without)
+        c.notRun(`the target offers ${without} whether or not the buyer prefers ${PAYMENT_METHODS.tempo}, so the hint cannot be seen at work`);
+      expect(method(await b.post({ headers: PREFER_TEMPO, cover: [] })), 'Service-Payment-Methods preferring tempo, not covered').toBe(without);
+      expect(
+        method(await b.post({ headers: { [HEADERS.paymentMethods]: 'no-such-method' }, cover: [] })),
+        'Service-Payment-Methods naming no method, not covered',
+      ).toBe(without);
     },
   });
 
@@ -202,7 +251,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         const answer = await b.post({
           headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: keccak256(await signTransfer(o)) }),
         });
-        expectAnswer(answer, E['invalid-payload'], b.now);
+        expectPaidAnswer(answer, E['invalid-payload']);
         if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
       },
     });
@@ -221,7 +270,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, sellsToUnplaceableBuyers: false } };
       p.stablecoin.locations.countries.clear();
       const o = await offer(b);
-      expectAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown, b.now);
+      expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown);
       expect(broadcasts(), 'broadcasts').toBe(0);
     },
   });
@@ -241,7 +290,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const serialized = await signTransfer(first);
       expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), keccak256(serialized));
       const second = await offer(b);
-      expectAnswer(await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) }), E.wallet_daily_cap, b.now);
+      expectPaidAnswer(await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) }), E.wallet_daily_cap);
       expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
     },
   });
@@ -258,7 +307,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const payment = tempoPayment(o, transaction(await signTransfer(o)));
       p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
-      expectAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin, b.now);
+      expectPaidAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin);
       expect(broadcasts(), 'broadcasts').toBe(0);
     },
   });
@@ -275,7 +324,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
       target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
-      expectAnswer(await b.post({ headers }), E.tempo_unavailable, b.now);
+      expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
       expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
       expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
     },
@@ -293,7 +342,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
       target.purchases!.stablecoin.network.pendingReads = 1;
-      expectAnswer(await b.post({ headers }), E.tempo_settlement_pending, b.now);
+      expectPaidAnswer(await b.post({ headers }), E.tempo_settlement_pending);
       await b.advance(600);
       expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
       expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);

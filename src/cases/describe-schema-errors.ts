@@ -42,7 +42,7 @@ const NOUNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\/platform$/, 'platform'],
 ];
 
-const CASE_MEMBERS = ['id', 'description', 'platform', 'now', 'documents', 'registrations', 'steps'];
+const CASE_MEMBERS = ['id', 'description', 'platform', 'now', 'documents', 'dns', 'registrations', 'steps'];
 
 const CASE_VOCABULARY: SchemaVocabulary = {
   rules: RULES,

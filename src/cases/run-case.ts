@@ -83,7 +83,7 @@ export async function runCase(c: SignedRequestCase): Promise<CaseResult> {
   let now = c.now;
   const clock = { now: () => now };
   let documents = { ...c.documents };
-  const fetcher = createMemoryFetcher(documents);
+  const fetcher = createMemoryFetcher(documents, c.dns ? { addresses: c.dns } : {});
   const registrations: Registration[] = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({
     agentUrl,
     thumbprints: [...r.thumbprints],

@@ -16,6 +16,11 @@ export interface SignedRequestCase {
   readonly documents: CaseDocuments;
   /** Prior registrations by agent URL. */
   readonly registrations?: Readonly<Record<string, CaseRegistration>>;
+  /**
+   * What host names of the documents resolve to (lower-case names to IP addresses, the first one connected to);
+   * a name not listed resolves to a public address. For the fetch rules' public-address rule by name.
+   */
+  readonly dns?: Readonly<Record<string, readonly string[]>>;
   /** Run in order against one verifier state. */
   readonly steps: readonly CaseStep[];
 }

@@ -1,3 +1,6 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileProblem } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
@@ -58,6 +61,28 @@ function counted(results: readonly CheckResult[]): string {
   return parts.filter(Boolean).join(', ');
 }
 
+/** `--agent-client ID:SECRET`: a client of the live agent's token endpoint. */
+function agentClientOption(value: string | undefined, agentUrl: string | undefined): { id: string; secret: string } | undefined {
+  if (value === undefined) return undefined;
+  if (agentUrl === undefined) throw new UsageError('--agent-client goes with --agent-url: it is a client of that agent', NAME);
+  const colon = value.indexOf(':');
+  if (colon < 1 || colon === value.length - 1)
+    throw new UsageError(`--agent-client must be ID:SECRET, a client_id and its client_secret, not ${JSON.stringify(value)}`, NAME);
+  return { id: value.slice(0, colon), secret: value.slice(colon + 1) };
+}
+
+/** The reports folder must be one the run can create or write into. */
+function reportsDirProblem(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is a file, not a folder' : fileProblem(error);
+    throw new UsageError(`--out ${dir}: the reports cannot be written there (${why})`, NAME);
+  }
+}
+
 /**
  * Progress goes where a person watching sees it: stdout, or stderr with --json (stdout then holds only the report).
  * On a terminal a running count per suite is rewritten in place; elsewhere one line per suite when it ends.
@@ -81,6 +106,10 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const fixtureUrl = stringOption(args, 'fixture-url');
   const clientAddressHeader = stringOption(args, 'client-address-header');
   const fixturePort = wholeNumber(args, 'fixture-port');
+  if (fixturePort !== undefined && fixturePort > 65535) throw new UsageError(`--fixture-port must be a port number from 0 to 65535, not ${fixturePort}`, NAME);
+  if (clientAddressHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(clientAddressHeader)) {
+    throw new UsageError(`--client-address-header must be a header name such as x-forwarded-for, not ${JSON.stringify(clientAddressHeader)}`, NAME);
+  }
   const allowSpend = flag(args, 'allow-spend');
   const spendCap = wholeNumber(args, 'spend-cap');
   if (
@@ -99,11 +128,15 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
   const agentUrl = stringOption(args, 'agent-url');
+  const agentClient = agentClientOption(stringOption(args, 'agent-client'), agentUrl);
   if (agentUrl !== undefined && !/^https?:\/\/[^/]/.test(agentUrl)) throw new UsageError(`--agent-url must be an http or https URL, not "${agentUrl}"`, NAME);
   const json = flag(args, 'json');
   const seed = wholeNumber(args, 'seed');
   const timeoutMs = wholeNumber(args, 'timeout');
+  if (timeoutMs === 0) throw new UsageError("--timeout must be at least 1 millisecond; leave it out for each check's own", NAME);
   const out = stringOption(args, 'out');
+  // Checked before any check runs, so a run's results are never thrown away for want of a place to write them.
+  if (out !== undefined) reportsDirProblem(resolve(io.cwd, out));
   const selfTest = flag(args, 'self-test');
   if (selfTest && (baseUrl !== undefined || agentUrl !== undefined))
     throw new UsageError('--self-test runs against the embedded reference deployments; it does not take --base-url or --agent-url', NAME);
@@ -112,9 +145,10 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const outcome = await runConformance({
     only: stringOptions(args, 'only'),
     ...(agentUrl === undefined ? {} : { agentUrl: agentUrl.replace(/\/+$/, '') }),
+    ...(agentClient ? { agentClient } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(out === undefined ? {} : { out }),
+    ...(out === undefined ? {} : { out: resolve(io.cwd, out) }),
     ...(selfTest ? { selfTest: {} } : {}),
     ...(baseUrl === undefined
       ? {}
@@ -140,7 +174,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
+    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -175,6 +209,11 @@ export const runCommand: Command = {
     'self-test': {
       type: 'boolean',
       help: 'also run every check against the mutants of the reference naming its requirements; fails on a survivor or an unchecked requirement',
+    },
+    'agent-client': {
+      type: 'string',
+      value: 'ID:SECRET',
+      help: 'a client the live agent knows at POST /auth/token (4.3), so the good-grant check runs; goes with --agent-url',
     },
     'agent-url': {
       type: 'string',

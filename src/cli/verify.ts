@@ -67,6 +67,7 @@ function stepJson(s: StepResult) {
     matches_expect: s.matches_expect,
     description: s.description,
     mismatches: s.mismatches,
+    ...(s.reading ? { reading: s.reading } : {}),
   };
 }
 
@@ -77,6 +78,7 @@ function humanReport(cases: readonly SignedRequestCase[], results: readonly Case
     result.steps.forEach((s, i) => {
       lines.push(`  step ${i + 1}: ${verdictWords(s)}${expectWords(s.matches_expect)}`);
       for (const m of s.mismatches) lines.push(`    ${m}`);
+      if (s.reading) lines.push(`    note: ${s.reading}`);
     });
   });
   const steps = results.flatMap((r) => r.steps);

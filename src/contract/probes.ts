@@ -31,6 +31,11 @@ export const PROBES = Object.freeze({
   paymentReceipt: { path: '/conformance/payment-receipt', method: 'GET' },
   /** Says whether a Payment-Authorization reached the agent (a platform never relays a buyer's credential, 7.4). */
   paymentSeen: { path: '/conformance/payment-seen', method: 'GET' },
+  /**
+   * How many times the handlers of echo and small ran for requests carrying ?mark=<mark> (7.2: on 413 "the agent is
+   * never called"): `{ mark, calls }`.
+   */
+  calls: { path: '/conformance/calls/:mark', method: 'GET' },
 } satisfies Record<string, HttpEndpointDeclaration>);
 
 /** A scope allowed_scopes accepts through its `namespace:*` entry (2.1), and one it does not accept. */
@@ -55,6 +60,13 @@ export const AUTH_MODE_PROBES: Readonly<Record<EndpointAuthMode, HttpEndpointDec
 export const PAYMENT_SEEN_MEMBER = 'paymentAuthorization';
 
 export const SOCKET_PROBE = Object.freeze({ path: '/conformance/socket', scopes: 'user' } satisfies SocketEndpointDeclaration);
+
+/** A socket only the owner (or an admin) may open: a verified caller it does not include is refused 403 (4.1, 7.2). */
+export const OWNER_SOCKET_PROBE = Object.freeze({ path: '/conformance/socket/owner', scopes: 'owner' } satisfies SocketEndpointDeclaration);
+
+/** The query parameter by which the calls probe counts a handler's runs, and the member it answers them in. */
+export const PROBE_CALL_MARK = 'mark';
+export const PROBE_CALLS_MEMBER = 'calls';
 
 /** The frames the stream probe sends before data: [DONE]. */
 export const STREAM_PROBE_FRAMES: readonly unknown[] = Object.freeze([{ n: 1 }, { n: 2 }, { n: 3 }]);

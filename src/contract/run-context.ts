@@ -40,6 +40,11 @@ export interface RunContext {
   readonly target: TargetConfig;
   /** `run --agent-url`: the live agent the agent suites check; absent, they check the embedded reference agent. */
   readonly agentUrl?: string;
+  /**
+   * `run --agent-client ID:SECRET`: a client the live agent's token endpoint knows (4.3 POST /auth/token), and the
+   * @name it asks a token for (the agent itself by default). Absent, the check of a good grant is not run live.
+   */
+  readonly agentClient?: { readonly id: string; readonly secret: string; readonly target?: string };
   /** `run --timeout`: per check and per request, for checks that would otherwise pick their own. */
   readonly timeoutMs?: number;
   /** Drives the property-based checks; the same seed repeats their cases. */

@@ -18,6 +18,8 @@ export interface MemoryFetcherOptions {
   allowInsecure?: boolean;
   timeoutMs?: number;
   maxBytes?: number;
+  /** What host names resolve to (a case's `dns`); a name not listed is public, a `localhost` name loopback. */
+  addresses?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type MemoryFetcher = DocumentFetcher & {
@@ -45,7 +47,7 @@ export function createMemoryFetcher(documents: Record<string, MemoryDocument>, o
     const judged = judgeUrl(url, rules);
     if (!judged.ok) return judged;
     const { target } = judged;
-    const address = virtualAddressOf(target);
+    const address = virtualAddressOf(target, options.addresses ?? {});
     const refusal = address === undefined ? undefined : judgeAddress(address, target.port, target.secure, rules);
     if (refusal) return refuseAddresses(target, [refusal], rules);
 
@@ -100,9 +102,12 @@ function keyOf(url: string): string {
   }
 }
 
-function virtualAddressOf(target: FetchTarget): string | undefined {
+/** The address a fetch of this target connects to: its literal, the first address its name resolves to, or none (public). */
+function virtualAddressOf(target: FetchTarget, addresses: Readonly<Record<string, readonly string[]>>): string | undefined {
   if (target.literalAddress !== undefined) return target.literalAddress;
   const name = target.hostname.toLowerCase().replace(/\.$/, '');
+  const resolved = addresses[name]?.[0];
+  if (resolved !== undefined) return resolved;
   return name === 'localhost' || name.endsWith('.localhost') ? '127.0.0.1' : undefined;
 }
 

@@ -16,6 +16,8 @@ export interface RunOptions {
   readonly only?: readonly string[];
   /** A live agent for the agent suites (4.1-4.3, 5.4, 5.5, 7.2); without it they check the embedded reference agent. */
   readonly agentUrl?: string;
+  /** A client the live agent knows at POST /auth/token (4.3), so the good-grant check can run. */
+  readonly agentClient?: RunContext['agentClient'];
   readonly seed?: number;
   /** Where reports go; default `reports/` under the working directory. */
   readonly out?: string;
@@ -176,6 +178,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     seed,
     selection: planned.selection,
     ...(options.agentUrl ? { agentUrl: options.agentUrl } : {}),
+    ...(options.agentClient ? { agentClient: options.agentClient } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.selfTest ? { selfTest: options.selfTest } : {}),
   };
@@ -260,8 +263,16 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const { writeReports } = await import('./write-reports.js');
   const runDir = writeReports(options.out ?? 'reports', report);
   if (harnessErrors.length) return { exitCode: 3, report, runDir, problem: harnessErrors[0] };
-  if (report.counts.total === 0 || report.counts.total === report.counts['not-run']) {
-    return { exitCode: 2, report, runDir, problem: `the selection ${only.join(' ') || '(all)'} selects no check` };
+  if (report.counts.total === 0) return { exitCode: 2, report, runDir, problem: `the selection ${only.join(' ') || '(all)'} selects no check` };
+  if (report.counts.total === report.counts['not-run']) {
+    // Nothing was judged, so nothing may pass: say why the checks could not run, and what would let them.
+    const reasons = [...new Set(results.map((r) => r.message ?? 'no reason given'))];
+    return {
+      exitCode: 2,
+      report,
+      runDir,
+      problem: `none of the ${report.counts.total} selected checks could run; ${reasons.length > 1 ? `${reasons.length} reasons, first` : 'the reason'}: ${reasons[0]}`,
+    };
   }
   if (selfTest && !selfTest.passed)
     return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };

@@ -19,7 +19,9 @@ export type Capability =
   /** The deployment's card processor, purchase lock and stores can be scripted and made to fail. */
   | 'payment-faults'
   /** Checks may present payment credentials (always in-process; live only with --allow-spend and a cap). */
-  | 'spend';
+  | 'spend'
+  /** What the agents' host names resolve to can be chosen (a name resolving to a private address). */
+  | 'dns-control';
 
 export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'clock-control': 'needs clock-control: steps happen at later times (caches, memory windows), which only an in-process target can fake',
@@ -31,6 +33,8 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'payment-faults':
     "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
   spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
+  'dns-control':
+    "needs dns-control: an agent's host name must resolve to a private address, which only the embedded reference's fetcher can be told; the same rule is checked live with address literals",
 };
 
 export interface TargetRequest {
@@ -88,6 +92,8 @@ export interface Target {
   send(request: TargetRequest): Promise<TargetResponse>;
   /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
   readonly purchases?: ReferencePurchases;
+  /** The public keys of the agents the platform hosts, when the run knows them (the embedded reference's). */
+  readonly hostedAgentKeys?: readonly { readonly kty: string; readonly crv?: string; readonly x?: string }[];
   /**
    * Takes `amount` (minor units) from the run's spending allowance before a check pays; false when paying it
    * would pass the cap (the check is then not run). Absent: the target never pays (in-process pays nothing real).
@@ -110,6 +116,7 @@ function capabilitiesNeeded(c: SignedRequestCase): Capability[] {
     if (step.request.body_consumed) needs.add('fault-injection');
   }
   if (c.registrations && Object.keys(c.registrations).length) needs.add('state-seeding');
+  if (c.dns && Object.keys(c.dns).length) needs.add('dns-control');
   const { authority: _authority, ...rest } = c.platform;
   if (Object.values(rest).some((v) => v !== undefined)) needs.add('platform-config');
   return [...needs];

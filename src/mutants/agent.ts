@@ -1,6 +1,14 @@
-import { PLATFORM_ERROR_CODES } from '../reference/routes.js';
-import { PROBES, SOCKET_PROBE } from '../contract/probes.js';
-import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, SOCKET_TOKEN_PARAM } from '../spec/agent-endpoints.js';
+import { PLATFORM_ERROR_CODES, type Route } from '../reference/routes.js';
+import { OWNER_SOCKET_PROBE, PROBES, PROBE_SMALL_CAP, SOCKET_PROBE } from '../contract/probes.js';
+import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, CLIENT_CREDENTIALS_GRANT, SOCKET_TOKEN_PARAM, TOKEN_FORM_FIELDS } from '../spec/agent-endpoints.js';
+import { bodyCapAnswer } from '../access/endpoint-answers.js';
+import { sseHeaders } from '../access/endpoint-sse.js';
+import { conformanceEndpoints, conformanceSockets } from '../reference/agent/conformance-endpoints.js';
+import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
+import { createMemoryKeyStore } from '../reference/agent/keys.js';
+import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
+import { renderAnswer } from '../reference/render.js';
+import { PORTAL_ROUTES, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
@@ -146,6 +154,55 @@ const rows: Mutant[] = [
   },
 ];
 
+/** Declares the probes with one probe's declaration (and handler) changed: a fault where the agent is built. */
+const redeclared =
+  (path: string, change: (endpoint: AgentHttpEndpoint) => AgentHttpEndpoint) =>
+  (o: StandardAgentOptions): StandardAgentOptions => ({
+    ...o,
+    endpoints: (o.endpoints ?? conformanceEndpoints()).map((e) => (e.path === path ? change(e) : e)),
+  });
+
+/** Deep faults of 7.2: where the agent decides a signature, a socket's scope, the body cap. */
+const deepRows: Mutant[] = [
+  {
+    id: 'agent-signatures-unchecked',
+    description: 'the agent runs no Web Bot Auth verifier: a signature that does not verify gets the plain 401 unauthorized of a caller it cannot verify',
+    requirements: [E.signatureFailure.id],
+    agent: { options: (o) => ({ ...o, signatures: false }) },
+  },
+  {
+    id: 'socket-owner-scope-as-user',
+    description: 'a socket scoped owner admits any verified caller',
+    requirements: [E.forbidden.id, R.endpointSocketScope.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        sockets: (o.sockets ?? conformanceSockets()).map((s) => (s.path === OWNER_SOCKET_PROBE.path ? { ...s, scopes: 'user' } : s)),
+      }),
+    },
+  },
+  {
+    id: 'endpoint-cap-checked-by-handler',
+    description: 'a capped endpoint calls its handler with the whole body, and the handler answers the 413 itself',
+    requirements: [E.requestBodyCapExceeded.id, LIMITS.declaredEndpointBody.id],
+    agent: {
+      options: redeclared(PROBES.small.path, ({ maxBodyBytes: _cap, ...e }) => ({
+        ...e,
+        handler: async (ctx) => {
+          const answered = await e.handler(ctx);
+          return ctx.body.byteLength > PROBE_SMALL_CAP ? renderAnswer(bodyCapAnswer(PROBE_SMALL_CAP)) : answered;
+        },
+      })),
+    },
+  },
+  {
+    id: 'endpoint-ceiling-off-by-one',
+    description: 'the platform ceiling is enforced one byte short: a body of exactly 50 MiB is refused 413',
+    requirements: [LIMITS.declaredEndpointBody.id, E.requestBodyCapExceeded.id],
+    agent: { options: redeclared(PROBES.echo.path, (e) => ({ ...e, maxBodyBytes: LIMITS.declaredEndpointBody.value - 1 })) },
+  },
+];
+
 const isSse = (a: OpenAnswer) => (a.headers.get(HEADERS.contentType) ?? '').startsWith(MEDIA_TYPES.eventStream);
 const SSE_REQUIREMENTS = [R.endpointSseFraming.id];
 
@@ -173,6 +230,29 @@ const streams: Mutant[] = [
     description: 'SSE frames are not separated by a blank line',
     requirements: SSE_REQUIREMENTS,
     agent: { answer: rewrite(isSse, (a) => setText(a, textOf(a).replace(/\n\n/g, '\n'))) },
+  },
+];
+
+const STREAM_TEXT = (lineEnd: string) => `${[{ n: 1 }, { n: 2 }].map((v) => `data: ${JSON.stringify(v)}`).join(lineEnd)}${lineEnd}`;
+
+/** Handlers that write their own event stream (4.1: in TypeScript the handler sets the headers), wrongly. */
+const deepStreams: Mutant[] = [
+  {
+    id: 'sse-handler-frames-without-blank-lines',
+    description: 'the stream handler writes its own text/event-stream with one line per frame and no blank line between them',
+    requirements: SSE_REQUIREMENTS,
+    agent: { options: redeclared(PROBES.stream.path, (e) => ({ ...e, handler: () => new Response(STREAM_TEXT('\n'), { headers: sseHeaders() }) })) },
+  },
+  {
+    id: 'sse-handler-without-headers',
+    description: 'the stream handler answers text/event-stream without Cache-Control and Connection',
+    requirements: SSE_REQUIREMENTS,
+    agent: {
+      options: redeclared(PROBES.stream.path, (e) => ({
+        ...e,
+        handler: () => new Response(`${STREAM_TEXT('\n\n')}\n`, { headers: { [HEADERS.contentType]: MEDIA_TYPES.eventStream } }),
+      })),
+    },
   },
 ];
 
@@ -317,6 +397,42 @@ const documents: Mutant[] = [
     agent: { answer: rewrite(at(AGENT_TOKEN_ROUTE), (a) => jsonAnswer(a, 200, { access_token: 'x', token_type: 'Bearer' })) },
   },
   {
+    id: 'agent-token-endpoint-405',
+    description: 'the agent serves no token endpoint and declares GET /auth/token: every POST to it answers 405',
+    requirements: [R.agentTokenEndpointForm.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        tokenEndpoint: false,
+        endpoints: [...(o.endpoints ?? conformanceEndpoints()), { path: AGENT_TOKEN_ROUTE, method: 'GET', handler: () => ({}) }],
+      }),
+    },
+  },
+  {
+    id: 'agent-token-endpoint-knows-no-client',
+    description: 'the token endpoint forgets its clients: a client the agent issues tokens to is refused invalid_client',
+    requirements: [R.agentTokenEndpointForm.id],
+    agent: { options: (o) => ({ ...o, clients: {} }) },
+  },
+  {
+    id: 'agent-token-endpoint-targets-nobody',
+    description: 'the token endpoint resolves no @name: every good grant is refused invalid_target',
+    requirements: [R.agentTokenEndpointForm.id],
+    agent: { options: (o) => ({ ...o, resolveTarget: () => null }) },
+  },
+  {
+    id: 'agent-key-directory-identity-made-up',
+    description: 'a server configured without a signing identity makes one up and serves a key directory',
+    requirements: [R.agentKeyDirectoryWithoutIdentity.id],
+    agent: { options: (o) => (o.keyStore === null ? { ...o, keyStore: createMemoryKeyStore() } : o) },
+  },
+  {
+    id: 'agent-a2a-method-not-found',
+    description: 'POST /a2a answers every A2A method with JSON-RPC -32601 (method not found)',
+    requirements: [R.agentA2aEndpoint.id],
+    agent: { options: (o) => ({ ...o, a2aMethods: [] }) },
+  },
+  {
     id: 'agent-models-missing',
     description: 'GET /v1/models answers 404',
     requirements: [R.agentTransportEndpoints.id],
@@ -332,4 +448,31 @@ const documents: Mutant[] = [
   },
 ];
 
-export const AGENT_MUTANTS: readonly Mutant[] = [...rows, ...streams, ...sockets, ...documents];
+/** A route of the platform answering a token request or a key set (4.3: the platform serves neither). */
+function platformRoute(path: string, method: string, answer: () => Response): Route {
+  return { name: `mutant ${method} ${path}`, path, access: 'public', methods: { [method]: answer } };
+}
+
+/** 4.3: the platform serving an agent token endpoint, or a Portal authority's routes. */
+const platformRoutes: Mutant[] = [
+  {
+    id: 'platform-serves-authority-key-set',
+    description: "the platform serves a Portal authority's key set at /api/auth/jwks",
+    requirements: [R.platformNoTokenEndpoint.id],
+    platform: { routes: [platformRoute(PORTAL_ROUTES.jwks, 'GET', () => Response.json({ keys: [] }))] },
+  },
+  {
+    id: 'platform-serves-token-endpoints',
+    description: 'the platform mints tokens at /auth/token and /api/auth/token for any client_credentials form',
+    requirements: [R.platformNoTokenEndpoint.id],
+    platform: {
+      routes: [AGENT_TOKEN_ROUTE, PORTAL_ROUTES.token].map((path) =>
+        platformRoute(path, 'POST', () =>
+          Response.json({ access_token: 'platform-minted', token_type: SDK_TOKEN_TYPE, [TOKEN_FORM_FIELDS.grantType]: CLIENT_CREDENTIALS_GRANT }),
+        ),
+      ),
+    },
+  },
+];
+
+export const AGENT_MUTANTS: readonly Mutant[] = [...rows, ...deepRows, ...streams, ...deepStreams, ...sockets, ...documents, ...platformRoutes];

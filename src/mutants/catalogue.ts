@@ -3,6 +3,7 @@ import { AUTH_MUTANTS } from './auth.js';
 import { INBAND_MUTANTS } from './inband.js';
 import { PURCHASE_MUTANTS } from './purchase.js';
 import { SDK_AUTH_MUTANTS } from './sdk-auth.js';
+import { VERIFIER_MUTANTS } from './verifier.js';
 import type { Mutant } from './types.js';
 import { WIDGET_MUTANTS } from './widgets.js';
 
@@ -12,6 +13,7 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   ...AGENT_MUTANTS,
   ...SDK_AUTH_MUTANTS,
   ...AUTH_MUTANTS,
+  ...VERIFIER_MUTANTS,
   ...PURCHASE_MUTANTS,
   ...INBAND_MUTANTS,
 ]);

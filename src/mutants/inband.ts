@@ -24,6 +24,7 @@ import { PLATFORM_MCP_REQUIREMENTS } from '../spec/platform-mcp.js';
 import { PLATFORM_ROUTES } from '../spec/wire.js';
 import { acceptSignatureValue } from '../verifier/refusal.js';
 import { jsonAnswer, jsonOf, pathOf, rewrite, setJson, setText, textOf, type OpenAnswer } from './answer.js';
+import { ignoreConfig } from './purchase.js';
 import type { FaultRequest, Mutant } from './types.js';
 
 /** The in-band answers (4.7, 6, the socket rows of 7.4) and the method rows of 7.4: faults of answers, socket upgrades and socket frames. */
@@ -110,6 +111,12 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
         for (const entry of schemesOf(f) ?? []) delete entry[SCHEME_ENTRY_MEMBERS.challenge];
       }),
     },
+  },
+  {
+    id: 'inband-payment-required-challenge-expires-in-10s',
+    description: 'the purchase machine behind the agent socket issues payment.required challenges that expire 10 s after they are issued',
+    requirements: [I.paymentRequired.id],
+    platform: { purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, challengeLifetimeSeconds: 10 })) },
   },
   {
     id: 'inband-submit-refused',

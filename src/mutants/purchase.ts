@@ -1,11 +1,14 @@
+import { purchaseAnswer, surfaceOf, type ChargeReply, type OutcomeOf, type PurchaseContext, type PurchaseGuard } from '../purchase/index.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../reference/purchases.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
+import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';
 import { PURCHASE_REQUIREMENTS as P } from '../spec/purchase-requirements.js';
 import { PURCHASE_ERRORS, PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../spec/types.js';
 import { PLATFORM_ROUTES } from '../spec/wire.js';
+import { SIGNED_REQUEST_CHECKS } from '../verifier/order.js';
 import { jsonOf, pathOf, rewrite, setJson, type OpenAnswer } from './answer.js';
 import type { FaultRequest, Mutant } from './types.js';
 
@@ -114,7 +117,7 @@ function perRow(record: PurchaseErrorRecord): Mutant[] {
 const CHALLENGE_ROWS = [P.challengeShape.id, ...PURCHASE_ERROR_LIST.filter((r) => r.challenge).map((r) => r.id)];
 
 /** Replaces the purchase configuration's accessor so a switch a deployment should honour is ignored. */
-function ignoreConfig(purchases: ReferencePurchases, keep: (config: ReferencePurchases['config']) => ReferencePurchases['config']): void {
+export function ignoreConfig(purchases: ReferencePurchases, keep: (config: ReferencePurchases['config']) => ReferencePurchases['config']): void {
   let config = keep(purchases.config);
   Object.defineProperty(purchases, 'config', {
     get: () => config,
@@ -304,4 +307,163 @@ const specific: Mutant[] = [
   },
 ];
 
-export const PURCHASE_MUTANTS: readonly Mutant[] = [...PURCHASE_ERROR_LIST.flatMap(perRow), ...specific];
+/** Replaces the guard named `name` in both orders of guards the paid routes decide by (the pack's and the sale's). */
+function changeGuard(
+  purchases: ReferencePurchases,
+  name: string,
+  change: <C extends PurchaseContext<unknown>>(guard: PurchaseGuard<C>) => PurchaseGuard<C> | undefined,
+): void {
+  const changed = <C extends PurchaseContext<unknown>>(guards: readonly PurchaseGuard<C>[]): PurchaseGuard<C>[] =>
+    guards.flatMap((guard) => {
+      if (guard.name !== name) return [guard];
+      const replaced = change(guard);
+      return replaced === undefined ? [] : [replaced];
+    });
+  purchases.guards = { pack: changed(purchases.guards.pack), sale: changed(purchases.guards.sale) };
+}
+
+/** The reference's order of checks with `authority` asked first: a verifier of its own on the paid routes. */
+const AUTHORITY_FIRST = [...SIGNED_REQUEST_CHECKS.filter((c) => c.name === 'authority'), ...SIGNED_REQUEST_CHECKS.filter((c) => c.name !== 'authority')];
+
+/** Faults of the purchase machine where the rule is decided (its configuration, its orders of guards, its processor adapter, its routes' policy). */
+const deep: Mutant[] = [
+  {
+    id: 'purchase-challenges-expire-in-10s',
+    description: 'the purchase machine issues challenges that expire 10 s after they are issued',
+    requirements: [P.challengeLifetime.id, LIMITS.paymentChallengeLifetime.id],
+    platform: { purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, challengeLifetimeSeconds: 10 })) },
+  },
+  {
+    id: 'purchase-expired-challenge-honoured',
+    description: 'the purchase machine never refuses a credential for an expired challenge (no expiry guard)',
+    requirements: [P.expiredFreshChallenge.id, P.challengeLifetime.id],
+    platform: { purchases: (purchases) => changeGuard(purchases, 'expiry', () => undefined) },
+  },
+  {
+    id: 'purchase-expired-settlement-not-credited',
+    description: "the settlement intake drops a processor's report of a charge whose challenge has expired",
+    requirements: [P.expiredFreshChallenge.id],
+    platform: {
+      purchases: (purchases) => {
+        const intake = purchases.settlementIntake;
+        purchases.settlementIntake = async (report) => {
+          const record =
+            (await purchases.store.chargeById(report.chargeId)) ?? (report.token === undefined ? undefined : await purchases.store.chargeByToken(report.token));
+          const issued = record === undefined ? undefined : await purchases.store.challenge(record.challengeId);
+          if (issued !== undefined && purchases.ports.clock.now() > issued.expiresAt) return { credited: false, reason: 'grant-failed' };
+          return intake(report);
+        };
+      },
+    },
+  },
+  {
+    id: 'purchase-paid-surface-verifies-authority-first',
+    description: 'the paid routes run a verifier of their own that checks the authority before the signature parameters, unlike POST /api/auth/cli/token',
+    requirements: [P.cliTokenSameRefusal.id, P.verifierCodeOnPaidSurface.id],
+    platform: { purchases: (purchases) => void (purchases.routes = { ...purchases.routes, verifierConfig: (c) => ({ ...c, checks: AUTHORITY_FIRST }) }) },
+  },
+  {
+    id: 'purchase-uncovered-service-purchase-trusted',
+    description: 'the paid routes trust Service-Purchase whether or not the signature covers it',
+    requirements: [P.purchaseKindCovered.id],
+    platform: {
+      purchases: (purchases) => void (purchases.routes = { ...purchases.routes, trusted: (acceptance) => [...acceptance.coveredFields, HEADERS.purchase] }),
+    },
+  },
+  {
+    id: 'purchase-uncovered-payment-methods-trusted',
+    description: 'the paid routes trust Service-Payment-Methods whether or not the signature covers it',
+    requirements: [M.methodsHint.id],
+    platform: {
+      purchases: (purchases) =>
+        void (purchases.routes = { ...purchases.routes, trusted: (acceptance) => [...acceptance.coveredFields, HEADERS.paymentMethods] }),
+    },
+  },
+  {
+    id: 'purchase-pack-challenge-only-where-issued',
+    description: 'POST /api/mpp/credits refuses a pack challenge another resource issued with challenge_origin_mismatch',
+    requirements: [PURCHASE_ERRORS.challenge_origin_mismatch.id],
+    platform: {
+      purchases: (purchases) => {
+        purchases.guards = {
+          ...purchases.guards,
+          pack: purchases.guards.pack.map((guard) =>
+            guard.name !== 'pack-challenge'
+              ? guard
+              : {
+                  ...guard,
+                  run: async (ctx): Promise<OutcomeOf<typeof ctx> | undefined> =>
+                    (await guard.run(ctx)) ??
+                    (ctx.issued !== undefined && ctx.issued.origin !== PLATFORM_ROUTES.mppCredits
+                      ? purchaseAnswer(PURCHASE_ERRORS.challenge_origin_mismatch, surfaceOf(ctx.config))
+                      : undefined),
+                },
+          ),
+        };
+      },
+    },
+  },
+  {
+    id: 'purchase-unknown-card-country-defaulted',
+    description: "the deployment's card processor adapter places a card whose country cannot be established in the US",
+    requirements: [PURCHASE_ERRORS.purchases_unavailable_region.id],
+    platform: {
+      purchases: (purchases) => {
+        const country = purchases.processor.instrumentCountry.bind(purchases.processor);
+        purchases.processor.instrumentCountry = (token) => country(token) ?? 'US';
+      },
+    },
+  },
+  {
+    id: 'purchase-cancelled-intent-read-as-unknown',
+    description: "the deployment's card processor adapter reads an intent cancelled unsettled as an unknown outcome",
+    requirements: [P.declineFreshChallenge.id],
+    platform: {
+      purchases: (purchases) => {
+        const unknownIfCancelled = (reply: ChargeReply): ChargeReply => (reply.outcome === 'cancelled-unsettled' ? { ...reply, outcome: 'unknown' } : reply);
+        const charge = purchases.processor.charge.bind(purchases.processor);
+        const status = purchases.processor.status.bind(purchases.processor);
+        purchases.processor.charge = (token, amount, key) => unknownIfCancelled(charge(token, amount, key));
+        purchases.processor.status = (chargeId) => unknownIfCancelled(status(chargeId));
+      },
+    },
+  },
+  {
+    id: 'purchase-transaction-valid-past-expiry-admitted',
+    description: 'the stablecoin transaction check admits a transaction that stays valid past the challenge expiry',
+    requirements: [M.stablecoinNonMatching.id],
+    platform: {
+      purchases: (purchases) =>
+        changeGuard(purchases, 'transaction', (guard) => ({
+          ...guard,
+          run: async (ctx) => {
+            const issued = ctx.issued;
+            if (issued !== undefined) ctx.issued = { ...issued, expiresAt: Number.MAX_SAFE_INTEGER };
+            try {
+              return await guard.run(ctx);
+            } finally {
+              ctx.issued = issued;
+            }
+          },
+        })),
+    },
+  },
+  {
+    id: 'purchase-problem-types-under-payment-base',
+    description: 'the deployment publishes its own problem types under {payment_problems_url} instead of {problems_url}',
+    requirements: [PURCHASE_ERRORS['terms-acceptance-required'].id, PURCHASE_ERRORS['terms-version-stale'].id],
+    platform: {
+      purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, problemBases: { ...c.problemBases, problems: c.problemBases['payment-problems'] } })),
+    },
+  },
+  {
+    id: 'purchase-terms-link-names-other-url',
+    description: 'the deployment names its terms at another address than its {terms_url}',
+    requirements: [P.challengeShape.id],
+    platform: {
+      purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, terms: { ...c.terms, url: `${c.terms.url.replace(/\/+$/, '')}-draft` } })),
+    },
+  },
+];
+
+export const PURCHASE_MUTANTS: readonly Mutant[] = [...PURCHASE_ERROR_LIST.flatMap(perRow), ...specific, ...deep];

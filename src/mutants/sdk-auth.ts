@@ -147,15 +147,10 @@ const rows: Mutant[] = [
     },
   },
   {
-    id: 'sdk-expiry-leeway',
-    description: 'a token up to 60 s past exp is accepted',
+    id: 'sdk-expiry-leeway-ten-minutes',
+    description: 'the auth skill grants SDK tokens 600 s of clock leeway: a token ten minutes past exp, or before nbf, is accepted',
     requirements: [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id],
-    agent: {
-      options: withFault(async ({ token, verdict, verifyWith }) => {
-        const exp = numberClaim(token, SDK_CLAIMS.exp);
-        return refusedFor(verdict, 'token_expired') && Math.floor(Date.now() / 1000) - exp <= 60 ? verifyWith({ now: exp - 1 }) : verdict;
-      }),
-    },
+    agent: { options: (o) => ({ ...o, tokenLeewaySeconds: 600 }) },
   },
   {
     id: 'sdk-not-before-ignored',

@@ -7,6 +7,17 @@ import { MCP_APP_MIME_TYPE, WIDGET_SDK } from '../spec/widgets.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import { jsonAnswer, jsonOf, pathOf, rewrite, setJson, setText, textOf, type OpenAnswer } from './answer.js';
 import type { FaultRequest, Mutant } from './types.js';
+import { MemoryPublishStore, type CatalogRecord } from '../widgets/publish/index.js';
+
+/** A publish store that keeps the manifest snapshot without the schema version of its platform extension (9). */
+class VersionLosingStore extends MemoryPublishStore {
+  override putCatalogRecord(record: CatalogRecord): void {
+    const manifest = record.snapshot.manifest;
+    const { v: _lost, ...platform } = manifest._meta.platform;
+    const kept = { ...manifest, _meta: { ...manifest._meta, platform } } as unknown as typeof manifest;
+    super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: kept } });
+  }
+}
 
 /** Sections 2.4 (the platform's key directory), 2.5, 4.4 and 4.5: faults of the platform's documents and widget routes. */
 
@@ -188,5 +199,11 @@ export const WIDGET_MUTANTS: readonly Mutant[] = [
         (a) => setText(a, textOf(a).replace(/"content":\[/g, '"isError":true,"content":[')),
       ),
     },
+  },
+  {
+    id: 'widget-schema-version-lost',
+    description: 'the publish store keeps the manifest without _meta.platform.v, so the MCP App carries no schema version',
+    requirements: [R.widgetMcpAppSchemaVersion.id],
+    platform: { widgets: (o) => ({ ...o, store: new VersionLosingStore() }) },
   },
 ];

@@ -58,6 +58,8 @@ export interface ChallengeInput {
   readonly request: JsonObject;
   /** Clock seconds at issue; expires is this plus the challenge lifetime (8: 300 s). */
   readonly createdAt: number;
+  /** Seconds the challenge is honoured; the challenge lifetime of section 8 (300 s) when absent. */
+  readonly lifetimeSeconds?: number;
   readonly opaque?: Readonly<Record<string, string>>;
   readonly digest?: string;
   readonly description?: string;
@@ -127,7 +129,7 @@ export function createChallenge(input: ChallengeInput, binding: ChallengeBinding
     method: input.method,
     intent,
     request: input.request,
-    expires: instantOf(input.createdAt + PAYMENT_CHALLENGE_LIFETIME_S),
+    expires: instantOf(input.createdAt + (input.lifetimeSeconds ?? PAYMENT_CHALLENGE_LIFETIME_S)),
     header: PAYMENT_CREDENTIAL_HEADER,
     ...(input.opaque === undefined ? {} : { opaque: input.opaque }),
     ...(input.digest === undefined ? {} : { digest: input.digest }),

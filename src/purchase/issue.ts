@@ -33,12 +33,14 @@ export async function issueChallenge(
   now: number,
   offer: ChallengeOffer = cardPackOffer(config),
 ): Promise<PaymentChallenge> {
+  const lifetime = config.challengeLifetimeSeconds ?? PAYMENT_CHALLENGE_LIFETIME_S;
   const challenge = createChallenge(
     {
       realm: config.realm,
       method: offer.method,
       request: offer.request,
       createdAt: now,
+      lifetimeSeconds: lifetime,
       opaque: {
         ...offer.opaque,
         [OPAQUE_MEMBERS.packId]: offer.packId,
@@ -53,7 +55,7 @@ export async function issueChallenge(
     id: challenge.id,
     echo: challengeEcho(challenge),
     issuedAt: now,
-    expiresAt: now + PAYMENT_CHALLENGE_LIFETIME_S,
+    expiresAt: now + lifetime,
     termsVersion: config.terms.version,
     method: offer.method,
     kind: offer.kind,

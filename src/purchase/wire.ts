@@ -44,3 +44,9 @@ export const IDEMPOTENCY_KEY_PREFIX = 'mpp_';
 
 /** Retry-After seconds on the 7.4 rows that carry one, unless the deployment sets its own (docs/platform-sdk.md g: the platform sends 5). */
 export const DEFAULT_RETRY_AFTER_S = 5;
+
+/**
+ * The Date header field (RFC 9110 section 6.6.1): the spec does not name it, so the catalogue's HEADERS does not hold
+ * it. A challenge's expiry is judged from it when an answer carries one (READING-CHALLENGE-EXPIRY).
+ */
+export const HTTP_DATE_FIELD = 'date';

@@ -9,7 +9,7 @@ import { cliTokenRoute } from './cli-token.js';
 import { createWidgetService, type WidgetServiceOptions } from './widgets/index.js';
 import { platformMcpRoute } from './mcp/mcp-route.js';
 import { createReferencePurchases, mppCreditsRoute, paidRails, pricedResourceRoute, type RailPrices, type ReferencePurchases } from './purchases.js';
-import { keyDirectoryRoute, type HostedAgentKeys } from './key-directory.js';
+import { keyDirectoryRoute, type HostedAgentKey, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
 import { errorAnswer, renderAnswer } from './render.js';
 import { decideUpgrade, type SocketRoute, type UpgradeDecision } from './upgrade.js';
@@ -77,6 +77,12 @@ export interface PlatformFault {
   /** Changes the WebSocket endpoints once every one is mounted (the agent socket's frames). */
   readonly sockets?: (sockets: SocketRoute[]) => void;
   readonly answer?: (request: FaultRequest, response: Response) => Response | Promise<Response>;
+  /** Routes the platform should not serve, added to its table (a route of the agents' or of an authority's, 4.3). */
+  readonly routes?: readonly Route[];
+  /** Changes the widget service's options (its publish store, 4.4 and 4.5). */
+  readonly widgets?: (options: WidgetServiceOptions) => WidgetServiceOptions;
+  /** Changes the hosted agents' keys the key directory lists (2.4). */
+  readonly hostedAgentKeys?: (keys: readonly HostedAgentKey[]) => readonly HostedAgentKey[];
 }
 
 export interface RequestInfo {
@@ -108,6 +114,13 @@ export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts> {
 }
 
 const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+/** The keys the directory lists, read on every request, through any fault of them. */
+function directoryKeys(keys: HostedAgentKeys, faults: readonly PlatformFault[]): HostedAgentKeys {
+  const changes = faults.flatMap((f) => (f.hostedAgentKeys ? [f.hostedAgentKeys] : []));
+  if (changes.length === 0) return keys;
+  return () => changes.reduce((listed, change) => change(listed), typeof keys === 'function' ? keys() : keys);
+}
 
 /** The host as RFC 9421 @authority derives it: lower case, the origin scheme's default port dropped. */
 function normalisedAuthority(authority: string, origin: string): string {
@@ -167,10 +180,13 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
   for (const fault of faults) fault.sockets?.(sockets);
   const routes = new RouteTable([
     cliTokenRoute(tokens),
-    keyDirectoryRoute(options.hostedAgentKeys ?? []),
+    keyDirectoryRoute(directoryKeys(options.hostedAgentKeys ?? [], faults)),
     ...(purchases ? [mppCreditsRoute(purchases), pricedResourceRoute(purchases)] : []),
     ...(rails ? [rails.llm, platformMcpRoute(rails.delegate)] : []),
-    ...(options.widgets === false ? [] : createWidgetService({ clock: ports.clock, ...options.widgets }).routes),
+    ...(options.widgets === false
+      ? []
+      : createWidgetService(faults.reduce<WidgetServiceOptions>((o, f) => f.widgets?.(o) ?? o, { clock: ports.clock, ...options.widgets })).routes),
+    ...faults.flatMap((f) => f.routes ?? []),
     ...(options.routes ?? []),
   ]);
 

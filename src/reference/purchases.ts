@@ -26,14 +26,23 @@ import {
   type Clock,
   type PurchaseConfig,
   type PurchasePorts,
+  PACK_GUARDS,
+  SALE_GUARDS,
+  settleReported,
+  type PackGuard,
+  type SaleGuard,
+  type SettlementResult,
+  type FakeChargeState,
 } from '../purchase/index.js';
 import { testTokenOutcome, type TestTokenOutcome } from '../contract/test-tokens.js';
 import { AUTH_CODES } from '../spec/auth-errors.js';
 import { PAYMENT_METHODS, PURCHASE_KINDS } from '../spec/payments.js';
-import { DEFAULT_PROBLEM_BASES } from '../spec/problem-types.js';
+import { DEFAULT_PROBLEM_BASES, type ProblemBases } from '../spec/problem-types.js';
 import { PLATFORM_ROUTES } from '../spec/wire.js';
+import type { SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/types.js';
+import { verifyRequest } from '../verifier/verify-request.js';
 import { renderAnswer } from './render.js';
-import type { PublicRoute, VerifiedRoute } from './routes.js';
+import type { PublicRoute, RouteContext, VerifiedRoute } from './routes.js';
 import { PurchasedBalanceLedger, agentSocketRoute, createDelegate, llmChatCompletionsRoute, machineChallengeIssuer, type Delegate } from './paid/index.js';
 import type { SocketRoute } from './upgrade.js';
 
@@ -53,6 +62,35 @@ class TestTokenCardProcessor extends FakeCardProcessor {
     if (named !== undefined && this.chargeFor(idempotencyKey) === undefined) this.enqueue(TEST_OUTCOMES[named]);
     return super.charge(token, amount, idempotencyKey);
   }
+
+  /** The id of the charge a token paid, if the processor ever charged it. */
+  chargeIdOf(token: string): string | undefined {
+    for (const charge of this.charges.values()) if (charge.token === token) return charge.chargeId;
+    return undefined;
+  }
+}
+
+/**
+ * How the reference's paid routes take a request from the platform's verifier (4.7, 7.4). The defaults are the
+ * spec's: the platform's own verifier, and only the header fields a signature covers. The self-test's mutants
+ * replace them (a paid surface verifying on its own terms, or trusting fields no signature covers).
+ */
+export interface PaidRoutePolicy {
+  /** The verifier configuration the paid routes verify with (the platform's own by default). */
+  readonly verifierConfig: (platform: VerifierConfig) => VerifierConfig;
+  /** The header fields of a verified signed request the paid routes trust: the covered ones (7.4). */
+  readonly trusted: (acceptance: SignatureAcceptance, request: Request) => readonly string[];
+}
+
+const SPEC_ROUTE_POLICY: PaidRoutePolicy = Object.freeze({
+  verifierConfig: (platform: VerifierConfig) => platform,
+  trusted: (acceptance: SignatureAcceptance) => acceptance.coveredFields,
+});
+
+/** A settlement report of the card processor: the charge, and the token it was paid with when the processor names it. */
+export interface SettlementReport {
+  readonly chargeId: string;
+  readonly token?: string;
 }
 
 /** The purchase machine of a reference deployment: its ports (in memory, faults switchable) and its configuration. */
@@ -68,8 +106,20 @@ export interface ReferencePurchases {
   readonly sale: ReferenceSale;
   /** Read on every request: a test may replace members between requests (switches, terms version). */
   config: PurchaseConfig;
-  /** The single-call offer of the priced resource, read on every call. */
+  /** The single-call offer of the priced resources, read on every call. */
   saleOffer: SingleCallOffer;
+  /** The orders of guards the paid routes decide by (PACK_GUARDS, SALE_GUARDS), read on every request. */
+  guards: { pack: readonly PackGuard[]; sale: readonly SaleGuard[] };
+  /** How the paid routes take a request from the verifier, read on every request. */
+  routes: PaidRoutePolicy;
+  /** The deployment's intake of the card processor's settlement reports (its webhook; section 3 last row), read on every report. */
+  settlementIntake: (report: SettlementReport) => Promise<SettlementResult>;
+  /**
+   * The card processor, on its own (payment-faults): the charge a token paid reaches `state` at the processor. With
+   * `report` the processor then tells the deployment, as its settlement webhook would (through `settlementIntake`);
+   * a token it never charged for a purchase is reported as a capture matching nothing sold. The intake's word.
+   */
+  processorFinishes(token: string, state: FakeChargeState, report?: boolean): Promise<SettlementResult | undefined>;
 }
 
 export interface ReferenceStablecoin {
@@ -93,6 +143,8 @@ export interface ReferenceSale {
  * spec, which names no priced resource; it answers `{"served": n}` once bought.
  */
 export const REFERENCE_PRICED_PATH = '/api/priced/echo';
+/** A second priced resource selling the same call, so that a challenge one issued can be presented at the other (7.4 challenge_origin_mismatch). */
+export const REFERENCE_OTHER_PRICED_PATH = '/api/priced/echo-again';
 
 /**
  * The reference stablecoin offer: a Tempo testnet chain, a TIP-20 token and a deposit address of the
@@ -118,6 +170,16 @@ export const REFERENCE_TERMS_VERSION = '2026-07-31';
 /** Where the reference deployment publishes its terms of service. */
 export const REFERENCE_TERMS_PATH = '/doc/terms-of-service';
 
+/** Where the reference deployment publishes its problem types: {problems_url} under its origin, {payment_problems_url} the Payment scheme's. */
+export function referenceProblemBases(origin: string): ProblemBases {
+  return { ...DEFAULT_PROBLEM_BASES, problems: `${new URL(origin).origin}/problems` };
+}
+
+/** The reference deployment's {terms_url}. */
+export function referenceTermsUrl(origin: string): string {
+  return `${new URL(origin).origin}${REFERENCE_TERMS_PATH}`;
+}
+
 export function createReferencePurchases(options: ReferencePurchasesOptions): ReferencePurchases {
   const origin = new URL(options.origin);
   const processor = new TestTokenCardProcessor();
@@ -133,8 +195,8 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
   const ports: PurchasePorts = { clock: options.clock, random: { bytes: (n) => new Uint8Array(randomBytes(n)) }, processor, store, lock, buyers, stablecoin };
   const config: PurchaseConfig = {
     realm: origin.host,
-    problemBases: { ...DEFAULT_PROBLEM_BASES, problems: `${origin.origin}/problems` },
-    terms: { url: `${origin.origin}${REFERENCE_TERMS_PATH}`, version: REFERENCE_TERMS_VERSION },
+    problemBases: referenceProblemBases(origin.origin),
+    terms: { url: referenceTermsUrl(origin.origin), version: REFERENCE_TERMS_VERSION },
     mppEnabled: true,
     purchasesOpen: true,
     pack: { packId: 'mpp_5', price: { amount: '500', currency: 'usd' }, creditNano: '5000000000', networkId: 'profile_reference' },
@@ -168,7 +230,28 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
     defaultKind: PURCHASE_KINDS.exact,
     caps: { principalPerDay: 20, ipPerDay: 20, instrumentPerDay: 20, platformPerDay: 1000 },
   };
-  return { ports, processor, store, lock, buyers, stablecoin, sale, config, saleOffer };
+  let strays = 0;
+  const purchases: ReferencePurchases = {
+    ports,
+    processor,
+    store,
+    lock,
+    buyers,
+    stablecoin,
+    sale,
+    config,
+    saleOffer,
+    guards: { pack: PACK_GUARDS, sale: SALE_GUARDS },
+    routes: SPEC_ROUTE_POLICY,
+    settlementIntake: (report) => settleReported(report, ports),
+    async processorFinishes(token, state, report = false) {
+      const chargeId = processor.chargeIdOf(token);
+      if (chargeId !== undefined) processor.resolve(chargeId, state);
+      if (!report) return undefined;
+      return purchases.settlementIntake({ chargeId: chargeId ?? `pi_outside_${++strays}`, token });
+    },
+  };
+  return purchases;
 }
 
 /**
@@ -176,28 +259,54 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
  * to the call instead of a 401). A credential that fails to verify is answered as the verifier says.
  */
 export function pricedResourceRoute(purchases: ReferencePurchases): PublicRoute {
-  const handle = saleRoute({ ports: purchases.sale.ports, config: () => ({ ...purchases.config, sale: purchases.saleOffer }) });
+  const handlers = new Map(
+    [REFERENCE_PRICED_PATH, REFERENCE_OTHER_PRICED_PATH].map((resource) => [
+      resource,
+      saleRoute({
+        ports: purchases.sale.ports,
+        config: () => ({ ...purchases.config, sale: { ...purchases.saleOffer, resource } }),
+        guards: () => purchases.guards.sale,
+      }),
+    ]),
+  );
   return {
     name: REFERENCE_PRICED_PATH,
-    path: REFERENCE_PRICED_PATH,
+    path: (pathname) => (handlers.has(pathname) ? {} : null),
     access: 'public',
     methods: {
       POST: async (ctx) => {
-        const verdict = await ctx.verify();
+        const verdict = await paidVerdict(ctx, purchases);
         const read = await ctx.read();
         const caller: SaleCaller = !verdict.ok
           ? verdict.code === AUTH_CODES.missing_credential
             ? { kind: 'unidentified' }
             : { kind: 'refused', status: verdict.status, headers: verdict.headers, body: verdict.body }
           : verdict.kind === 'signature'
-            ? { kind: 'agent', agentUrl: verdict.agentUrl, signed: true, coveredHeaders: verdict.coveredFields, identity: verdict.identifier }
+            ? {
+                kind: 'agent',
+                agentUrl: verdict.agentUrl,
+                signed: true,
+                coveredHeaders: purchases.routes.trusted(verdict, ctx.request),
+                identity: verdict.identifier,
+              }
             : verdict.subject === null
               ? { kind: 'unidentified' }
               : { kind: 'agent', agentUrl: verdict.subject, signed: false, coveredHeaders: [] };
+        const handle = handlers.get(ctx.url.pathname)!;
         return handle({ request: ctx.request, caller, clientAddress: ctx.clientAddress, body: read.request.body });
       },
     },
   };
+}
+
+/**
+ * The verifier's verdict on a request to a paid route: the platform's own (7.4: a 401 on a paid surface carries the
+ * verifier's error_code and error_description), unless the route policy verifies on other terms.
+ */
+async function paidVerdict(ctx: RouteContext, purchases: ReferencePurchases): Promise<Verdict> {
+  const config = purchases.routes.verifierConfig(ctx.config);
+  if (config === ctx.config) return ctx.verify();
+  return verifyRequest((await ctx.read()).request, ctx.ports, config);
 }
 
 function headerRecord(headers: Headers): Record<string, string> {
@@ -217,19 +326,20 @@ export function mppCreditsRoute(purchases: ReferencePurchases): PublicRoute {
     access: 'public',
     methods: {
       POST: async (ctx) => {
-        const verdict = await ctx.verify();
+        const verdict = await paidVerdict(ctx, purchases);
         if (!verdict.ok && verdict.code !== AUTH_CODES.missing_credential) return renderAnswer(verdict);
         const buyer = !verdict.ok ? null : verdict.kind === 'signature' ? verdict.agentUrl : verdict.subject;
         const outcome = await decidePurchase(
           {
             buyer: buyer === null ? null : { agentUrl: buyer },
             signed: verdict.ok && verdict.kind === 'signature',
-            coveredHeaders: verdict.ok && verdict.kind === 'signature' ? verdict.coveredFields : [],
+            coveredHeaders: verdict.ok && verdict.kind === 'signature' ? purchases.routes.trusted(verdict, ctx.request) : [],
             headers: headerRecord(ctx.request.headers),
             now: purchases.ports.clock.now(),
           },
           purchases.ports,
           purchases.config,
+          purchases.guards.pack,
         );
         return renderAnswer({ status: outcome.status, headers: outcome.headers, body: outcome.body });
       },
@@ -268,7 +378,11 @@ export function paidRails(
       turnPriceNano: price.turnNano,
       purchaseUrl,
       terms,
-      issueChallenge: machineChallengeIssuer(purchases.ports, () => purchases.config),
+      issueChallenge: machineChallengeIssuer(
+        purchases.ports,
+        () => purchases.config,
+        () => purchases.guards.pack,
+      ),
     }),
     delegate: createDelegate({ balances: ledger, callPriceNano: price.delegateCallNano, run: async (call) => ({ ran: call }) }),
   };

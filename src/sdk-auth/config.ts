@@ -34,11 +34,18 @@ export interface AuthSkill {
   readonly trustedIssuers: readonly ResolvedTrustedIssuer[];
   readonly allow: readonly string[];
   readonly deny: readonly string[];
+  /** Seconds a token may be past exp, or before nbf, and still verify; 0 unless the options give one (READING-SDK-TOKEN-LEEWAY). */
+  readonly clockTolerance: number;
 }
 
 export interface AuthSkillOptions {
   /** Where @name agents live when no authority is set (the TypeScript component's platformApiUrl, 2.1). */
   readonly platformUrl?: string;
+  /**
+   * Clock leeway for exp and nbf, in seconds. The spec gives none, and the reference grants none by default; a
+   * receiver may grant a little (READING-SDK-TOKEN-LEEWAY), as verifiers of JWTs commonly do.
+   */
+  readonly clockToleranceSeconds?: number;
 }
 
 export type AuthSkillResult = { readonly ok: true; readonly skill: AuthSkill } | SdkAuthRefusal;
@@ -92,6 +99,7 @@ export function createAuthSkill(input: unknown, options: AuthSkillOptions = {}):
     trustedIssuers: Object.freeze(trusted),
     allow: Object.freeze([...(config.allow ?? [])]),
     deny: Object.freeze([...(config.deny ?? [])]),
+    clockTolerance: Math.max(0, options.clockToleranceSeconds ?? 0),
   });
   return { ok: true, skill };
 }

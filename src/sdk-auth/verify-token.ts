@@ -27,7 +27,7 @@ const ALGORITHMS: readonly string[] = Object.values(SDK_JWT_ALGORITHMS);
  * 3. the issuer's key set, cached for jwks_cache_ttl; a key the cached set lacks re-reads it once;
  * 4. the signature (jose);
  * 5. the claims, as jose orders them: every claim 2.2 requires present, aud equal to this agent's URL, nbf not
- *    after now, exp after now (no clock tolerance: the spec gives none);
+ *    after now, exp after now (no clock tolerance unless the skill's options grant one: the spec gives none);
  * 6. claim types: sub, jti, scope, client_id strings, token_type Bearer, agent_path a string when present.
  * Scopes allowed_scopes does not accept are dropped, not refused (docs/platform-sdk.md e). user_id stays null: 2.2 has
  * no user claim; agent_id and source_agent are sub.
@@ -91,6 +91,7 @@ async function verifyWith(token: string, jwks: JsonWebKeySet, skill: AuthSkill, 
     audience: skill.agentUrl,
     requiredClaims: [...SDK_REQUIRED_CLAIMS],
     currentDate: new Date(now * 1000),
+    clockTolerance: skill.clockTolerance,
   };
   let keys: ReturnType<typeof createLocalJWKSet>;
   try {

@@ -29,6 +29,20 @@ export const AGENT_TRANSPORT_ROUTES = Object.freeze({
   uamp: '/uamp',
 });
 
+/**
+ * 4.2: POST /a2a follows its open protocol, A2A (JSON-RPC 2.0). The method that sends a message in each generation
+ * of the protocol: message/send (0.2, 0.3), SendMessage (1.0, which names its version in the A2A-Version header),
+ * tasks/send (0.1). READING-A2A-GENERATION.
+ */
+export const A2A = Object.freeze({
+  jsonrpc: '2.0',
+  sendMethods: Object.freeze({ v03: 'message/send', v1: 'SendMessage', v01: 'tasks/send' }),
+  versionHeader: 'a2a-version',
+  version1: '1.0',
+  /** JSON-RPC 2.0: the method does not exist or is not available. */
+  methodNotFound: -32601,
+});
+
 /** 4.3: the token endpoint of an SDK agent and its form fields. */
 export const AGENT_TOKEN_ROUTE = '/auth/token';
 export const TOKEN_FORM_FIELDS = Object.freeze({

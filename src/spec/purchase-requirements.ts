@@ -41,6 +41,16 @@ export const PURCHASE_REQUIREMENTS = Object.freeze({
     '3',
     'A purchase the card processor reports settled is credited to the agent once, even when the credential is never presented again.',
   ),
+  cliTokenSameRefusal: r(
+    'PURCHASE-CLI-TOKEN-SAME-REFUSAL',
+    '4.7',
+    'POST /api/auth/cli/token answers a refused signed request with the same error_code and error_description values as a paid surface answers the same refused request.',
+  ),
+  purchaseKindCovered: r(
+    'PURCHASE-SERVICE-PURCHASE-COVERED',
+    '7.4',
+    'A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components; an uncovered Service-Purchase decides nothing.',
+  ),
 });
 
 export const PURCHASE_REQUIREMENT_LIST: readonly RequirementRecord[] = Object.freeze(Object.values(PURCHASE_REQUIREMENTS));

@@ -66,13 +66,25 @@ export const READINGS = Object.freeze({
     accepted: 'Refused, with signature_malformed, signature_agent_invalid or signature_coverage_insufficient: the string breaks the conditions of all three.',
     reference: 'signature_malformed, as for any header that is not the dictionary 5.2 asks for.',
   }),
+  coveredFieldAbsent: reading('READING-COVERED-FIELD-ABSENT', ['5.2', '7.3'], 'A covered header field the request does not carry', {
+    text: '5.2: "Only these and plain header fields may be covered"; 7.3 names no code for a covered field that is absent, except content-digest ("missing although covered": content_digest_mismatch).',
+    standard: 'RFC 9421 section 2.5: a signature base cannot be created when a covered component is missing, and verification fails.',
+    accepted: 'Refused, with signature_malformed or signature_invalid.',
+    reference: 'signature_malformed, known before any fetch: the base cannot be built.',
+  }),
+  keyDirectoryHosted: reading('READING-KEY-DIRECTORY-HOSTED', ['2.4'], 'Which agents the key directory lists', {
+    text: '2.4: "Key directory: served at the origin … It lists the Ed25519 keys of every agent the server hosts, one entry per thumbprint." 5.2: "Registration happens through the signed request itself."',
+    accepted:
+      'Every Ed25519 key of every agent served on the origin (an agent at /agents/NAME), each thumbprint once. Agents that only registered by signing requests publish their keys at their own origin; listing them too, or not, both conform.',
+    reference: 'Lists the agents it hosts only: a directory describes the signers of its own origin.',
+  }),
   cardMemory: reading('READING-CARD-MEMORY', ['5.2', '8'], 'How long a card refusal is remembered', {
     text: `5.2: "A card refusal is remembered about 10 minutes per agent URL"; section 8: "Card refusal memory | about 10 minutes".`,
     accepted: `Still remembered (the card is not read again) ${LIMITS.cardRefusalMemory.value - CARD_MEMORY_TOLERANCE_S} s after the refusal; read again ${LIMITS.cardRefusalMemory.value + CARD_MEMORY_TOLERANCE_S} s after it. Between the two, either.`,
     reference: `${LIMITS.cardRefusalMemory.value} s.`,
   }),
-  openBodies: reading('READING-OPEN-JSON-BODIES', ['2.6', '7.3', '7.4'], 'Members beyond those the spec names in a JSON body', {
-    text: '2.6 and 7.3 list the members of the error bodies ("Body: error (Unauthorized), error_code, error_description"; "503 bodies carry a retry object with sameCredential … and, when true, credentialHeader") without saying that no other member may appear; RFC 9457 problem details may carry extension members.',
+  openBodies: reading('READING-OPEN-JSON-BODIES', ['2.6', '7.2', '7.3', '7.4'], 'Members beyond those the spec names in a JSON body', {
+    text: '2.6 and 7.3 list the members of the error bodies ("Endpoint scope errors: object { error: { code: string, message: string } }"; "Body: error (Unauthorized), error_code, error_description"; "503 bodies carry a retry object with sameCredential … and, when true, credentialHeader") without saying that no other member may appear; RFC 9457 problem details may carry extension members.',
     accepted: 'Every member the spec names, with the value it gives; any further member, anywhere.',
     reference: 'Writes the named members only (plus the problem fields RFC 9457 defines on a 402).',
   }),
@@ -93,8 +105,36 @@ export const READINGS = Object.freeze({
   }),
   challengeExpiry: reading('READING-CHALLENGE-EXPIRY', ['7.4', '8'], 'When a challenge says it expires', {
     text: `7.4: "A challenge expires after ${LIMITS.paymentChallengeLifetime.value} seconds".`,
-    accepted: `An expires ${LIMITS.paymentChallengeLifetime.value} s after the answer's Date header, within ${CHALLENGE_EXPIRY_TOLERANCE_S} s either way (against the run's own clock, within the 60 s skew 5.2 tolerates, when the answer has no Date); a credential for a challenge older than ${LIMITS.paymentChallengeLifetime.value} s refused with a fresh challenge.`,
+    accepted: `An expires ${LIMITS.paymentChallengeLifetime.value} s after the answer's Date header, within ${CHALLENGE_EXPIRY_TOLERANCE_S} s either way (against the run's own clock, within the 60 s skew 5.2 tolerates, when the answer has no Date); a credential for a challenge older than ${LIMITS.paymentChallengeLifetime.value} s refused with a fresh challenge. The checks present a credential ${LIMITS.paymentChallengeLifetime.value - CHALLENGE_EXPIRY_TOLERANCE_S} s after its challenge (it must be honoured) and ${LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1} s after (it must be refused); in between, either.`,
     reference: `expires = the time of issue + ${LIMITS.paymentChallengeLifetime.value} s.`,
+  }),
+  purchaseBodyMembers: reading('READING-PURCHASE-BODY-MEMBERS', ['2.6', '7.4'], 'Which member of a 7.4 body carries what the spec names only by meaning', {
+    text: '7.4: "403 and 503 carry no challenge and a stable error code in the body"; payment_unreconciled: "body says whether the refund is issued or pending"; funding_failed: "body has the purchase block". No member is named, and 2.6 gives two shapes: { error: { code, message } } and { error, error_code, error_description }.',
+    accepted:
+      'The code in error_code, in error as a string, or in error.code; the refund state as any member holding issued or pending; the purchase block as a member named purchase.',
+    reference:
+      "Both error and error_code carry the code (the platform's SDK reads error, every other refusal of the platform names it error_code), with error_description; refund; purchase.",
+  }),
+  problemTypeAddress: reading('READING-PROBLEM-TYPE-ADDRESS', ['7.4'], 'Where the problem types of 7.4 live', {
+    text: "7.4 writes the problem types as {problems_url}/terms-acceptance-required and {payment_problems_url}/method-unsupported; the intro names {problems_url} among the service's addresses without giving it, and {payment_problems_url} not at all.",
+    standard:
+      "RFC 9457 section 3.1.1: type is a URI reference, resolved against the document's base when relative. The Payment HTTP authentication scheme draft publishes its problem types under https://paymentauth.org/problems.",
+    accepted:
+      "The whole type URL is judged, never its last segment alone: against the embedded reference, its own {problems_url} and the Payment scheme's base; against a live deployment, the address of the first type of each kind it answers with, which every later type of that kind must share.",
+    reference: '{problems_url} is <origin>/problems; {payment_problems_url} is https://paymentauth.org/problems.',
+  }),
+  purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
+    text: '7.4: "A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components. An unsigned caller of a resource that sells single calls gets a 402 sized to that call". What a signed agent that sets neither (or sets one the signature does not cover) gets is not said.',
+    accepted:
+      'Either a single call or the pack, as long as an uncovered Service-Purchase gets the same offer as none at all; the checks that buy a single call as a signed agent send Service-Purchase: exact, covered.',
+    reference: 'A single call (the priced resource sells calls; the pack is one covered header away).',
+  }),
+  paidSuccess: reading('READING-PAID-SUCCESS', ['4.7', '7.4'], 'What a paid request succeeds with', {
+    text: '4.7: POST /api/mpp/credits "Body: not shown"; section 2.6: "Fields of the receipt and of the purchase block in bodies: not shown". The spec gives no status for a purchase that went through, and names no priced single-call resource.',
+    accepted:
+      "Any 2xx without a Payment challenge, carrying Payment-Receipt; no member of its body is judged. Single calls are checked at the reference's priced paths (/api/priced/echo and /api/priced/echo-again) and reported not-run where the target serves nothing there.",
+    reference:
+      "200 with {ok, granted, packId, balance, paymentIntentId, receipt} (the platform's SDK shape), and the called resource's own answer for a single call.",
   }),
   sseFraming: reading('READING-SSE-FRAMING', ['4.1', '4.2'], 'How a stream of server-sent events is read', {
     text: '4.1: "data frames are lines of the form data: <json> followed by a blank line, and a stream may end with data: [DONE]".',
@@ -113,6 +153,35 @@ export const READINGS = Object.freeze({
     text: "The agent suites call conformance probes an agent declares for the run (docs/contracts.md); the spec does not ask any agent to declare them, and 5.4's auth modes exist in the TypeScript SDK only.",
     accepted: 'A probe answered 404 is not declared: its checks are reported not-run with that reason, never failed.',
     reference: 'Declares every probe, and one per TypeScript auth mode.',
+  }),
+  tokenEndpointAnswers: reading('READING-TOKEN-ENDPOINT-ANSWERS', ['4.3', '5.1'], "What an agent's POST /auth/token answers", {
+    text: '4.3: "POST | /auth/token | Form fields: grant_type (client_credentials), client_id (string), client_secret (string), scope (space-separated string), target (string, an agent name with a leading @). Response body: not shown."; 5.1: "Token generation, discovery endpoints, allow/deny management and key publishing exist in the Python SDK only".',
+    standard:
+      'RFC 6749: the form is the client credentials grant (4.4, grant_type REQUIRED) with the client authenticated by client_id and client_secret in the body (2.3.1). A token is answered with a JSON access_token (5.1); an error with 400 and a JSON error (5.2): invalid_request for a missing required parameter, invalid_client when client authentication fails (an unknown client; 401 allowed), unsupported_grant_type for a grant type the server does not support.',
+    accepted:
+      'A good grant (a client the agent knows, client_credentials, scope, target @name) answered with any 2xx whose JSON body carries a non-empty string access_token, with any other members. Refusals: an unknown client 400 or 401 invalid_client; another grant type 400 unsupported_grant_type; a form without grant_type 400 invalid_request or unsupported_grant_type; a form broken in two ways (an unknown client and a bad grant) either code. An agent answering 404 at /auth/token serves no token endpoint (TypeScript agents have none): not-run.',
+    reference:
+      'RFC 6749 answers with Cache-Control: no-store: { access_token, token_type Bearer, expires_in, scope }, or { error, error_description }; the form checked first, then the grant type, then the client, then the target (invalid_target, RFC 8707, for a name that is no agent).',
+  }),
+  a2aGeneration: reading('READING-A2A-GENERATION', ['4.2'], 'Which A2A request POST /a2a answers', {
+    text: '4.2: "POST | /a2a | Agent-to-agent" and "Bodies of these endpoints follow their open protocols; their field shapes are not shown."',
+    standard:
+      'A2A (the Agent2Agent protocol) over JSON-RPC 2.0: a request { jsonrpc "2.0", id, method, params } is answered with { jsonrpc "2.0", id, result } or with an error object. The method that sends a message is tasks/send in 0.1, message/send in 0.2 and 0.3, SendMessage in 1.0 (with the header A2A-Version: 1.0 and its own message shape).',
+    accepted:
+      'A success of any generation: the check sends one message/send, SendMessage and tasks/send request each, and passes when one of them is answered 2xx with a JSON-RPC 2.0 response carrying the same id and a result (of any shape). A 401 is not-run (the agent asks a credential the run does not have).',
+    reference: 'Serves message/send (0.3) and SendMessage (1.0), answering a Message that repeats the text it was sent.',
+  }),
+  signatureFailureAnswer: reading('READING-SIGNATURE-FAILURE-ANSWER', ['7.2', '7.3'], 'How an agent endpoint refuses a signature that does not verify', {
+    text: '7.2: "401 | (signature failure) | A Web Bot Auth signature that does not verify is the answer itself"; the 401 row above it, "unauthorized", is for a caller "not verifiable".',
+    accepted:
+      "A 401 that names the signature failure: a 7.3 error_code other than those of a missing or bearer credential (any code whose condition the request meets, READING-CHECK-ORDER), as the 7.3 body's error_code or as the 2.6 error.code. The plain unauthorized of a request without any credential is not that answer.",
+    reference:
+      "The reference verifier's 401 as it stands (the 7.3 body, WWW-Authenticate, Accept-Signature where 7.3 asks it), with the agent's own host as the authority.",
+  }),
+  mcpAppPlatformMeta: reading('READING-MCP-APP-PLATFORM-META', ['9', '4.4', '2.5'], "Where a widget's MCP App carries _meta.platform.v", {
+    text: '2.5: the manifest is "Shaped as an MCP Apps manifest (SEP-1865) with a platform extension under _meta"; 9: "_meta.platform.v is the schema version, current value 1"; 4.4: "Every published widget is exposed here as an MCP App". Which object of the App carries the extension is not said.',
+    accepted: "_meta.platform.v equal to 1 on the widget's ui:// resource, as resources/list lists it or as resources/read returns it (either one).",
+    reference: "The published manifest's _meta.platform (v, iconRef, themeRef, remixOf) on the resource in both answers.",
   }),
   unpublishedValues: reading('READING-UNPUBLISHED-VALUES', ['4.4', '4.5', '4.3', '6', '8'], 'Values and shapes the spec does not give', {
     text: 'Section 8: "Numeric values of the bridge rate window, KV quota caps, live-attach cap, handler time budget, ownerless balance cap and all daily purchase caps: not shown"; 4.4 publish bodies, 4.3 the token endpoint\'s answer and 6 other socket frames: "not shown"; 4.5 gives the agent slug only as <prefix>-<userId6>-<bundleSlug>.',

@@ -100,6 +100,21 @@ export const REQUIREMENTS = Object.freeze({
     '4.4',
     'A tool of a published widget can be called through its MCP endpoint with tools/call and answers a tool result.',
   ),
+  platformNoTokenEndpoint: r(
+    'PLATFORM-NO-TOKEN-ENDPOINT',
+    '4.3',
+    'The platform itself serves no agent token endpoint, and neither {authority}/api/auth/jwks nor {authority}/api/auth/token: on the platform those paths never answer a success.',
+  ),
+  agentA2aEndpoint: r(
+    'AGENT-A2A-ENDPOINT',
+    '4.2',
+    "POST /a2a, the agent-to-agent transport endpoint, answers a request of its open protocol (A2A, JSON-RPC 2.0) with that protocol's success: a JSON-RPC response carrying a result.",
+  ),
+  widgetMcpAppSchemaVersion: r(
+    'WIDGET-MCP-APP-SCHEMA-VERSION',
+    '9',
+    "A published widget's MCP App carries the manifest schema version _meta.platform.v, whose current value is 1.",
+  ),
 });
 
 export const REQUIREMENT_LIST: readonly RequirementRecord[] = Object.freeze([

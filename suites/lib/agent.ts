@@ -1,6 +1,7 @@
 import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget } from '../../src/harness/agent/index.js';
 import type { TargetResponse } from '../../src/harness/target.js';
+import type { UpgradeOutcome } from '../../src/harness/agent/agent-target.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import type { CheckContext } from './check.js';
 
@@ -13,6 +14,33 @@ export async function exchange(target: AgentTarget, c: Pick<CheckContext, 'recor
     response: recordResponse(response),
   });
   return response;
+}
+
+/** READING-PROBE-NOT-DECLARED: the reason a check is not run when the agent answers 404 at a conformance probe. */
+function probeNotDeclared(path: string): string {
+  return `probe not declared: the agent answers 404 at ${path.split('?')[0]}; an agent under test declares the conformance probes (docs/contracts.md, src/contract/probes.ts) to be checked by this`;
+}
+
+/**
+ * Sends a request to a conformance probe with the method it is declared for: a 404 means the agent does not declare
+ * the probe, and the check is reported not-run (READING-PROBE-NOT-DECLARED), never failed.
+ */
+export async function probe(target: AgentTarget, c: Pick<CheckContext, 'record' | 'notRun'>, request: AgentRequest): Promise<TargetResponse> {
+  const response = await exchange(target, c, request);
+  if (response.status === 404) c.notRun(probeNotDeclared(request.path));
+  return response;
+}
+
+/** An upgrade to a conformance probe socket; refused with 404, the socket is not declared (not-run). */
+export async function probeUpgrade(
+  target: AgentTarget,
+  c: Pick<CheckContext, 'notRun'>,
+  path: string,
+  headers?: ReadonlyArray<readonly [string, string]>,
+): Promise<UpgradeOutcome> {
+  const outcome = await target.upgrade(path, headers);
+  if (!outcome.opened && outcome.response.status === 404) c.notRun(probeNotDeclared(path));
+  return outcome;
 }
 
 export function text(response: TargetResponse): string {
@@ -36,7 +64,9 @@ export function bearer(token: string): readonly [string, string] {
 export async function tokenOrNotRun(target: AgentTarget, c: Pick<CheckContext, 'notRun'>, role: Parameters<AgentTarget['token']>[0]): Promise<string> {
   const token = await target.token(role);
   if (token === null)
-    c.notRun(`needs a ${role} caller the agent verifies: a live run has no credential the agent trusts (only the embedded reference agent is given callers)`);
+    c.notRun(
+      `needs a caller the agent verifies as ${role}: a live run has no credential the agent trusts (only the embedded reference agent is given callers)`,
+    );
   return token;
 }
 

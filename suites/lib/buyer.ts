@@ -1,12 +1,55 @@
+import { expect } from 'vitest';
+import type { CaseRequest } from '../../src/cases/types.js';
 import { recordRequest, recordResponse, type Exchange } from '../../src/harness/exchange.js';
-import { readPaidAnswer, type PaidAnswer } from '../../src/harness/judge-purchase.js';
-import type { Target, TargetResponse } from '../../src/harness/target.js';
+import { ProblemTypeAddresses, purchaseAnswerProblems, readPaidAnswer, type PaidAnswer, type PaidExchangeFacts } from '../../src/harness/judge-purchase.js';
+import type { Target, TargetRequest, TargetResponse } from '../../src/harness/target.js';
 import { serializeCredential, type ChallengeEcho } from '../../src/purchase/index.js';
+import { referenceProblemBases, referenceTermsUrl } from '../../src/reference/purchases.js';
 import { Kit } from '../../src/scenarios/kit.js';
 import { defaultCovered } from '../../src/scenarios/request-builder.js';
 import { HEADERS } from '../../src/spec/headers.js';
-import { STRIPE_PAYLOAD_MEMBERS } from '../../src/spec/payments.js';
+import { LIMITS } from '../../src/spec/limits.js';
+import { STRIPE_PAYLOAD_MEMBERS, type PaymentProblemRecord } from '../../src/spec/payments.js';
+import type { PurchaseErrorRecord } from '../../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
+
+/**
+ * Where each target's problem types live, kept for the target's life (one suite file): the embedded reference's are
+ * known; a live deployment's are learned from its first answers (READING-PROBLEM-TYPE-ADDRESS).
+ */
+const problemTypes = new WeakMap<Target, ProblemTypeAddresses>();
+
+/**
+ * The facts an exchange with `target` is judged by, at `now` by the run's clock for that target: in-process the
+ * target's own clock (which checks move) and no skew; live the wall clock, with the skew 5.2 tolerates. Never both.
+ */
+export function exchangeFacts(target: Target, now: number, requestUrl?: string): PaidExchangeFacts {
+  const inProcess = target.kind === 'in-process';
+  const origin = target.environment.platformOrigin;
+  let addresses = problemTypes.get(target);
+  if (addresses === undefined) problemTypes.set(target, (addresses = new ProblemTypeAddresses(inProcess ? referenceProblemBases(origin) : {})));
+  return {
+    clock: { now, skewS: inProcess ? 0 : LIMITS.clockSkew.value },
+    problemTypes: addresses,
+    ...(requestUrl === undefined ? {} : { requestUrl }),
+    ...(inProcess ? { termsUrl: referenceTermsUrl(origin) } : {}),
+  };
+}
+
+/** Fails the check with every way the answer differs from what 7.4 says of `expected`. */
+export function expectPaidAnswer(
+  exchange: { readonly response: TargetResponse; readonly facts: PaidExchangeFacts },
+  expected: PurchaseErrorRecord | PaymentProblemRecord,
+): void {
+  const problems = purchaseAnswerProblems(exchange.response, expected, exchange.facts);
+  if (problems.length) expect.fail(problems.join('\n'));
+}
+
+/** A paid route's documented success: 2xx (the spec shows no body or status beyond that), with no challenge on it. */
+export function expectSucceeded(exchange: PaidExchange, what: string): void {
+  expect(exchange.status >= 200 && exchange.status < 300, `${what} succeeds (2xx), got ${exchange.status} ${exchange.refusal ?? ''}`).toBe(true);
+  expect(exchange.challengeCount, `no challenge on ${what}`).toBe(0);
+}
 
 const LABEL = 'sig1';
 const NO_BODY = new Uint8Array(0);
@@ -23,6 +66,8 @@ export interface PaidRequestOptions {
 
 export interface PaidExchange extends PaidAnswer {
   readonly response: TargetResponse;
+  /** What the answer is judged by: the run's clock when it was sent, the request's URL, the deployment's addresses. */
+  readonly facts: PaidExchangeFacts;
 }
 
 /**
@@ -60,8 +105,14 @@ export class Buyer {
     return this.kit.alice.agentUrl;
   }
 
-  /** The target's clock now (moved by `advance` in-process; the real time live). */
+  /** The target's clock now (moved by `advance` in-process; the real time live, as of the last `sync`). */
   get now(): number {
+    return this.clock;
+  }
+
+  /** Live, reads the wall clock again (before building a request whose times matter); in-process the target's clock stands. */
+  sync(): number {
+    if (this.target.kind === 'live') this.clock = this.target.environment.now();
     return this.clock;
   }
 
@@ -84,8 +135,22 @@ export class Buyer {
     await this.target.step(this.clock, undefined);
   }
 
+  /** Sends a request built with the kit (signed as the scenario says), recording it; judged at the run's clock. */
+  async send(built: CaseRequest): Promise<PaidExchange> {
+    this.sync();
+    const request: TargetRequest = {
+      method: built.method,
+      url: built.url,
+      headers: built.headers,
+      body: built.body_base64 !== undefined ? Buffer.from(built.body_base64, 'base64') : built.body !== undefined ? new TextEncoder().encode(built.body) : null,
+    };
+    const response = await this.target.send(request);
+    this.record({ request: recordRequest(request), response: recordResponse(response) });
+    return { ...readPaidAnswer(response), response, facts: exchangeFacts(this.target, this.clock, request.url) };
+  }
+
   async post(options: PaidRequestOptions = {}): Promise<PaidExchange> {
-    if (this.target.kind === 'live') this.clock = this.target.environment.now();
+    this.sync();
     const headers = Object.entries(options.headers ?? {}) as Array<[string, string]>;
     const url = this.kit.url(options.path ?? PLATFORM_ROUTES.mppCredits);
     let request: { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body: Uint8Array | null };
@@ -103,7 +168,7 @@ export class Buyer {
     }
     const response = await this.target.send(request);
     this.record({ request: recordRequest(request), response: recordResponse(response) });
-    return { ...readPaidAnswer(response), response };
+    return { ...readPaidAnswer(response), response, facts: exchangeFacts(this.target, this.clock, url) };
   }
 }
 

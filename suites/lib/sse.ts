@@ -1,21 +1,25 @@
 import { expect } from 'vitest';
-import { parseSseFrames } from '../../src/access/endpoint-sse.js';
+import { readEventStream } from '../../src/access/endpoint-sse.js';
 import { HEADERS, MEDIA_TYPES, SSE } from '../../src/spec/index.js';
 
-/** 4.1 framing of a whole SSE body: every block one data line, and nothing after the last blank line. */
+/**
+ * 4.1 framing of a whole SSE body, read by a real event-stream parser (READING-SSE-FRAMING: CRLF, LF or CR line
+ * ends, comment lines, one space or none after `data:`): every event holds JSON, data: [DONE] comes last if it
+ * comes, and the last event is followed by a blank line. The JSON values, in order.
+ */
 export function expectSseFraming(body: string): unknown[] {
-  const { frames, trailing } = parseSseFrames(body);
-  const invalid = frames.flatMap((f, i) => (f.kind === 'invalid' ? [`frame ${i + 1} ${JSON.stringify(f.text.slice(0, 80))} ${f.problem}`] : []));
-  expect(invalid, 'every frame is data: <json> followed by a blank line').toEqual([]);
-  expect(trailing, 'the stream ends with a blank line').toBe('');
-  const doneAt = frames.findIndex((f) => f.kind === 'done');
-  if (doneAt >= 0) expect(doneAt, 'data: [DONE] is the last frame').toBe(frames.length - 1);
-  return frames.flatMap((f) => (f.kind === 'data' ? [f.value] : []));
+  const { values, problems } = readEventStream(body);
+  expect(problems, `every event is data: <json> followed by a blank line, data: ${SSE.done} last`).toEqual([]);
+  return [...values];
 }
 
 export function expectSseHeaders(headers: Readonly<Record<string, string>>): void {
   expect((headers[HEADERS.contentType] ?? '').split(';')[0]!.trim().toLowerCase(), 'Content-Type').toBe(MEDIA_TYPES.eventStream);
   expect((headers[HEADERS.cacheControl] ?? '').toLowerCase(), 'Cache-Control').toContain(SSE.cacheControl);
   // HTTP/2 forbids Connection; an agent behind an HTTP/2 front may lose it on the way, which the check then names.
-  expect((headers[HEADERS.connection] ?? '').toLowerCase(), 'Connection').toBe(SSE.connection);
+  const connection = (headers[HEADERS.connection] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((t) => t.trim());
+  expect(connection, 'Connection').toContain(SSE.connection);
 }

@@ -21,5 +21,5 @@ export function agentSuiteNotRunReason(): string | undefined {
 
 /** The agent the agent suites check: the live one `run --agent-url` names, else the embedded reference agent. */
 export function agentSuiteTarget(): AgentTarget {
-  return context.agentUrl ? new LiveAgentTarget(context.agentUrl, context.timeoutMs) : new InProcessAgentTarget();
+  return context.agentUrl ? new LiveAgentTarget(context.agentUrl, context.timeoutMs, context.agentClient) : new InProcessAgentTarget();
 }

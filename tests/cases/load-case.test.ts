@@ -68,7 +68,7 @@ describe('loadCase', () => {
       [
         'an unknown top-level member',
         broken((c) => (c.comment = 'x')),
-        'comment: unknown member; a case has only "id", "description", "platform", "now", "documents", "registrations", "steps"',
+        'comment: unknown member; a case has only "id", "description", "platform", "now", "documents", "dns", "registrations", "steps"',
       ],
       [
         'body and body_base64 together',

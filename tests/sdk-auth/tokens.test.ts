@@ -90,6 +90,26 @@ describe('minting and verifying SDK-to-SDK tokens (2.2, 5.5)', () => {
     });
   }
 
+  test('a clock leeway the options grant stretches exp and nbf by exactly that much (READING-SDK-TOKEN-LEEWAY); none by default', async () => {
+    const key = await freshKey('ed25519');
+    const minted = await mintSdkToken(alice, { audience: BOB, scopes: ['read'], key }, { clock: new FixedClock(NOW), random: seededRandom(2) });
+    if (!minted.ok) throw new Error(minted.message);
+    const lenient = createAuthSkill({ base_url: BOB }, { clockToleranceSeconds: 30 });
+    if (!lenient.ok) throw new Error(lenient.message);
+    expect(bob.clockTolerance).toBe(0);
+    const at = async (skill: AuthSkill, now: number) =>
+      (
+        await verifySdkToken(minted.token, skill, {
+          clock: new FixedClock(now),
+          fetchKeySet: memoryKeySets({ [ALICE_JWKS]: { keys: [publicEntryOf(key)] } }),
+          keySetCache: new MemoryKeySetCache(),
+        })
+      ).ok;
+    const exp = NOW + LIMITS.sdkTokenLifetime.value;
+    expect([await at(bob, exp + 10), await at(lenient.skill, exp + 10), await at(lenient.skill, exp + 31)]).toEqual([false, true, false]);
+    expect([await at(bob, NOW - 10), await at(lenient.skill, NOW - 10), await at(lenient.skill, NOW - 31)]).toEqual([false, true, false]);
+  });
+
   test('minting needs agent_id (it becomes sub and client_id)', async () => {
     const r = await mintSdkToken(bob, { audience: ALICE, scopes: [], key: await freshKey('ed25519') }, { clock: new FixedClock(NOW), random: seededRandom(1) });
     expect(r).toMatchObject({ ok: false, reason: 'config_invalid', problems: [{ pointer: '/agent_id' }] });

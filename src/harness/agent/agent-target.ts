@@ -2,8 +2,19 @@ import type { TargetResponse } from '../target.js';
 import type { CallerRole } from '../../contract/callers.js';
 import type { SdkIssuerName, SdkTokenRequest } from './callers.js';
 
-/** Agents configured otherwise than the reference (5.1, 5.4): in Portal mode, and with no auth skill and no access block. */
-export type AgentVariant = 'portal' | 'no-verifier';
+/**
+ * Agents configured otherwise than the reference (4.3, 5.1, 5.4): in Portal mode, with no auth skill and no access
+ * block, and a server with no signing identity.
+ */
+export type AgentVariant = 'portal' | 'no-verifier' | 'no-identity';
+
+/** A client of the agent's token endpoint (4.3 POST /auth/token) the run knows, and the @name it asks a token for. */
+export interface TokenClient {
+  readonly id: string;
+  readonly secret: string;
+  /** An agent name with a leading @. */
+  readonly target: string;
+}
 
 /** A request to the agent; `path` is relative to the agent URL (query included), or an absolute URL on its origin. */
 export interface AgentRequest {
@@ -44,6 +55,8 @@ export interface AgentTarget {
   sdkToken(request: SdkTokenRequest): Promise<string | null>;
   /** The same kind of agent configured as `variant`; null when the target cannot have one (live). */
   variant(variant: AgentVariant): AgentTarget | null;
+  /** A client the agent's token endpoint knows; null when the run knows none (a live agent without `--agent-client`). */
+  tokenClient(): TokenClient | null;
   /** A fresh agent like this one with a clock and key sets the check controls; null when the target cannot have one (live). */
   controlled(): ControlledAgent | null;
   /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */

@@ -5,27 +5,54 @@ import { createStandardAgent, type StandardAgent, type StandardAgentOptions } fr
 import { activeDeviation } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
 import type { TargetResponse } from '../target.js';
-import { requestUrlOf, type AgentRequest, type AgentTarget, type AgentVariant, type ControlledAgent, type UpgradeOutcome } from './agent-target.js';
+import {
+  requestUrlOf,
+  type AgentRequest,
+  type AgentTarget,
+  type AgentVariant,
+  type ControlledAgent,
+  type TokenClient,
+  type UpgradeOutcome,
+} from './agent-target.js';
 import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, issuerKeySetUrl, sdkToken, type SdkTokenRequest } from './callers.js';
 import type { CallerRole } from '../../contract/callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
 
-/** Each variant stands on its own agent URL, with the auth skill and access block it is named for. */
+/** Each variant stands on its own agent URL, with the auth skill, access block and identity it is named for. */
 const VARIANTS: Readonly<
-  Record<AgentVariant, { readonly name: string; readonly authSkill: StandardAgentOptions['authSkill']; readonly access?: StandardAgentOptions['access'] }>
+  Record<
+    AgentVariant,
+    {
+      readonly name: string;
+      readonly authSkill: StandardAgentOptions['authSkill'];
+      readonly access?: StandardAgentOptions['access'];
+      readonly identity?: false;
+    }
+  >
 > = Object.freeze({
   portal: { name: 'portal-reference', authSkill: PORTAL_AUTH_SKILL, access: CALLER_ACCESS },
   'no-verifier': { name: 'unverified-reference', authSkill: null },
+  'no-identity': { name: 'no-identity-reference', authSkill: CALLER_AUTH_SKILL, access: CALLER_ACCESS, identity: false },
 });
+
+/** The client the embedded reference agent's token endpoint knows (4.3), asking for a token for the agent itself. */
+const TOKEN_CLIENT = Object.freeze({ id: 'conformance-client', secret: 'conformance-client-secret' });
 
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
 
-/** The wall clock, moved forward by `offset` seconds. */
+/**
+ * The wall clock moved forward by `offset` seconds, or, frozen, a clock that stands still at the second it was made
+ * and moves only when moved: a check that moves it then never sees a second of the wall clock go by besides.
+ */
 class MovableClock implements Clock {
   offset = 0;
+  private readonly frozenAt: number | undefined;
+  constructor(frozen = false) {
+    this.frozenAt = frozen ? Math.floor(Date.now() / 1000) : undefined;
+  }
   now(): number {
-    return Math.floor(Date.now() / 1000) + this.offset;
+    return (this.frozenAt ?? Math.floor(Date.now() / 1000)) + this.offset;
   }
 }
 
@@ -42,12 +69,16 @@ export class InProcessAgentTarget implements AgentTarget {
   /** The agent, and one per mutant whose fault is in how the agent is built (self-test). */
   private readonly agents = new Map<string, Promise<StandardAgent>>();
   private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
-  private readonly clock = new MovableClock();
+  private readonly clock: MovableClock;
   private readonly caught = new CaughtErrors();
   /** The key sets the issuers publish, read by the agent at each fetch. */
   private readonly keySets: Record<string, JsonWebKeySet> = callerKeySets();
 
-  constructor(private readonly configuredAs?: AgentVariant) {
+  constructor(
+    private readonly configuredAs?: AgentVariant,
+    frozenClock = false,
+  ) {
+    this.clock = new MovableClock(frozenClock);
     this.agentUrl = configuredAs ? IN_PROCESS_AGENT_URL.replace(/[^/]+$/, VARIANTS[configuredAs].name) : IN_PROCESS_AGENT_URL;
     this.description = configuredAs ? `embedded reference agent (${configuredAs})` : 'embedded reference agent';
   }
@@ -63,13 +94,14 @@ export class InProcessAgentTarget implements AgentTarget {
         const options: StandardAgentOptions = {
           agentUrl: this.agentUrl,
           name: variant ? variant.name : 'reference',
-          keyStore: createMemoryKeyStore(await generateAgentKeys()),
+          keyStore: variant?.identity === false ? null : createMemoryKeyStore(await generateAgentKeys()),
           authSkill: variant ? variant.authSkill : CALLER_AUTH_SKILL,
           ...(access ? { access } : {}),
           fetchKeySet: memoryKeySets(this.keySets),
           clock: this.clock,
           random,
           serveKeyDirectory: true,
+          clients: { [TOKEN_CLIENT.id]: TOKEN_CLIENT.secret },
           onError: this.caught.hook,
         };
         return createStandardAgent(built ? built(options) : options);
@@ -123,8 +155,13 @@ export class InProcessAgentTarget implements AgentTarget {
     return target;
   }
 
+  tokenClient(): TokenClient {
+    return { ...TOKEN_CLIENT, target: `@${new URL(this.agentUrl).pathname.split('/').pop()}` };
+  }
+
   controlled(): ControlledAgent {
-    const target = new InProcessAgentTarget(this.configuredAs);
+    // Its clock stands still but when the check moves it, so a cache's age is exactly what the check made it.
+    const target = new InProcessAgentTarget(this.configuredAs, true);
     return {
       target,
       advance: (seconds) => void (target.clock.offset += seconds),

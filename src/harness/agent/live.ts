@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import WebSocket from 'ws';
 import type { TargetResponse } from '../target.js';
-import { requestUrlOf, type AgentRequest, type AgentTarget, type UpgradeOutcome } from './agent-target.js';
+import { requestUrlOf, type AgentRequest, type AgentTarget, type TokenClient, type UpgradeOutcome } from './agent-target.js';
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -21,6 +21,8 @@ export class LiveAgentTarget implements AgentTarget {
   constructor(
     agentUrl: string,
     private readonly timeoutMs = 30_000,
+    /** `run --agent-client ID:SECRET`: a client of the agent's token endpoint; the target is the agent itself by default. */
+    private readonly client?: { readonly id: string; readonly secret: string; readonly target?: string },
   ) {
     this.agentUrl = agentUrl.replace(/\/+$/, '');
     this.description = this.agentUrl;
@@ -69,6 +71,12 @@ export class LiveAgentTarget implements AgentTarget {
 
   variant(): null {
     return null;
+  }
+
+  tokenClient(): TokenClient | null {
+    if (!this.client) return null;
+    const own = new URL(this.agentUrl).pathname.split('/').filter(Boolean).pop() ?? '';
+    return { id: this.client.id, secret: this.client.secret, target: this.client.target ?? `@${own}` };
   }
 
   controlled(): null {

@@ -31,6 +31,7 @@ const ALL: ReadonlySet<Capability> = new Set([
   'fault-injection',
   'payment-faults',
   'spend',
+  'dns-control',
 ]);
 
 /**
@@ -41,6 +42,7 @@ export class InProcessTarget implements Target {
   readonly kind = 'in-process' as const;
   readonly description = 'embedded reference platform';
   readonly capabilities = ALL;
+  readonly hostedAgentKeys = HOSTED_AGENT_KEYS;
   readonly environment: Target['environment'] = {
     authority: VECTOR_ENV.authority,
     platformOrigin: `https://${VECTOR_ENV.authority}`,
@@ -67,7 +69,7 @@ export class InProcessTarget implements Target {
     this.documents = { ...c.documents };
     const clock = { now: () => this.now };
     const mutant = activeDeviation();
-    this.fetcher = createMemoryFetcher(this.documents, mutant?.fetcher?.limits ?? {});
+    this.fetcher = createMemoryFetcher(this.documents, { ...(mutant?.fetcher?.limits ?? {}), ...(c.dns ? { addresses: c.dns } : {}) });
     const fetcher = mutant?.fetcher?.wrap ? mutant.fetcher.wrap(this.fetcher, () => this.documents) : this.fetcher;
     const registrations = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({ agentUrl, thumbprints: [...r.thumbprints], registeredAt: c.now }));
     const ports = createMemoryPorts(clock, fetcher, registrations);

@@ -18,11 +18,13 @@ export async function unreconciledRefusal(token: string, ports: Pick<PurchasePor
   return unreconciled === undefined ? undefined : purchaseAnswer(PURCHASE_ERRORS.payment_unreconciled, surfaceOf(config), { refund: unreconciled.refund });
 }
 
-/** 7.4 purchases_unavailable_region for a card: its market is closed, or its country cannot be established. */
+/**
+ * 7.4 purchases_unavailable_region for a card: its market is closed, or its country cannot be established
+ * (whether or not any market is closed: the row names both conditions).
+ */
 export async function cardMarketRefusal(token: string, ports: Pick<PurchasePorts, 'processor'>, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
-  if (config.closedMarkets === undefined) return undefined;
   const country = await ports.processor.instrumentCountry(token);
-  if (country === undefined || config.closedMarkets.includes(country.toUpperCase()))
+  if (country === undefined || (config.closedMarkets ?? []).includes(country.toUpperCase()))
     return purchaseAnswer(PURCHASE_ERRORS.purchases_unavailable_region, surfaceOf(config));
   return undefined;
 }

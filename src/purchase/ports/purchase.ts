@@ -198,6 +198,11 @@ export interface PurchaseConfig {
   readonly pack: PackOffer;
   /** With a secret a challenge id is an HMAC (unforgeable); without one, a SHA-256 (the store still binds it). */
   readonly challengeSecret?: Uint8Array;
+  /**
+   * Seconds a challenge is honoured, written into its expires and enforced when a credential comes back; the
+   * spec's 300 (7.4, section 8) when absent. Only a test deployment sets another value.
+   */
+  readonly challengeLifetimeSeconds?: number;
   /** Markets (card countries) purchases are closed in; a card whose country cannot be established is refused too (7.4 purchases_unavailable_region). */
   readonly closedMarkets?: readonly string[];
   /** The purchased balance an agent without an owner may hold, in nano units (7.4 ownerless_balance_cap); no cap when absent. */

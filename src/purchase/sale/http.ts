@@ -2,6 +2,7 @@ import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { isCallAnswer, type SaleOutcome } from './answer.js';
 import { decideSale } from './decide.js';
+import type { SaleGuard } from './guards.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 
 /**
@@ -36,6 +37,8 @@ export interface SaleRouteOptions {
   readonly ports: SalePorts;
   /** The resource's sale; a function is read on every call, so a switch flipped between calls takes effect at once. */
   readonly config: SaleConfig | (() => SaleConfig);
+  /** The order of guards (SALE_GUARDS by default), read on every call. */
+  readonly guards?: () => readonly SaleGuard[];
 }
 
 const encoder = new TextEncoder();
@@ -77,6 +80,6 @@ export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => 
       ...(agent?.identity === undefined ? {} : { identity: agent.identity }),
       body: bytes,
     };
-    return renderSaleOutcome(await decideSale(input, options.ports, configOf()));
+    return renderSaleOutcome(await decideSale(input, options.ports, configOf(), options.guards?.()));
   };
 }

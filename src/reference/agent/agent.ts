@@ -9,7 +9,7 @@ import { forbiddenVerdict, isOpenDeclaration } from '../../access/scope-rules.js
 import { compileDeclaredPath } from '../../access/endpoint-path.js';
 import { EndpointTable } from '../../access/endpoint-routing.js';
 import { bearerCredential, decideSocketUpgrade, presentsCredential } from '../../access/endpoint-socket.js';
-import { sseHeaders, sseStream } from '../../access/endpoint-sse.js';
+import { sseHeaders, sseStream, type SseFraming } from '../../access/endpoint-sse.js';
 import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, ENDPOINT_OWN_CODES } from '../../spec/agent-endpoints.js';
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
@@ -22,7 +22,9 @@ import { conformanceEndpoints, conformanceSockets } from './conformance-endpoint
 import type { AgentHttpEndpoint, AgentSocketEndpoint, EndpointAuth, EndpointContext } from './endpoint-context.js';
 import { publicEd25519, type AgentKeys } from './keys.js';
 import { tokenEndpointResponse, type TokenMinter } from './token-endpoint.js';
-import { chatCompletionsResponse, modelsResponse } from './transport.js';
+import { DEFAULT_A2A_METHODS, a2aResponse, chatCompletionsResponse, modelsResponse } from './transport.js';
+import type { SignatureCheck, SignatureVerdict } from './signatures.js';
+import type { EndpointAnswer } from '../../access/endpoint-answers.js';
 
 /** Verifies an inbound Bearer SDK token (2.2, 5.1); null when it does not verify. */
 export type TokenVerifier = (token: string) => Promise<VerifiedToken | null>;
@@ -51,6 +53,15 @@ export interface ReferenceAgentOptions {
   };
   /** Serve the key directory at the origin (an agent served alone on its origin); off when a platform serves the origin. */
   readonly serveKeyDirectory?: boolean;
+  /**
+   * Verifies a request's Web Bot Auth signature (5.2); a signature that does not verify is then refused with the
+   * verifier's own 401 (7.2). Absent, a signature is a credential the agent cannot verify (401 unauthorized).
+   */
+  readonly checkSignature?: SignatureCheck;
+  /** How server-sent events are written (LF, no comments by default; READING-SSE-FRAMING allows others). */
+  readonly sseFraming?: SseFraming;
+  /** The A2A methods POST /a2a serves (4.2); message/send and SendMessage by default. */
+  readonly a2aMethods?: readonly string[];
   /** Seconds. */
   readonly now?: () => number;
   /** Called with every exception the agent catches while answering (it still answers 500). */
@@ -99,22 +110,31 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
     return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : null;
   };
 
-  async function identify(request: Request, url: URL | null): Promise<CallerIdentity> {
+  type Identity = CallerIdentity & { readonly signature: SignatureVerdict };
+
+  async function identify(request: Request, url: URL | null): Promise<Identity> {
     const authorization = request.headers.get(HEADERS.authorization);
     // A signature is a credential too (the SDKs' credential headers): a 401 then says it did not verify.
     const presentedCredential = presentsCredential(authorization, url) || request.headers.has(HEADERS.signatureInput);
+    const signature: SignatureVerdict = options.checkSignature ? await options.checkSignature(request) : { kind: 'none' };
+    const signer = signature.kind === 'verified' ? callerOf({ agent_id: signature.agentUrl, user_id: null, scopes: [] }, access) : null;
     const token = bearerCredential(authorization, url);
-    if (token === null || !options.verifyToken) return { caller: null, presentedCredential };
+    if (token === null || !options.verifyToken) return { caller: signer, presentedCredential, signature };
     const verified = await options.verifyToken(token).catch(() => null);
-    return { caller: verified ? callerOf(verified, access) : null, presentedCredential };
+    return { caller: verified ? callerOf(verified, access) : signer, presentedCredential, signature };
   }
+
+  /** 7.2: where the rules would answer 401 to a request whose signature did not verify, the verifier's refusal is the answer. */
+  const signatureAnswer = (refused: EndpointAnswer | null, identity: Identity): EndpointAnswer | null =>
+    refused?.status === 401 && identity.signature.kind === 'refused' ? identity.signature.refusal : refused;
 
   /** 7.2: a caller the access block keeps out is refused 403 on a scoped endpoint before its scope is read. */
   const keptOut = (endpoint: { readonly scopes?: AgentHttpEndpoint['scopes'] }, identity: CallerIdentity) =>
     !isOpenDeclaration(endpoint.scopes) && deniedByAccessBlock(identity.caller, access)
       ? accessRefusalAnswer(forbiddenVerdict(), identity.presentedCredential)
       : null;
-  const gate = (endpoint: AgentHttpEndpoint, identity: CallerIdentity) => keptOut(endpoint, identity) ?? decideEndpointAccess(endpoint, identity, agentFacts);
+  const gate = (endpoint: AgentHttpEndpoint, identity: Identity) =>
+    signatureAnswer(keptOut(endpoint, identity) ?? decideEndpointAccess(endpoint, identity, agentFacts), identity);
 
   const authOf = (identity: CallerIdentity): EndpointAuth => ({ authenticated: identity.caller?.authenticated === true, caller: identity.caller });
 
@@ -134,7 +154,11 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
     const ctx: EndpointContext = { request, url, params, query: url.searchParams, body: body.bytes, auth: authOf(identity) };
     const result = await endpoint.handler(ctx);
     if (result instanceof Response) return result;
-    if (isAsyncIterable(result)) return new Response(sseStream(result, { done: true }), { status: 200, headers: sseHeaders() });
+    if (isAsyncIterable(result))
+      return new Response(sseStream(result, { done: true, ...(options.sseFraming ? { framing: options.sseFraming } : {}) }), {
+        status: 200,
+        headers: sseHeaders(),
+      });
     return json(result ?? null);
   }
 
@@ -160,7 +184,9 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
       case AGENT_TRANSPORT_ROUTES.models:
         return get(() => modelsResponse(options.name));
       case AGENT_TRANSPORT_ROUTES.chatCompletions:
-        return post(() => chatCompletionsResponse(request, options.name, now));
+        return post(() => chatCompletionsResponse(request, options.name, now, options.sseFraming));
+      case AGENT_TRANSPORT_ROUTES.a2a:
+        return post(() => a2aResponse(request, options.a2aMethods ?? DEFAULT_A2A_METHODS, now));
       case AGENT_TOKEN_ROUTE:
         if (options.tokenEndpoint) return post(() => tokenEndpointResponse(request, options.tokenEndpoint!));
         break;
@@ -202,7 +228,7 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
       const found = path === null ? undefined : sockets.map((s) => ({ ...s, params: s.match(path) })).find((s) => s.params !== null);
       if (!found) return { refuse: renderAnswer(notFoundAnswer(url.pathname)) };
       const identity = await identify(request, url);
-      const refused = keptOut(found.socket, identity) ?? decideSocketUpgrade(found.socket, identity, agentFacts);
+      const refused = signatureAnswer(keptOut(found.socket, identity) ?? decideSocketUpgrade(found.socket, identity, agentFacts), identity);
       if (refused) return { refuse: renderAnswer(refused) };
       return { accept: (socket) => found.socket.accept(socket, { url, params: found.params!, auth: authOf(identity) }) };
     },

@@ -4,7 +4,17 @@ import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { PAYMENT_METHODS } from '../../spec/payments.js';
 import type { AgentHttpEndpoint, AgentSocketEndpoint } from './endpoint-context.js';
-import { AUTH_MODE_PROBES, PAYMENT_SEEN_MEMBER, PROBES, SCOPE_PROBES, SOCKET_PROBE, STREAM_PROBE_FRAMES } from '../../contract/probes.js';
+import {
+  AUTH_MODE_PROBES,
+  OWNER_SOCKET_PROBE,
+  PAYMENT_SEEN_MEMBER,
+  PROBE_CALL_MARK,
+  PROBE_CALLS_MEMBER,
+  PROBES,
+  SCOPE_PROBES,
+  SOCKET_PROBE,
+  STREAM_PROBE_FRAMES,
+} from '../../contract/probes.js';
 
 async function* frames(): AsyncIterable<unknown> {
   for (const frame of STREAM_PROBE_FRAMES) yield frame;
@@ -21,6 +31,12 @@ function decoded(body: Uint8Array): unknown {
 
 /** The reference handlers of the probes: each says what it received, so a check can see the handler ran. */
 export function conformanceEndpoints(): AgentHttpEndpoint[] {
+  // Runs of the echo and small handlers by ?mark=, for the calls probe; kept per set of endpoints (per agent).
+  const calls = new Map<string, number>();
+  const counted = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => {
+    const mark = ctx.query.get(PROBE_CALL_MARK);
+    if (mark) calls.set(mark, (calls.get(mark) ?? 0) + 1);
+  };
   const who = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => ({
     endpoint: ctx.url.pathname,
     caller: ctx.auth.caller?.id ?? null,
@@ -28,8 +44,21 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
   });
   return [
     { ...PROBES.open, handler: (ctx) => who(ctx) },
-    { ...PROBES.echo, handler: (ctx) => ({ ...who(ctx), bytes: ctx.body.byteLength, json: decoded(ctx.body) }) },
-    { ...PROBES.small, handler: (ctx) => ({ ...who(ctx), bytes: ctx.body.byteLength }) },
+    {
+      ...PROBES.echo,
+      handler: (ctx) => {
+        counted(ctx);
+        return { ...who(ctx), bytes: ctx.body.byteLength, json: decoded(ctx.body) };
+      },
+    },
+    {
+      ...PROBES.small,
+      handler: (ctx) => {
+        counted(ctx);
+        return { ...who(ctx), bytes: ctx.body.byteLength };
+      },
+    },
+    { ...PROBES.calls, handler: (ctx) => ({ [PROBE_CALL_MARK]: ctx.params.mark, [PROBE_CALLS_MEMBER]: calls.get(ctx.params.mark ?? '') ?? 0 }) },
     { ...PROBES.item, handler: (ctx) => ({ ...who(ctx), params: ctx.params, query: Object.fromEntries(ctx.query) }) },
     { ...PROBES.user, handler: (ctx) => who(ctx) },
     { ...PROBES.owner, handler: (ctx) => who(ctx) },
@@ -65,14 +94,12 @@ function ownPaymentReceipt(): Response {
   return new Response(JSON.stringify({ paid: true }), { status: 200, headers: { [HEADERS.paymentReceipt]: receipt, [HEADERS.contentType]: MEDIA_TYPES.json } });
 }
 
-/** The scoped socket probe: echoes every text message back. */
+/** The scoped socket probes: each echoes every text message back. */
 export function conformanceSockets(): AgentSocketEndpoint[] {
-  return [
-    {
-      ...SOCKET_PROBE,
-      accept: (socket) => {
-        socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
-      },
+  return [SOCKET_PROBE, OWNER_SOCKET_PROBE].map((probe) => ({
+    ...probe,
+    accept: (socket) => {
+      socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
     },
-  ];
+  }));
 }

@@ -48,6 +48,8 @@ export async function createMountedAgent(origin: string, options: ServedAgentOpt
     },
     clock: { now: () => Math.floor(Date.now() / 1000) },
     random: { bytes: (n) => new Uint8Array(randomBytes(n)) },
+    // Signed requests to the agent are verified as the platform verifies them, reading documents under the same rules.
+    signatures: { fetcher },
     ...(options.clients ? { clients: options.clients } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });

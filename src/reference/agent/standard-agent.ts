@@ -5,6 +5,8 @@ import { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions }
 import type { AccessBlock } from './caller.js';
 import { loadOrCreateAgentKeys, type AgentKeyStore } from './keys.js';
 import { sdkTokenMinter, sdkTokenVerifier, type VerdictFault } from './sdk-auth-adapter.js';
+import { UNREACHABLE_DOCUMENTS, webBotAuthCheck } from './signatures.js';
+import type { DocumentFetcher } from '../../verifier/ports.js';
 
 export interface StandardAgentOptions {
   /** e.g. http://127.0.0.1:8787/agents/alice */
@@ -24,12 +26,24 @@ export interface StandardAgentOptions {
   readonly random: Random;
   /** Clients of POST /auth/token (client_id to client_secret); none by default. */
   readonly clients?: Readonly<Record<string, string>>;
+  /** false: no token endpoint (4.3; a TypeScript agent has none), as without a signing identity. */
+  readonly tokenEndpoint?: false;
   /** The URL of @name; by default a sibling under /agents/ on this agent's origin. */
   readonly resolveTarget?: (name: string) => string | null;
   readonly serveKeyDirectory?: boolean;
   readonly publishRsaKey?: boolean;
   readonly endpoints?: ReferenceAgentOptions['endpoints'];
   readonly sockets?: ReferenceAgentOptions['sockets'];
+  /**
+   * Web Bot Auth signatures on inbound requests (7.2): verified with the reference verifier, reading the signing
+   * agents' documents through `fetcher` (by default none is reachable, so no signature verifies); false: the agent
+   * does not verify signatures (a signature is then a credential it cannot verify).
+   */
+  readonly signatures?: { readonly fetcher?: DocumentFetcher; readonly allowInsecureAgentUrls?: boolean } | false;
+  /** Seconds of clock leeway the auth skill grants SDK tokens (READING-SDK-TOKEN-LEEWAY); none by default. */
+  readonly tokenLeewaySeconds?: number;
+  readonly sseFraming?: ReferenceAgentOptions['sseFraming'];
+  readonly a2aMethods?: ReferenceAgentOptions['a2aMethods'];
   /** A fault of the inbound token check; only self-test mutants set it. */
   readonly verdictFault?: VerdictFault;
   readonly onError?: ReferenceAgentOptions['onError'];
@@ -46,11 +60,14 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
   let verifyToken: ReferenceAgentOptions['verifyToken'];
   let tokenEndpoint: ReferenceAgentOptions['tokenEndpoint'];
   if (options.authSkill) {
-    const made = createAuthSkill({ [AUTH_SKILL_FIELDS.agentId]: options.name, ...options.authSkill, [AUTH_SKILL_FIELDS.baseUrl]: agentUrl });
+    const made = createAuthSkill(
+      { [AUTH_SKILL_FIELDS.agentId]: options.name, ...options.authSkill, [AUTH_SKILL_FIELDS.baseUrl]: agentUrl },
+      options.tokenLeewaySeconds ? { clockToleranceSeconds: options.tokenLeewaySeconds } : {},
+    );
     if (!made.ok) throw new TypeError(`the reference agent's auth skill is not valid: ${made.message}`);
     const ports = { clock: options.clock, fetchKeySet: options.fetchKeySet, keySetCache: new MemoryKeySetCache() };
     verifyToken = sdkTokenVerifier(made.skill, ports, options.verdictFault);
-    if (keys) {
+    if (keys && options.tokenEndpoint !== false) {
       const origin = new URL(agentUrl).origin;
       tokenEndpoint = {
         clients: options.clients ?? {},
@@ -71,6 +88,18 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     ...(options.endpoints ? { endpoints: options.endpoints } : {}),
     ...(options.sockets ? { sockets: options.sockets } : {}),
     now: () => options.clock.now(),
+    ...(options.signatures === false
+      ? {}
+      : {
+          checkSignature: webBotAuthCheck({
+            agentUrl,
+            clock: options.clock,
+            fetcher: options.signatures?.fetcher ?? UNREACHABLE_DOCUMENTS,
+            ...(options.signatures?.allowInsecureAgentUrls ? { allowInsecureAgentUrls: true } : {}),
+          }),
+        }),
+    ...(options.sseFraming ? { sseFraming: options.sseFraming } : {}),
+    ...(options.a2aMethods ? { a2aMethods: options.a2aMethods } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   return { ...agent, keys };

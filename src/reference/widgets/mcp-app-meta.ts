@@ -12,7 +12,9 @@ export function widgetResourceUri(postId: string, entryPath: string): string {
  * The UI resource's `_meta`: `ui` is MCP Apps' McpUiResourceMeta as the manifest gives it (toMcpAppsResourceMeta:
  * https:// origins, nothing of the author's on a CSP fallback), plus the platform's own origin as a resource domain,
  * because the injected widget SDK loads from there. `openai/widgetCSP` repeats the lists for ChatGPT and carries
- * redirectDomains, which MCP Apps has no member for (README: how widget.json differs from MCP Apps).
+ * redirectDomains, which MCP Apps has no member for (README: how widget.json differs from MCP Apps). `platform` is the
+ * manifest's platform extension as published (2.5, 9: v, the schema version, and iconRef, themeRef, remixOf when given;
+ * READING-MCP-APP-PLATFORM-META).
  */
 export function resourceMeta(manifest: WidgetManifest, platformOrigin: string): Record<string, unknown> {
   const ui = toMcpAppsResourceMeta(manifest);
@@ -23,7 +25,7 @@ export function resourceMeta(manifest: WidgetManifest, platformOrigin: string): 
   if (csp.connectDomains) openai.connect_domains = csp.connectDomains;
   if (csp.frameDomains) openai.frame_domains = csp.frameDomains;
   if (redirect.length) openai.redirect_domains = redirect;
-  return { ui: { ...ui, csp }, 'openai/widgetCSP': openai };
+  return { ui: { ...ui, csp }, platform: { ...manifest._meta.platform }, 'openai/widgetCSP': openai };
 }
 
 /**

@@ -64,6 +64,8 @@ export const ROW_METHODS: Readonly<Record<PurchaseErrorCode, readonly PaymentMet
 export const UNREACHABLE_REQUIREMENTS: Readonly<Record<string, string>> = Object.freeze({
   [PURCHASE_REQUIREMENTS.verifierCodeOnPaidSurface.id]:
     "a refused signature or bearer is answered by the verifier before the purchase machine runs (src/purchase/sale/http.ts passes the verifier's 401 through); see vectors/signed-requests.json",
+  [PURCHASE_REQUIREMENTS.cliTokenSameRefusal.id]:
+    "the refusal is the verifier's, at POST /api/auth/cli/token and on the paid surface alike, before any purchase machine runs; the suite compares the two routes (check purchase.cli-token-same-refusal)",
 });
 
 /** The rows and requirements no sequence reaches, as the vector file lists them. */

@@ -14,6 +14,7 @@ import {
   OTHER_BUYER,
   OTHER_RESOURCE,
   PACK,
+  PAID_COVERAGE,
   PACK_NANO,
   RESOURCE,
   RETRY_AFTER_S,
@@ -194,6 +195,25 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
       callPaid(0, 'spt_1', row(E.challenge_kind_mismatch)),
       present({ path: CREDITS, credential: { challengeOf: 1, spt: 'spt_2' }, expect: row(E.challenge_kind_mismatch) }),
       present({ path: CREDITS, credential: { challengeOf: 0, spt: 'spt_1' }, expect: granted(PACK_NANO, cardReceipt('pi_1')) }),
+    ],
+  },
+  {
+    ...sale,
+    id: 'sale-uncovered-purchase-kind',
+    description:
+      'Service-Purchase counts only when the signature covers it: pack, not covered, gets what a request without Service-Purchase gets (here a call); covered, the pack.',
+    flags: ['SingleCall'],
+    covers: [R.purchaseKindCovered.id],
+    events: [
+      callNoCredential(exact),
+      callNoCredential(exact, {
+        headers: { [HEADERS.purchase]: PACK },
+        caller: signed(
+          BUYER,
+          PAID_COVERAGE.filter((h) => h !== HEADERS.purchase),
+        ),
+      }),
+      callNoCredential(problem(P.paymentRequired, { purchase: PACK }), { headers: { [HEADERS.purchase]: PACK } }),
     ],
   },
   {

@@ -1,4 +1,4 @@
-import { CARD_MEMORY_TOLERANCE_S } from '../../spec/readings.js';
+import { CARD_MEMORY_TOLERANCE_S, READINGS } from '../../spec/readings.js';
 import { HEADERS } from '../../spec/headers.js';
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
@@ -6,7 +6,7 @@ import { LIMITS } from '../../spec/limits.js';
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
 import type { CaseDocument } from '../../cases/types.js';
 import { agentAt, cardDocument, keyFromName, keySetDocument } from '../identities.js';
-import { accepted, refused, type Group, type Kit } from '../kit.js';
+import { accepted, allowing, refused, type Group, type Kit } from '../kit.js';
 import { signatureAgentHeader } from '../request-builder.js';
 
 /** The RFC 9421 Appendix B.1.4 public key: published test material, never admitted (2.4). */
@@ -62,7 +62,7 @@ export const documents: Group = {
           headers: { [HEADERS.contentType]: MEDIA_TYPES.json },
           body: JSON.stringify({ keys: [k.A.publicJwk], padding: 'x'.repeat(LIMITS.documentSize.value) }),
         }),
-        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
+        steps: [k.step(k.request(), allowing(refused(AUTH_CODES.key_set_unreachable), [AUTH_CODES.key_set_invalid], READINGS.keySetUnreadable))],
       }),
     },
     {
@@ -81,7 +81,7 @@ export const documents: Group = {
       flags: ['FetchRules'],
       build: (k) => ({
         documents: withKeySet(k, { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.html }, body: '<html>keys</html>' }),
-        steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
+        steps: [k.step(k.request(), allowing(refused(AUTH_CODES.key_set_unreachable), [AUTH_CODES.key_set_invalid], READINGS.keySetUnreadable))],
       }),
     },
     // key_set_invalid

@@ -1,8 +1,10 @@
+import { READINGS } from '../../spec/readings.js';
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
+import { LIMITS } from '../../spec/limits.js';
 import { SIGNATURE_AGENT_TYPES } from '../../spec/wire.js';
 import { agentAt } from '../identities.js';
-import { refused, type Group, type Kit } from '../kit.js';
+import { accepted, allowing, refused, type Group, type Kit } from '../kit.js';
 import { defaultCovered, defaultParams, signatureAgentHeader, type LabelSpec } from '../request-builder.js';
 
 /** The default parameters of label sig1 with one of them replaced (or removed with null). */
@@ -144,7 +146,7 @@ export const headers: Group = {
         steps: [
           k.step(
             k.request({ labels: [sig1(k, { covered: [...covered().slice(0, 5), '"x-trace"', covered().at(-1)!] })] }),
-            refused(AUTH_CODES.signature_malformed),
+            allowing(refused(AUTH_CODES.signature_malformed), [AUTH_CODES.signature_invalid], READINGS.coveredFieldAbsent),
           ),
         ],
       }),
@@ -155,7 +157,16 @@ export const headers: Group = {
       flags: ['Malformed'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ signatureAgent: `"${k.alice.keySetUrl}"` }), refused(AUTH_CODES.signature_malformed))],
+        steps: [
+          k.step(
+            k.request({ signatureAgent: `"${k.alice.keySetUrl}"` }),
+            allowing(
+              refused(AUTH_CODES.signature_malformed),
+              [AUTH_CODES.signature_agent_invalid, AUTH_CODES.signature_coverage_insufficient],
+              READINGS.legacySignatureAgent,
+            ),
+          ),
+        ],
       }),
     },
     // signature_params_invalid
@@ -225,6 +236,24 @@ export const headers: Group = {
       }),
     },
     {
+      id: 'params-nonce-one-character',
+      description: 'a nonce of 1 character, the shortest 5.2 allows, is accepted',
+      flags: ['Params', 'Boundary', 'Valid'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ nonce: () => 'x' }), accepted(k.alice.agentUrl))],
+      }),
+    },
+    {
+      id: 'params-nonce-256-characters',
+      description: 'a nonce of 256 characters, the longest 5.2 allows, is accepted',
+      flags: ['Params', 'Boundary', 'Valid'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ nonce: () => 'n'.repeat(LIMITS.nonceMaxLength.value) }), accepted(k.alice.agentUrl))],
+      }),
+    },
+    {
       id: 'params-expires-before-created',
       description: 'expires is not after created',
       flags: ['Params'],
@@ -253,6 +282,45 @@ export const headers: Group = {
       build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now + 61, expires: k.now + 121 }), refused(AUTH_CODES.signature_expired))] }),
     },
     // signature_coverage_insufficient
+    {
+      id: 'coverage-missing-method',
+      description: '@method is not covered',
+      flags: ['Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { covered: covered().filter((c) => c !== '"@method"') })] }),
+            refused(AUTH_CODES.signature_coverage_insufficient),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'coverage-missing-authority',
+      description: '@authority is not covered',
+      flags: ['Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { covered: covered().filter((c) => c !== '"@authority"') })] }),
+            refused(AUTH_CODES.signature_coverage_insufficient),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'coverage-missing-path',
+      description: '@path is not covered',
+      flags: ['Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ labels: [sig1(k, { covered: covered().filter((c) => c !== '"@path"') })] }), refused(AUTH_CODES.signature_coverage_insufficient)),
+        ],
+      }),
+    },
     {
       id: 'coverage-missing-query',
       description: '@query is not covered',

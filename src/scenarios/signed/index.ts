@@ -2,13 +2,14 @@ import type { Group } from '../kit.js';
 import { body } from './body.js';
 import { credentials } from './credentials.js';
 import { documents } from './documents.js';
+import { fetchRules } from './fetch-rules.js';
 import { headers } from './headers.js';
 import { positives } from './positives.js';
 import { precedence } from './precedence.js';
 import { state } from './state.js';
 
 /** Every signed-request scenario, grouped as vectors/signed-requests.json groups them. */
-export const SIGNED_REQUEST_GROUPS: readonly Group[] = [positives, credentials, headers, body, documents, state, precedence];
+export const SIGNED_REQUEST_GROUPS: readonly Group[] = [positives, credentials, headers, body, documents, fetchRules, state, precedence];
 
 /** What each flag of vectors/signed-requests.json means. */
 export const SIGNED_REQUEST_FLAGS: Readonly<Record<string, string>> = {
@@ -31,6 +32,7 @@ export const SIGNED_REQUEST_FLAGS: Readonly<Record<string, string>> = {
   Platform: 'A fault of the platform route, not of the request.',
   Digest: 'Content-Digest against the body bytes.',
   FetchRules: 'A key set or card read under the fetch rules (documents with status, headers, delay).',
+  Address: 'A key set or card on a host that is not publicly routable, as an address literal or by a name the case resolves (dns).',
   KeySet: 'Key set validity under 2.4.',
   KeySelection: 'keyid against the key set.',
   Signature: 'The Ed25519 signature over the signature base.',

@@ -31,6 +31,34 @@ export const state: Group = {
       },
     },
     {
+      id: 'replay-not-remembered',
+      description: 'signature_replayed is not remembered: right after a replay, a request with a fresh nonce is accepted',
+      flags: ['Replay'],
+      build: (k) => {
+        const request = k.request();
+        return {
+          documents: k.docs(),
+          steps: [
+            k.step(request, accepted(k.alice.agentUrl)),
+            k.step(request, refused(AUTH_CODES.signature_replayed)),
+            k.step(k.request(), accepted(k.alice.agentUrl)),
+          ],
+        };
+      },
+    },
+    {
+      id: 'card-read-on-first-sight-only',
+      description: 'the card is read on first sight only: once the agent is registered, a card that went missing is not read again',
+      flags: ['Card', 'Replay'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request(), accepted(k.alice.agentUrl)),
+          k.step(k.request(), accepted(k.alice.agentUrl), { documents: { [k.alice.cardUrl]: { status: 404, body: '' } } }),
+        ],
+      }),
+    },
+    {
       id: 'replay-nonce-reused-in-new-request',
       description: 'a new request reusing a nonce already spent by this agent',
       flags: ['Replay'],

@@ -128,8 +128,9 @@ describe('a single call bought with a card credential', () => {
     const foreign = new SaleWorld({ sale: { cardCountries: ['US'] } });
     foreign.processor.countries.set('spt_de', 'DE');
     expectCode(answer(await foreign.decide(paid(await callChallenge(foreign), 'spt_de'))), PURCHASE_ERRORS.metered_unavailable_for_card);
+    // A card whose country cannot be established is closed for purchases altogether (7.4 purchases_unavailable_region names it).
     foreign.processor.defaultCountry = undefined;
-    expectCode(answer(await foreign.decide(paid(await callChallenge(foreign), 'spt_x'))), PURCHASE_ERRORS.metered_unavailable_for_card);
+    expectCode(answer(await foreign.decide(paid(await callChallenge(foreign), 'spt_x'))), PURCHASE_ERRORS.purchases_unavailable_region);
 
     for (const world of [closed, repriced, foreign]) expect(world.processor.chargeCalls()).toBe(0);
   });

@@ -1,0 +1,64 @@
+import { jsonOf, rewrite, setJson } from '../mutants/answer.js';
+import { A2A } from '../spec/agent-endpoints.js';
+import { ENDPOINT_ERROR_LIST } from '../spec/endpoint-errors.js';
+import { LIMITS } from '../spec/limits.js';
+import { REQUIREMENTS as R } from '../spec/requirements.js';
+import { SDK_AUTH_REQUIREMENTS as S } from '../spec/sdk-auth.js';
+import type { Variant } from './types.js';
+
+/** Sections 4.1-4.3, 5.4, 5.5 and 7.2: the reference agent making another choice the spec allows. */
+
+/** Every check of the agent's declared endpoints and their refusals (7.2, 5.4) runs against a variant of their bodies. */
+const ENDPOINT_REFUSALS = [...ENDPOINT_ERROR_LIST.map((r) => r.id), S.scopeTable.id, S.authModes.id, S.noVerifier.id, R.endpointSocketScope.id];
+const STREAMS = [R.endpointSseFraming.id, R.agentTransportEndpoints.id];
+const SDK_TOKENS = [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id, S.tokenClaims.id, S.tokenSignature.id, S.tokenAudience.id, LIMITS.sdkKeySetCache.id];
+
+/** A refusal body with a member beyond those 2.6 and 7.3 name, at the top and inside the error object. */
+function withExtraMembers(body: Record<string, unknown>): Record<string, unknown> {
+  const error = body.error;
+  const inner = error !== null && typeof error === 'object' && !Array.isArray(error) ? { error: { ...error, help: 'https://agents.example/docs/errors' } } : {};
+  return { ...body, ...inner, request_id: 'req_0123456789' };
+}
+
+export const AGENT_VARIANTS: readonly Variant[] = [
+  {
+    id: 'sse-crlf-comments',
+    description: 'writes server-sent events with CRLF line ends and a comment line before every frame',
+    readings: ['sseFraming'],
+    requirements: STREAMS,
+    agent: { options: (o) => ({ ...o, sseFraming: { lineEnd: '\r\n', comment: ' keep-alive' } }) },
+  },
+  {
+    id: 'sse-cr-no-space',
+    description: 'writes server-sent events with CR line ends, an empty comment line before every frame, and no space after data:',
+    readings: ['sseFraming'],
+    requirements: STREAMS,
+    agent: { options: (o) => ({ ...o, sseFraming: { lineEnd: '\r', comment: '', space: false } }) },
+  },
+  {
+    id: 'sdk-token-leeway-30-seconds',
+    description: 'the auth skill grants SDK tokens 30 s of clock leeway on exp and nbf',
+    readings: ['sdkTokenLeeway'],
+    requirements: SDK_TOKENS,
+    agent: { options: (o) => ({ ...o, tokenLeewaySeconds: 30 }) },
+  },
+  {
+    id: 'endpoint-errors-extra-members',
+    description: 'answers every refusal of its endpoints with members beyond those the spec names (request_id, error.help)',
+    readings: ['openBodies'],
+    requirements: ENDPOINT_REFUSALS,
+    agent: {
+      answer: rewrite(
+        (a) => a.status >= 400 && jsonOf(a) !== undefined,
+        (a) => setJson(a, withExtraMembers(jsonOf(a)!)),
+      ),
+    },
+  },
+  {
+    id: 'a2a-1.0-only',
+    description: 'serves A2A 1.0 alone at POST /a2a (SendMessage), answering -32601 to message/send and tasks/send',
+    readings: ['a2aGeneration'],
+    requirements: [R.agentA2aEndpoint.id],
+    agent: { options: (o) => ({ ...o, a2aMethods: [A2A.sendMethods.v1] }) },
+  },
+];
