@@ -1,3 +1,6 @@
+import { stat } from 'node:fs/promises';
+import { createFileKeyStore, loadOrCreateAgentKeys } from '../reference/agent/keys.js';
+import { fileProblem } from './read-input.js';
 import { isLoopbackAddress } from '../net/index.js';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVED_AGENT_NAME } from '../reference/agent/mount.js';
@@ -31,6 +34,26 @@ const untilSignal: WaitForStop = (cancelled) =>
     process.on('SIGTERM', stop);
     cancelled.addEventListener('abort', onAbort, { once: true });
   });
+
+/** A host name, an IPv4 address or a bracketed IPv6 address, with an optional port. */
+const AUTHORITY = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** A keys directory that exists must be a folder holding the agent's keys; a missing one is created. */
+async function keysDirProblem(dir: string): Promise<void> {
+  let stats;
+  try {
+    stats = await stat(dir);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return;
+    throw new UsageError(`--keys-dir ${dir}: ${fileProblem(error)}`, NAME);
+  }
+  if (!stats.isDirectory()) throw new UsageError(`--keys-dir ${dir} is a file, not a folder: name a folder (it is created when missing)`, NAME);
+  try {
+    await loadOrCreateAgentKeys(createFileKeyStore(dir));
+  } catch (error) {
+    throw new UsageError(`--keys-dir ${dir} does not hold the agent's keys: ${error instanceof Error ? error.message : String(error)}`, NAME);
+  }
+}
 
 function portOption(args: CommandArgs): number {
   const value = stringOption(args, 'port');
@@ -108,7 +131,14 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   const port = portOption(args);
   const insecure = flag(args, 'allow-insecure-fixtures');
   const authority = stringOption(args, 'authority');
-  if (authority === '') throw new UsageError('--authority is empty', NAME);
+  if (authority !== undefined && !AUTHORITY.test(authority)) {
+    throw new UsageError(
+      `--authority must be a host with an optional port, such as platform.example or 127.0.0.1:8787, not ${JSON.stringify(authority)}`,
+      NAME,
+    );
+  }
+  const keysDir = stringOption(args, 'keys-dir');
+  if (keysDir !== undefined) await keysDirProblem(resolve(io.cwd, keysDir));
   const agentName = stringOption(args, 'agent-name') ?? DEFAULT_SERVED_AGENT_NAME;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(agentName)) throw new UsageError(`--agent-name must be letters, digits, ".", "_" or "-", not "${agentName}"`, NAME);
   // Ask for the stop before binding, so a signal that arrives while the server starts is not lost.
@@ -118,7 +148,6 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   let served: ServedReference;
   try {
     const addressHeader = stringOption(args, 'client-address-header');
-    const keysDir = stringOption(args, 'keys-dir');
     served = await serveReference({
       agent: { name: agentName, ...(keysDir ? { keysDir: resolve(io.cwd, keysDir) } : {}) },
       host,

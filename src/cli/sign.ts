@@ -1,3 +1,4 @@
+import { LIMITS } from '../spec/limits.js';
 import { randomNonce, signRequest } from '../httpsig/index.js';
 import type { Ed25519PrivateJwk } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
@@ -111,8 +112,18 @@ function parseHeader(text: string): [string, string] {
     throw new UsageError(`--header must look like 'Name: value', not "${text}"`, NAME);
   }
   if (WRITTEN_BY_SIGN.has(name.toLowerCase())) throw new UsageError(`--header ${name}: sign writes this header itself`, NAME);
-  return [name, text.slice(colon + 1).trim()];
+  const value = text.slice(colon + 1).trim();
+  if (!PRINTABLE.test(value)) {
+    throw new UsageError(
+      `--header ${name}: a covered field value must be printable ASCII without line breaks (RFC 9421 signature base), not ${JSON.stringify(value)}`,
+      NAME,
+    );
+  }
+  return [name, value];
 }
+
+/** What a covered field value and a nonce (a Structured Fields string) may hold: printable ASCII, spaces and tabs. */
+const PRINTABLE = /^[\t\x20-\x7e]*$/;
 
 const WRITTEN_BY_SIGN = new Set<string>([HEADERS.contentDigest, HEADERS.signatureAgent, HEADERS.signatureInput, HEADERS.signature]);
 
@@ -122,6 +133,10 @@ function noncesFor(given: readonly string[], keyCount: number): string[] {
     throw new UsageError(`give one --nonce per --key (${keyCount} keys, ${given.length} ${given.length === 1 ? 'nonce' : 'nonces'})`, NAME);
   const empty = given.find((n) => n.length === 0);
   if (empty !== undefined) throw new UsageError('--nonce is empty', NAME);
+  const unprintable = given.find((n) => !/^[\x20-\x7e]+$/.test(n));
+  if (unprintable !== undefined) throw new UsageError(`--nonce must be printable ASCII (a Structured Fields string), not ${JSON.stringify(unprintable)}`, NAME);
+  const long = given.find((n) => n.length > LIMITS.nonceMaxLength.value);
+  if (long !== undefined) throw new UsageError(`--nonce is ${long.length} characters; 5.2 allows 1 to ${LIMITS.nonceMaxLength.value}`, NAME);
   return [...given];
 }
 

@@ -13,8 +13,8 @@ export function createMemoryPorts(clock: Clock, fetcher: DocumentFetcher, regist
     fetcher,
     nonces: new MemoryNonceStore(clock),
     failures: new MemoryFailureCounter(),
-    keySets: new MemoryKeySetCache(),
-    cardRefusals: new MemoryCardRefusals(),
+    keySets: new MemoryKeySetCache(clock),
+    cardRefusals: new MemoryCardRefusals(clock),
     registrations: new MemoryRegistrations(registrations),
     revocations: new MemoryRevocations(),
   };

@@ -9,59 +9,136 @@ import type {
   RegistrationStore,
   RevocationList,
 } from './ports.js';
+import { LIMITS } from '../spec/limits.js';
 
-/** Nonces per agent URL; entries are dropped once their `until` has passed. */
-export class MemoryNonceStore implements NonceStore {
-  private readonly seen = new Map<string, number>();
-  constructor(private readonly clock: { now(): number }) {}
+/**
+ * Entries keyed by the minute they expire in, so expired ones are found without walking the rest: each operation
+ * drops what expired since the last one, and the store never holds more than its rule still needs.
+ */
+class ExpiryBuckets {
+  private readonly buckets = new Map<number, string[]>();
+  private swept = Number.NEGATIVE_INFINITY;
 
-  spend(agentUrl: string, nonce: string, until: number): boolean {
-    this.sweep();
-    const key = `${agentUrl}\n${nonce}`;
-    if (this.seen.has(key)) return false;
-    this.seen.set(key, until);
-    return true;
+  add(key: string, expiresAt: number): void {
+    const minute = Math.floor(expiresAt / 60);
+    const bucket = this.buckets.get(minute);
+    if (bucket) bucket.push(key);
+    else this.buckets.set(minute, [key]);
   }
 
-  private sweep(): void {
-    if (this.seen.size < 4096) return;
-    const now = this.clock.now();
-    for (const [key, until] of this.seen) if (until < now) this.seen.delete(key);
+  /** Calls `expire` for every key whose bucket ended before `now` (a key may be expired twice; `expire` checks). */
+  sweep(now: number, expire: (key: string) => void): void {
+    const current = Math.floor(now / 60);
+    if (current <= this.swept) return;
+    for (const [minute, keys] of this.buckets) {
+      if (minute >= current) continue;
+      for (const key of keys) expire(key);
+      this.buckets.delete(minute);
+    }
+    this.swept = current;
   }
 }
 
+/** Nonces per agent URL (5.2 "single use per agent URL"), each kept until the signature that spent it has expired. */
+export class MemoryNonceStore implements NonceStore {
+  private readonly seen = new Map<string, number>();
+  private readonly expiry = new ExpiryBuckets();
+  constructor(private readonly clock: { now(): number }) {}
+
+  spend(agentUrl: string, nonce: string, until: number): boolean {
+    const now = this.clock.now();
+    this.expiry.sweep(now, (key) => {
+      const kept = this.seen.get(key);
+      if (kept !== undefined && kept < now) this.seen.delete(key);
+    });
+    const key = `${agentUrl}\n${nonce}`;
+    if (this.seen.has(key)) return false;
+    this.seen.set(key, until);
+    this.expiry.add(key, until + 60);
+    return true;
+  }
+
+  /** How many nonces are held (a store that keeps only what its rule needs stays bounded). */
+  get size(): number {
+    return this.seen.size;
+  }
+}
+
+/** Failed signatures per client address, kept for the throttle's window (30 in 60 s) and dropped after it. */
 export class MemoryFailureCounter implements FailureCounter {
   private readonly failures = new Map<string, number[]>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  constructor(private readonly windowSeconds: number = LIMITS.failedSignaturesWindow.value) {}
 
   count(address: string, now: number, windowSeconds: number): number {
+    this.sweep(now);
     const times = this.failures.get(address);
     if (!times) return 0;
     const recent = times.filter((t) => now - t < windowSeconds && t <= now);
-    this.failures.set(address, recent);
+    if (recent.length) this.failures.set(address, recent);
+    else this.failures.delete(address);
     return recent.length;
   }
 
   record(address: string, now: number): void {
+    this.sweep(now);
     const times = this.failures.get(address) ?? [];
     times.push(now);
     this.failures.set(address, times);
   }
+
+  get size(): number {
+    return this.failures.size;
+  }
+
+  /** Once per window: forget every address whose last failure left the window. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.windowSeconds) return;
+    this.lastSweep = now;
+    for (const [address, times] of this.failures) if (now - times[times.length - 1]! >= this.windowSeconds) this.failures.delete(address);
+  }
 }
 
-/** A value per URL, kept for the life of the process: the shape of the key-set cache and the card memory. */
-class MemoryByUrl<V> {
+/** A value per URL with the time it was taken, dropped once the rule using it no longer can (after `lifetime`). */
+class MemoryByUrl<V extends { readonly at: number }> {
   private readonly entries = new Map<string, V>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  constructor(
+    private readonly clock: { now(): number },
+    private readonly lifetimeSeconds: number,
+  ) {}
   get(url: string): V | undefined {
+    this.sweep();
     return this.entries.get(url);
   }
   set(url: string, value: V): void {
+    this.sweep();
     this.entries.set(url, value);
+  }
+  get size(): number {
+    return this.entries.size;
+  }
+  private sweep(): void {
+    const now = this.clock.now();
+    if (now - this.lastSweep < this.lifetimeSeconds) return;
+    this.lastSweep = now;
+    for (const [url, value] of this.entries) if (now - value.at >= this.lifetimeSeconds) this.entries.delete(url);
   }
 }
 
-export class MemoryKeySetCache extends MemoryByUrl<KeySetCacheEntry> implements KeySetCache {}
+/** Key sets (and failures to read them), reused for 5 minutes (5.2) and dropped after. */
+export class MemoryKeySetCache extends MemoryByUrl<KeySetCacheEntry> implements KeySetCache {
+  constructor(clock: { now(): number }, lifetimeSeconds: number = LIMITS.keySetRereadInterval.value) {
+    super(clock, lifetimeSeconds);
+  }
+}
 
-export class MemoryCardRefusals extends MemoryByUrl<CardRefusal> implements CardRefusalMemory {}
+/** Card refusals, remembered "about 10 minutes" (5.2); kept twice that, so a longer configured memory still works. */
+export class MemoryCardRefusals extends MemoryByUrl<CardRefusal> implements CardRefusalMemory {
+  constructor(clock: { now(): number }, lifetimeSeconds: number = 2 * LIMITS.cardRefusalMemory.value) {
+    super(clock, lifetimeSeconds);
+  }
+}
 
 export class MemoryRegistrations implements RegistrationStore {
   private readonly entries = new Map<string, Registration>();

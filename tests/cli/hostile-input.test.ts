@@ -1,0 +1,57 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, STACK_LINE, tempDir } from './run-cli.js';
+
+/** Bad input of any kind is exit 2 naming what is wrong: never a harness error, never a stack trace, never a hang. */
+let cwd: string;
+beforeAll(async () => {
+  cwd = await tempDir();
+  expect((await runCli(['keygen', '--agent-url', 'https://agents.example/a/alice', '--out', 'alice'], { cwd })).code).toBe(0);
+  await writeFile(join(cwd, 'deep.json'), '['.repeat(100_000));
+  await writeFile(join(cwd, 'a-file'), 'not a folder');
+  await mkdir(join(cwd, 'rsa-keys'));
+  await writeFile(join(cwd, 'rsa-keys', 'ed25519.jwk.json'), JSON.stringify({ kty: 'RSA', n: 'AQAB', e: 'AQAB' }));
+});
+
+const sign = (...more: string[]) => [
+  'sign',
+  '--key',
+  'alice/private-key.jwk.json',
+  '--agent-url',
+  'https://agents.example/a/alice',
+  '--method',
+  'GET',
+  '--url',
+  'https://platform.example/',
+  ...more,
+];
+
+describe('hostile input on the command line', () => {
+  it.each([
+    ['a case nested 100,000 arrays deep', ['verify', 'deep.json'], 'nest deeper than 256 levels'],
+    ['a device that never ends', ['verify', '/dev/zero'], 'is larger than 64 MiB'],
+    ['a header value outside printable ASCII', sign('--header', 'X-A: ☃'), '--header X-A: a covered field value must be printable ASCII'],
+    ['a header value with a line break', sign('--header', 'X-A: a\r\nX-B: b'), '--header X-A: a covered field value must be printable ASCII'],
+    ['a nonce outside printable ASCII', sign('--nonce', '☃'), '--nonce must be printable ASCII'],
+    ['a nonce longer than 5.2 allows', sign('--nonce', 'n'.repeat(257)), '--nonce is 257 characters'],
+    ['an authority with a space', ['serve', '--authority', 'a b'], '--authority must be a host'],
+    ['a keys directory that is a file', ['serve', '--keys-dir', 'a-file'], 'is a file, not a folder'],
+    ['a keys directory holding an RSA key as its Ed25519 key', ['serve', '--keys-dir', 'rsa-keys'], "does not hold the agent's keys"],
+    ['a fixture port past 65535', ['run', '--base-url', 'http://127.0.0.1:9', '--fixture-port', '99999'], '--fixture-port must be a port number'],
+    ['a timeout of 0', ['run', '--timeout', '0'], '--timeout must be at least 1 millisecond'],
+    [
+      'an empty client address header',
+      ['run', '--base-url', 'http://127.0.0.1:9', '--client-address-header', ''],
+      '--client-address-header must be a header name',
+    ],
+    ['reports into a file', ['run', '--only', 'key-directory.entries', '--out', 'a-file'], 'it is a file, not a folder'],
+    ['an agent client without its agent', ['run', '--agent-client', 'id:secret'], '--agent-client goes with --agent-url'],
+  ])('%s: exit 2, naming it', async (_what, argv, message) => {
+    const run = await runCli(argv, { cwd });
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toMatch(STACK_LINE);
+    expect(run.stderr).not.toContain('harness error');
+    expect(run.code).toBe(2);
+  });
+});
