@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { JsonSyntaxError, parseJson } from '../schema/parse-json.js';
 import { InputError } from './errors.js';
@@ -12,7 +12,7 @@ const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /** Reads a file named on the command line, at most `maxBytes`; `what` says which argument it was, for the message. */
 export async function readInputFile(io: CliIo, path: string, what: string, maxBytes = MAX_INPUT_BYTES): Promise<Buffer> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(resolve(io.cwd, path), 'r');
   } catch (error) {

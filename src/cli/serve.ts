@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createFileKeyStore, loadOrCreateAgentKeys } from '../reference/agent/keys.js';
 import { fileProblem } from './read-input.js';
@@ -40,7 +41,7 @@ const AUTHORITY = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](
 
 /** A keys directory that exists must be a folder holding the agent's keys; a missing one is created. */
 async function keysDirProblem(dir: string): Promise<void> {
-  let stats;
+  let stats: Stats;
   try {
     stats = await stat(dir);
   } catch (error) {
