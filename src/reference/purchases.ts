@@ -183,12 +183,17 @@ export function referenceTermsUrl(origin: string): string {
 export function createReferencePurchases(options: ReferencePurchasesOptions): ReferencePurchases {
   const origin = new URL(options.origin);
   const processor = new TestTokenCardProcessor();
-  const store = new MemoryPurchaseStore();
+  const transfers = new MemoryTransferStore();
+  const sales = new MemorySaleStore();
+  const store = new MemoryPurchaseStore({
+    clock: options.clock,
+    referencedElsewhere: (id) => transfers.transferOf(id) !== undefined || sales.sale(id) !== undefined,
+  });
   const lock = new MemoryPurchaseLock();
   const buyers = new MemoryBuyerDirectory();
   const stablecoin: ReferenceStablecoin = {
     network: new FakeStablecoinNetwork(),
-    transfers: new MemoryTransferStore(),
+    transfers,
     walletCaps: new MemoryWalletCaps(),
     locations: new FixedWalletLocations(),
   };
@@ -204,7 +209,6 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
     stablecoin: REFERENCE_STABLECOIN,
     ...options.config,
   };
-  const sales = new MemorySaleStore();
   const caps = new MemoryCapCounters();
   const cards = new FakeCardInstruments();
   const accounts = new MemoryAgentAccounts();

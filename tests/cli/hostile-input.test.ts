@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE, tempDir } from './run-cli.js';
@@ -12,7 +12,17 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'a-file'), 'not a folder');
   await mkdir(join(cwd, 'rsa-keys'));
   await writeFile(join(cwd, 'rsa-keys', 'ed25519.jwk.json'), JSON.stringify({ kty: 'RSA', n: 'AQAB', e: 'AQAB' }));
+  await mkdir(join(cwd, 'huge-widget'));
+  await writeFile(join(cwd, 'huge-widget', 'index.html'), PAGE('<p>hi</p>'));
+  // Sparse: 2 GB to stat and read, nothing on disk.
+  await writeFile(join(cwd, 'huge-widget', 'disk.img'), '');
+  await truncate(join(cwd, 'huge-widget', 'disk.img'), 2 * 1024 ** 3);
+  await mkdir(join(cwd, 'nested-widget'));
+  await writeFile(join(cwd, 'nested-widget', 'index.html'), PAGE(`${'<div>'.repeat(50_000)}deep${'</div>'.repeat(50_000)}`));
+  await symlink(join(cwd, 'nested-widget'), join(cwd, 'linked-widget'));
 });
+
+const PAGE = (body: string) => `<!doctype html><html><head><title>w</title></head><body>${body}</body></html>`;
 
 const sign = (...more: string[]) => [
   'sign',
@@ -47,11 +57,25 @@ describe('hostile input on the command line', () => {
     ],
     ['reports into a file', ['run', '--only', 'key-directory.entries', '--out', 'a-file'], 'it is a file, not a folder'],
     ['an agent client without its agent', ['run', '--agent-client', 'id:secret'], '--agent-client goes with --agent-url'],
+    ['a widget folder holding a 2 GB file', ['check-widget', 'huge-widget'], '"huge-widget/disk.img" takes the widget past 64 MiB'],
   ])('%s: exit 2, naming it', async (_what, argv, message) => {
     const run = await runCli(argv, { cwd });
     expect(run.stderr).toContain(message);
     expect(run.stderr).not.toMatch(STACK_LINE);
     expect(run.stderr).not.toContain('harness error');
     expect(run.code).toBe(2);
+  });
+});
+
+describe('widgets that are large or deep, not hostile', () => {
+  it.each([
+    ['an index.html of 50,000 nested <div>', 'nested-widget'],
+    ['a widget folder named through a symbolic link', 'linked-widget'],
+  ])('%s is checked like any other', async (_what, folder) => {
+    const run = await runCli(['check-widget', folder], { cwd });
+    expect(run.stderr).not.toMatch(STACK_LINE);
+    expect(run.stderr).not.toContain('harness error');
+    expect(run.stderr).not.toContain('neither a folder nor a file');
+    expect([0, 1]).toContain(run.code);
   });
 });

@@ -19,6 +19,8 @@ import type {
   UnreconciledPayment,
 } from './purchase.js';
 import type { RefundState } from '../../spec/payments.js';
+import { LIMITS } from '../../spec/limits.js';
+import { ExpiryBuckets } from '../../memory/expiry-buckets.js';
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
@@ -50,9 +52,25 @@ export class SeededRandom implements Random {
   }
 }
 
-/** Every record in memory; each call is atomic because nothing in it awaits. */
+export interface MemoryPurchaseStoreOptions {
+  /** With a clock, a challenge nothing was paid under is forgotten `keepExpiredSeconds` after it expired. */
+  readonly clock?: Clock;
+  /**
+   * How long an expired challenge is still recognised (answered "expired" rather than "unknown"; both get a fresh
+   * challenge, 7.4). Default: one more challenge lifetime.
+   */
+  readonly keepExpiredSeconds?: number;
+  /** Whether a record elsewhere (a stablecoin transfer, a sale) still refers to the challenge, which is then kept. */
+  readonly referencedElsewhere?: (challengeId: string) => boolean;
+}
+
+/**
+ * Every record in memory; each call is atomic because nothing in it awaits. Challenges nobody paid under expire
+ * (given a clock), so unauthenticated 402s cannot grow the store without end; charges, grants and balances stay.
+ */
 export class MemoryPurchaseStore implements PurchaseStore {
   private readonly challenges = new Map<string, IssuedChallenge>();
+  private readonly expiry = new ExpiryBuckets();
   private readonly charges = new Map<string, ChargeRecord>();
   private readonly tokens = new Map<string, string>();
   private readonly grants = new Map<string, Grant>();
@@ -64,11 +82,34 @@ export class MemoryPurchaseStore implements PurchaseStore {
   /** Fault injection: the next this many grants throw (7.4 grant_failed: settled, not yet credited). */
   failGrants = 0;
 
+  constructor(private readonly options: MemoryPurchaseStoreOptions = {}) {}
+
   issue(challenge: IssuedChallenge): void {
+    this.forgetExpired();
     this.challenges.set(challenge.id, challenge);
+    this.expiry.add(challenge.id, challenge.expiresAt + this.keepExpiredSeconds);
   }
   challenge(id: string): IssuedChallenge | undefined {
+    this.forgetExpired();
     return this.challenges.get(id);
+  }
+  /** How many challenges are held. */
+  get challengeCount(): number {
+    return this.challenges.size;
+  }
+  private get keepExpiredSeconds(): number {
+    return this.options.keepExpiredSeconds ?? LIMITS.paymentChallengeLifetime.value;
+  }
+  private forgetExpired(): void {
+    const { clock, referencedElsewhere } = this.options;
+    if (clock === undefined) return;
+    const now = clock.now();
+    this.expiry.sweep(now, (id) => {
+      const issued = this.challenges.get(id);
+      if (issued === undefined || issued.expiresAt + this.keepExpiredSeconds >= now) return;
+      if (this.charges.has(id) || this.grants.has(id) || referencedElsewhere?.(id)) return;
+      this.challenges.delete(id);
+    });
   }
   chargeOf(challengeId: string): ChargeRecord | undefined {
     return this.charges.get(challengeId);

@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat as statOf } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WIDGET_MANIFEST } from '../../spec/widgets.js';
 
@@ -8,22 +8,34 @@ export class BundleReadError extends Error {
 }
 
 /**
- * A widget folder as a map of folder-relative '/' paths to bytes. A single .html file is wrapped into a
- * one-child folder whose entry it becomes (2.5: index.html). Symbolic links and special files are left
- * out: a bundle is what the folder itself holds.
+ * The most a bundle read from disk may hold, all files together, and how many files: far above any widget, and a
+ * folder holding a disk image or a runaway log is refused by name instead of read until memory runs out.
  */
-export async function readBundleFolder(dir: string): Promise<ReadonlyMap<string, Uint8Array>> {
-  const stat = await lstat(dir).catch((error: unknown) => {
+const BUNDLE_READ_LIMITS = Object.freeze({ bytes: 64 * 1024 * 1024, files: 10_000 });
+
+/**
+ * A widget folder as a map of folder-relative '/' paths to bytes. A single .html file is wrapped into a
+ * one-child folder whose entry it becomes (2.5: index.html). The path given may be a symbolic link to the
+ * folder or file; inside the folder, symbolic links and special files are left out: a bundle is what the folder
+ * itself holds.
+ */
+export async function readBundleFolder(dir: string, limits = BUNDLE_READ_LIMITS): Promise<ReadonlyMap<string, Uint8Array>> {
+  const stat = await statOf(dir).catch((error: unknown) => {
     throw new BundleReadError(`cannot read widget folder "${dir}": ${fsWords(error)}`);
   });
   if (stat.isFile()) {
     if (!/\.html?$/i.test(dir)) throw new BundleReadError(`"${dir}" is a file; give a widget folder or a single .html file`);
+    if (stat.size > limits.bytes) throw new BundleReadError(tooLarge(dir, limits));
     return wrapSingleHtmlFile(await readFile(dir));
   }
   if (!stat.isDirectory()) throw new BundleReadError(`"${dir}" is neither a folder nor a file`);
   const files = new Map<string, Uint8Array>();
-  await walk(dir, '', files);
+  await walk(dir, '', files, { bytes: 0, limits });
   return files;
+}
+
+function tooLarge(path: string, limits: typeof BUNDLE_READ_LIMITS): string {
+  return `"${path}" takes the widget past ${limits.bytes / 1024 / 1024} MiB; a widget bundle is read whole, and none is that large`;
 }
 
 /** A single HTML file as a one-child folder: the file is its entry, index.html. */
@@ -31,15 +43,27 @@ export function wrapSingleHtmlFile(html: Uint8Array): ReadonlyMap<string, Uint8A
   return new Map([[WIDGET_MANIFEST.defaultEntry, html]]);
 }
 
-async function walk(root: string, prefix: string, files: Map<string, Uint8Array>): Promise<void> {
+interface Budget {
+  bytes: number;
+  readonly limits: typeof BUNDLE_READ_LIMITS;
+}
+
+async function walk(root: string, prefix: string, files: Map<string, Uint8Array>, budget: Budget): Promise<void> {
   const entries = await readdir(join(root, prefix), { withFileTypes: true }).catch((error: unknown) => {
     throw new BundleReadError(`cannot read folder "${join(root, prefix)}": ${fsWords(error)}`);
   });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) await walk(root, path, files);
-    else if (entry.isFile()) files.set(path, await readFile(join(root, path)));
+    if (entry.isDirectory()) await walk(root, path, files, budget);
+    else if (entry.isFile()) {
+      const full = join(root, path);
+      budget.bytes += (await lstat(full)).size;
+      if (budget.bytes > budget.limits.bytes) throw new BundleReadError(tooLarge(full, budget.limits));
+      if (files.size >= budget.limits.files)
+        throw new BundleReadError(`"${root}" holds more than ${budget.limits.files} files; a widget bundle is read whole, and none has that many`);
+      files.set(path, await readFile(full));
+    }
   }
 }
 
