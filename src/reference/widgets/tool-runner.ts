@@ -1,6 +1,7 @@
-import vm from 'node:vm';
 import { BRIDGE_ERRORS } from '../../spec/bridge-errors.js';
 import type { FunctionSourceRecord } from '../../widgets/publish/index.js';
+import type { ToolJobOutcome } from './tool-worker.js';
+import { ToolWorkerPool } from './tool-worker-pool.js';
 
 export type ToolRunResult =
   | { readonly ok: true; readonly value: unknown }
@@ -14,71 +15,64 @@ export interface ToolRunner {
 export interface VmToolRunnerOptions {
   /** The handler time budget (7.1 timeout); the spec gives no value, the reference uses 2 seconds. */
   readonly timeoutMs?: number;
+  /** The JS heap of the thread a call runs in, in MB; 64 by default. */
+  readonly memoryMb?: number;
+  /** Calls running at once, each in its own thread; 4 by default. */
+  readonly maxWorkers?: number;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 2000;
+const DEFAULT_TOOL_MEMORY_MB = 64;
+const DEFAULT_MAX_TOOL_WORKERS = 4;
 
 /**
  * The reference's runtime for function sources. The spec names the runtime (node20) but not the module shape; the
  * reference takes a CommonJS-style source whose `module.exports` (or `exports.default`) is a function of the
  * arguments object returning a JSON value or a promise of one.
  *
- * The source runs in a fresh node:vm context that holds nothing of the host: no require, process or timers; the
- * arguments go in and the result comes out as JSON text, so no host object crosses; string code generation is
- * off; synchronous work and the whole call are bounded by the time budget. node:vm is not a security boundary:
- * this is a reference for conformance runs on loopback, not a host for untrusted code.
+ * A call runs in a worker thread (warm ones are reused), inside a fresh node:vm context that holds nothing of the
+ * host (tool-worker-source.ts says what is in it); the arguments go in and the result comes out as JSON text. The
+ * platform stops the thread at the deadline whatever it runs, and its heap is capped, so a tool that loops (before
+ * or after an await) or allocates without end answers timeout or internal while the platform keeps answering.
+ * node:vm is not a security boundary: this is a reference for conformance runs, not a host for hostile code.
  */
 export function createVmToolRunner(options: VmToolRunnerOptions = {}): ToolRunner {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const pool = new ToolWorkerPool({
+    memoryMb: options.memoryMb ?? DEFAULT_TOOL_MEMORY_MB,
+    maxWorkers: options.maxWorkers ?? DEFAULT_MAX_TOOL_WORKERS,
+  });
   return {
     async run(record, args) {
-      const context = vm.createContext(Object.create(null) as object, {
-        name: `function ${record.tool}`,
-        codeGeneration: { strings: false, wasm: false },
-      });
-      (context as Record<string, unknown>).__args = JSON.stringify(args ?? {});
-      const wrapped = `(async () => {
-  const module = { exports: {} };
-  (function (module, exports) {
-${record.source}
-  })(module, module.exports);
-  const fn = typeof module.exports === 'function' ? module.exports : module.exports && module.exports.default;
-  if (typeof fn !== 'function') throw new TypeError('the source assigns no function to module.exports');
-  const value = await fn(JSON.parse(__args));
-  return JSON.stringify(value === undefined ? null : value);
-})().then((text) => ({ text }), (error) => ({ error: String(error && error.message !== undefined ? error.message : error) }))`;
-      let timer: NodeJS.Timeout | undefined;
+      const job = { tool: record.tool, file: record.file, source: record.source, argsText: JSON.stringify(args ?? {}) };
       try {
-        const running = new vm.Script(wrapped, { filename: record.file }).runInContext(context, { timeout: timeoutMs }) as Promise<{
-          text?: unknown;
-          error?: unknown;
-        }>;
-        const expired = new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), timeoutMs);
-          timer.unref();
-        });
-        const settled = await Promise.race([running, expired]);
-        if (settled === 'timeout') return timedOut(record, timeoutMs);
-        if (typeof settled.text === 'string') return { ok: true, value: JSON.parse(settled.text) as unknown };
-        return { ok: false, code: BRIDGE_ERRORS.internal.code, message: `${record.tool} threw: ${String(settled.error)}` };
+        return answerOf(record, await pool.run(job, timeoutMs), timeoutMs);
       } catch (error) {
-        if (isTimeout(error)) return timedOut(record, timeoutMs);
-        return {
-          ok: false,
-          code: BRIDGE_ERRORS.internal.code,
-          message: `${record.tool} could not run: ${error instanceof Error ? error.message : String(error)}`,
-        };
-      } finally {
-        clearTimeout(timer);
+        // The thread could not be made (the host is out of threads or memory): the call fails, the platform does not.
+        return internal(`${record.tool} could not run: ${error instanceof Error ? error.message : String(error)}`);
       }
     },
   };
 }
 
-function timedOut(record: FunctionSourceRecord, timeoutMs: number): ToolRunResult {
-  return { ok: false, code: BRIDGE_ERRORS.timeout.code, message: `${record.tool} ran past its ${timeoutMs} ms budget.` };
+function answerOf(record: FunctionSourceRecord, outcome: ToolJobOutcome, timeoutMs: number): ToolRunResult {
+  switch (outcome.kind) {
+    case 'returned':
+      try {
+        return { ok: true, value: JSON.parse(outcome.text) as unknown };
+      } catch {
+        return internal(`${record.tool} returned no JSON value.`);
+      }
+    case 'threw':
+      return internal(`${record.tool} threw: ${outcome.message}`);
+    case 'failed':
+    case 'died':
+      return internal(`${record.tool} could not run: ${outcome.message}`);
+    case 'expired':
+      return { ok: false, code: BRIDGE_ERRORS.timeout.code, message: `${record.tool} ran past its ${timeoutMs} ms budget.` };
+  }
 }
 
-function isTimeout(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+function internal(message: string): ToolRunResult {
+  return { ok: false, code: BRIDGE_ERRORS.internal.code, message };
 }
