@@ -18,6 +18,20 @@ function wholeNumber(args: CommandArgs, name: string): number | undefined {
   return Number(value);
 }
 
+const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
+
+/** `--max-body`: bytes, or a whole number of KiB, MiB or GiB (`64MiB`, `512k`). */
+function byteSize(args: CommandArgs, name: string): number | undefined {
+  const value = stringOption(args, name);
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = match ? BYTE_UNITS[match[2]!.toLowerCase()] : undefined;
+  const bytes = match && unit ? Number(match[1]) * unit : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(`--${name} must be a size of at least 1 byte: a whole number of bytes, or of KiB, MiB or GiB (64MiB), not "${value}"`, NAME);
+  return bytes;
+}
+
 function failureLines(results: readonly CheckResult[]): string[] {
   return results
     .filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn')
@@ -134,6 +148,11 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const seed = wholeNumber(args, 'seed');
   const timeoutMs = wholeNumber(args, 'timeout');
   if (timeoutMs === 0) throw new UsageError("--timeout must be at least 1 millisecond; leave it out for each check's own", NAME);
+  const maxBodyBytes = byteSize(args, 'max-body');
+  if (maxBodyBytes !== undefined && baseUrl === undefined && agentUrl === undefined)
+    throw new UsageError('--max-body goes with --base-url or --agent-url: it bounds what a live target may send', NAME);
+  const deadlineSeconds = wholeNumber(args, 'deadline');
+  if (deadlineSeconds === 0) throw new UsageError('--deadline must be at least 1 second', NAME);
   const out = stringOption(args, 'out');
   // Checked before any check runs, so a run's results are never thrown away for want of a place to write them.
   if (out !== undefined) reportsDirProblem(resolve(io.cwd, out));
@@ -148,6 +167,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(agentClient ? { agentClient } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...(deadlineSeconds === undefined ? {} : { deadlineSeconds }),
     ...(out === undefined ? {} : { out: resolve(io.cwd, out) }),
     ...(selfTest ? { selfTest: {} } : {}),
     ...(baseUrl === undefined
@@ -174,7 +195,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--json]',
+    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -193,12 +214,30 @@ export const runCommand: Command = {
     'named fault of the mutant catalogue (src/mutants/) a check naming the requirement it breaks must fail with',
     'the fault switched on. The report shows the mutation score, the survivors and a verdict per requirement;',
     'a survivor, a failing check or a requirement with no check (unless marked untestable) exits 1.',
+    'A live run stays bounded whatever the target sends: each answer is read within the per-request timeout',
+    '(--timeout, else 10 s for a platform and 30 s for an agent: once for its status and headers, once more for its',
+    'body) and up to --max-body (default 64MiB: room above the 50 MiB a probe may report back); redirects are not',
+    "followed and bodies not decompressed. What a target does wrong on the wire (headers past the parser's limit,",
+    'bytes that are not HTTP, a reset connection, a body past the cap) fails the check that met it, exit 1.',
+    'A live run ends by its deadline: 60 s + (selected checks) x (--timeout, else 30 s); --deadline SECONDS sets',
+    'another (for any run). A run past its deadline, or stopped by SIGINT or SIGTERM, writes its report marked',
+    'incomplete and exits 3.',
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
     seed: { type: 'string', value: 'N', help: 'seed for property-based checks (default: random, printed)' },
     out: { type: 'string', value: 'DIR', help: 'where reports go (default reports/)' },
-    timeout: { type: 'string', value: 'MS', help: 'per-check timeout in milliseconds' },
+    timeout: { type: 'string', value: 'MS', help: 'per-check and per-request timeout in milliseconds' },
+    'max-body': {
+      type: 'string',
+      value: 'SIZE',
+      help: 'the largest answer body a live target may send, in bytes or with KiB/MiB/GiB (default 64MiB); more fails the check',
+    },
+    deadline: {
+      type: 'string',
+      value: 'SECONDS',
+      help: 'end the run after this long, exit 3 with an incomplete report (live default: 60 s + checks x per-request timeout)',
+    },
     json: { type: 'boolean', help: 'print report.json on stdout instead of the text summary' },
     'base-url': { type: 'string', value: 'URL', help: 'the live deployment to check (default: the embedded reference)' },
     'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (default its loopback URL)' },

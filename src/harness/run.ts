@@ -10,6 +10,8 @@ import type { RunContext, SelfTestConfig, TargetConfig } from '../contract/run-c
 import { closestWord } from '../schema/closest-word.js';
 import { countVerdicts, type RunReport } from './results.js';
 import { CATALOGUE } from './coverage.js';
+import { DEFAULT_MAX_BODY_BYTES, type LiveLimits } from './live-http.js';
+import { deadlineWords, defaultDeadlineMs, judgeSetupFaults, SetupFaults, selectedCheckCount, STOP_GRACE_MS, stoppedRunResults } from './run-guard.js';
 
 export interface RunOptions {
   /** Sections (`7.3`, `7`), requirement ids (`AUTH-SIGNATURE-EXPIRED`) or check ids (`signed.valid-post`). */
@@ -23,6 +25,13 @@ export interface RunOptions {
   readonly out?: string;
   /** Per-check timeout in milliseconds. */
   readonly timeoutMs?: number;
+  /** `run --max-body`: the most bytes of an answer's body a live target may send (DEFAULT_MAX_BODY_BYTES); more fails the check. */
+  readonly maxBodyBytes?: number;
+  /**
+   * `run --deadline`: the run ends by itself this many seconds after it started, with exit 3 and a report marked
+   * incomplete. A live run (--base-url or --agent-url) has one without it (defaultDeadlineMs); an in-process run none.
+   */
+  readonly deadlineSeconds?: number;
   readonly progress?: ProgressSink;
   /** A live deployment; without it the run checks the embedded reference in-process. */
   readonly live?: {
@@ -144,7 +153,22 @@ function watchLauncher(interrupt: (reason: string) => () => void): NodeJS.Timeou
   return timer;
 }
 
+/** Waits for `promise` at most `ms`; true when it settled in time. Its rejection is swallowed: the caller only waits. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return settled;
+}
+
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  const started = Date.now();
   const only = options.only ?? [];
   if (options.selfTest && (options.live || options.agentUrl))
     return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url and --agent-url' };
@@ -152,13 +176,37 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const planned = plan(only, index);
   if ('problem' in planned) return { exitCode: 2, report: null, runDir: null, problem: planned.problem };
 
+  // The run's deadline: given (--deadline), or for a live run derived from its checks and the per-request timeout.
+  const checkCount =
+    selectedCheckCount(
+      index,
+      planned.files.map((f) => relative(PACKAGE_ROOT, f)),
+      planned.selection,
+    ) ?? index?.checks.length;
+  const liveRun = Boolean(options.live || options.agentUrl);
+  const deadlineMs =
+    options.deadlineSeconds !== undefined ? options.deadlineSeconds * 1000 : liveRun ? defaultDeadlineMs(checkCount ?? 0, options.timeoutMs) : undefined;
+  const deadlineReason =
+    deadlineMs === undefined
+      ? ''
+      : options.deadlineSeconds !== undefined
+        ? `its deadline passed: ${options.deadlineSeconds} s, set by --deadline`
+        : `its deadline passed: ${Math.round(deadlineMs / 1000)} s = ${deadlineWords(checkCount ?? 0, options.timeoutMs)}; --deadline SECONDS changes it`;
+  const remaining = () => (deadlineMs === undefined ? Number.POSITIVE_INFINITY : deadlineMs - (Date.now() - started));
+
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${seed.toString(16)}`;
   let fixture: FixtureHost | undefined;
   let target: TargetConfig = { kind: 'in-process' };
+  let interrupted: string | undefined;
   if (options.live) {
-    const answer = await reachable(options.live.baseUrl);
-    if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
+    const answer = await reachable(options.live.baseUrl, Math.max(1, Math.min(5000, remaining())));
+    // The deadline may pass while the first request waits (a target that never answers, a deadline of a few seconds).
+    if (remaining() <= 100) interrupted = deadlineReason;
+    else if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
+    else if (answer.fault) options.progress?.notice?.(`the target answered its first request with a fault, which the checks will report: ${answer.fault}`);
+  }
+  if (options.live && !interrupted) {
     fixture = await startFixtureHost({ port: options.live.fixturePort ?? 0, ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}) });
     options.progress?.notice?.(
       `target ${options.live.baseUrl}; agent documents are served at ${fixture.url}/r/${runId}/… (the deployment must be able to fetch from ${fixture.url})`,
@@ -182,12 +230,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.selfTest ? { selfTest: options.selfTest } : {}),
   };
-  const started = Date.now();
-  const startedAt = new Date().toISOString();
+  const limits: LiveLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
+  const startedAt = new Date(started).toISOString();
   const reporter = new ConformanceReporter(PACKAGE_ROOT, options.progress);
+  const setupFaults = new SetupFaults(PACKAGE_ROOT);
   const harnessErrors: string[] = [];
-  let interrupted: string | undefined;
-  try {
+  const runChecks = async () => {
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     // vitest loads only when a run starts: the library's root export and the other commands never load it.
     const { createVitest } = await import('vitest/node');
@@ -198,8 +246,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       include: ['suites/**/*.test.ts'],
       // Suite files share one module graph per worker: loading the reference once is most of a run's cost.
       isolate: false,
-      reporters: [reporter],
-      provide: { conformance: context },
+      reporters: [reporter, setupFaults],
+      provide: { conformance: context, conformanceLimits: limits },
       ...(options.timeoutMs ? { testTimeout: options.timeoutMs } : {}),
       passWithNoTests: true,
     });
@@ -207,35 +255,57 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       for (const listener of process.listeners(signal)) if (!signalListeners[signal].includes(listener)) process.off(signal, listener);
     }
+    // A run told to stop (a signal, its launcher gone, its deadline) waits a little for its checks to wind down (each
+    // stops its requests when cancelled), then stops waiting: it always writes its report.
+    let stopWaiting!: () => void;
+    const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
+    let graceTimer: NodeJS.Timeout | undefined;
     // An interrupted run stops its checks and still writes a report, marked incomplete; a second signal kills.
     const interrupt = (reason: string) => () => {
       if (interrupted) return;
       interrupted = reason;
       options.progress?.notice?.(`stopping: the run was interrupted (${reason}); writing the incomplete report`);
       void vitest.cancelCurrentRun('keyboard-input');
+      graceTimer = setTimeout(stopWaiting, STOP_GRACE_MS);
     };
     const onInt = interrupt('SIGINT');
     const onTerm = interrupt('SIGTERM');
     process.once('SIGINT', onInt);
     process.once('SIGTERM', onTerm);
     const orphaned = watchLauncher(interrupt);
+    const deadline = deadlineMs === undefined ? undefined : setTimeout(interrupt(deadlineReason), Math.max(0, remaining()));
     try {
-      await vitest.start([...planned.files]);
+      let failure: { error: unknown } | undefined;
+      const running = vitest.start([...planned.files]).then(
+        () => undefined,
+        (error: unknown) => void (failure = { error }),
+      );
+      await Promise.race([running, stopped]);
+      if (failure) throw failure.error;
     } finally {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       clearInterval(orphaned);
-      await vitest.close();
+      clearTimeout(deadline);
+      clearTimeout(graceTimer);
+      // A worker still busy with a target is stopped with the pool; the run does not wait on it for long.
+      if (!(await settledWithin(vitest.close(), STOP_GRACE_MS))) harnessErrors.push('vitest did not close within 10 s; its workers were left to end');
     }
+  };
+  try {
+    // The deadline may pass before any check starts (the target took it all to answer its first request).
+    if (!interrupted) await runChecks();
   } catch (error) {
-    harnessErrors.push(error instanceof Error ? error.message : String(error));
+    if (!interrupted) harnessErrors.push(error instanceof Error ? error.message : String(error));
   } finally {
     await fixture?.close();
   }
-  harnessErrors.push(...reporter.errors);
+  // Faults around the checks (a suite's setup): a live target's are its own, and fail the checks they left unrun.
+  const judged = judgeSetupFaults(setupFaults.faults, reporter.results, reporter.errors, target.kind === 'live' || options.agentUrl !== undefined);
+  harnessErrors.push(...judged.harnessErrors);
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
-  const results = reporter.results;
+  const results = interrupted ? stoppedRunResults(judged.results, interrupted) : judged.results;
   // A whole run sees every check: the index that narrows selected runs must list exactly these.
   if (only.length === 0 && reporter.finished && !interrupted) {
     const drift = index ? indexDrift(index, results) : [`${CHECK_INDEX_FILE} is missing`];

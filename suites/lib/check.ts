@@ -1,5 +1,6 @@
 import { TestRunner, test, type TestContext } from 'vitest';
 import { CHECK_ID_PATTERN, selectedBy, type CheckIdentity } from '../../src/contract/check.js';
+import { runCheckScoped } from '../../src/harness/check-scope.js';
 import type { Exchange } from '../../src/harness/exchange.js';
 import { selfTestMutants, type MutantTrialMeta, type VariantTrialMeta } from '../../src/harness/self-test-config.js';
 import { switchDeviation } from '../../src/mutants/active.js';
@@ -79,12 +80,16 @@ function registerMutantTrials(definition: CheckDefinition, identity: CheckIdenti
         switchDeviation(mutant);
         ctx.onTestFinished(() => switchDeviation(undefined));
         try {
-          await definition.run({
-            record: () => undefined,
-            notRun: (reason: string) => {
-              throw new NotRunUnderMutant(reason);
-            },
-          });
+          await runCheckScoped(
+            () =>
+              definition.run({
+                record: () => undefined,
+                notRun: (reason: string) => {
+                  throw new NotRunUnderMutant(reason);
+                },
+              }),
+            { timeoutMs: ctx.task.timeout, signal: ctx.signal },
+          );
           trial('survived');
         } catch (error) {
           if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
@@ -116,12 +121,16 @@ function registerVariantTrials(definition: CheckDefinition, identity: CheckIdent
         switchDeviation(variant, 'variant');
         ctx.onTestFinished(() => switchDeviation(undefined));
         try {
-          await definition.run({
-            record: () => undefined,
-            notRun: (reason: string) => {
-              throw new NotRunUnderMutant(reason);
-            },
-          });
+          await runCheckScoped(
+            () =>
+              definition.run({
+                record: () => undefined,
+                notRun: (reason: string) => {
+                  throw new NotRunUnderMutant(reason);
+                },
+              }),
+            { timeoutMs: ctx.task.timeout, signal: ctx.signal },
+          );
           trial('passed');
         } catch (error) {
           if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
@@ -156,7 +165,9 @@ export function check(definition: CheckDefinition): void {
       ctx.task.meta.exchanges = [...(ctx.task.meta.exchanges ?? []), exchange];
     };
     if (notRunReason !== undefined) ctx.skip(notRunReason);
-    return definition.run({ record, notRun: (reason: string) => ctx.skip(reason) });
+    // The check runs in a scope of its own: what it started (requests, waits) stops when it ends, and running out of
+    // time is said plainly, naming what it was waiting for.
+    return runCheckScoped(() => definition.run({ record, notRun: (reason: string) => ctx.skip(reason) }), { timeoutMs: ctx.task.timeout, signal: ctx.signal });
   });
   if (mutants.length) registerMutantTrials(definition, identity, file);
   if (variants.length) registerVariantTrials(definition, identity, file);

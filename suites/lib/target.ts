@@ -1,12 +1,19 @@
+import { inject } from 'vitest';
 import { InProcessAgentTarget, LiveAgentTarget, type AgentTarget } from '../../src/harness/agent/index.js';
+import type { LiveLimits } from '../../src/harness/live-http.js';
 import type { Target } from '../../src/harness/target.js';
 import { InProcessTarget } from '../../src/harness/targets/in-process.js';
 import { LiveTarget } from '../../src/harness/targets/live.js';
 import { context } from './context.js';
 
+/** What the run bounds live reads by (`run --max-body`); absent under plain vitest, where the targets' defaults apply. */
+const limits = inject('conformanceLimits') as LiveLimits | undefined;
+
 /** The target this run checks: the embedded reference (default) or the live deployment the run names. */
 export function suiteTarget(): Target {
-  return context.target.kind === 'live' ? new LiveTarget(context.target) : new InProcessTarget();
+  return context.target.kind === 'live'
+    ? new LiveTarget({ ...context.target, ...(limits ? { maxBodyBytes: limits.maxBodyBytes } : {}) })
+    : new InProcessTarget();
 }
 
 /**
@@ -21,5 +28,5 @@ export function agentSuiteNotRunReason(): string | undefined {
 
 /** The agent the agent suites check: the live one `run --agent-url` names, else the embedded reference agent. */
 export function agentSuiteTarget(): AgentTarget {
-  return context.agentUrl ? new LiveAgentTarget(context.agentUrl, context.timeoutMs, context.agentClient) : new InProcessAgentTarget();
+  return context.agentUrl ? new LiveAgentTarget(context.agentUrl, context.timeoutMs, context.agentClient, limits?.maxBodyBytes) : new InProcessAgentTarget();
 }

@@ -1,14 +1,10 @@
 import { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import WebSocket from 'ws';
+import { checkSignal } from '../check-scope.js';
+import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, readRefusal, targetFaultOf } from '../live-http.js';
 import type { TargetResponse } from '../target.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type TokenClient, type UpgradeOutcome } from './agent-target.js';
-
-function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
-}
 
 /** Any agent at a base URL, over HTTP through undici (WebSocket upgrades through ws). It can mint no caller tokens. */
 export class LiveAgentTarget implements AgentTarget {
@@ -23,6 +19,8 @@ export class LiveAgentTarget implements AgentTarget {
     private readonly timeoutMs = 30_000,
     /** `run --agent-client ID:SECRET`: a client of the agent's token endpoint; the target is the agent itself by default. */
     private readonly client?: { readonly id: string; readonly secret: string; readonly target?: string },
+    /** `run --max-body`: an answer whose body passes this many bytes fails its check. */
+    private readonly maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
   ) {
     this.agentUrl = agentUrl.replace(/\/+$/, '');
     this.description = this.agentUrl;
@@ -30,34 +28,32 @@ export class LiveAgentTarget implements AgentTarget {
 
   async send(r: AgentRequest): Promise<TargetResponse> {
     const body = r.body ?? null;
-    const answer = await request(requestUrlOf(this.agentUrl, r.path), {
-      method: r.method as 'GET',
+    return liveRequest({
+      url: requestUrlOf(this.agentUrl, r.path),
+      method: r.method,
       headers: (r.headers ?? []).flat(),
       body: body instanceof ReadableStream ? Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>) : body ? Buffer.from(body) : null,
       dispatcher: this.dispatcher,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
+      timeoutMs: this.timeoutMs,
+      maxBodyBytes: this.maxBodyBytes,
     });
-    return { status: answer.statusCode, headers: flatten(answer.headers), body: new Uint8Array(await answer.body.arrayBuffer()) };
   }
 
   upgrade(path: string, headers: ReadonlyArray<readonly [string, string]> = []): Promise<UpgradeOutcome> {
     const url = (this.agentUrl + path).replace(/^http/, 'ws');
+    const what = exchangeName('GET', this.agentUrl + path);
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { headers: Object.fromEntries(headers), handshakeTimeout: this.timeoutMs });
+      const socket = new WebSocket(url, { headers: Object.fromEntries(headers), handshakeTimeout: this.timeoutMs, maxPayload: this.maxBodyBytes });
+      const signal = checkSignal();
+      signal?.addEventListener('abort', () => socket.terminate(), { once: true });
       socket.once('open', () => {
         socket.close();
         resolve({ opened: true });
       });
       socket.once('unexpected-response', (_req, res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ opened: false, response: { status: res.statusCode ?? 0, headers: flatten(res.headers), body: new Uint8Array(Buffer.concat(chunks)) } }),
-        );
-        res.on('error', reject);
+        readRefusal(res, { what, timeoutMs: this.timeoutMs, maxBodyBytes: this.maxBodyBytes }).then((response) => resolve({ opened: false, response }), reject);
       });
-      socket.once('error', (error) => reject(error));
+      socket.on('error', (error) => reject(targetFaultOf(error, what, this.timeoutMs, signal)));
     });
   }
 
@@ -83,7 +79,8 @@ export class LiveAgentTarget implements AgentTarget {
     return null;
   }
 
+  /** In-flight exchanges (an agent still sending) are not waited for: the dispatcher is destroyed after a moment. */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await closeDispatcher(this.dispatcher);
   }
 }

@@ -7,7 +7,9 @@ import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
 import { LIMITS } from '../../spec/limits.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { checkSignal } from '../check-scope.js';
 import { FailureBudget } from '../failure-budget.js';
+import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, targetFaultOf } from '../live-http.js';
 import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
 import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
 
@@ -19,14 +21,23 @@ export interface LiveTargetOptions {
   /** A header the deployment takes the client address from (only where it honours one, e.g. behind a proxy). */
   readonly clientAddressHeader?: string;
   readonly runId: string;
-  /** Per-request timeout. */
+  /** Per-request timeout: for the answer's status and headers, then again for its whole body. */
   readonly timeoutMs?: number;
+  /** `run --max-body`: an answer whose body passes this many bytes fails its check (DEFAULT_MAX_BODY_BYTES). */
+  readonly maxBodyBytes?: number;
   /** Purchase checks may pay, at most this much (minor units) in all; absent: they never present a credential. */
   readonly spend?: { readonly capMinorUnits: number };
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
 const ATTEMPTS = 3;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** A wait of the running check (pacing, a retry): it ends early, rejecting, when the check ends. */
+function checkSleep(ms: number): Promise<void> {
+  const signal = checkSignal();
+  return signal ? sleep(ms, undefined, { signal }) : sleep(ms);
+}
 
 /** A per-case address in 198.18.0.0/15 (benchmarking range), so one case's failures never count against another's. */
 function caseAddress(caseId: string): string {
@@ -42,7 +53,7 @@ export class LiveTarget implements Target {
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
   private readonly budget = new FailureBudget(
     () => Date.now(),
-    (ms) => sleep(ms),
+    (ms) => checkSleep(ms),
   );
   private readonly origin: string;
   private currentCase = '';
@@ -101,7 +112,7 @@ export class LiveTarget implements Target {
       // Failures the run could not see (an earlier run, another client) tripped the throttle. A throttled request
       // was refused before reading, so nothing of it was spent: wait out the window and send it once more.
       if (errorCodeOf(response) === AUTH_CODES.too_many_failed_signatures) {
-        await sleep((LIMITS.failedSignaturesWindow.value + 2) * 1000);
+        await checkSleep((LIMITS.failedSignaturesWindow.value + 2) * 1000);
         response = await this.exchange({ ...r, url: sendTo }, headers);
       }
     }
@@ -116,10 +127,17 @@ export class LiveTarget implements Target {
     if (addressHeader) sent.push([addressHeader, caseAddress(this.currentCase)]);
     const signed = headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
     if (signed && !addressHeader) await this.budget.reserve();
-    const opening = await openWebSocket(`${this.origin}${pathname}${search}`, sent, {
-      readTimeoutMs: this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS,
-      connectTimeoutMs: this.options.timeoutMs ?? 10_000,
-    });
+    const timeoutMs = this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS;
+    let opening: SocketOpening;
+    try {
+      opening = await openWebSocket(`${this.origin}${pathname}${search}`, sent, {
+        readTimeoutMs: timeoutMs,
+        connectTimeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      });
+    } catch (error) {
+      throw targetFaultOf(error, exchangeName('GET', url), timeoutMs, checkSignal());
+    }
     if (signed && !addressHeader && !opening.opened && opening.response.status === 401) this.budget.record();
     return opening;
   }
@@ -127,23 +145,20 @@ export class LiveTarget implements Target {
   private async exchange(r: TargetRequest, headers: Array<[string, string]>): Promise<TargetResponse> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = await request(r.url, {
-          method: r.method as 'GET',
+        return await liveRequest({
+          url: r.url,
+          method: r.method,
           headers: headers.flat(),
           body: r.body?.length ? Buffer.from(r.body) : null,
           dispatcher: this.dispatcher,
-          headersTimeout: this.options.timeoutMs ?? 10_000,
-          bodyTimeout: this.options.timeoutMs ?? 10_000,
+          timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
         });
-        const body = new Uint8Array(await answer.body.arrayBuffer());
-        const flat: Record<string, string> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-        return { status: answer.statusCode, headers: flat, body };
       } catch (error) {
         // Only a connection that never carried the request is retried: a signed request sent twice is a replay.
         const code = (error as { code?: string }).code ?? '';
         if (attempt >= ATTEMPTS || !RETRYABLE.has(code) || code === 'ECONNRESET') throw error;
-        await sleep(200 * attempt);
+        await checkSleep(200 * attempt);
       }
     }
   }
@@ -162,8 +177,9 @@ export class LiveTarget implements Target {
     if (answer.statusCode !== 204) throw new Error(`the fixture host refused the documents (${answer.statusCode})`);
   }
 
+  /** In-flight exchanges (a target still sending) are not waited for: the dispatcher is destroyed after a moment. */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await closeDispatcher(this.dispatcher);
   }
 }
 
