@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileProblem } from './read-input.js';
+import { fileProblem, readInputFile } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
@@ -36,7 +36,27 @@ function failureLines(results: readonly CheckResult[]): string[] {
   return results
     .filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn')
     .slice(0, 50)
-    .map((r) => `  ${r.verdict.toUpperCase()} ${r.level} ${r.requirements.join(' ')}: ${r.name}\n    ${(r.message ?? '').split('\n')[0]}`);
+    .map(
+      (r) =>
+        `  ${r.verdict.toUpperCase()}${r.expected ? ' (expected)' : ''} ${r.level} ${r.requirements.join(' ')}: ${r.name}\n    ${(r.message ?? '').split('\n')[0]}`,
+    );
+}
+
+/** The entries of an expected-failures file that need the user: stale ones (remove them) and ones whose checks differ. */
+function expectedLines(report: RunReport): string[] {
+  const x = report.expectedFailures;
+  if (x === undefined) return [];
+  const listed = report.results.filter((r) => r.expected).length;
+  return [
+    `expected failures (${x.file}): ${listed} check(s) failed as listed`,
+    ...x.entries
+      .filter((e) => e.outcome === 'stale' || e.outcome === 'differs')
+      .map((e) =>
+        e.outcome === 'stale'
+          ? `  STALE ${e.id}: now passes (${e.checks.join(', ')}); remove it from ${x.file}`
+          : `  DIFFERS ${e.id}: expected ${e.verdict}, its checks have other verdicts (reported as they are)`,
+      ),
+  ];
 }
 
 function humanSummary(report: RunReport, runDir: string): string {
@@ -46,6 +66,7 @@ function humanSummary(report: RunReport, runDir: string): string {
     '',
     `${verdict}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total} checks, seed ${report.seed})`,
     ...failureLines(report.results),
+    ...expectedLines(report),
     `reports: ${runDir}/report.html, report.json, junit.xml, summary.md`,
     '',
   ].join('\n');
@@ -156,6 +177,9 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const out = stringOption(args, 'out');
   // Checked before any check runs, so a run's results are never thrown away for want of a place to write them.
   if (out !== undefined) reportsDirProblem(resolve(io.cwd, out));
+  const expectedFile = stringOption(args, 'expected-failures');
+  const expectedFailures =
+    expectedFile === undefined ? undefined : { file: expectedFile, text: (await readInputFile(io, expectedFile, '--expected-failures')).toString('utf8') };
   const selfTest = flag(args, 'self-test');
   if (selfTest && (baseUrl !== undefined || agentUrl !== undefined))
     throw new UsageError('--self-test runs against the embedded reference deployments; it does not take --base-url or --agent-url', NAME);
@@ -169,6 +193,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
     ...(deadlineSeconds === undefined ? {} : { deadlineSeconds }),
+    ...(expectedFailures === undefined ? {} : { expectedFailures }),
     ...(out === undefined ? {} : { out: resolve(io.cwd, out) }),
     ...(selfTest ? { selfTest: {} } : {}),
     ...(baseUrl === undefined
@@ -195,7 +220,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--json]',
+    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -232,6 +257,11 @@ export const runCommand: Command = {
       type: 'string',
       value: 'SIZE',
       help: 'the largest answer body a live target may send, in bytes or with KiB/MiB/GiB (default 64MiB); more fails the check',
+    },
+    'expected-failures': {
+      type: 'string',
+      value: 'FILE',
+      help: 'known deviations (YAML or JSON: id, verdict, reason): listed failures fail nothing, listed checks that now pass fail the run',
     },
     deadline: {
       type: 'string',

@@ -1,3 +1,4 @@
+import type { ExpectedOutcome } from './expected-failures.js';
 import { runVerdict, RUN_VERDICT_LABELS, type RunVerdict } from './results.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest, type VariantOutcome } from './self-test.js';
@@ -112,6 +113,14 @@ function why(report: RunReport, verdict: RunVerdict): string {
   if (verdict === 'not-conformant') {
     const parts = [c.fail ? `${plural(c.fail, 'MUST check')} failed` : '', c.error ? `${plural(c.error, 'check')} errored` : ''].filter(Boolean);
     return `${parts.join(' and ')}.${report.complete ? '' : ' The run is also incomplete.'}`;
+  }
+  if (verdict === 'baseline-stale') {
+    const stale = report.expectedFailures!.entries.filter((e) => e.outcome === 'stale');
+    return `${plural(stale.length, 'expected failure')} of ${report.expectedFailures!.file} now pass: remove ${stale.map((e) => e.id).join(', ')} from the file.`;
+  }
+  if (verdict === 'as-expected') {
+    const listed = report.results.filter((r) => r.expected !== undefined).length;
+    return `Every check that failed is listed in ${report.expectedFailures!.file} (${plural(listed, 'check')}); no other MUST check failed.`;
   }
   if (verdict === 'incomplete') {
     if (report.harnessErrors.length) return `The harness failed (${plural(report.harnessErrors.length, 'error')} below); not every check reported.`;
@@ -338,9 +347,10 @@ ${e.note ? h`<p class="note" data-part="note">${e.note}</p>` : ''}
 
 function problem(report: RunReport, r: CheckResult, index: number): Html {
   const exchanges = r.exchanges ?? [];
-  return h`<article class="check" id="check-${index}" data-verdict="${r.verdict}" data-level="${r.level}" data-check-id="${r.id}" data-requirements="${r.requirements.join(' ')}" data-exchanges="${exchanges.length}">
+  return h`<article class="check" id="check-${index}" data-verdict="${r.verdict}" data-level="${r.level}" data-check-id="${r.id}"${r.expected ? ' data-expected="true"' : ''} data-requirements="${r.requirements.join(' ')}" data-exchanges="${exchanges.length}">
 <h3>${badge(r.verdict)} ${r.name}</h3>
 <dl class="facts">
+${r.expected ? h`<dt>Expected</dt><dd data-part="expected">listed as <code>${r.expected.id}</code> in the expected failures: ${r.expected.reason}</dd>` : ''}
 <dt>Requirements</dt><dd>${r.requirements.length ? r.requirements.map((id) => h`<a class="req-id" href="#req-${id}" data-requirement-ref="${id}"><code>${id}</code></a> `) : h`<span class="muted">none named</span>`}</dd>
 <dt>Level</dt><dd>${r.level}</dd>
 <dt>Suite</dt><dd><code>${r.suite}</code></dd>
@@ -365,6 +375,25 @@ ${
 ${notable.map(({ r, index }) => problem(report, r, index))}`
     : h`<p>Every check passed.</p>`
 }
+</section>`;
+}
+
+const EXPECTED_OUTCOME_WORDS: Readonly<Record<ExpectedOutcome['outcome'], string>> = {
+  'failed-as-expected': 'failed as listed',
+  stale: 'STALE: now passes, remove it',
+  'not-run': 'did not run',
+  differs: 'another verdict: reported as it is',
+};
+
+function expectedFailuresSection(report: RunReport): Html | '' {
+  const x = report.expectedFailures;
+  if (x === undefined) return '';
+  return h`<section id="expected-failures" data-count="${x.entries.length}">
+<h2>Expected failures</h2>
+<p>From <code>${x.file}</code>: a listed check that fails as listed fails nothing; a listed check that now passes fails the run until it leaves the file.</p>
+<table><thead><tr><th>id</th><th>verdict</th><th>outcome</th><th>checks</th><th>reason</th></tr></thead><tbody>
+${x.entries.map((e) => h`<tr data-outcome="${e.outcome}"><td><code>${e.id}</code></td><td>${e.verdict}</td><td>${EXPECTED_OUTCOME_WORDS[e.outcome]}</td><td>${e.checks.map((c) => h`<code>${c}</code> `)}</td><td>${e.reason}</td></tr>\n`)}
+</tbody></table>
 </section>`;
 }
 
@@ -397,7 +426,7 @@ a{color:inherit}
 .muted{color:var(--muted)}.note{border-left:3px solid var(--warn);padding-left:8px}
 nav{display:flex;flex-wrap:wrap;gap:4px 16px;margin:12px 0;font-size:.9rem}
 #summary{border:2px solid var(--line);border-radius:10px;padding:16px 20px;margin-top:8px}
-#summary.run-conformant{border-color:var(--pass);background:var(--pass-bg)}#summary.run-not-conformant{border-color:var(--fail);background:var(--fail-bg)}#summary.run-incomplete{border-color:var(--warn);background:var(--warn-bg)}
+#summary.run-conformant{border-color:var(--pass);background:var(--pass-bg)}#summary.run-not-conformant{border-color:var(--fail);background:var(--fail-bg)}#summary.run-incomplete,#summary.run-as-expected{border-color:var(--warn);background:var(--warn-bg)}#summary.run-baseline-stale{border-color:var(--fail);background:var(--fail-bg)}
 .eyebrow{margin:0;color:var(--muted);font-size:.9rem}.why{font-size:1.05rem;margin:.2em 0 .8em}
 .counts{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0;margin:0 0 12px}
 .count{border:1px solid var(--line);border-radius:6px;padding:4px 10px;background:var(--bg)}.count .n{font-weight:700;font-size:1.15rem}
@@ -451,12 +480,13 @@ export function reportHtml(report: RunReport): string {
 <body>
 <main>
 ${summary(report, verdict, coverage)}
-<nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a>${report.selfTest ? h`<a href="#self-test">Self-test</a>` : ''}<a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
+<nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a>${report.selfTest ? h`<a href="#self-test">Self-test</a>` : ''}${report.expectedFailures ? h`<a href="#expected-failures">Expected failures</a>` : ''}<a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
 ${harnessErrors(report)}
 ${bySection(report, coverage)}
 ${bySuite(report)}
 ${coverageSection(report, coverage)}
 ${selfTestSection(report)}
+${expectedFailuresSection(report)}
 ${problems(report)}
 ${allChecks(report)}
 <footer>Rendered from report.json, the canonical report (schema: <code>vectors/schema/report.schema.json</code> in the package); junit.xml and summary.md are rendered from it too.</footer>

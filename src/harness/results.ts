@@ -1,5 +1,6 @@
 import type { Level } from '../spec/types.js';
 import type { Exchange } from './exchange.js';
+import type { ExpectedOutcome } from './expected-failures.js';
 import type { SelfTestSummary } from './self-test.js';
 
 /** pass; fail (a MUST broken); warn (a SHOULD broken); not-run (skipped, with the reason); error (the harness failed). */
@@ -19,6 +20,8 @@ export interface CheckResult {
   readonly message?: string;
   /** The exact requests and responses of a failed check (secrets redacted). */
   readonly exchanges?: readonly Exchange[];
+  /** Set when an expected-failures entry lists this check with this verdict: it then fails nothing. */
+  readonly expected?: { readonly id: string; readonly reason: string };
 }
 
 export interface RunReport {
@@ -36,6 +39,8 @@ export interface RunReport {
   readonly harnessErrors: readonly string[];
   /** `run --self-test` only: mutants tried, caught and survived, and each requirement's verdict. */
   readonly selfTest?: SelfTestSummary;
+  /** `run --expected-failures FILE` only: the file and what became of each of its entries. */
+  readonly expectedFailures?: { readonly file: string; readonly entries: readonly ExpectedOutcome[] };
 }
 
 export function countVerdicts(results: readonly CheckResult[]): RunReport['counts'] {
@@ -44,21 +49,31 @@ export function countVerdicts(results: readonly CheckResult[]): RunReport['count
   return counts;
 }
 
-export type RunVerdict = 'conformant' | 'not-conformant' | 'incomplete';
+export type RunVerdict = 'conformant' | 'not-conformant' | 'as-expected' | 'baseline-stale' | 'incomplete';
 
 export const RUN_VERDICT_LABELS: Readonly<Record<RunVerdict, string>> = {
   conformant: 'CONFORMANT',
   'not-conformant': 'NOT CONFORMANT',
+  'as-expected': 'NOT CONFORMANT, AS EXPECTED',
+  'baseline-stale': 'EXPECTED FAILURES NOW PASS',
   incomplete: 'INCOMPLETE',
 };
 
+/** Whether a result fails the run: a MUST broken or a harness error, unless an expected-failures entry lists it. */
+export function failsRun(result: CheckResult): boolean {
+  return (result.verdict === 'fail' || result.verdict === 'error') && result.expected === undefined;
+}
+
 /**
- * The headline: NOT CONFORMANT when a MUST check failed or a check errored (exit code 1), else INCOMPLETE when
- * the run did not finish or no check ran, else CONFORMANT.
+ * The headline. NOT CONFORMANT when a MUST check failed or a check errored, unless the expected failures list it;
+ * EXPECTED FAILURES NOW PASS when an entry of that list is stale (the baseline must be updated); both exit 1. Else
+ * INCOMPLETE when the run did not finish or no check ran (exit 3); else NOT CONFORMANT, AS EXPECTED when listed
+ * failures remain, and CONFORMANT (both exit 0).
  */
 export function runVerdict(report: RunReport): RunVerdict {
   const c = report.counts;
-  if (c.fail > 0 || c.error > 0) return 'not-conformant';
+  if (report.results.some(failsRun)) return 'not-conformant';
+  if (report.expectedFailures?.entries.some((e) => e.outcome === 'stale')) return 'baseline-stale';
   if (!report.complete || report.harnessErrors.length > 0 || c.total - c['not-run'] === 0) return 'incomplete';
-  return 'conformant';
+  return report.results.some((r) => r.expected !== undefined) ? 'as-expected' : 'conformant';
 }

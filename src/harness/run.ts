@@ -8,7 +8,8 @@ import { ConformanceReporter, type ProgressSink } from './reporter.js';
 import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex } from './check-index.js';
 import type { RunContext, SelfTestConfig, TargetConfig } from '../contract/run-context.js';
 import { closestWord } from '../schema/closest-word.js';
-import { countVerdicts, type RunReport } from './results.js';
+import { countVerdicts, runVerdict, type RunReport } from './results.js';
+import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, type ExpectedFailures } from './expected-failures.js';
 import { CATALOGUE } from './coverage.js';
 import { DEFAULT_MAX_BODY_BYTES, type LiveLimits } from './live-http.js';
 import { deadlineWords, defaultDeadlineMs, judgeSetupFaults, SetupFaults, selectedCheckCount, STOP_GRACE_MS, stoppedRunResults } from './run-guard.js';
@@ -48,6 +49,8 @@ export interface RunOptions {
    * naming one of its requirements (in-process only); the report carries the mutation score and survivors.
    */
   readonly selfTest?: SelfTestConfig;
+  /** `run --expected-failures FILE`: the file's name and text (YAML or JSON), read before the run. */
+  readonly expectedFailures?: { readonly file: string; readonly text: string };
 }
 
 export type RunExitCode = 0 | 1 | 2 | 3;
@@ -175,6 +178,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const index = readCheckIndex(PACKAGE_ROOT);
   const planned = plan(only, index);
   if ('problem' in planned) return { exitCode: 2, report: null, runDir: null, problem: planned.problem };
+  let expected: ExpectedFailures | undefined;
+  try {
+    expected = options.expectedFailures && readExpectedFailures(options.expectedFailures, index);
+  } catch (error) {
+    if (error instanceof ExpectedFailuresError) return { exitCode: 2, report: null, runDir: null, problem: error.message };
+    throw error;
+  }
 
   // The run's deadline: given (--deadline), or for a live run derived from its checks and the per-request timeout.
   const checkCount =
@@ -305,7 +315,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   harnessErrors.push(...judged.harnessErrors);
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
-  const results = interrupted ? stoppedRunResults(judged.results, interrupted) : judged.results;
+  const stopped = interrupted ? stoppedRunResults(judged.results, interrupted) : judged.results;
+  const baseline = expected && applyExpectedFailures(stopped, expected);
+  const results = baseline ? baseline.results : stopped;
   // A whole run sees every check: the index that narrows selected runs must list exactly these.
   if (only.length === 0 && reporter.finished && !interrupted) {
     const drift = index ? indexDrift(index, results) : [`${CHECK_INDEX_FILE} is missing`];
@@ -329,6 +341,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     results,
     harnessErrors,
     ...(selfTest ? { selfTest } : {}),
+    ...(expected && baseline ? { expectedFailures: { file: expected.file, entries: baseline.outcomes } } : {}),
   };
   const { writeReports } = await import('./write-reports.js');
   const runDir = writeReports(options.out ?? 'reports', report);
@@ -346,5 +359,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   }
   if (selfTest && !selfTest.passed)
     return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };
-  return { exitCode: report.counts.fail > 0 || report.counts.error > 0 ? 1 : 0, report, runDir };
+  const verdict = runVerdict(report);
+  return { exitCode: verdict === 'not-conformant' || verdict === 'baseline-stale' ? 1 : 0, report, runDir };
+}
+
+/** The expected-failures file, every id checked against the suite's checks and the catalogue's requirements. */
+function readExpectedFailures(source: { readonly file: string; readonly text: string }, index: CheckIndex | undefined): ExpectedFailures {
+  const checks = new Set(index?.checks.map((c) => c.id) ?? []);
+  return parseExpectedFailures(source.text, source.file, { checks, requirements: new Set(CATALOGUE.map((r) => r.id)) });
 }

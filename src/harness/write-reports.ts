@@ -31,16 +31,17 @@ export function junitXml(report: RunReport): string {
   const bySuite = new Map<string, CheckResult[]>();
   for (const r of report.results) bySuite.set(r.suite, [...(bySuite.get(r.suite) ?? []), r]);
   const suites = [...bySuite].map(([suite, results]) => {
-    const failures = results.filter((r) => r.verdict === 'fail').length;
-    const errors = results.filter((r) => r.verdict === 'error').length;
-    const skipped = results.filter((r) => r.verdict === 'not-run').length;
+    const failures = results.filter((r) => r.verdict === 'fail' && !r.expected).length;
+    const errors = results.filter((r) => r.verdict === 'error' && !r.expected).length;
+    const skipped = results.filter((r) => r.verdict === 'not-run' || r.expected).length;
     const time = results.reduce((t, r) => t + r.durationMs, 0) / 1000;
     const cases = results.map((r) => {
       const attributes = `name="${xml(r.id)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       const properties = `<properties><property name="title" value="${xml(r.name)}"/><property name="requirements" value="${xml(r.requirements.join(' '))}"/><property name="level" value="${r.level}"/></properties>`;
       const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
-      const body =
-        r.verdict === 'fail'
+      const body = r.expected
+        ? `<skipped message="${xml(`expected failure (${r.expected.id}): ${r.expected.reason}`)}"/>`
+        : r.verdict === 'fail'
           ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
           : r.verdict === 'error'
             ? `<error message="${xml(requirement)}">${xml(r.message ?? '')}</error>`
@@ -53,8 +54,34 @@ export function junitXml(report: RunReport): string {
     });
     return `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  const c = report.counts;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agent-platform-conformance" tests="${c.total}" failures="${c.fail}" errors="${c.error}" skipped="${c['not-run']}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const baseline = expectedFailuresSuite(report);
+  if (baseline) suites.push(baseline.xml);
+  const tests = report.results.length + (baseline?.tests ?? 0);
+  const failures = report.results.filter((r) => r.verdict === 'fail' && !r.expected).length + (baseline?.failures ?? 0);
+  const errors = report.results.filter((r) => r.verdict === 'error' && !r.expected).length;
+  const skipped = report.results.filter((r) => r.verdict === 'not-run' || r.expected).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agent-platform-conformance" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** The expected-failures file as a suite of its own: each entry a testcase, a stale one (its checks now pass) a failure. */
+function expectedFailuresSuite(report: RunReport): { xml: string; tests: number; failures: number } | undefined {
+  const x = report.expectedFailures;
+  if (x === undefined) return undefined;
+  const name = `expected failures ${x.file}`;
+  const cases = x.entries.map((e) => {
+    const attributes = `name="${xml(e.id)}" classname="${xml(name)}" time="0.000"`;
+    const body =
+      e.outcome === 'stale'
+        ? `<failure message="${xml(`listed as expected to ${e.verdict}, now passes`)}">${xml(`${e.checks.join(' ')} now pass; remove ${e.id} from ${x.file} (reason given: ${e.reason})`)}</failure>`
+        : `<system-out>${xml(`${e.outcome}: ${e.reason}`)}</system-out>`;
+    return `    <testcase ${attributes}>${body}</testcase>`;
+  });
+  const failures = x.entries.filter((e) => e.outcome === 'stale').length;
+  return {
+    xml: `  <testsuite name="${xml(name)}" tests="${x.entries.length}" failures="${failures}" errors="0" skipped="0" time="0.000">\n${cases.join('\n')}\n  </testsuite>`,
+    tests: x.entries.length,
+    failures,
+  };
 }
 
 /** A Markdown page that fits a CI job summary. */
@@ -75,8 +102,12 @@ export function summaryMarkdown(report: RunReport): string {
     lines.push('', '| verdict | requirement | check | why |', '|---|---|---|---|');
     for (const r of notable.slice(0, 200)) {
       const why = (r.message ?? '').split('\n')[0]!.replace(/\|/g, '\\|').slice(0, 200);
-      lines.push(`| ${r.verdict} | ${r.requirements.join(' ')} | ${r.name.replace(/\|/g, '\\|')} | ${why} |`);
+      lines.push(`| ${r.verdict}${r.expected ? ' (expected)' : ''} | ${r.requirements.join(' ')} | ${r.name.replace(/\|/g, '\\|')} | ${why} |`);
     }
+  }
+  if (report.expectedFailures) {
+    lines.push('', `## Expected failures (${report.expectedFailures.file})`, '', '| id | outcome | reason |', '|---|---|---|');
+    for (const e of report.expectedFailures.entries) lines.push(`| ${e.id} | ${e.outcome} | ${e.reason.replace(/\|/g, '\\|')} |`);
   }
   for (const e of report.harnessErrors) lines.push('', `Harness error: ${e}`);
   lines.push(...selfTestLines(report), ...coverageLines(report));

@@ -55,7 +55,7 @@ export const AGENT_VARIANTS: readonly Variant[] = [
     },
   },
   {
-    id: 'a2a-1.0-only',
+    id: 'a2a-v1-only',
     description: 'serves A2A 1.0 alone at POST /a2a (SendMessage), answering -32601 to message/send and tasks/send',
     readings: ['a2aGeneration'],
     requirements: [R.agentA2aEndpoint.id],

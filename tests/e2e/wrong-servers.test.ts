@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -53,7 +53,7 @@ async function mutatingProxy(mutate: Mutation): Promise<Server> {
 
 const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-async function run(baseUrl: string, only: string[]): Promise<{ code: number; report: RunReport }> {
+async function run(baseUrl: string, only: string[], more: string[] = []): Promise<{ code: number; report: RunReport }> {
   const out = mkdtempSync(join(tmpdir(), 'apc-wrong-'));
   const { code, stdout } = await spawnCli([
     'run',
@@ -65,6 +65,7 @@ async function run(baseUrl: string, only: string[]): Promise<{ code: number; rep
     out,
     '--json',
     ...only.flatMap((o) => ['--only', o]),
+    ...more,
   ]);
   return { code, report: JSON.parse(stdout) as RunReport };
 }
@@ -142,5 +143,13 @@ describe('run --base-url fails against wrong deployments and names what they bro
     expectBroken(report, [REPLAYED]);
     for (const check of failingChecks(report))
       expect(check.message).toMatch(new RegExp(`expected error_code ${AUTH_CODES.signature_replayed}\\b.*, got ${AUTH_CODES.signature_invalid}\\b`));
-  }, 120_000);
+
+    // The same deviation, known and listed: reported as expected, and the run passes the gate.
+    const file = join(mkdtempSync(join(tmpdir(), 'apc-xf-')), 'expected-failures.yaml');
+    writeFileSync(file, `expected_failures:\n  - id: ${REPLAYED}\n    reason: "PLAT-400: replays answer signature_invalid"\n`);
+    const listed = await run(urlOf(proxy), [REPLAYED], ['--expected-failures', file]);
+    expect(listed.code).toBe(0);
+    expect(listed.report.results.filter((r) => r.verdict === 'fail').every((r) => r.expected?.id === REPLAYED)).toBe(true);
+    expect(listed.report.expectedFailures?.entries).toMatchObject([{ id: REPLAYED, outcome: 'failed-as-expected' }]);
+  }, 180_000);
 });

@@ -27,11 +27,20 @@ const RUN_REPORT_MEMBERS = {
   results: 1,
   harnessErrors: 1,
   selfTest: 1,
+  expectedFailures: 1,
 } satisfies Record<keyof RunReport, 1>;
-const CHECK_RESULT_MEMBERS = { id: 1, name: 1, suite: 1, requirements: 1, level: 1, verdict: 1, durationMs: 1, message: 1, exchanges: 1 } satisfies Record<
-  keyof CheckResult,
-  1
->;
+const CHECK_RESULT_MEMBERS = {
+  id: 1,
+  name: 1,
+  suite: 1,
+  requirements: 1,
+  level: 1,
+  verdict: 1,
+  durationMs: 1,
+  message: 1,
+  exchanges: 1,
+  expected: 1,
+} satisfies Record<keyof CheckResult, 1>;
 const EXCHANGE_MEMBERS = { request: 1, response: 1, note: 1 } satisfies Record<keyof Exchange, 1>;
 const REQUEST_MEMBERS = { method: 1, url: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedRequest, 1>;
 const RESPONSE_MEMBERS = { status: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedResponse, 1>;
@@ -68,12 +77,12 @@ describe('vectors/schema/report.schema.json', () => {
     const d = reportSchema.$defs;
     expect(keys(reportSchema.properties)).toEqual(keys(RUN_REPORT_MEMBERS));
     // selfTest is present only in `run --self-test` reports.
-    expect([...reportSchema.required].sort()).toEqual(keys(RUN_REPORT_MEMBERS).filter((k) => k !== 'selfTest'));
+    expect([...reportSchema.required].sort()).toEqual(keys(RUN_REPORT_MEMBERS).filter((k) => k !== 'selfTest' && k !== 'expectedFailures'));
     expect(keys(reportSchema.properties.counts.properties)).toEqual(keys(COUNT_MEMBERS));
     expect(keys(reportSchema.properties.tool.properties)).toEqual(keys(TOOL_MEMBERS));
     expect(keys(reportSchema.properties.target.properties)).toEqual(keys(TARGET_MEMBERS));
     expect(keys(d.checkResult.properties)).toEqual(keys(CHECK_RESULT_MEMBERS));
-    expect([...d.checkResult.required].sort()).toEqual(keys(CHECK_RESULT_MEMBERS).filter((k) => k !== 'message' && k !== 'exchanges'));
+    expect([...d.checkResult.required].sort()).toEqual(keys(CHECK_RESULT_MEMBERS).filter((k) => k !== 'message' && k !== 'exchanges' && k !== 'expected'));
     expect(keys(d.exchange.properties)).toEqual(keys(EXCHANGE_MEMBERS));
     expect(keys(d.recordedRequest.properties)).toEqual(keys(REQUEST_MEMBERS));
     expect(keys(d.recordedResponse.properties)).toEqual(keys(RESPONSE_MEMBERS));
