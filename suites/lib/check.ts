@@ -80,16 +80,7 @@ function registerMutantTrials(definition: CheckDefinition, identity: CheckIdenti
         switchDeviation(mutant);
         ctx.onTestFinished(() => switchDeviation(undefined));
         try {
-          await runCheckScoped(
-            () =>
-              definition.run({
-                record: () => undefined,
-                notRun: (reason: string) => {
-                  throw new NotRunUnderMutant(reason);
-                },
-              }),
-            { timeoutMs: ctx.task.timeout, signal: ctx.signal },
-          );
+          await runDeviated(definition, ctx);
           trial('survived');
         } catch (error) {
           if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
@@ -100,6 +91,20 @@ function registerMutantTrials(definition: CheckDefinition, identity: CheckIdenti
       definition.timeout,
     );
   }
+}
+
+/** A check's body against the deviation switched on, recording nothing; a not-run says so by throwing. */
+function runDeviated(definition: CheckDefinition, ctx: TestContext): Promise<void> {
+  return runCheckScoped(
+    () =>
+      definition.run({
+        record: () => undefined,
+        notRun: (reason: string) => {
+          throw new NotRunUnderMutant(reason);
+        },
+      }),
+    { timeoutMs: ctx.task.timeout, signal: ctx.signal },
+  );
 }
 
 /**
@@ -121,16 +126,7 @@ function registerVariantTrials(definition: CheckDefinition, identity: CheckIdent
         switchDeviation(variant, 'variant');
         ctx.onTestFinished(() => switchDeviation(undefined));
         try {
-          await runCheckScoped(
-            () =>
-              definition.run({
-                record: () => undefined,
-                notRun: (reason: string) => {
-                  throw new NotRunUnderMutant(reason);
-                },
-              }),
-            { timeoutMs: ctx.task.timeout, signal: ctx.signal },
-          );
+          await runDeviated(definition, ctx);
           trial('passed');
         } catch (error) {
           if (error instanceof NotRunUnderMutant) return trial('not-run', error.message);
