@@ -217,7 +217,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     else if (answer.fault) options.progress?.notice?.(`the target answered its first request with a fault, which the checks will report: ${answer.fault}`);
   }
   if (options.live && !interrupted) {
-    fixture = await startFixtureHost({ port: options.live.fixturePort ?? 0, ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}) });
+    try {
+      fixture = await startFixtureHost({ port: options.live.fixturePort ?? 0, ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}) });
+    } catch (error) {
+      const why = fixturePortProblem(error, options.live.fixturePort);
+      if (why === undefined) throw error;
+      return { exitCode: 2, report: null, runDir: null, problem: why };
+    }
     options.progress?.notice?.(
       `target ${options.live.baseUrl}; agent documents are served at ${fixture.url}/r/${runId}/… (the deployment must be able to fetch from ${fixture.url})`,
     );
@@ -367,4 +373,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
 function readExpectedFailures(source: { readonly file: string; readonly text: string }, index: CheckIndex | undefined): ExpectedFailures {
   const checks = new Set(index?.checks.map((c) => c.id) ?? []);
   return parseExpectedFailures(source.text, source.file, { checks, requirements: new Set(CATALOGUE.map((r) => r.id)) });
+}
+
+/** The fixture host's port cannot be had: an input error naming the option, not a harness error. */
+function fixturePortProblem(error: unknown, port: number | undefined): string | undefined {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') return `--fixture-port ${port}: the port is in use; name a free one, or leave the option out for any free port`;
+  if (code === 'EACCES') return `--fixture-port ${port}: this user may not listen on it; name a port above 1023`;
+  return undefined;
 }

@@ -1,6 +1,8 @@
 import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE, tempDir } from './run-cli.js';
 
 /** Bad input of any kind is exit 2 naming what is wrong: never a harness error, never a stack trace, never a hang. */
@@ -77,5 +79,26 @@ describe('widgets that are large or deep, not hostile', () => {
     expect(run.stderr).not.toContain('harness error');
     expect(run.stderr).not.toContain('neither a folder nor a file');
     expect([0, 1]).toContain(run.code);
+  });
+});
+
+describe('a fixture port another process holds', () => {
+  const servers: Server[] = [];
+  const listen = async (server: Server) => {
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  };
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+
+  it('is exit 2 naming --fixture-port, not a harness error', async () => {
+    const target = await listen(createServer((_req, res) => res.end('ok')));
+    const held = await listen(createServer());
+    const run = await runCli(['run', '--base-url', `http://127.0.0.1:${target}`, '--fixture-port', String(held), '--only', 'key-directory.entries'], { cwd });
+    expect(run.stderr).toContain(`--fixture-port ${held}: the port is in use`);
+    expect(run.stderr).not.toContain('harness error');
+    expect(run.code).toBe(2);
   });
 });
