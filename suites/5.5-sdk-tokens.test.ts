@@ -6,23 +6,35 @@ import { ENDPOINT_ERRORS, LIMITS, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_RE
 import { bearer, jsonOf, probe } from './lib/agent.js';
 import { READINGS, SDK_TOKEN_LEEWAY_S } from '../src/spec/readings.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
+import { NO_CALLERS_REASON } from '../src/harness/agent/live.js';
 
 /**
  * Sections 2.1, 2.2, 5.1 and 5.5: which SDK-to-SDK tokens the agent's auth skill lets through to a scoped endpoint.
  * Each check presents tokens to the user-scoped probe (any verified caller): a good token reaches the handler, which
- * names the caller; a bad one is refused 401 unauthorized. Only the embedded reference agent can be given these
- * issuers and keys, so a live agent reports the checks not-run.
+ * names the caller; a bad one is refused 401 unauthorized. A live agent is called by self-issued callers whose key sets
+ * the run publishes on its fixture host; checks of choices its auth skill's configuration makes (allow and deny globs,
+ * trusted issuers, allowed_scopes, Portal mode, a key set cache an hour long) run against the embedded reference only.
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
 afterAll(() => target.close());
 const E = ENDPOINT_ERRORS;
-const LIVE_REASON = 'needs SDK tokens of issuers and keys the agent is configured to trust or refuse: only the embedded reference agent is given them';
+/**
+ * Why a check that needs the agent's auth skill configured as the reference agent's is not run live: its allow and deny
+ * globs, trusted issuer and allowed_scopes name issuers and scopes the run cannot make a live agent trust or refuse.
+ */
+const CONFIGURED_SKILL_REASON =
+  "needs the agent's auth skill configured as the reference agent's (allow, deny, trusted_issuers and allowed_scopes naming the suite's own issuers and scopes, src/harness/agent/callers.ts): only the embedded reference agent is; a live agent is checked with self-issued callers only";
 
 async function tokenOf(on: AgentTarget, c: Pick<CheckContext, 'notRun'>, request: SdkTokenRequest): Promise<string> {
   const token = await on.sdkToken(request);
-  if (token === null) c.notRun(LIVE_REASON);
+  if (token === null) c.notRun(on.kind === 'live' && !(await on.token('user')) ? NO_CALLERS_REASON : CONFIGURED_SKILL_REASON);
   return token;
+}
+
+/** The check judges choices of the agent's configuration (2.1), which only the embedded reference agent is known to have. */
+function needsConfiguredSkill(c: Pick<CheckContext, 'notRun'>): void {
+  if (target.kind === 'live') c.notRun(CONFIGURED_SKILL_REASON);
 }
 
 function variantOrNotRun(c: Pick<CheckContext, 'notRun'>, variant: Parameters<AgentTarget['variant']>[0]): AgentTarget {
@@ -115,6 +127,7 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.allowDeny.id],
     level: 'MUST',
     run: async (c) => {
+      needsConfiguredSkill(c);
       await admitted(c, { issuer: 'member' }, 'an issuer the allow glob admits');
       await refused(c, { issuer: 'blocked' }, 'an issuer both the allow and the deny glob match');
       await refused(c, { issuer: 'stranger' }, 'an issuer no allow glob matches');
@@ -130,6 +143,7 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.trustedIssuers.id],
     level: 'MUST',
     run: async (c) => {
+      needsConfiguredSkill(c);
       await admitted(c, { issuer: 'trusted' }, 'the trusted issuer');
       await refused(c, { issuer: 'trusted', signer: 'stranger', kid: 'signer' }, "the trusted issuer's iss signed by a key its jwks_uri lacks");
       await refused(c, { issuer: 'stranger' }, 'an untrusted issuer');
@@ -142,6 +156,7 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
     requirements: [S.allowedScopes.id],
     level: 'MUST',
     run: async (c) => {
+      needsConfiguredSkill(c);
       const scopes = [SDK_SCOPES.read, PROBE_GRANTED_SCOPE, PROBE_DROPPED_SCOPE];
       await admitted(c, { issuer: 'user', scopes }, `${PROBE_GRANTED_SCOPE} on an endpoint that needs it`, target, SCOPE_PROBES.granted.path);
       await refused(c, { issuer: 'user', scopes: [SDK_SCOPES.read] }, `a token without ${PROBE_GRANTED_SCOPE}`, target, SCOPE_PROBES.granted.path, E.forbidden);

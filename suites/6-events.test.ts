@@ -17,7 +17,6 @@ import {
   serializeFrame,
 } from '../src/purchase/inband/index.js';
 import { parsePaymentChallenge, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
-import { testToken } from '../src/contract/test-tokens.js';
 import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
 import { agentRoute } from '../src/reference/agent/mount.js';
 import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/contract/probes.js';
@@ -40,7 +39,7 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { Buyer, cardPayment, exchangeFacts, expectSucceeded } from './lib/buyer.js';
+import { Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -294,7 +293,7 @@ describe(`6 the agent socket (${target.description})`, () => {
         const paid = await b.post({
           path: purchaseUrl.pathname,
           // The credential echoes the challenge's members exactly as they arrived, whatever their encoding.
-          headers: cardPayment(echo, testToken('settled', String(serial++)), terms[TERMS_OBJECT_MEMBERS.version]!),
+          headers: cardPayment(echo, freshTestToken('settled'), terms[TERMS_OBJECT_MEMBERS.version]!),
         });
         expectSucceeded(paid, `the purchase at purchase_url ${purchaseUrl.href}`);
         const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;

@@ -1,14 +1,18 @@
 import { afterAll, describe, expect } from 'vitest';
 import type { SignedRequestCase } from '../src/cases/types.js';
 import { runCaseOnTarget } from '../src/harness/case-on-target.js';
+import { accessTokenOf, noPlatformTokenReason, planLive, stageLive } from '../src/harness/live-staging.js';
+import { caseRequestBody } from '../src/cases/request-body.js';
+import { recordRequest, recordResponse } from '../src/harness/exchange.js';
+import { caseWaitSeconds } from '../src/harness/live-waits.js';
 import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
 import { checkTimeout } from './lib/context.js';
-import { buildCase, type Scenario } from '../src/scenarios/kit.js';
+import { buildCase, Kit, type Scenario } from '../src/scenarios/kit.js';
 import { SIGNED_REQUEST_GROUPS } from '../src/scenarios/signed/index.js';
 import { SCENARIO_LIMITS } from '../src/scenarios/signed/limits.js';
 import { requirementId } from '../src/spec/ids.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
-import { check } from './lib/check.js';
+import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 import { readVectors } from './lib/vectors.js';
 
@@ -25,20 +29,70 @@ const vectors = new Map(readVectors('signed-requests.json').testGroups.flatMap((
 /** A live check may wait out the platform's failure window (60 s) while pacing its failing requests; `run --timeout` overrides. */
 const CHECK_TIMEOUT_MS = checkTimeout(target.kind === 'live' ? 180_000 : 30_000);
 
-/** Cases live targets cannot isolate: a directory names an origin, which every run shares. */
+/** A live run with --allow-waits: steps at later times are waited for. */
+const WAITS = target.kind === 'live' && target.capabilities.has('clock-control');
+
+/** Cases that need an origin no other case shares: a key directory names an origin (live, the fixture host opens one). */
 const NEEDS_OWN_ORIGIN = new Set(['valid-directory-origin', 'key-directory-wrong-media-type']);
 /** Cases whose point is refusing plain http, which a deployment reading fixtures over http must accept. */
 const NEEDS_HTTPS_FIXTURES = new Set(['agent-plain-http']);
 
-async function caseFor(scenario: Scenario): Promise<SignedRequestCase> {
-  if (target.kind === 'in-process') return vectors.get(scenario.id)!;
-  // Pace before building: a case's times must be fresh when its requests go out.
-  await target.ready?.(vectors.get(scenario.id)!.steps.filter((s) => s.expect?.ok === false).length);
+async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedRequestCase> {
+  // In-process the vectors are the cases, unless the run names the deployment's names for Service (then built with them).
+  if (target.kind === 'in-process' && target.environment.naming === undefined) return vectors.get(scenario.id)!;
   const env = target.environment;
-  return buildCase(
-    { now: env.now(), authority: env.authority, platformOrigin: env.platformOrigin, agentOrigin: env.agentOrigin(scenario.id), nonce: env.nonce },
+  const vector = vectors.get(scenario.id)!;
+  // Live, what the embedded reference seeds happens on the wire (src/harness/live-staging.ts), or the check says why not.
+  const staging = { allowWaits: target.capabilities.has('clock-control'), ownerKey: target.ownerKey };
+  const plan = target.kind === 'live' ? planLive(vector, staging) : { delay: 0 };
+  if ('notRun' in plan) return c.notRun(plan.notRun);
+  // What the target cannot do is known before pacing (a case that will not run never waits for room).
+  const preview =
+    target.kind === 'live'
+      ? stageLive(vector, vector.now, { ...staging, nonce: () => '', ...('platformToken' in plan ? { platformToken: 'to-be-issued' } : {}) })
+      : vector;
+  const missing = missingCapabilities(target, preview);
+  if (missing.length) return c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
+  let agentOrigin = env.agentOrigin(scenario.id);
+  if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id)) {
+    const own = (await target.isolatedOrigin?.()) ?? { reason: 'the target gives no origin of its own' };
+    if ('reason' in own) return c.notRun(`needs an origin of its own (a key directory is read per origin): ${own.reason}`);
+    agentOrigin = own.url;
+  }
+  const platformToken = 'platformToken' in plan ? await issuedPlatformToken(scenario.id, c) : undefined;
+  // Pace before building: a case's times must be fresh when its requests go out.
+  await target.ready?.(vector.steps.filter((s) => s.expect?.ok === false).length);
+  const now = env.now();
+  const built = await buildCase(
+    { now: now + plan.delay, authority: env.authority, platformOrigin: env.platformOrigin, agentOrigin, nonce: env.nonce, naming: env.naming },
     scenario,
   );
+  return target.kind === 'live'
+    ? stageLive(built, now, { ...staging, nonce: () => env.nonce(scenario.id, 'register', 0), naming: env.naming, platformToken })
+    : built;
+}
+
+/** A platform token the live deployment issues at its CLI token route to a signed request of an agent of the run's own. */
+async function issuedPlatformToken(caseId: string, c: CheckContext): Promise<string> {
+  const env = target.environment;
+  const id = `${caseId}-token`;
+  const kit = new Kit(
+    { now: env.now(), authority: env.authority, platformOrigin: env.platformOrigin, agentOrigin: env.agentOrigin(id), nonce: env.nonce, naming: env.naming },
+    id,
+  );
+  await target.prepare({
+    id,
+    description: 'a platform token for the case',
+    now: kit.now,
+    platform: { authority: env.authority },
+    documents: kit.docs(),
+    steps: [],
+  });
+  const signed = kit.request();
+  const request = { method: signed.method, url: signed.url, headers: signed.headers, body: caseRequestBody(signed) };
+  const response = await target.send(request);
+  c.record({ request: recordRequest(request), response: recordResponse(response) });
+  return accessTokenOf(response.status, response.body) ?? c.notRun(noPlatformTokenReason(response.status));
 }
 
 function requirementsOf(id: string): string[] {
@@ -63,16 +117,15 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
           title: scenario.description,
           requirements: requirementsOf(scenario.id),
           level: 'MUST',
-          timeout: CHECK_TIMEOUT_MS,
+          // Under --allow-waits a time-bound case waits in real time: its limit grows by the wait.
+          timeout: CHECK_TIMEOUT_MS + (WAITS ? caseWaitSeconds(vectors.get(scenario.id)!) * 1000 : 0),
           run: async ({ record, notRun }) => {
-            if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id))
-              notRun("needs an origin of its own: a key directory is read per origin, and a live run shares the fixture host's origin between cases");
             if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
               notRun(
                 'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs',
               );
             }
-            const c = await caseFor(scenario);
+            const c = await caseFor(scenario, { record, notRun });
             const missing = missingCapabilities(target, c);
             if (missing.length) notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
             const outcomes = await runCaseOnTarget(c, target);

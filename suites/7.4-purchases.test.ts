@@ -3,7 +3,6 @@ import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { errorCodeOf, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import type { ChallengeEcho, FakeChargeState } from '../src/purchase/index.js';
-import { testToken, type TestTokenOutcome } from '../src/contract/test-tokens.js';
 import type { ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
@@ -14,9 +13,11 @@ import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { Buyer, cardPayment, expectPaidAnswer, expectSucceeded, type PaidExchange } from './lib/buyer.js';
+import { Buyer, cardPayment, freshTestToken, expectPaidAnswer, expectSucceeded, type PaidExchange } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
+import { checkTimeout } from './lib/context.js';
+import { agingWaitSeconds } from '../src/harness/live-waits.js';
 
 /**
  * Section 7.4 (with 3 and 4.7) over HTTP at POST /api/mpp/credits: the 402 challenge, terms acceptance, card
@@ -33,8 +34,13 @@ const ids = (...records: ReadonlyArray<{ readonly id: string }>) => records.map(
 let serial = 0;
 const LIFETIME_S = LIMITS.paymentChallengeLifetime.value;
 
-/** Why a check that ages a challenge past its lifetime is not run live. */
-const AGING_REASON = `needs clock-control: the challenge must age past ${LIFETIME_S} s; in-process the target's clock moves, while against a live deployment the run would have to wait over ${LIFETIME_S / 60} minutes, which no run option lets it do`;
+/** Why a check that ages a challenge past its lifetime is not run live without --allow-waits. */
+const AGING_REASON = `needs clock-control: the challenge must age past ${LIFETIME_S} s; in-process the target's clock moves, and against a live deployment the run waits for it in real time (over ${LIFETIME_S / 60} minutes) with --allow-waits`;
+
+/** A check that ages a challenge waits that long live (--allow-waits): its time limit grows by the wait. */
+function agingTimeout(checkId: string): number | undefined {
+  return target.kind === 'live' && target.capabilities.has('clock-control') ? agingWaitSeconds(checkId) * 1000 + checkTimeout(60_000) : undefined;
+}
 /** Why a check in which the card processor reports a settlement is not run live. */
 const SETTLEMENT_REASON =
   "needs payment-faults: the card processor reports the charge to the deployment (its settlement webhook), which only the embedded reference lets a run make it do; a live deployment's processor reports on its own time";
@@ -67,7 +73,7 @@ async function buyer(c: CheckContext, name: string): Promise<Buyer> {
 function challengeOf(exchange: PaidExchange): { echo: ChallengeEcho; version: string; amount: number } {
   const [first] = exchange.challenges;
   if (!first) return expect.fail(`expected a Payment challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
-  const version = exchange.response.headers[HEADERS.termsVersion] ?? '';
+  const version = exchange.termsVersion ?? '';
   const amount = Number((first.challenge.request as { amount?: unknown }).amount ?? Number.NaN);
   return { echo: first.echo, version, amount };
 }
@@ -90,7 +96,7 @@ const ALIAS_HOST = 'alias-of-the-platform.example';
 /** A method id no deployment offers (7.4 method-unsupported: the resource does not accept it). */
 const UNOFFERED_METHOD = 'unoffered';
 
-const token = (outcome: TestTokenOutcome) => testToken(outcome, String(serial++));
+const token = freshTestToken;
 
 /** A paid purchase: the route's success (2xx; 4.7 shows no body), no challenge, and a Payment-Receipt. */
 function expectGranted(exchange: PaidExchange): void {
@@ -168,7 +174,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
             labels: [{ label: 'sig1', key: b.kit.A, tamper: (s) => s.map((x, i) => (i === 0 ? x ^ 1 : x)) }],
           }),
         );
-        const judged = judgeRefusal(answer.response, true);
+        const judged = judgeRefusal(answer.response, true, target.environment.naming);
         expect(answer.status, 'status').toBe(401);
         expect(judged.code, 'error_code').toBe(AUTH_CODES.signature_invalid);
         if (judged.problems.length) expect.fail(judged.problems.join('\n'));
@@ -367,6 +373,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       title: `a challenge is honoured until it expires: paid ${LIFETIME_S - CHALLENGE_EXPIRY_TOLERANCE_S} s after it was issued, the purchase succeeds`,
       requirements: [...ids(P.challengeLifetime), LIMITS.paymentChallengeLifetime.id],
       level: 'MUST',
+      ...(agingTimeout('purchase.challenge-honoured-until-expiry') ? { timeout: agingTimeout('purchase.challenge-honoured-until-expiry') } : {}),
       run: async (c) => {
         need(c, 'spend');
         needAging(c);
@@ -382,6 +389,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       title: 'a challenge older than 300 s with no charge: 402 payment-expired with a fresh challenge, which can be paid',
       requirements: [...ids(P.expiredFreshChallenge, P.challengeLifetime), LIMITS.paymentChallengeLifetime.id],
       level: 'MUST',
+      ...(agingTimeout('purchase.challenge-expired') ? { timeout: agingTimeout('purchase.challenge-expired') } : {}),
       run: async (c) => {
         need(c, 'spend');
         needAging(c);
@@ -435,6 +443,44 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         await b.advance(600);
         await p.processorFinishes(paying, 'settled');
         expectGranted(await b.post({ headers }));
+      },
+    });
+
+    check({
+      id: 'purchase.charge-processing-503',
+      title: 'a charge the card processor leaves processing: 503 charge_processing with no challenge, and the same credential again is answered so again',
+      requirements: ids(E.charge_processing, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'processing-503');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('processing'), offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+        // The same credential resumes the same charge, which the processor still reports processing (no fresh challenge, no grant).
+        expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+        if (target.purchases) expect(target.purchases.processor.charges.size, 'charges created').toBe(1);
+      },
+    });
+
+    check({
+      id: 'purchase.charge-outcome-unknown-503',
+      title:
+        'a charge whose outcome the card processor does not tell: 503 charge_outcome_unknown with no challenge; the same credential again is a 503 of that charge',
+      requirements: ids(E.charge_outcome_unknown, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'unknown-503');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('unknown'), offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_outcome_unknown);
+        // Asked again, the processor knows the charge (still processing) or still cannot tell: either is that charge's 503.
+        const again = await b.post({ headers });
+        const code = errorCodeOf(again.body);
+        expect([E.charge_outcome_unknown.code, E.charge_processing.code], `the same credential again: ${again.status} ${String(code)}`).toContain(code);
+        expectPaidAnswer(again, code === E.charge_processing.code ? E.charge_processing : E.charge_outcome_unknown);
+        if (target.purchases) expect(target.purchases.processor.charges.size, 'charges created').toBe(1);
       },
     });
 

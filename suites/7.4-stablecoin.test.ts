@@ -70,7 +70,7 @@ function tempoOffer(exchange: PaidExchange): TempoOffer {
   expect(first.challenge.method, 'the challenge names the method the buyer prefers').toBe(PAYMENT_METHODS.tempo);
   const quote = tempoQuoteOf(first.challenge.request);
   if (!quote.ok) return expect.fail(`the stablecoin challenge's request: ${quote.detail}`);
-  return { challenge: first.challenge, echo: first.echo, quote: quote.quote, version: exchange.response.headers[HEADERS.termsVersion] ?? '' };
+  return { challenge: first.challenge, echo: first.echo, quote: quote.quote, version: exchange.termsVersion ?? '' };
 }
 
 /** A stablecoin challenge for `path` (the pack by default), asked for with Service-Payment-Methods preferring tempo. */

@@ -1,4 +1,5 @@
 import type { CommandArgs } from './command.js';
+import { isServiceName } from '../spec/naming.js';
 import { UsageError } from './errors.js';
 
 export function stringOption(args: CommandArgs, name: string): string | undefined {
@@ -30,4 +31,18 @@ export function integerOption(args: CommandArgs, name: string, command: string):
     throw new UsageError(`--${name} must be a whole number of seconds, not "${value}"`, command);
   }
   return Number(value);
+}
+
+/**
+ * `--service-name NAME`: the name a deployment writes where the spec writes Service (`Acme-Terms-Version`,
+ * `realm=acme`); letters, digits and hyphens.
+ */
+export function serviceNameOption(args: CommandArgs, command: string): string | undefined {
+  const value = stringOption(args, 'service-name');
+  if (value !== undefined && !isServiceName(value))
+    throw new UsageError(
+      `--service-name must be the name the deployment writes for Service, letters, digits and hyphens (e.g. Acme), not ${JSON.stringify(value)}`,
+      command,
+    );
+  return value;
 }

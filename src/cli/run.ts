@@ -5,9 +5,10 @@ import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type R
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
-import { flag, stringOption, stringOptions } from './option-values.js';
+import { flag, serviceNameOption, stringOption, stringOptions } from './option-values.js';
 import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 import type { ProgressSink } from '../harness/reporter.js';
+import type { DeploymentNames } from '../contract/run-context.js';
 
 const NAME = 'run';
 
@@ -106,6 +107,35 @@ function agentClientOption(value: string | undefined, agentUrl: string | undefin
   return { id: value.slice(0, colon), secret: value.slice(colon + 1) };
 }
 
+/**
+ * `--service-name`, `--problems-url`, `--payment-problems-url`, `--terms-url`: the names the deployment writes where
+ * the spec writes Service or a placeholder. The addresses are a live deployment's (the embedded reference's are known).
+ */
+function deploymentNames(args: CommandArgs, live: boolean): DeploymentNames | undefined {
+  const serviceName = serviceNameOption(args, NAME);
+  const urls = (['problems-url', 'payment-problems-url', 'terms-url'] as const).map((name) => {
+    const value = stringOption(args, name);
+    if (value === undefined) return undefined;
+    if (!live) throw new UsageError(`--${name} goes with --base-url: the embedded reference's addresses are known`, NAME);
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol)) throw new UsageError(`--${name} must be an http or https URL, not ${JSON.stringify(value)}`, NAME);
+    return value.replace(/\/+$/, '');
+  });
+  const [problemsUrl, paymentProblemsUrl, termsUrl] = urls;
+  const names: DeploymentNames = {
+    ...(serviceName === undefined ? {} : { serviceName }),
+    ...(problemsUrl === undefined ? {} : { problemsUrl }),
+    ...(paymentProblemsUrl === undefined ? {} : { paymentProblemsUrl }),
+    ...(termsUrl === undefined ? {} : { termsUrl }),
+  };
+  return Object.keys(names).length ? names : undefined;
+}
+
 /** The reports folder must be one the run can create or write into. */
 function reportsDirProblem(dir: string): void {
   try {
@@ -153,6 +183,12 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   ) {
     throw new UsageError('--fixture-url, --fixture-port, --client-address-header, --allow-spend and --spend-cap go with --base-url', NAME);
   }
+  const allowWaits = flag(args, 'allow-waits');
+  const ownerKey = stringOption(args, 'owner-key');
+  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined))
+    throw new UsageError('--allow-waits and --owner-key go with --base-url: they let checks of a live deployment run', NAME);
+  if (ownerKey !== undefined && !/^[\x21-\x7e]+$/.test(ownerKey))
+    throw new UsageError('--owner-key must be the header value the deployment accepts: printable ASCII without spaces', NAME);
   if (allowSpend !== (spendCap !== undefined)) {
     throw new UsageError('--allow-spend and --spend-cap N go together: a live run pays only when told to, and never more than the cap', NAME);
   }
@@ -183,6 +219,9 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const selfTest = flag(args, 'self-test');
   if (selfTest && (baseUrl !== undefined || agentUrl !== undefined))
     throw new UsageError('--self-test runs against the embedded reference deployments; it does not take --base-url or --agent-url', NAME);
+  const deployment = deploymentNames(args, baseUrl !== undefined);
+  if (selfTest && deployment)
+    throw new UsageError("--self-test judges the mutants of the reference under the spec's own names; it does not take --service-name", NAME);
   // vitest is loaded only when a run starts, so every other command starts fast.
   const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
@@ -196,6 +235,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
     ...(out === undefined ? {} : { out: resolve(io.cwd, out) }),
     ...(selfTest ? { selfTest: {} } : {}),
+    ...(deployment ? { deployment } : {}),
     ...(baseUrl === undefined
       ? {}
       : {
@@ -205,6 +245,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(fixturePort === undefined ? {} : { fixturePort }),
             ...(clientAddressHeader ? { clientAddressHeader: clientAddressHeader.toLowerCase() } : {}),
             ...(spendCap === undefined ? {} : { spendCapMinorUnits: spendCap }),
+            ...(allowWaits ? { allowWaits: true } : {}),
+            ...(ownerKey === undefined ? {} : { ownerKey }),
           },
         }),
     progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
@@ -220,7 +262,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N]] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
+    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -235,6 +277,14 @@ export const runCommand: Command = {
     'address from. Purchase checks against a live deployment never present a payment credential unless',
     "--allow-spend --spend-cap N is given (N in the currency's minor units, for the whole run); they pay with",
     'test tokens (spt_test_<outcome>_...) and are reported not-run with the reason otherwise.',
+    'Checks of time-bound rules (the key set re-read after 5 minutes, card memory, the throttle window, a',
+    'challenge expiring at 300 s) wait in real time with --allow-waits, each wait announced (a run then takes',
+    "about 40 minutes more); --owner-key KEY gives the operator's platform key the deployment accepts in",
+    'X-Service-Owner-Key, for the key-continuity case that presents it. Without them they are reported not-run.',
+    'A deployment writes its own name where the spec writes Service (Acme-Terms-Version, X-Acme-Owner-Key,',
+    'realm=acme): --service-name Acme sends, signs and reads those names (in-process, the embedded reference',
+    'takes the name too); --problems-url, --payment-problems-url and --terms-url give its {problems_url},',
+    '{payment_problems_url} and {terms_url}. The report shows the names the run used.',
     '--self-test checks the suite itself: every check must pass against the embedded reference, and for each',
     'named fault of the mutant catalogue (src/mutants/) a check naming the requirement it breaks must fail with',
     'the fault switched on. The report shows the mutation score, the survivors and a verdict per requirement;',
@@ -275,6 +325,16 @@ export const runCommand: Command = {
     'client-address-header': { type: 'string', value: 'NAME', help: 'header the deployment reads the client address from (e.g. x-forwarded-for)' },
     'allow-spend': { type: 'boolean', help: 'let purchase checks present payment credentials (needs --spend-cap)' },
     'spend-cap': { type: 'string', value: 'N', help: 'the most purchase checks may pay in all, in minor units (e.g. 1500 = 15.00 usd)' },
+    'allow-waits': { type: 'boolean', help: 'let checks of time-bound rules wait in real time (minutes each; every wait announced)' },
+    'owner-key': { type: 'string', value: 'KEY', help: "the operator's platform key the deployment accepts in X-Service-Owner-Key (key continuity)" },
+    'service-name': {
+      type: 'string',
+      value: 'NAME',
+      help: 'what the deployment writes where the spec writes Service: Acme-Terms-Version, X-Acme-Owner-Key, realm=acme (default Service)',
+    },
+    'problems-url': { type: 'string', value: 'URL', help: "the deployment's {problems_url} (default: learned from its first answers)" },
+    'payment-problems-url': { type: 'string', value: 'URL', help: "the deployment's {payment_problems_url} (default: learned from its first answers)" },
+    'terms-url': { type: 'string', value: 'URL', help: "the deployment's {terms_url} (default: any URL the terms Link names)" },
     'self-test': {
       type: 'boolean',
       help: 'also run every check against the mutants of the reference naming its requirements; fails on a survivor or an unchecked requirement',
@@ -297,6 +357,7 @@ export const runCommand: Command = {
     'agent-platform-conformance run --base-url http://127.0.0.1:8787',
     'agent-platform-conformance run --self-test',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787 --allow-spend --spend-cap 1500',
+    'agent-platform-conformance run --base-url https://platform.example --service-name Acme --terms-url https://platform.example/terms',
   ],
   available: true,
   run: runRun,

@@ -6,11 +6,15 @@ import { isLoopbackAddress } from '../net/index.js';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVED_AGENT_NAME } from '../reference/agent/mount.js';
 import { DEFAULT_SERVE_HOST, serveReference, type ServedReference } from '../reference/serve.js';
+import type { PurchaseStores } from '../reference/purchases.js';
+import type { VerifierPorts } from '../verifier/ports.js';
+import { openStores, type OpenedStores } from '../stores/open.js';
+import { StoreUnavailableError } from '../stores/unavailable.js';
 import type { Command, CommandArgs } from './command.js';
 import { InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { flag, stringOption } from './option-values.js';
+import { flag, serviceNameOption, stringOption } from './option-values.js';
 
 const NAME = 'serve';
 const MAX_PORT = 65535;
@@ -77,6 +81,38 @@ function hostOption(args: CommandArgs): string {
   return bare;
 }
 
+/** `--public-url`: the one origin every instance of a fleet answers for (signatures name its host). */
+function publicUrlOption(args: CommandArgs): URL | undefined {
+  const value = stringOption(args, 'public-url');
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || `${url.pathname}${url.search}${url.hash}` !== '/') {
+    throw new UsageError(`--public-url must be an http or https origin such as https://platform.example, not ${JSON.stringify(value)}`, NAME);
+  }
+  if (stringOption(args, 'authority') !== undefined) throw new UsageError('--public-url names the authority already: give it or --authority, not both', NAME);
+  return url;
+}
+
+/** The stores named by --store and --db, reached before serving: one that cannot be is an input error (exit 2). */
+async function storesOption(args: CommandArgs, cwd: string): Promise<OpenedStores> {
+  const store = stringOption(args, 'store');
+  if (store !== undefined && !/^rediss?:\/\//i.test(store))
+    throw new UsageError(`--store must be a redis:// or rediss:// URL, not ${JSON.stringify(store)}`, NAME);
+  const db = stringOption(args, 'db');
+  if (db === '') throw new UsageError('--db must be a postgres:// URL or a SQLite file', NAME);
+  try {
+    return await openStores({ ...(store === undefined ? {} : { store }), ...(db === undefined ? {} : { db }), cwd });
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
 function listenProblem(error: unknown, host: string, port: number): Error {
   const code = (error as { code?: string }).code;
   const where = `${host}:${port}`;
@@ -92,7 +128,8 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
   return {
     name: NAME,
     summary: 'serve the reference platform and agent on a port',
-    usage: '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST] [--client-address-header NAME] [--agent-name NAME] [--keys-dir DIR]',
+    usage:
+      '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST | --public-url URL] [--client-address-header NAME] [--agent-name NAME] [--keys-dir DIR] [--store redis://...] [--db FILE | --db postgres://...] [--service-name NAME]',
     description: [
       'Serves the reference platform over plain HTTP: POST /api/auth/cli/token (verifies signed requests and',
       'platform bearers, answers a platform token), the key directory at',
@@ -110,6 +147,13 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'endpoints (the conformance probes), /v1/models, /v1/chat/completions, its card, key set, OpenID configuration',
       "and POST /auth/token; its key is listed in the origin's key directory. A line `agent NAME at URL` follows",
       'the first line (after the --allow-insecure-fixtures warning when on). Its keys live in --keys-dir when given.',
+      "State is kept in memory unless told: --store keeps the verifier's nonces, failure counts, key-set cache, card",
+      'memory and registrations, and the purchase lock, on a Valkey or Redis server; --db keeps purchase records,',
+      'charges, grants, balances and sales in a SQLite file or on PostgreSQL, so a restart forgets no charge and',
+      'instances sharing both (behind one --public-url) accept a signed request once and credit a purchase once.',
+      'A store that cannot be reached exits 2.',
+      '--service-name NAME answers with the names a deployment called NAME writes where the spec writes Service:',
+      'Acme-Terms-Version, Acme-Terms-Accepted, Acme-Payment-Methods, Acme-Purchase, X-Acme-Owner-Key, realm=acme.',
     ].join('\n'),
     options: {
       host: { type: 'string', value: 'HOST', help: `address to bind (default ${DEFAULT_SERVE_HOST})` },
@@ -119,9 +163,18 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       authority: { type: 'string', value: 'HOST', help: 'the host signatures must name (default: the bound HOST:PORT)' },
       'agent-name': { type: 'string', value: 'NAME', help: `the reference agent's name; it is served at /agents/NAME (default ${DEFAULT_SERVED_AGENT_NAME})` },
       'keys-dir': { type: 'string', value: 'DIR', help: "the agent's keys directory (created 0700, key files 0600; default: keys in memory)" },
+      'public-url': { type: 'string', value: 'URL', help: 'the origin the deployment answers for, e.g. https://platform.example (instead of --authority)' },
+      store: { type: 'string', value: 'URL', help: "a redis:// URL: the verifier's state and the purchase lock (default: memory)" },
+      db: { type: 'string', value: 'FILE|URL', help: 'a SQLite file or a postgres:// URL: purchase records and balances (default: memory)' },
+      'service-name': { type: 'string', value: 'NAME', help: 'the name written where the spec writes Service (headers, realm); default Service' },
     },
     positionals: { names: [], min: 0, max: 0 },
-    examples: ['agent-platform-conformance serve --port 8787', 'agent-platform-conformance serve --port 8787 --allow-insecure-fixtures'],
+    examples: [
+      'agent-platform-conformance serve --port 8787',
+      'agent-platform-conformance serve --port 8787 --allow-insecure-fixtures',
+      'agent-platform-conformance serve --port 8787 --db purchases.sqlite',
+      'agent-platform-conformance serve --public-url https://platform.example --store redis://127.0.0.1:6379 --db postgres://apc@127.0.0.1/apc',
+    ],
     available: true,
     run: (args, io) => runServe(args, io, waitForStop),
   };
@@ -142,19 +195,30 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   if (keysDir !== undefined) await keysDirProblem(resolve(io.cwd, keysDir));
   const agentName = stringOption(args, 'agent-name') ?? DEFAULT_SERVED_AGENT_NAME;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(agentName)) throw new UsageError(`--agent-name must be letters, digits, ".", "_" or "-", not "${agentName}"`, NAME);
+  const publicUrl = publicUrlOption(args);
+  const serviceName = serviceNameOption(args, NAME);
+  const stores = await storesOption(args, io.cwd);
   // Ask for the stop before binding, so a signal that arrives while the server starts is not lost.
   const giveUp = new AbortController();
   const stop = waitForStop(giveUp.signal);
 
-  let served: ServedReference;
+  let served: ServedReference<VerifierPorts, PurchaseStores>;
   try {
     const addressHeader = stringOption(args, 'client-address-header');
-    served = await serveReference({
+    served = await serveReference<VerifierPorts, PurchaseStores>({
       agent: { name: agentName, ...(keysDir ? { keysDir: resolve(io.cwd, keysDir) } : {}) },
       host,
       port,
       allowInsecureFixtures: insecure,
       ...(authority === undefined ? {} : { authority }),
+      ...(publicUrl ? { authority: publicUrl.host } : {}),
+      ...(stores.ports ? { ports: stores.ports } : {}),
+      ...(stores.purchaseStores ? { purchaseStores: stores.purchaseStores } : {}),
+      platform: {
+        ...(publicUrl ? { origin: publicUrl.origin } : {}),
+        ...(serviceName === undefined ? {} : { serviceName }),
+        ...(stores.challengeSecret ? { purchases: { challengeSecret: stores.challengeSecret } } : {}),
+      },
       ...(addressHeader ? { clientAddressHeader: addressHeader } : {}),
       // A 500 of the reference is a bug of ours: say what failed, with its stack, where the operator sees it.
       onError: (error, where) =>
@@ -162,6 +226,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
     });
   } catch (error) {
     giveUp.abort();
+    await stores.close();
     if (error instanceof TypeError && /authority/.test(error.message)) throw new UsageError(`--authority: ${error.message}`, NAME);
     throw listenProblem(error, host, port);
   }
@@ -175,6 +240,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
     await stop;
   } finally {
     await served.close();
+    await stores.close();
   }
   return EXIT.ok;
 }

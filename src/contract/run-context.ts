@@ -19,6 +19,10 @@ export type TargetConfig =
       readonly timeoutMs?: number;
       /** `--allow-spend --spend-cap N`: purchase checks may present payment credentials, paying at most N (minor units) in all. */
       readonly spend?: { readonly capMinorUnits: number };
+      /** `--allow-waits`: checks of time-bound rules wait in real time (minutes), each wait announced. */
+      readonly allowWaits?: boolean;
+      /** `--owner-key KEY`: the operator's platform key the deployment accepts in X-Service-Owner-Key (5.2 key continuity). */
+      readonly ownerKey?: string;
     };
 
 /**
@@ -30,6 +34,19 @@ export interface DeclaredMutant {
   readonly description: string;
   readonly requirements: readonly string[];
   readonly addHeader: { readonly name: string; readonly value: string };
+}
+
+/**
+ * The names a deployment writes where the spec writes the neutral word Service or a placeholder: `run
+ * --service-name` (header names and the 401 realm, src/spec/naming.ts), `--problems-url`, `--payment-problems-url`
+ * and `--terms-url` ({problems_url}, {payment_problems_url}, {terms_url}). Absent: the spec's neutral names, and
+ * addresses learned from the deployment's answers.
+ */
+export interface DeploymentNames {
+  readonly serviceName?: string;
+  readonly problemsUrl?: string;
+  readonly paymentProblemsUrl?: string;
+  readonly termsUrl?: string;
 }
 
 export interface SelfTestConfig {
@@ -53,6 +70,8 @@ export interface RunContext {
   readonly selection: readonly string[];
   /** `run --self-test`: each check is also tried against the mutants naming its requirements. */
   readonly selfTest?: SelfTestConfig;
+  /** `run --service-name` and the like: the deployment's own names (in-process, the embedded reference takes the service name too). */
+  readonly deployment?: DeploymentNames;
 }
 
 /** What a suite sees when no run provided a context (plain `vitest` over suites/): the embedded reference, all checks. */

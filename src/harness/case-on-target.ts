@@ -3,6 +3,7 @@ import { caseRequestBody } from '../cases/request-body.js';
 import { recordRequest, recordResponse, type Exchange } from './exchange.js';
 import { judgeExpectation } from '../cases/expectation.js';
 import { judgeRefusal } from './judge-refusal.js';
+import type { ServiceNaming } from '../spec/naming.js';
 import type { Target, TargetResponse } from './target.js';
 
 /** The HTTP status of a refused signed request (7.3), and of the success of the routes the cases call. */
@@ -25,10 +26,10 @@ export interface TargetStepOutcome {
  * or the key directory), never merely "not 401"; a refusal must be the 401 of 7.3 with the expected code, or
  * another code the spec allows there (`also_allowed`, named by its reading).
  */
-function judge(response: TargetResponse, request: CaseRequest, expect: SignedRequestCase['steps'][number]['expect']) {
+function judge(response: TargetResponse, request: CaseRequest, expect: SignedRequestCase['steps'][number]['expect'], naming?: ServiceNaming) {
   const hasBody = (caseRequestBody(request)?.length ?? 0) > 0;
   const refused = response.status === REFUSED;
-  const judgement = refused ? judgeRefusal(response, hasBody) : { code: null, description: null, problems: [] };
+  const judgement = refused ? judgeRefusal(response, hasBody, naming) : { code: null, description: null, problems: [] };
   const problems = [...judgement.problems];
   const got = { ok: response.status === ACCEPTED, status: response.status, error_code: judgement.code, agent_url: null };
   const { matches, reading } = judgeExpectation(expect && { ...expect, agent_url: undefined }, got);
@@ -47,12 +48,35 @@ function judge(response: TargetResponse, request: CaseRequest, expect: SignedReq
   return { ok: got.ok, code: judgement.code, problems, ...(reading ? { reading } : {}) };
 }
 
+/** Seconds a live step that expects something forgotten waits past its offset: the two clocks, and the request's own time. */
+const FORGOTTEN_MARGIN_S = 2;
+
+/**
+ * When a step at `offset` seconds after the case's first is sent to a live target, which waits for it in real time: a
+ * step expecting what the deployment still remembers (a refusal) at that offset from when the first step was sent
+ * (what it remembers began no earlier); a step expecting it forgotten (acceptance) that long after the last answer of
+ * the first moment came back, and a little more (what it remembers began no later).
+ */
+function liveTime(offset: number, expectsAcceptance: boolean, firstSent: number, firstAnswered: number): number {
+  return expectsAcceptance ? firstAnswered + FORGOTTEN_MARGIN_S + offset : firstSent + offset;
+}
+
 /** Runs a case's steps, in order, against a target: the same case on the wire as the vectors describe it. */
 export async function runCaseOnTarget(c: SignedRequestCase, target: Target): Promise<TargetStepOutcome[]> {
   await target.prepare(c);
   const outcomes: TargetStepOutcome[] = [];
-  for (const step of c.steps) {
-    await target.step(step.at ?? c.now, step.documents);
+  let firstSent: number | undefined;
+  let firstAnswered: number | undefined;
+  for (const [i, step] of c.steps.entries()) {
+    const at = step.at ?? c.now;
+    const offset = at - c.now;
+    const live = target.kind === 'live' && offset > 0 && firstSent !== undefined && firstAnswered !== undefined;
+    await target.step(
+      live ? liveTime(offset, step.expect?.ok === true, firstSent!, firstAnswered!) : at,
+      step.documents,
+      offset > 0 ? `step ${i + 1} of ${c.steps.length}, ${offset} s after the case's first` : undefined,
+    );
+    if (offset === 0) firstSent ??= Date.now() / 1000;
     const body = caseRequestBody(step.request);
     const request = { method: step.request.method, url: step.request.url, headers: step.request.headers, body };
     const response = await target.send({
@@ -60,7 +84,8 @@ export async function runCaseOnTarget(c: SignedRequestCase, target: Target): Pro
       ...(step.client_address ? { clientAddress: step.client_address } : {}),
       ...(step.request.body_consumed ? { bodyConsumed: true } : {}),
     });
-    const verdict = judge(response, step.request, step.expect);
+    if (offset === 0) firstAnswered = Date.now() / 1000;
+    const verdict = judge(response, step.request, step.expect, target.environment.naming);
     outcomes.push({
       ...verdict,
       status: response.status,

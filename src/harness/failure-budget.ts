@@ -1,44 +1,249 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SignedRequestVectors } from '../cases/types.js';
+import { selectedBy } from '../contract/check.js';
 import { LIMITS } from '../spec/limits.js';
+import type { CheckIndex } from './check-index.js';
+import { planLive, stageLive, type LiveStagingOptions } from './live-staging.js';
+import { missingCapabilities, type Capability } from './target.js';
 
 /**
- * A live run sends many signed requests that must fail; a conforming platform throttles an address after 30
- * failures in 60 s (7.3 too_many_failed_signatures). The budget keeps the run under that limit by waiting,
- * so a throttle answer is never caused by the suite's own pace. Time and sleep are injected.
+ * A live run from one address (no --client-address-header) sends many signed requests that must fail, and a conforming
+ * platform throttles an address after 30 failures in 60 s (7.3 too_many_failed_signatures). The pacer is the run's one
+ * account of them, in the run's own process (every suite file asks it through the fixture host, src/harness/fixture-client.ts):
+ *
+ * - it paces only once the deployment is seen to throttle. Until then failing requests go out as fast as the checks
+ *   send them: a platform that never throttles where it should has failed that check, and waiting buys nothing;
+ * - once it throttles, the request it refused (refused before reading, so nothing of it was spent) waits out the window
+ *   and goes again, and from then on at most 29 failing requests leave in any 60 s;
+ * - a deployment that still throttles after a whole quiet window is not throttling by the rule: pacing stops there
+ *   (its answers are judged as they come), so no target can stretch a run with throttle answers.
+ *
+ * Time is injected; the pacer never sleeps itself, it tells each request how long to wait.
  */
-export class FailureBudget {
-  private readonly failures: number[] = [];
-  /** A margin below the limit, for failures the run cannot see (another client, an earlier run). */
-  private readonly limit = LIMITS.failedSignatures.value - 10;
-  private readonly windowMs = LIMITS.failedSignaturesWindow.value * 1000;
+export interface PaceSummary {
+  /** Failing signed requests sent (answered 401 other than too_many_failed_signatures). */
+  readonly failing: number;
+  /** Whether the deployment was seen to throttle. */
+  readonly throttled: boolean;
+  /** Whether it kept throttling after a quiet window, so pacing stopped. */
+  readonly unruly: boolean;
+  /** The longest any request was told to wait, and all waits told, in milliseconds. */
+  readonly waitedMs: number;
+}
+
+/** What a live target asks the pacer (POST to the fixture host's `pace`). */
+export type PaceMessage =
+  | { readonly op: 'reserve'; readonly count: number }
+  | { readonly op: 'settle'; readonly id: number; readonly used: number; readonly failed: number }
+  | { readonly op: 'release'; readonly id: number }
+  | { readonly op: 'throttled'; readonly again: boolean }
+  | { readonly op: 'notice'; readonly line: string };
+
+/** Failing requests a paced run lets leave in any window: one fewer than the throttle's threshold. */
+export const PACED_FAILURES_PER_WINDOW = LIMITS.failedSignatures.value - 1;
+const WINDOW_MS = LIMITS.failedSignaturesWindow.value * 1000;
+/** After a throttle answer the request waits this long: the whole window and a margin for the two clocks. */
+export const THROTTLE_WAIT_MS = WINDOW_MS + 2000;
+const MARGIN_MS = 250;
+
+interface Slot {
+  at: number;
+  readonly id: number;
+  failed: boolean;
+}
+
+export class FailurePacer {
+  private slots: Slot[] = [];
+  private nextId = 1;
+  private pacing = false;
+  private unruly = false;
+  private throttledOnce = false;
+  private failing = 0;
+  private waitedMs = 0;
+  private announcedTotal = false;
 
   constructor(
     private readonly nowMs: () => number,
-    private readonly sleep: (ms: number) => Promise<void>,
-    /** Never wait longer than this in one go (the run's per-check timeout bounds the rest). */
-    private readonly maxWaitMs = 65_000,
+    private readonly notice: (line: string) => void,
+    /** Failing requests the run is expected to send in all (an estimate, for the expected total wait). */
+    private readonly planned = 0,
   ) {}
 
-  /** Waits until `count` more failures would stay under the limit; returns how long it waited. */
-  async reserve(count = 1): Promise<number> {
-    const room = Math.max(this.limit - Math.min(count, this.limit), 0);
-    let waited = 0;
-    this.forgetOld();
-    while (this.failures.length > room && waited < this.maxWaitMs) {
-      const wait = Math.min(this.failures[this.failures.length - room - 1]! + this.windowMs + 250 - this.nowMs(), this.maxWaitMs - waited);
-      if (wait <= 0) break;
-      await this.sleep(wait);
-      waited += wait;
-      this.forgetOld();
+  /** Answers one message of a live target. */
+  handle(message: unknown): Record<string, unknown> {
+    const m = message as PaceMessage;
+    switch (m?.op) {
+      case 'reserve':
+        return this.reserve(Math.max(1, Math.floor(Number(m.count) || 1)));
+      case 'settle':
+        this.settle(Number(m.id), Math.max(0, Math.floor(Number(m.used) || 0)), Math.max(0, Math.floor(Number(m.failed) || 0)));
+        return {};
+      case 'release':
+        this.release(Number(m.id));
+        return {};
+      case 'throttled':
+        return { waitMs: this.throttled(m.again === true) };
+      case 'notice':
+        this.notice(String(m.line));
+        return {};
+      default:
+        throw new Error(`the pacer does not know ${JSON.stringify(message)}`);
     }
-    return waited;
   }
 
-  record(): void {
-    this.failures.push(this.nowMs());
+  /**
+   * Room for `count` failing requests: how long to wait before sending them, and the id to settle them by. Not pacing,
+   * nothing waits (the slots still count, should the deployment start throttling).
+   */
+  reserve(count: number): { id: number; waitMs: number } {
+    const now = this.nowMs();
+    this.forget(now);
+    const id = this.nextId++;
+    const room = Math.min(count, PACED_FAILURES_PER_WINDOW);
+    let at = now;
+    if (this.pacing) {
+      // After every slot already granted, and once the window before it holds room for these.
+      at = Math.max(now, ...this.slots.map((s) => s.at));
+      for (;;) {
+        const inWindow = this.slots.filter((s) => s.at > at - WINDOW_MS);
+        if (inWindow.length + room <= PACED_FAILURES_PER_WINDOW) break;
+        at = inWindow[inWindow.length + room - PACED_FAILURES_PER_WINDOW - 1]!.at + WINDOW_MS + MARGIN_MS;
+      }
+    }
+    for (let i = 0; i < room; i++) this.slots.push({ at, id, failed: false });
+    this.slots.sort((a, b) => a.at - b.at);
+    const waitMs = Math.max(0, Math.ceil(at - now));
+    if (waitMs > 0) this.announce(waitMs, count);
+    return { id, waitMs };
   }
 
-  private forgetOld(): void {
-    const horizon = this.nowMs() - this.windowMs;
-    while (this.failures.length && this.failures[0]! <= horizon) this.failures.shift();
+  /**
+   * `used` requests of a reservation were sent and `failed` of them failed: those count from the time they failed, the
+   * other used slots are released, and the rest stay held for the reservation's next requests.
+   */
+  settle(id: number, used: number, failed: number): void {
+    const now = this.nowMs();
+    let free = Math.max(0, used - failed);
+    let fail = failed;
+    this.failing += failed;
+    this.slots = this.slots.filter((s) => {
+      if (s.id !== id || s.failed) return true;
+      if (fail > 0) {
+        fail--;
+        s.failed = true;
+        s.at = Math.max(s.at, now);
+        return true;
+      }
+      if (free > 0) {
+        free--;
+        return false;
+      }
+      return true;
+    });
+    // A reservation may have been too small (a case failed more often than it expected): those count too.
+    for (; fail > 0; fail--) this.slots.push({ at: now, id, failed: true });
+    this.slots.sort((a, b) => a.at - b.at);
+  }
+
+  /** The slots of a reservation still held (a case that failed less than it expected) are given back. */
+  release(id: number): void {
+    this.slots = this.slots.filter((s) => s.id !== id || s.failed);
+  }
+
+  /**
+   * The deployment answered too_many_failed_signatures: pacing starts, and the refused request waits out the window.
+   * `again`: it was already sent once after such a wait, so the deployment throttles a quiet address; pacing stops.
+   */
+  throttled(again: boolean): number {
+    if (this.unruly) return 0;
+    if (again) {
+      this.unruly = true;
+      this.pacing = false;
+      this.notice(
+        'the deployment still answers too_many_failed_signatures after a quiet window of 60 s: it does not throttle by the rule, so the run stops pacing and judges its answers as they come',
+      );
+      return 0;
+    }
+    if (!this.pacing) {
+      this.notice(
+        `the deployment throttles this address (too_many_failed_signatures after ${this.failing} failing signed requests): from now on at most ${PACED_FAILURES_PER_WINDOW} failing requests leave in any 60 s; the throttled request waits ${THROTTLE_WAIT_MS / 1000} s and is sent again`,
+      );
+    }
+    this.pacing = true;
+    this.throttledOnce = true;
+    this.waitedMs += THROTTLE_WAIT_MS;
+    return THROTTLE_WAIT_MS;
+  }
+
+  summary(): PaceSummary {
+    return { failing: this.failing, throttled: this.throttledOnce, unruly: this.unruly, waitedMs: this.waitedMs };
+  }
+
+  private announce(waitMs: number, count: number): void {
+    this.waitedMs += waitMs;
+    if (!this.announcedTotal) {
+      this.announcedTotal = true;
+      const more = Math.max(0, this.planned - this.failing);
+      if (this.planned > 0)
+        this.notice(
+          `pacing: about ${more} more failing signed requests are expected; at ${PACED_FAILURES_PER_WINDOW} a minute that is about ${Math.ceil(more / PACED_FAILURES_PER_WINDOW)} min of waiting in all (--client-address-header NAME against a deployment that honours it needs none)`,
+        );
+    }
+    this.notice(
+      `pacing: waiting ${(waitMs / 1000).toFixed(1)} s before ${count} failing signed request${count === 1 ? '' : 's'} (${this.failing} sent so far)`,
+    );
+  }
+
+  /** Slots that left the window no longer count; released ones are gone already. */
+  private forget(now: number): void {
+    this.slots = this.slots.filter((s) => s.at > now - WINDOW_MS);
   }
 }
+
+/** The floor of a paced run's time for `failing` failing requests, in minutes: 29 may leave per minute. */
+export function pacedFloorMinutes(failing: number): number {
+  return failing / PACED_FAILURES_PER_WINDOW;
+}
+
+/** One line for the end of a run from one address: failing requests sent, the run's wall time, and the floor for them. */
+export function paceSummaryLine(summary: PaceSummary, wallMs: number): string {
+  const floor = pacedFloorMinutes(summary.failing);
+  const seen = summary.unruly
+    ? 'the deployment answered too_many_failed_signatures even after a quiet window, so the run stopped pacing'
+    : summary.throttled
+      ? `the deployment throttled, so the run paced (told requests to wait ${Math.round(summary.waitedMs / 1000)} s in all)`
+      : 'the deployment never throttled, so the run did not pace';
+  return `from one address: ${summary.failing} failing signed requests sent in ${(wallMs / 60_000).toFixed(1)} min (the throttle's floor for them: ${summary.failing}/${PACED_FAILURES_PER_WINDOW} = ${floor.toFixed(1)} min); ${seen}`;
+}
+
+/**
+ * About how many failing signed requests the selected checks send from one address (for the expected total wait): the
+ * refused steps of the signed-request cases a live run can stage (src/harness/live-staging.ts) with these options, and
+ * the tampered requests of the property check. Other checks send a few.
+ */
+export function plannedFailingRequests(
+  packageRoot: string,
+  index: CheckIndex | undefined,
+  files: readonly string[],
+  selection: readonly string[],
+  options: LiveStagingOptions,
+): number {
+  const selected = new Set(index?.checks.filter((c) => files.includes(c.file) && selectedBy(selection, c)).map((c) => c.id) ?? []);
+  const vectors = JSON.parse(readFileSync(join(packageRoot, 'vectors', 'signed-requests.json'), 'utf8')) as SignedRequestVectors;
+  // What a live run from one address can do: waits if allowed; never choose client addresses.
+  const live = { capabilities: new Set<Capability>(options.allowWaits ? ['clock-control'] : []) };
+  let count = selected.has(TAMPERED_PROPERTY_CHECK) ? LIVE_PROPERTY_RUNS : 0;
+  for (const c of vectors.testGroups.flatMap((g) => g.cases)) {
+    if (!selected.has(`signed.${c.id}`)) continue;
+    const plan = planLive(c, options);
+    if ('notRun' in plan) continue;
+    const staged = stageLive(c, c.now, { ...options, nonce: () => '', ...(plan.platformToken ? { platformToken: 'issued' } : {}) });
+    if (missingCapabilities(live, staged).length === 0) count += staged.steps.filter((s) => s.expect?.ok === false).length;
+  }
+  return count;
+}
+
+/** The property check whose drawn requests all fail live, and how many it draws there (suites/7.3-signed-properties.test.ts). */
+const TAMPERED_PROPERTY_CHECK = 'signed.property-tampered-requests-refused';
+const LIVE_PROPERTY_RUNS = 8;

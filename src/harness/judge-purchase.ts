@@ -4,6 +4,7 @@ import { HTTP_DATE_FIELD } from '../purchase/wire.js';
 import { HEADERS } from '../spec/headers.js';
 import { PAYMENT_CHALLENGE_LIFETIME_S } from '../spec/limits.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
+import { deployedHeader, type ServiceNaming } from '../spec/naming.js';
 import {
   LINK_RELS,
   PAYMENT_CACHE_CONTROL,
@@ -15,6 +16,7 @@ import {
 import type { ProblemBases } from '../spec/problem-types.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../spec/readings.js';
 import type { PurchaseErrorRecord } from '../spec/types.js';
+import { missingNamedHeader } from './naming.js';
 import type { TargetResponse } from './target.js';
 
 /** What a paid surface answered, read the way a buyer reads it. */
@@ -30,6 +32,8 @@ export interface PaidAnswer {
   readonly challengeProblems: readonly string[];
   /** The refusal the body names, for messages: the problem type's last segment, or the error code. */
   readonly refusal: string | undefined;
+  /** The terms version the answer names (Service-Terms-Version, under the deployment's name), or undefined. */
+  readonly termsVersion: string | undefined;
 }
 
 function json(response: TargetResponse): Record<string, unknown> | undefined {
@@ -56,7 +60,8 @@ export function errorCodeOf(body: Record<string, unknown> | undefined): string |
   return undefined;
 }
 
-export function readPaidAnswer(response: TargetResponse): PaidAnswer {
+/** The answer as a buyer reads it; `naming` is the deployment's names for Service (the terms-version header). */
+export function readPaidAnswer(response: TargetResponse, naming?: ServiceNaming): PaidAnswer {
   const body = json(response);
   const www = response.headers[HEADERS.wwwAuthenticate];
   const scan = www === undefined ? { challenges: [], malformed: [] } : paymentChallenges(www);
@@ -73,6 +78,7 @@ export function readPaidAnswer(response: TargetResponse): PaidAnswer {
     challenges,
     challengeProblems,
     refusal: type !== undefined ? type.slice(type.lastIndexOf('/') + 1) : errorCodeOf(body),
+    termsVersion: response.headers[deployedHeader(HEADERS.termsVersion, naming)],
   };
 }
 
@@ -129,6 +135,8 @@ export interface PaidExchangeFacts {
   readonly requestUrl?: string;
   readonly problemTypes: ProblemTypeAddresses;
   readonly termsUrl?: string;
+  /** The deployment's names for Service (`run --service-name`); the spec's neutral ones when absent. */
+  readonly naming?: ServiceNaming;
 }
 
 function mediaType(response: TargetResponse): string {
@@ -140,7 +148,7 @@ function mediaType(response: TargetResponse): string {
  * reads a Link field (links in any order, link-params in any order, rel as a token or a quoted string holding one or
  * more relation types, compared case-insensitively; READING-TERMS-LINK), and a non-empty Service-Terms-Version.
  */
-export function termsHeaderProblems(response: TargetResponse, facts: Pick<PaidExchangeFacts, 'termsUrl' | 'requestUrl'> = {}): string[] {
+export function termsHeaderProblems(response: TargetResponse, facts: Pick<PaidExchangeFacts, 'termsUrl' | 'requestUrl' | 'naming'> = {}): string[] {
   const problems: string[] = [];
   const field = response.headers[HEADERS.link];
   const shape = `<${facts.termsUrl ?? '{terms_url}'}>; rel=${LINK_RELS.termsOfService}`;
@@ -165,7 +173,8 @@ export function termsHeaderProblems(response: TargetResponse, facts: Pick<PaidEx
     else if (facts.termsUrl !== undefined && !targets.includes(new URL(facts.termsUrl).href))
       problems.push(`${HEADERS.link} should name the terms at ${facts.termsUrl}, it names ${targets.join(', ')}`);
   }
-  if (!response.headers[HEADERS.termsVersion]) problems.push(`the answer carries no ${HEADERS.termsVersion} header`);
+  if (!response.headers[deployedHeader(HEADERS.termsVersion, facts.naming)])
+    problems.push(missingNamedHeader(response.headers, HEADERS.termsVersion, facts.naming));
   return problems;
 }
 
@@ -223,7 +232,7 @@ function retryProblems(got: unknown, sameCredential: boolean, code: string): str
  * the row has one. Members the spec does not name are allowed anywhere.
  */
 export function purchaseAnswerProblems(response: TargetResponse, expected: PurchaseErrorRecord | PaymentProblemRecord, facts: PaidExchangeFacts): string[] {
-  const answer = readPaidAnswer(response);
+  const answer = readPaidAnswer(response, facts.naming);
   const slug = 'slug' in expected ? expected.slug : expected.code;
   const problems: string[] = [];
   if (answer.status !== expected.status)

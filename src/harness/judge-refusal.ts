@@ -2,7 +2,9 @@ import { parseDictionary } from 'structured-headers';
 import { AUTH_ERRORS, AUTH_ERROR_BODY_ERROR, isAuthErrorCode } from '../spec/auth-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
+import type { ServiceNaming } from '../spec/naming.js';
 import { BEARER_CHALLENGE, COMPONENTS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
+import { realmProblem } from './naming.js';
 import type { TargetResponse } from './target.js';
 
 /** Parses `Scheme a=b, c="d"` (RFC 9110 auth-params: token or quoted-string values). */
@@ -54,8 +56,11 @@ export interface RefusalJudgement {
   readonly problems: readonly string[];
 }
 
-/** Everything 7.3 says of a 401: the Bearer challenge, the body, Accept-Signature where due, no Retry-After. */
-export function judgeRefusal(response: TargetResponse, hasBody: boolean): RefusalJudgement {
+/**
+ * Everything 7.3 says of a 401: the Bearer challenge (its realm the deployment's name for Service, `naming`), the
+ * body, Accept-Signature where due, no Retry-After.
+ */
+export function judgeRefusal(response: TargetResponse, hasBody: boolean, naming?: ServiceNaming): RefusalJudgement {
   const problems: string[] = [];
   let body: Record<string, unknown> = {};
   try {
@@ -76,8 +81,8 @@ export function judgeRefusal(response: TargetResponse, hasBody: boolean): Refusa
   else {
     if (challenge.scheme.toLowerCase() !== BEARER_CHALLENGE.scheme.toLowerCase())
       problems.push(`WWW-Authenticate scheme is ${challenge.scheme}, not ${BEARER_CHALLENGE.scheme}`);
-    if (challenge.params.get('realm') !== BEARER_CHALLENGE.realm)
-      problems.push(`WWW-Authenticate realm is ${JSON.stringify(challenge.params.get('realm') ?? null)}, not ${BEARER_CHALLENGE.realm}`);
+    const realm = realmProblem(challenge.params.get('realm'), naming);
+    if (realm !== undefined) problems.push(realm);
     if (challenge.params.get('error') !== BEARER_CHALLENGE.error)
       problems.push(`WWW-Authenticate error is ${JSON.stringify(challenge.params.get('error') ?? null)}, not ${BEARER_CHALLENGE.error}`);
     if (!challenge.params.get('error_description')) problems.push('WWW-Authenticate carries no error_description');

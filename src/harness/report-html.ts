@@ -5,6 +5,7 @@ import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome,
 import { requirementCoverage, sectionsOfCheck, type Coverage, type CoverageStatus, type CoveringCheck, type RequirementCoverage } from './coverage.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { CheckResult, RunReport, Verdict } from './results.js';
+import { namingWords } from './naming.js';
 
 /*
  * report.html: one self-contained page rendered from report.json. Every piece of text from the report goes
@@ -151,7 +152,7 @@ ${VERDICTS.map((v) => h`<li class="count v-${v}" data-count="${v}"><span class="
 </ul>
 <dl class="meta">
 <dt>Target</dt><dd data-field="target">${report.target.description} <span class="muted">(${report.target.kind})</span></dd>
-<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
+${report.target.naming ? h`<dt>Names</dt><dd data-field="naming">${namingWords(report.target.naming).join('; ')}</dd>\n` : ''}<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
 <dt>Seed</dt><dd data-field="seed"><code>${report.seed}</code></dd>
 <dt>Started</dt><dd data-field="started"><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
 <dt>Finished</dt><dd data-field="finished"><time datetime="${report.finishedAt}">${report.finishedAt}</time> <span class="muted">(${durationText(report)})</span></dd>

@@ -1,6 +1,7 @@
 import type { Level } from '../spec/types.js';
 import type { Exchange } from './exchange.js';
 import type { ExpectedOutcome } from './expected-failures.js';
+import type { NamingRecord } from './naming.js';
 import type { SelfTestSummary } from './self-test.js';
 
 /** pass; fail (a MUST broken); warn (a SHOULD broken); not-run (skipped, with the reason); error (the harness failed). */
@@ -29,7 +30,12 @@ export interface RunReport {
   readonly runId: string;
   readonly startedAt: string;
   readonly finishedAt: string;
-  readonly target: { readonly kind: 'in-process' | 'live'; readonly description: string };
+  readonly target: {
+    readonly kind: 'in-process' | 'live';
+    readonly description: string;
+    /** The deployment's own names the run was given (`--service-name`, `--problems-url`, ...): what it mapped, and how. */
+    readonly naming?: NamingRecord;
+  };
   readonly selection: readonly string[];
   readonly seed: number;
   /** false when the run was interrupted or the harness failed before every check reported. */
@@ -60,7 +66,7 @@ export const RUN_VERDICT_LABELS: Readonly<Record<RunVerdict, string>> = {
 };
 
 /** Whether a result fails the run: a MUST broken or a harness error, unless an expected-failures entry lists it. */
-export function failsRun(result: CheckResult): boolean {
+function failsRun(result: CheckResult): boolean {
   return (result.verdict === 'fail' || result.verdict === 'error') && result.expected === undefined;
 }
 

@@ -3,15 +3,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
+import { FailurePacer, paceSummaryLine, plannedFailingRequests, THROTTLE_WAIT_MS } from './failure-budget.js';
+import { plannedWaitSeconds } from './live-waits.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
 import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex } from './check-index.js';
-import type { RunContext, SelfTestConfig, TargetConfig } from '../contract/run-context.js';
+import type { DeploymentNames, RunContext, SelfTestConfig, TargetConfig } from '../contract/run-context.js';
 import { closestWord } from '../schema/closest-word.js';
 import { countVerdicts, runVerdict, type RunReport } from './results.js';
 import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, type ExpectedFailures } from './expected-failures.js';
 import { CATALOGUE } from './coverage.js';
 import { DEFAULT_MAX_BODY_BYTES, type LiveLimits } from './live-http.js';
+import { reportedNaming, type NamingRecord } from './naming.js';
 import { deadlineWords, defaultDeadlineMs, judgeSetupFaults, SetupFaults, selectedCheckCount, STOP_GRACE_MS, stoppedRunResults } from './run-guard.js';
 
 export interface RunOptions {
@@ -43,6 +46,10 @@ export interface RunOptions {
     readonly clientAddressHeader?: string;
     /** `--allow-spend --spend-cap N`: purchase checks may pay, at most N minor units in all. */
     readonly spendCapMinorUnits?: number;
+    /** `--allow-waits`: checks of time-bound rules wait in real time; the deadline grows by their waits. */
+    readonly allowWaits?: boolean;
+    /** `--owner-key`: the operator's platform key the deployment accepts in X-Service-Owner-Key. */
+    readonly ownerKey?: string;
   };
   /**
    * `run --self-test`: besides the checks themselves, every check is tried against each mutant of the catalogue
@@ -51,6 +58,11 @@ export interface RunOptions {
   readonly selfTest?: SelfTestConfig;
   /** `run --expected-failures FILE`: the file's name and text (YAML or JSON), read before the run. */
   readonly expectedFailures?: { readonly file: string; readonly text: string };
+  /**
+   * `run --service-name`, `--problems-url`, `--payment-problems-url`, `--terms-url`: the names the deployment writes
+   * where the spec writes Service or a placeholder. The run sends, signs and reads with them; the report shows them.
+   */
+  readonly deployment?: DeploymentNames;
 }
 
 export type RunExitCode = 0 | 1 | 2 | 3;
@@ -194,19 +206,33 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       planned.selection,
     ) ?? index?.checks.length;
   const liveRun = Boolean(options.live || options.agentUrl);
+  // Checks that wait in real time (--allow-waits) get their waits on top of the deadline.
+  const waitsS = options.live?.allowWaits
+    ? plannedWaitSeconds(
+        PACKAGE_ROOT,
+        index,
+        planned.files.map((f) => relative(PACKAGE_ROOT, f)),
+        planned.selection,
+      )
+    : 0;
   const deadlineMs =
-    options.deadlineSeconds !== undefined ? options.deadlineSeconds * 1000 : liveRun ? defaultDeadlineMs(checkCount ?? 0, options.timeoutMs) : undefined;
+    options.deadlineSeconds !== undefined
+      ? options.deadlineSeconds * 1000
+      : liveRun
+        ? defaultDeadlineMs(checkCount ?? 0, options.timeoutMs) + waitsS * 1000
+        : undefined;
   const deadlineReason =
     deadlineMs === undefined
       ? ''
       : options.deadlineSeconds !== undefined
         ? `its deadline passed: ${options.deadlineSeconds} s, set by --deadline`
-        : `its deadline passed: ${Math.round(deadlineMs / 1000)} s = ${deadlineWords(checkCount ?? 0, options.timeoutMs)}; --deadline SECONDS changes it`;
+        : `its deadline passed: ${Math.round(deadlineMs / 1000)} s = ${deadlineWords(checkCount ?? 0, options.timeoutMs)}${waitsS ? ` + ${waitsS} s of waits (--allow-waits)` : ''}; --deadline SECONDS changes it`;
   const remaining = () => (deadlineMs === undefined ? Number.POSITIVE_INFINITY : deadlineMs - (Date.now() - started));
 
   const seed = options.seed ?? randomBytes(4).readUInt32BE(0);
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${seed.toString(16)}`;
   let fixture: FixtureHost | undefined;
+  let pacer: FailurePacer | undefined;
   let target: TargetConfig = { kind: 'in-process' };
   let interrupted: string | undefined;
   if (options.live) {
@@ -217,8 +243,27 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     else if (answer.fault) options.progress?.notice?.(`the target answered its first request with a fault, which the checks will report: ${answer.fault}`);
   }
   if (options.live && !interrupted) {
+    // From one address the run's failing requests are paced by one pacer, which every suite file asks through the fixture host.
+    pacer = new FailurePacer(
+      () => Date.now(),
+      (line) => options.progress?.notice?.(line),
+      options.live.clientAddressHeader
+        ? 0
+        : plannedFailingRequests(
+            PACKAGE_ROOT,
+            index,
+            planned.files.map((f) => relative(PACKAGE_ROOT, f)),
+            planned.selection,
+            { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey },
+          ),
+    );
+    const pace = pacer;
     try {
-      fixture = await startFixtureHost({ port: options.live.fixturePort ?? 0, ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}) });
+      fixture = await startFixtureHost({
+        port: options.live.fixturePort ?? 0,
+        ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}),
+        pacer: (message) => pace.handle(message),
+      });
     } catch (error) {
       const why = fixturePortProblem(error, options.live.fixturePort);
       if (why === undefined) throw error;
@@ -235,6 +280,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.clientAddressHeader ? { clientAddressHeader: options.live.clientAddressHeader } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.live.spendCapMinorUnits === undefined ? {} : { spend: { capMinorUnits: options.live.spendCapMinorUnits } }),
+      ...(options.live.allowWaits ? { allowWaits: true } : {}),
+      ...(options.live.ownerKey === undefined ? {} : { ownerKey: options.live.ownerKey }),
     };
   }
   const context: RunContext = {
@@ -245,6 +292,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     ...(options.agentClient ? { agentClient: options.agentClient } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.selfTest ? { selfTest: options.selfTest } : {}),
+    ...(options.deployment ? { deployment: options.deployment } : {}),
   };
   const limits: LiveLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const startedAt = new Date(started).toISOString();
@@ -264,7 +312,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       isolate: false,
       reporters: [reporter, setupFaults],
       provide: { conformance: context, conformanceLimits: limits },
-      ...(options.timeoutMs ? { testTimeout: options.timeoutMs } : {}),
+      // From one address any check may meet the throttle once and wait out its window: room for that, unless --timeout says.
+      ...(options.timeoutMs
+        ? { testTimeout: options.timeoutMs }
+        : options.live && !options.live.clientAddressHeader
+          ? { testTimeout: THROTTLE_WAIT_MS + 30_000 }
+          : {}),
       passWithNoTests: true,
     });
     // vitest's own signal handlers exit the process at once; the run's handler below cancels and reports instead.
@@ -316,6 +369,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   } finally {
     await fixture?.close();
   }
+  // From one address: what pacing cost, beside its floor (failing requests / 29 a minute).
+  if (pacer && options.live && !options.live.clientAddressHeader) options.progress?.notice?.(paceSummaryLine(pacer.summary(), Date.now() - started));
   // Faults around the checks (a suite's setup): a live target's are its own, and fail the checks they left unrun.
   const judged = judgeSetupFaults(setupFaults.faults, reporter.results, reporter.errors, target.kind === 'live' || options.agentUrl !== undefined);
   harnessErrors.push(...judged.harnessErrors);
@@ -339,7 +394,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     runId,
     startedAt,
     finishedAt: new Date().toISOString(),
-    target: { kind: target.kind, description: targetDescription(target, options.agentUrl) },
+    target: { kind: target.kind, description: targetDescription(target, options.agentUrl), ...namingOf(options.deployment) },
     selection: only,
     seed,
     complete: reporter.finished && harnessErrors.length === 0,
@@ -367,6 +422,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };
   const verdict = runVerdict(report);
   return { exitCode: verdict === 'not-conformant' || verdict === 'baseline-stale' ? 1 : 0, report, runDir };
+}
+
+/** The report's record of the deployment's names, when the run was given any. */
+function namingOf(names: DeploymentNames | undefined): { naming?: NamingRecord } {
+  const naming = reportedNaming(names);
+  return naming ? { naming } : {};
 }
 
 /** The expected-failures file, every id checked against the suite's checks and the catalogue's requirements. */

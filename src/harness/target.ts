@@ -1,5 +1,7 @@
 import type { SignedRequestCase } from '../cases/types.js';
 import type { ReferencePurchases } from '../reference/purchases.js';
+import type { ServiceNaming } from '../spec/naming.js';
+import type { ProblemBases } from '../spec/problem-types.js';
 
 /**
  * What a target can do beyond answering requests. A check that needs a capability the target lacks is
@@ -24,11 +26,12 @@ export type Capability =
   | 'dns-control';
 
 export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
-  'clock-control': 'needs clock-control: steps happen at later times (caches, memory windows), which only an in-process target can fake',
+  'clock-control':
+    'needs clock-control: steps happen at later times (caches, memory windows), which an in-process target fakes and a live run waits for in real time with --allow-waits',
   'client-address':
     'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
   'state-seeding': 'needs state-seeding: the case starts from prior registrations',
-  'platform-config': 'needs platform-config: the case configures the platform (owner keys, blocked agents or bearer-token keys)',
+  'platform-config': 'needs platform-config: the case configures the platform (blocked agents or bearer-token keys), which only the embedded reference allows',
   'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route",
   'payment-faults':
     "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
@@ -62,6 +65,17 @@ interface TargetEnvironment {
   agentOrigin(caseId: string): string;
   now(): number;
   nonce(caseId: string, label: string, serial: number): string;
+  /**
+   * The names the deployment writes where the spec writes Service (`run --service-name`): requests are built, and
+   * answers read, with them. Absent: the spec's neutral names.
+   */
+  readonly naming?: ServiceNaming;
+}
+
+/** Where a deployment's problem types and terms live, as the run was told (`run --problems-url` and the like). */
+export interface DeploymentAddresses {
+  readonly problemBases: Partial<ProblemBases>;
+  readonly termsUrl?: string;
 }
 
 /** A WebSocket a target opened: text frames in arrival order. */
@@ -87,9 +101,18 @@ export interface Target {
   ready?(expectedFailures: number): Promise<void>;
   /** Puts a case's documents, registrations and platform configuration in place. */
   prepare(c: SignedRequestCase): Promise<void>;
-  /** Moves the target's clock (clock-control) and replaces documents from this step on. */
-  step(at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void>;
+  /**
+   * Moves the target's clock (clock-control: in-process it is set, live under --allow-waits the target waits until then,
+   * saying `why`) and replaces documents from this step on.
+   */
+  step(at: number, documents: SignedRequestCase['documents'] | undefined, why?: string): Promise<void>;
+  /** An origin for agent documents that no other case shares (a key directory is read per origin), or why there is none. */
+  isolatedOrigin?(): Promise<{ readonly url: string } | { readonly reason: string }>;
+  /** `run --owner-key`: the operator's platform key the live deployment accepts (5.2 key continuity); absent in-process. */
+  readonly ownerKey?: string | undefined;
   send(request: TargetRequest): Promise<TargetResponse>;
+  /** Where the deployment's problem types and terms live, when the run was told; absent, a live run learns them from the answers. */
+  readonly addresses?: DeploymentAddresses;
   /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
   readonly purchases?: ReferencePurchases;
   /** The public keys of the agents the platform hosts, when the run knows them (the embedded reference's). */
@@ -122,6 +145,6 @@ function capabilitiesNeeded(c: SignedRequestCase): Capability[] {
   return [...needs];
 }
 
-export function missingCapabilities(target: Target, c: SignedRequestCase): Capability[] {
+export function missingCapabilities(target: Pick<Target, 'capabilities'>, c: SignedRequestCase): Capability[] {
   return capabilitiesNeeded(c).filter((n) => !target.capabilities.has(n));
 }

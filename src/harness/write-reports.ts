@@ -5,6 +5,7 @@ import { reportHtml } from './report-html.js';
 import { requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
+import { namingWords } from './naming.js';
 
 function atomicWrite(path: string, text: string): void {
   const temporary = `${path}.partial`;
@@ -92,6 +93,7 @@ export function summaryMarkdown(report: RunReport): string {
     `# Conformance: ${verdict}`,
     '',
     `Target: ${report.target.description} (${report.target.kind}) · run ${report.runId} · seed ${report.seed}${report.complete ? '' : ' · **incomplete**'}`,
+    ...(report.target.naming ? ['', `Names: ${namingWords(report.target.naming).join('; ')}`] : []),
     '',
     '| pass | fail (MUST) | warn (SHOULD) | not run | error | total |',
     '|---|---|---|---|---|---|',

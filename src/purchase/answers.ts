@@ -1,6 +1,7 @@
 import { AUTH_ERROR_BODY_ERROR } from '../spec/auth-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
+import { deployedHeader, namedText, NEUTRAL_NAMING, type ServiceNaming } from '../spec/naming.js';
 import {
   LINK_RELS,
   PAYMENT_CACHE_CONTROL,
@@ -8,8 +9,8 @@ import {
   PURCHASE_BODY_MEMBERS,
   PURCHASE_ROW_BODY,
   RETRY_MEMBERS,
-  TERMS_ACCEPTED_HEADER,
   TERMS_OBJECT_MEMBERS,
+  wireFieldName,
   type PaymentProblemRecord,
   type RefundState,
 } from '../spec/payments.js';
@@ -51,10 +52,11 @@ export interface TermsNotice {
   readonly version: string;
 }
 
-/** What an answer takes from the deployment: where its problem types live and its terms. */
+/** What an answer takes from the deployment: where its problem types live, its terms, and its own names for Service (neutral by default). */
 export interface PaidSurface {
   readonly problemBases: ProblemBases;
   readonly terms: TermsNotice;
+  readonly naming?: ServiceNaming;
 }
 
 /** What varies per answer. Each row says which of these it needs; the rest are optional extras. */
@@ -73,12 +75,15 @@ export interface AnswerDetails {
   readonly description?: string;
 }
 
-/** `Link: <url>; rel="terms-of-service"` and the terms-version header: on every 402, and on every answer of a paid surface once it funded the call (7.4). */
-export function termsHeaders(termsUrl: string, version: string): Readonly<Record<string, string>> {
+/**
+ * `Link: <url>; rel="terms-of-service"` and the terms-version header (Service-Terms-Version, under the deployment's
+ * name): on every 402, and on every answer of a paid surface once it funded the call (7.4).
+ */
+export function termsHeaders(termsUrl: string, version: string, naming?: ServiceNaming): Readonly<Record<string, string>> {
   if (/[<>\s]/.test(termsUrl)) throw new TypeError(`terms URL ${JSON.stringify(termsUrl)} cannot sit in a Link header`);
   return Object.freeze({
     [HEADERS.link]: `<${termsUrl}>; rel=${quotedString(LINK_RELS.termsOfService)}`,
-    [HEADERS.termsVersion]: version,
+    [deployedHeader(HEADERS.termsVersion, naming)]: version,
   });
 }
 
@@ -118,7 +123,9 @@ function problemAnswer(row: ProblemRow, surface: PaidSurface, details: AnswerDet
   const headers: Record<string, string> = {
     [HEADERS.contentType]: MEDIA_TYPES.problemJson,
     [HEADERS.cacheControl]: PAYMENT_CACHE_CONTROL,
-    ...(challenge ? { [HEADERS.wwwAuthenticate]: serializeChallenge(challenge), ...termsHeaders(surface.terms.url, surface.terms.version) } : {}),
+    ...(challenge
+      ? { [HEADERS.wwwAuthenticate]: serializeChallenge(challenge), ...termsHeaders(surface.terms.url, surface.terms.version, surface.naming) }
+      : {}),
   };
   const body: JsonObject = {
     type: problemTypeUrl(surface.problemBases, row.base, row.slug),
@@ -131,7 +138,7 @@ function problemAnswer(row: ProblemRow, surface: PaidSurface, details: AnswerDet
           [PURCHASE_BODY_MEMBERS.terms]: {
             [TERMS_OBJECT_MEMBERS.url]: surface.terms.url,
             [TERMS_OBJECT_MEMBERS.version]: surface.terms.version,
-            [TERMS_OBJECT_MEMBERS.header]: TERMS_ACCEPTED_HEADER,
+            [TERMS_OBJECT_MEMBERS.header]: wireFieldName(deployedHeader(HEADERS.termsAccepted, surface.naming)),
           },
         }
       : {}),
@@ -140,7 +147,7 @@ function problemAnswer(row: ProblemRow, surface: PaidSurface, details: AnswerDet
   return Object.freeze({ status: row.status, code: row.slug, headers: Object.freeze(headers), body: Object.freeze(body) });
 }
 
-function codeAnswer(record: PurchaseErrorRecord, details: AnswerDetails): PurchaseAnswer {
+function codeAnswer(record: PurchaseErrorRecord, naming: ServiceNaming, details: AnswerDetails): PurchaseAnswer {
   if (details.challenge) throw new TypeError(`${record.code} carries no challenge`);
   for (const member of PURCHASE_ROW_BODY[record.code as PurchaseErrorCode] ?? []) {
     if (details[member as keyof AnswerDetails] === undefined) throw new TypeError(`${record.code} carries ${member} in its body: give it`);
@@ -150,7 +157,7 @@ function codeAnswer(record: PurchaseErrorRecord, details: AnswerDetails): Purcha
     [HEADERS.contentType]: MEDIA_TYPES.json,
     [HEADERS.cacheControl]: PAYMENT_CACHE_CONTROL,
     // RFC 9110 15.5.2: a 401 names a scheme that would authenticate; no error param, as no token was refused (RFC 6750 3.1).
-    ...(unauthenticated ? { [HEADERS.wwwAuthenticate]: `${BEARER_CHALLENGE.scheme} realm=${quotedString(BEARER_CHALLENGE.realm)}` } : {}),
+    ...(unauthenticated ? { [HEADERS.wwwAuthenticate]: `${BEARER_CHALLENGE.scheme} realm=${quotedString(naming.realm)}` } : {}),
     ...(record.retryAfter ? retryAfterHeader(details.retryAfterSeconds, record.code) : {}),
   };
   const retry: JsonObject = record.retry
@@ -164,7 +171,7 @@ function codeAnswer(record: PurchaseErrorRecord, details: AnswerDetails): Purcha
   const body: JsonObject = {
     [PURCHASE_BODY_MEMBERS.error]: unauthenticated ? AUTH_ERROR_BODY_ERROR : record.code,
     [PURCHASE_BODY_MEMBERS.errorCode]: record.code,
-    [PURCHASE_BODY_MEMBERS.errorDescription]: details.description ?? record.condition,
+    [PURCHASE_BODY_MEMBERS.errorDescription]: details.description ?? namedText(record.condition, naming),
     ...retry,
     ...extras(details),
   };
@@ -173,13 +180,13 @@ function codeAnswer(record: PurchaseErrorRecord, details: AnswerDetails): Purcha
 
 /** The answer for a row of 7.4, exactly as its catalogue record says. Throws a TypeError when a detail the row needs is missing. */
 export function purchaseAnswer(record: PurchaseErrorRecord, surface: PaidSurface, details: AnswerDetails = {}): PurchaseAnswer {
-  if (record.kind === 'code') return codeAnswer(record, details);
+  if (record.kind === 'code') return codeAnswer(record, surface.naming ?? NEUTRAL_NAMING, details);
   const row: ProblemRow = {
     status: record.status,
     slug: record.code,
     base: record.problemBase!,
     title: titleOf(record.code),
-    detail: details.description ?? record.condition,
+    detail: details.description ?? namedText(record.condition, surface.naming),
     challenge: record.challenge,
   };
   return problemAnswer(row, surface, details);

@@ -29,7 +29,7 @@ export function grantedAnswer(grant: Grant, balanceNano: string, config: Purchas
       [HEADERS.contentType]: MEDIA_TYPES.json,
       [HEADERS.cacheControl]: PAYMENT_CACHE_CONTROL,
       [HEADERS.paymentReceipt]: jcsBase64url(receipt),
-      ...termsHeaders(config.terms.url, config.terms.version),
+      ...termsHeaders(config.terms.url, config.terms.version, config.naming),
     }),
     body: Object.freeze({
       [GRANTED_BODY_MEMBERS.ok]: true,

@@ -5,17 +5,28 @@ import { createMemoryPorts, type MemoryPorts } from '../verifier/memory-ports.js
 import type { Clock, DocumentFetcher, VerifierPorts } from '../verifier/ports.js';
 import type { VerifierConfig } from '../verifier/types.js';
 import type { PurchaseConfig } from '../purchase/index.js';
+import { serviceNaming } from '../spec/naming.js';
 import { cliTokenRoute } from './cli-token.js';
 import { createWidgetService, type WidgetServiceOptions } from './widgets/index.js';
 import { platformMcpRoute } from './mcp/mcp-route.js';
-import { createReferencePurchases, mppCreditsRoute, paidRails, pricedResourceRoute, type RailPrices, type ReferencePurchases } from './purchases.js';
+import {
+  createReferencePurchases,
+  mppCreditsRoute,
+  paidRails,
+  pricedResourceRoute,
+  type MemoryPurchaseStores,
+  type PurchaseStores,
+  type PurchaseStoresFactory,
+  type RailPrices,
+  type ReferencePurchases,
+} from './purchases.js';
 import { keyDirectoryRoute, type HostedAgentKey, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
 import { errorAnswer, renderAnswer } from './render.js';
 import { decideUpgrade, type SocketRoute, type UpgradeDecision } from './upgrade.js';
 import { PLATFORM_ERROR_CODES, RouteTable, type Route } from './routes.js';
 
-export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts> {
+export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores> {
   /** The platform's own host, e.g. "platform.example" or "127.0.0.1:8787" (what signatures must name). */
   readonly authority: string;
   /** The platform origin, the `iss` of its tokens; `https://<authority>` by default. */
@@ -48,6 +59,8 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly sockets?: readonly SocketRoute[];
   /** The purchase machine's configuration (4.7, 7.4) over the reference defaults; false: no paid routes. */
   readonly purchases?: Partial<PurchaseConfig> | false;
+  /** The purchase machine's stores (a database, src/stores/); in memory by default. The faults of `mutants` act on the memory ones only. */
+  readonly purchaseStores?: PurchaseStoresFactory<T>;
   /** The widget routes (4.4, 4.5: publish, catalog, MCP Apps) over these options; false: not mounted. */
   readonly widgets?: WidgetServiceOptions | false;
   /** The rails that spend purchased usage (LLM completions, the agent socket), at these prices; false: not mounted. */
@@ -56,6 +69,11 @@ export interface ReferencePlatformOptions<P extends VerifierPorts = MemoryPorts>
   readonly mutants?: readonly PlatformFault[];
   /** Called with every exception the platform catches while answering (it still answers 500). */
   readonly onError?: ErrorHook;
+  /**
+   * The name this deployment writes where the spec writes Service (`serve --service-name`): its header names
+   * (`Acme-Terms-Version`, `X-Acme-Owner-Key`, ...) and its 401 realm (src/spec/naming.ts). The spec's own by default.
+   */
+  readonly serviceName?: string;
 }
 
 /** What a request looked like, for a fault that rewrites the answer to it. */
@@ -95,7 +113,7 @@ export interface RequestInfo {
   readonly bodyConsumed?: boolean;
 }
 
-export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts> {
+export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores> {
   /** The deployment as a WHATWG fetch handler. Never rejects. */
   fetch(request: Request, info: RequestInfo): Promise<Response>;
   readonly authority: string;
@@ -108,7 +126,7 @@ export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts> {
   /** WebSocket endpoints; add them here (the agent socket and others). */
   readonly sockets: SocketRoute[];
   /** The purchase machine behind the paid routes (its ports take faults), unless purchases are off. */
-  readonly purchases: ReferencePurchases | undefined;
+  readonly purchases: ReferencePurchases<T> | undefined;
   /** Decides a WebSocket upgrade before the handshake: accept it, or the HTTP answer that refuses it. */
   upgrade(request: Request, info: RequestInfo): Promise<UpgradeDecision>;
 }
@@ -143,7 +161,9 @@ function normalisedAuthority(authority: string, origin: string): string {
  * public key directory (2.4). Any other path is 404, after the verifier refused whatever credential the request
  * carried (a signed request that does not verify is 401 wherever it is sent).
  */
-export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(options: ReferencePlatformOptions<P>): ReferencePlatform<P> {
+export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores>(
+  options: ReferencePlatformOptions<P, T>,
+): ReferencePlatform<P, T> {
   const origin = (options.origin ?? `https://${options.authority}`).replace(/\/+$/, '');
   const authority = normalisedAuthority(options.authority, origin);
   let ports: P;
@@ -161,8 +181,10 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
     ...(options.platformTokenKey ? { privateJwk: options.platformTokenKey } : {}),
     ...(options.agentScope ? { agentScope: options.agentScope } : {}),
   });
+  const naming = options.serviceName === undefined ? undefined : serviceNaming(options.serviceName);
   let config: VerifierConfig = {
     authority,
+    ...(naming ? { naming } : {}),
     ...(options.ownerKeys ? { ownerKeys: options.ownerKeys } : {}),
     ...(options.blockedAgents ? { blockedAgents: options.blockedAgents } : {}),
     platformToken: options.acceptedTokenKeys
@@ -172,8 +194,19 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts>(o
   };
   for (const fault of faults) if (fault.config) config = fault.config(config);
   const sockets: SocketRoute[] = [...(options.sockets ?? [])];
-  const purchases = options.purchases === false ? undefined : createReferencePurchases({ origin, clock: ports.clock, config: options.purchases ?? {} });
-  if (purchases) for (const fault of faults) fault.purchases?.(purchases);
+  const purchases =
+    options.purchases === false
+      ? undefined
+      : createReferencePurchases<T>({
+          origin,
+          clock: ports.clock,
+          config: naming ? { naming, ...options.purchases } : (options.purchases ?? {}),
+          ...(options.purchaseStores ? { stores: options.purchaseStores } : {}),
+        });
+  if (purchases && faults.some((f) => f.purchases) && options.purchaseStores)
+    throw new TypeError('the faults of the purchase machine act on its in-memory stores only');
+  // Without purchaseStores, T is the memory stores the faults are written against.
+  if (purchases) for (const fault of faults) fault.purchases?.(purchases as ReferencePurchases<PurchaseStores> as ReferencePurchases);
   const answerFaults = faults.flatMap((f) => (f.answer ? [f.answer] : []));
   const rails = purchases && options.paidRails !== false ? paidRails(purchases, origin, options.paidRails ?? {}) : undefined;
   if (rails) sockets.push(rails.socket);

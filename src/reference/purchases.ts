@@ -20,6 +20,10 @@ import {
   MemoryPurchaseLock,
   MemoryPurchaseStore,
   decidePurchase,
+  type Funding,
+  type PurchaseLock,
+  type PurchaseStore,
+  type SaleStore,
   type ChargeAmount,
   type ChargeOutcome,
   type ChargeReply,
@@ -93,17 +97,49 @@ export interface SettlementReport {
   readonly token?: string;
 }
 
-/** The purchase machine of a reference deployment: its ports (in memory, faults switchable) and its configuration. */
-export interface ReferencePurchases {
-  readonly ports: PurchasePorts;
-  readonly processor: TestTokenCardProcessor;
+/** The records a deployment keeps of its purchases: in memory by default, or in a database a fleet shares (src/stores/). */
+export interface PurchaseStores {
+  readonly store: PurchaseStore;
+  readonly lock: PurchaseLock;
+  readonly sales: SaleStore;
+  /** The single-call funding step over `store`'s balances. */
+  readonly funding: Funding;
+}
+
+/** The in-memory stores, with their fault switches. */
+export interface MemoryPurchaseStores extends PurchaseStores {
   readonly store: MemoryPurchaseStore;
   readonly lock: MemoryPurchaseLock;
+  readonly sales: MemorySaleStore;
+  readonly funding: MemoryFunding;
+}
+
+/**
+ * Makes the stores of a deployment. `referencedElsewhere` says whether a record the deployment still keeps in
+ * memory (a stablecoin transfer) refers to a challenge, which the purchase store must then not forget.
+ */
+export type PurchaseStoresFactory<T extends PurchaseStores> = (context: {
+  readonly clock: Clock;
+  readonly referencedElsewhere: (challengeId: string) => boolean;
+}) => T;
+
+function memoryPurchaseStores(context: Parameters<PurchaseStoresFactory<MemoryPurchaseStores>>[0]): MemoryPurchaseStores {
+  const sales = new MemorySaleStore();
+  const store = new MemoryPurchaseStore({ clock: context.clock, referencedElsewhere: (id) => context.referencedElsewhere(id) || sales.sale(id) !== undefined });
+  return { store, lock: new MemoryPurchaseLock(), sales, funding: new MemoryFunding((payer) => store.balance(payer)) };
+}
+
+/** The purchase machine of a reference deployment: its ports (in memory, faults switchable, unless stores were given) and its configuration. */
+export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseStores> {
+  readonly ports: PurchasePorts;
+  readonly processor: TestTokenCardProcessor;
+  readonly store: T['store'];
+  readonly lock: T['lock'];
   readonly buyers: MemoryBuyerDirectory;
   /** The stablecoin network and its records (the `tempo` method), faults switchable. */
   readonly stablecoin: ReferenceStablecoin;
   /** The priced single-call resource's own ports (sales, funding, caps, the resource itself). */
-  readonly sale: ReferenceSale;
+  readonly sale: ReferenceSale<T>;
   /** Read on every request: a test may replace members between requests (switches, terms version). */
   config: PurchaseConfig;
   /** The single-call offer of the priced resources, read on every call. */
@@ -129,9 +165,9 @@ export interface ReferenceStablecoin {
   readonly locations: FixedWalletLocations;
 }
 
-export interface ReferenceSale {
+export interface ReferenceSale<T extends PurchaseStores = MemoryPurchaseStores> {
   readonly ports: SalePorts;
-  readonly sales: MemorySaleStore;
+  readonly sales: T['sales'];
   readonly caps: MemoryCapCounters;
   readonly cards: FakeCardInstruments;
   readonly accounts: MemoryAgentAccounts;
@@ -158,11 +194,13 @@ const REFERENCE_STABLECOIN: StablecoinOffer = Object.freeze({
   sellsToUnplaceableBuyers: true,
 });
 
-export interface ReferencePurchasesOptions {
+export interface ReferencePurchasesOptions<T extends PurchaseStores = MemoryPurchaseStores> {
   /** The platform origin: the realm is its host, the terms live under it. */
   readonly origin: string;
   readonly clock: Clock;
   readonly config?: Partial<PurchaseConfig>;
+  /** The stores; in memory when absent. */
+  readonly stores?: PurchaseStoresFactory<T>;
 }
 
 /** The reference terms version; a deployment moves it when its terms change. */
@@ -180,16 +218,16 @@ export function referenceTermsUrl(origin: string): string {
   return `${new URL(origin).origin}${REFERENCE_TERMS_PATH}`;
 }
 
-export function createReferencePurchases(options: ReferencePurchasesOptions): ReferencePurchases {
+export function createReferencePurchases<T extends PurchaseStores = MemoryPurchaseStores>(options: ReferencePurchasesOptions<T>): ReferencePurchases<T> {
   const origin = new URL(options.origin);
   const processor = new TestTokenCardProcessor();
   const transfers = new MemoryTransferStore();
-  const sales = new MemorySaleStore();
-  const store = new MemoryPurchaseStore({
+  // Without a factory T is its default, the memory stores (TypeScript cannot tie the two).
+  const stores = (options.stores ?? (memoryPurchaseStores as PurchaseStoresFactory<PurchaseStores> as PurchaseStoresFactory<T>))({
     clock: options.clock,
-    referencedElsewhere: (id) => transfers.transferOf(id) !== undefined || sales.sale(id) !== undefined,
+    referencedElsewhere: (id) => transfers.transferOf(id) !== undefined,
   });
-  const lock = new MemoryPurchaseLock();
+  const { store, lock, sales, funding } = stores;
   const buyers = new MemoryBuyerDirectory();
   const stablecoin: ReferenceStablecoin = {
     network: new FakeStablecoinNetwork(),
@@ -213,8 +251,8 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
   const cards = new FakeCardInstruments();
   const accounts = new MemoryAgentAccounts();
   const server = new ScriptedCallServer();
-  const sale: ReferenceSale = {
-    ports: { ...ports, sales, funding: new MemoryFunding((payer) => store.balance(payer)), caps, cards, accounts, server },
+  const sale: ReferenceSale<T> = {
+    ports: { ...ports, sales, funding, caps, cards, accounts, server },
     sales,
     caps,
     cards,
@@ -235,7 +273,7 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
     caps: { principalPerDay: 20, ipPerDay: 20, instrumentPerDay: 20, platformPerDay: 1000 },
   };
   let strays = 0;
-  const purchases: ReferencePurchases = {
+  const purchases: ReferencePurchases<T> = {
     ports,
     processor,
     store,
@@ -262,7 +300,7 @@ export function createReferencePurchases(options: ReferencePurchasesOptions): Re
  * The priced single-call resource (7.4): public, because an unsigned caller may buy a single call (a 402 sized
  * to the call instead of a 401). A credential that fails to verify is answered as the verifier says.
  */
-export function pricedResourceRoute(purchases: ReferencePurchases): PublicRoute {
+export function pricedResourceRoute(purchases: ReferencePurchases<PurchaseStores>): PublicRoute {
   const handlers = new Map(
     [REFERENCE_PRICED_PATH, REFERENCE_OTHER_PRICED_PATH].map((resource) => [
       resource,
@@ -307,7 +345,7 @@ export function pricedResourceRoute(purchases: ReferencePurchases): PublicRoute 
  * The verifier's verdict on a request to a paid route: the platform's own (7.4: a 401 on a paid surface carries the
  * verifier's error_code and error_description), unless the route policy verifies on other terms.
  */
-async function paidVerdict(ctx: RouteContext, purchases: ReferencePurchases): Promise<Verdict> {
+async function paidVerdict(ctx: RouteContext, purchases: ReferencePurchases<PurchaseStores>): Promise<Verdict> {
   const config = purchases.routes.verifierConfig(ctx.config);
   if (config === ctx.config) return ctx.verify();
   return verifyRequest((await ctx.read()).request, ctx.ports, config);
@@ -323,7 +361,7 @@ function headerRecord(headers: Headers): Record<string, string> {
  * credential at all reaches the machine as unauthenticated (402 with a challenge, or 401
  * terms_acceptance_unauthenticated when it presents a payment credential).
  */
-export function mppCreditsRoute(purchases: ReferencePurchases): PublicRoute {
+export function mppCreditsRoute(purchases: ReferencePurchases<PurchaseStores>): PublicRoute {
   return {
     name: PLATFORM_ROUTES.mppCredits,
     path: PLATFORM_ROUTES.mppCredits,
@@ -366,7 +404,7 @@ export interface RailPrices {
  * (payment.required in band), both over one ledger, plus the MCP delegate that answers balance_required.
  */
 export function paidRails(
-  purchases: ReferencePurchases,
+  purchases: ReferencePurchases<PurchaseStores>,
   origin: string,
   prices: Partial<RailPrices> = {},
 ): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: PurchasedBalanceLedger } {
@@ -376,7 +414,13 @@ export function paidRails(
   const price = { ...REFERENCE_RAIL_PRICES, ...prices };
   return {
     ledger,
-    llm: llmChatCompletionsRoute({ balances: ledger, priceNano: price.completionNano, purchaseUrl, terms }),
+    llm: llmChatCompletionsRoute({
+      balances: ledger,
+      priceNano: price.completionNano,
+      purchaseUrl,
+      terms,
+      ...(purchases.config.naming ? { naming: purchases.config.naming } : {}),
+    }),
     socket: agentSocketRoute({
       balances: ledger,
       turnPriceNano: price.turnNano,

@@ -8,14 +8,19 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createUndiciFetcher, type UndiciFetcher } from '../fetch/undici-fetcher.js';
 import type { MemoryPorts } from '../verifier/memory-ports.js';
+import type { Clock, DocumentFetcher, VerifierPorts } from '../verifier/ports.js';
+import type { MemoryPurchaseStores, PurchaseStores, PurchaseStoresFactory } from './purchases.js';
 import { normaliseClientAddress, requestUrl, toRequest, writeResponse } from './node-http.js';
 import { createReferencePlatform, type ReferencePlatform, type ReferencePlatformOptions } from './platform.js';
 import { agentRoute, createMountedAgent, type ServedAgentOptions } from './agent/mount.js';
 import type { StandardAgent } from './agent/standard-agent.js';
 import { errorAnswer, renderAnswer } from './render.js';
+import { hasSocketRoute } from './upgrade.js';
 import { PLATFORM_ERROR_CODES } from './routes.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
+
+const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
 /** Server-side time limits, so no client can hold a connection open forever. */
 const SERVE_TIMEOUTS = Object.freeze({
@@ -29,7 +34,7 @@ const SERVE_TIMEOUTS = Object.freeze({
   idleMs: 60_000,
 });
 
-export interface ServeOptions {
+export interface ServeOptions<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores> {
   /** Address to bind; 127.0.0.1 by default. */
   readonly host?: string;
   /** 0 (the default) binds any free port. */
@@ -47,16 +52,20 @@ export interface ServeOptions {
   readonly agent?: ServedAgentOptions;
   /** Called with every exception the platform or the agent catches while answering (they still answer 500). */
   readonly onError?: ErrorHook;
+  /** The verifier's ports around the platform's clock and fetcher (stores shared by a fleet, src/stores/); in memory by default. */
+  readonly ports?: (clock: Clock, fetcher: DocumentFetcher) => P;
+  /** The purchase machine's stores (a database, src/stores/); in memory by default. */
+  readonly purchaseStores?: PurchaseStoresFactory<T>;
   /** Anything else the platform takes (hosted agent keys, a clock, a fetcher, routes...). */
-  readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports'>;
+  readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports' | 'purchaseStores'>;
 }
 
-export interface ServedReference {
+export interface ServedReference<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores> {
   /** `http://HOST:PORT` as bound. */
   readonly url: string;
   readonly host: string;
   readonly port: number;
-  readonly platform: ReferencePlatform<MemoryPorts>;
+  readonly platform: ReferencePlatform<P, T>;
   /** The agent served beside the platform, when asked for. */
   readonly agent?: StandardAgent;
   /** The node:http server (tests watch its connections). */
@@ -95,10 +104,12 @@ function clientAddressOf(message: http.IncomingMessage, header: string | undefin
  * (never past the signed-request cap plus one byte); a request whose body was not read to the end is answered
  * with Connection: close and its connection is closed after the answer.
  */
-export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
+export async function serveReference<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores>(
+  options: ServeOptions<P, T> = {},
+): Promise<ServedReference<P, T>> {
   const host = options.host ?? DEFAULT_SERVE_HOST;
   const sockets = new Set<Socket>();
-  let platform: ReferencePlatform<MemoryPorts> | undefined;
+  let platform: ReferencePlatform<P, T> | undefined;
   let agent: StandardAgent | undefined;
   let fallbackAuthority = '';
 
@@ -139,9 +150,12 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
           renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The upgrade target or Host header is not one this platform can read.')),
         );
       const request = toRequest(message, url);
-      const decision = agent?.owns(new URL(url).pathname)
-        ? await agent.upgrade(request)
-        : await platform.upgrade(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
+      // The platform's own sockets (the agent socket /agents/NAME/uamp) are not the mounted agent's, though under its path.
+      const pathname = new URL(url).pathname;
+      const decision =
+        agent?.owns(pathname) && !hasSocketRoute(platform.sockets, pathname)
+          ? await agent.upgrade(request)
+          : await platform.upgrade(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
       if ('refuse' in decision) return void writeRawAnswer(socket, decision.refuse);
       websockets.handleUpgrade(message, socket, head, (ws) => decision.accept(ws));
     })().catch(() => socket.destroy());
@@ -174,10 +188,21 @@ export async function serveReference(options: ServeOptions = {}): Promise<Served
     if (!given.fetcher) fetcher = createUndiciFetcher({ allowInsecureLoopback: options.allowInsecureFixtures === true });
     const origin = given.origin ?? `http://${options.authority ?? bound}`;
     if (options.agent)
-      agent = await createMountedAgent(origin, { ...options.agent, ...(options.onError ? { onError: options.onError } : {}) }, given.fetcher ?? fetcher!);
+      agent = await createMountedAgent(
+        origin,
+        {
+          ...options.agent,
+          ...(options.onError ? { onError: options.onError } : {}),
+          ...(options.allowInsecureFixtures ? { allowInsecureIssuers: true } : {}),
+        },
+        given.fetcher ?? fetcher!,
+      );
     const served = agent;
-    platform = createReferencePlatform<MemoryPorts>({
+    const clock = given.clock ?? systemClock;
+    platform = createReferencePlatform<P, T>({
       ...given,
+      ...(options.ports ? { ports: options.ports(clock, given.fetcher ?? fetcher!) } : {}),
+      ...(options.purchaseStores ? { purchaseStores: options.purchaseStores } : {}),
       ...(served
         ? {
             routes: [...(given.routes ?? []), agentRoute(served, () => platform?.purchases?.config)],

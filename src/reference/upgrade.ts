@@ -29,6 +29,11 @@ function matchPath(path: SocketRoute['path'], pathname: string): Readonly<Record
   return typeof path === 'string' ? (path === pathname ? {} : null) : path(pathname);
 }
 
+/** Whether one of `routes` takes upgrades at `pathname` (the platform's own sockets come before a mounted agent's paths). */
+export function hasSocketRoute(routes: readonly SocketRoute[], pathname: string): boolean {
+  return routes.some((route) => matchPath(route.path, pathname) !== null);
+}
+
 /**
  * Decides an upgrade before any WebSocket frame: no socket route answers 404; a verified route runs the
  * reference verifier on the upgrade request, and a refusal is answered with its HTTP status, headers and

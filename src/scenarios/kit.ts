@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CaseDocuments, CaseExpect, CaseRequest, CaseStep, SignedRequestCase } from '../cases/types.js';
 import { AUTH_ERRORS, type AuthErrorCode } from '../spec/auth-errors.js';
+import type { ServiceNaming } from '../spec/naming.js';
 import type { ReadingRecord } from '../spec/readings.js';
 import { PLATFORM_ROUTES } from '../spec/wire.js';
 import { agentAt, agentDocuments, keyFromName, type AgentIdentity, type KeyPair } from './identities.js';
@@ -15,6 +16,8 @@ export interface ScenarioEnv {
   readonly platformOrigin?: string;
   /** A nonce for one label of one request; deterministic for vectors, random for live runs. */
   readonly nonce: (caseId: string, label: string, serial: number) => string;
+  /** The deployment's names for Service (`run --service-name`): requests are sent and signed under them. Absent: the spec's. */
+  readonly naming?: ServiceNaming;
 }
 
 export const VECTOR_ENV: ScenarioEnv = Object.freeze({
@@ -122,6 +125,7 @@ export class Kit {
       created: this.now,
       expires: this.now + 60,
       labels: [{ label: 'sig1', key: this.A }],
+      ...(this.env.naming ? { naming: this.env.naming } : {}),
       ...o,
       ...(body ? { body } : {}),
       nonce,

@@ -1,6 +1,7 @@
 import { serializeDictionary, Token } from 'structured-headers';
 import { contentDigestHeader, ed25519Sign, parseSignatureInput, signatureBase } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
+import { deployedHeader, type ServiceNaming } from '../spec/naming.js';
 import type { DigestAlgorithm } from '../spec/wire.js';
 import { COMPONENTS, ED25519_ALG, SIGNATURE_AGENT_TYPES, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
 import type { CaseRequest } from '../cases/types.js';
@@ -37,6 +38,11 @@ export interface RequestSpec {
   readonly bodyConsumed?: boolean;
   /** Applied to the finished request (after signing), for faults introduced in transit. */
   readonly after?: (request: MutableRequest) => void;
+  /**
+   * The deployment's names for Service (src/spec/naming.ts): header fields and covered components given with the
+   * catalogue's names are sent, and signed, under the deployment's. Absent: as given.
+   */
+  readonly naming?: ServiceNaming;
 }
 
 export interface MutableRequest {
@@ -79,7 +85,8 @@ const bytesToBase64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 export function buildSignedRequest(spec: RequestSpec): CaseRequest {
   const body = spec.bodyFill ? new Uint8Array(spec.bodyFill.length).fill(spec.bodyFill.byte) : (spec.body ?? new Uint8Array(0));
   const hasBody = body.length > 0;
-  const headers: Array<[string, string]> = [...(spec.headers ?? []).map(([n, v]) => [n, v] as [string, string])];
+  const naming = spec.naming;
+  const headers: Array<[string, string]> = [...(spec.headers ?? []).map(([n, v]) => [naming ? deployedHeader(n, naming) : n, v] as [string, string])];
   const digest = spec.digest === undefined ? 'sha-256' : spec.digest;
   if (hasBody && digest) headers.push([HEADERS.contentDigest, contentDigestHeader(body, [digest])]);
   const agentHeader =
@@ -94,7 +101,9 @@ export function buildSignedRequest(spec: RequestSpec): CaseRequest {
   const inputs: string[] = [];
   const signatures: string[] = [];
   for (const label of spec.labels) {
-    const covered = label.covered ?? defaultCovered(label.label, hasBody);
+    const given = label.covered ?? defaultCovered(label.label, hasBody);
+    // A covered field's name is the name it is sent under: the signature base names it (RFC 9421 2.1).
+    const covered = naming ? given.map((c) => c.replace(/^"([^"]*)"/, (_, name: string) => `"${deployedHeader(name, naming)}"`)) : given;
     const params = label.params ?? defaultParams(spec, label);
     const memberText = `(${covered.join(' ')})${params.map(([k, v]) => `;${k}=${v}`).join('')}`;
     inputs.push(`${label.label}=${memberText}`);

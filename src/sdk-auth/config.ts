@@ -36,6 +36,8 @@ export interface AuthSkill {
   readonly deny: readonly string[];
   /** Seconds a token may be past exp, or before nbf, and still verify; 0 unless the options give one (READING-SDK-TOKEN-LEEWAY). */
   readonly clockTolerance: number;
+  /** An http issuer on a loopback host has its own key set read too (local conformance runs only; https otherwise). */
+  readonly allowInsecureLoopbackIssuers: boolean;
 }
 
 export interface AuthSkillOptions {
@@ -46,6 +48,11 @@ export interface AuthSkillOptions {
    * receiver may grant a little (READING-SDK-TOKEN-LEEWAY), as verifiers of JWTs commonly do.
    */
   readonly clockToleranceSeconds?: number;
+  /**
+   * Self-issued callers whose iss is plain http on a loopback host (127.0.0.1, [::1], localhost) are admitted like
+   * https ones: for local conformance runs, whose fixture host publishes the callers' key sets on loopback. Off by default.
+   */
+  readonly allowInsecureLoopbackIssuers?: boolean;
 }
 
 export type AuthSkillResult = { readonly ok: true; readonly skill: AuthSkill } | SdkAuthRefusal;
@@ -100,6 +107,7 @@ export function createAuthSkill(input: unknown, options: AuthSkillOptions = {}):
     allow: Object.freeze([...(config.allow ?? [])]),
     deny: Object.freeze([...(config.deny ?? [])]),
     clockTolerance: Math.max(0, options.clockToleranceSeconds ?? 0),
+    allowInsecureLoopbackIssuers: options.allowInsecureLoopbackIssuers === true,
   });
   return { ok: true, skill };
 }

@@ -3,6 +3,7 @@ import { AGENT_NAME_SIGIL } from '../spec/agent-endpoints.js';
 import { DEFAULT_ISSUER_TYPE, type IssuerType } from '../spec/sdk-auth.js';
 import type { AuthSkill } from './config.js';
 import { globMatches } from './glob.js';
+import { isLoopbackAddress } from '../net/addresses.js';
 import { refusal, type SdkAuthRefusal } from './refusal.js';
 
 /** Where an admitted issuer's keys are read, and what kind of issuer it is. */
@@ -39,25 +40,32 @@ export function allowDenyAdmits(iss: string, allow: readonly string[], deny: rea
  * 2. trusted_issuers (exact iss): its jwks_uri, its type (default agent). Portal mode adds the authority.
  * 3. allow (empty = every issuer not denied): an issuer's own key set at {iss}/.well-known/jwks.json (2.4),
  *    issuer_type agent. That URL comes from the unverified token, so it must be https with no credentials,
- *    query or fragment.
+ *    query or fragment (or plain http on loopback when the options allow it, for local conformance runs).
  */
 export function admitIssuer(iss: string, skill: AuthSkill): IssuerAdmission | SdkAuthRefusal {
   if (skill.deny.some((p) => issuerMatches(p, iss))) return refusal('issuer_denied', `${iss} matches a deny pattern`);
   const trusted = skill.trustedIssuers.find((t) => t.issuer === iss);
   if (trusted) return { ok: true, jwksUri: trusted.jwksUri, issuerType: trusted.type, trusted: true };
   if (!allowDenyAdmits(iss, skill.allow, skill.deny)) return refusal('issuer_not_allowed', `${iss} is not a trusted issuer and no allow pattern matches it`);
-  const jwksUri = ownKeySetUrl(iss);
+  const jwksUri = ownKeySetUrl(iss, skill.allowInsecureLoopbackIssuers);
   if (!jwksUri) return refusal('issuer_not_allowed', `${iss} is not an https URL without credentials, query or fragment, so its key set is not read`);
   return { ok: true, jwksUri, issuerType: DEFAULT_ISSUER_TYPE, trusted: false };
 }
 
-function ownKeySetUrl(iss: string): string | null {
+function ownKeySetUrl(iss: string, allowInsecureLoopback: boolean): string | null {
   let url: URL;
   try {
     url = new URL(iss);
   } catch {
     return null;
   }
-  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash || iss.includes('#') || iss.includes('?')) return null;
+  const secure = url.protocol === 'https:' || (allowInsecureLoopback && url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!secure || url.username || url.password || url.search || url.hash || iss.includes('#') || iss.includes('?')) return null;
   return `${iss.replace(/\/+$/, '')}${WELL_KNOWN.jwks}`;
+}
+
+/** A URL's host that names this machine: a loopback address literal (IPv6 in brackets) or localhost. */
+function isLoopbackHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || isLoopbackAddress(bare);
 }

@@ -1,6 +1,7 @@
 /**
  * Every header field the spec names, lower-case as HTTP/2 carries them. Names the spec gives with the
- * neutral word Service keep it; a deployment whose headers carry its own name maps them in its target.
+ * neutral word Service keep it; a deployment whose headers carry its own name has them derived from these
+ * (src/spec/naming.ts: `run --service-name`, `serve --service-name`).
  */
 export const HEADERS = Object.freeze({
   signature: 'signature',

@@ -26,6 +26,7 @@ export { PURCHASE_ERROR_LIST, PURCHASE_ERRORS, type PurchaseErrorCode } from './
 // Section 8, headers, media types, problem types.
 export { LIMITS, LIMIT_LIST, PAYMENT_CHALLENGE_LIFETIME_S } from './limits.js';
 export { HEADERS, type HeaderName } from './headers.js';
+export { serviceNaming, deployedHeader, type ServiceNaming } from './naming.js';
 export { MEDIA_TYPES } from './media-types.js';
 export { DEFAULT_PROBLEM_BASES, PROBLEM_TYPES, problemTypeUrl, type ProblemBases } from './problem-types.js';
 // Wire tokens and the rules that are not a single code, part by part.

@@ -3,6 +3,7 @@ import { ed25519Verify } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
+import { deployedHeader } from '../spec/naming.js';
 import { SIGNATURE_AGENT_TYPES } from '../spec/wire.js';
 import { judgeCard } from './card.js';
 import { refusal, type CheckResult, type SignedContext } from './context.js';
@@ -139,7 +140,8 @@ export function checkContinuity(ctx: SignedContext): Awaitable<CheckResult> {
     if (!registration) return undefined;
     const signedWithHeld = ctx.labels.some((l) => registration.thumbprints.includes(l.keyid));
     if (signedWithHeld) return undefined;
-    const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === HEADERS.ownerKey)?.[1].trim();
+    const ownerKeyHeader = deployedHeader(HEADERS.ownerKey, ctx.config.naming);
+    const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === ownerKeyHeader)?.[1].trim();
     if (ownerKey && ctx.config.ownerKeys?.includes(ownerKey)) return undefined;
     return refusal(ctx, AUTH_CODES.key_continuity_required, MESSAGES.continuity);
   });

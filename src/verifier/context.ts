@@ -48,5 +48,5 @@ export interface SignedContext {
 export type CheckResult = Refusal | undefined;
 
 export function refusal(ctx: SignedContext, code: AuthErrorCode, description: string): Refusal {
-  return refuse(code, description, { hasBody: ctx.hasBody, agentUrl: ctx.identity?.agentUrl ?? null });
+  return refuse(code, description, { hasBody: ctx.hasBody, agentUrl: ctx.identity?.agentUrl ?? null, naming: ctx.config.naming });
 }

@@ -2,6 +2,7 @@ import { serializeDictionary } from 'structured-headers';
 import { AUTH_ERRORS, AUTH_ERROR_BODY_ERROR, type AuthErrorCode } from '../spec/auth-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
+import { namedText, NEUTRAL_NAMING, type ServiceNaming } from '../spec/naming.js';
 import { BEARER_CHALLENGE, COMPONENTS, SIGNATURE_LABELS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
 import type { Refusal } from './types.js';
 
@@ -11,8 +12,9 @@ function quoted(text: string): string {
   return `"${visible.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
-export function bearerChallenge(description: string): string {
-  return `${BEARER_CHALLENGE.scheme} realm=${quoted(BEARER_CHALLENGE.realm)}, error=${quoted(BEARER_CHALLENGE.error)}, error_description=${quoted(description)}`;
+/** The 7.3 challenge of a refusal; `realm` is the deployment's name for Service (the neutral `service` by default). */
+export function bearerChallenge(description: string, realm: string = BEARER_CHALLENGE.realm): string {
+  return `${BEARER_CHALLENGE.scheme} realm=${quoted(realm)}, error=${quoted(BEARER_CHALLENGE.error)}, error_description=${quoted(description)}`;
 }
 
 /** The covered components the platform asks for (5.2), content-digest only when the request has a body. */
@@ -30,10 +32,16 @@ export function acceptSignatureValue(hasBody: boolean): string {
   return serializeDictionary(new Map([[label, [items, new Map([['tag', WEB_BOT_AUTH_TAG]])]]]));
 }
 
-export function refuse(code: AuthErrorCode, description: string, context: { hasBody: boolean; agentUrl?: string | null }): Refusal {
+export function refuse(
+  code: AuthErrorCode,
+  descriptionText: string,
+  context: { hasBody: boolean; agentUrl?: string | null; naming?: ServiceNaming | undefined },
+): Refusal {
   const record = AUTH_ERRORS[code];
+  const naming = context.naming ?? NEUTRAL_NAMING;
+  const description = namedText(descriptionText, naming);
   const headers: Record<string, string> = {
-    [HEADERS.wwwAuthenticate]: bearerChallenge(description),
+    [HEADERS.wwwAuthenticate]: bearerChallenge(description, naming.realm),
     [HEADERS.contentType]: MEDIA_TYPES.json,
     [HEADERS.cacheControl]: 'no-store',
   };

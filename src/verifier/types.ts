@@ -1,6 +1,7 @@
 import type { Check } from './order.js';
 import type { JSONWebKeySet } from 'jose';
 import type { AuthErrorCode } from '../spec/auth-errors.js';
+import type { ServiceNaming } from '../spec/naming.js';
 
 /** A request as the platform received it. */
 export interface VerifierRequest {
@@ -43,6 +44,8 @@ export interface VerifierConfig {
   readonly checks?: readonly Check[];
   /** How long a card refusal is remembered, in seconds: "about 10 minutes" (READING-CARD-MEMORY). Default 600. */
   readonly cardRefusalMemorySeconds?: number;
+  /** The deployment's own names for Service (X-Service-Owner-Key, realm=service; src/spec/naming.ts); the spec's neutral ones by default. */
+  readonly naming?: ServiceNaming;
 }
 
 export interface Refusal {

@@ -25,11 +25,11 @@ export function isSignedRequest(request: VerifierRequest): boolean {
 async function verifyBearerOrNothing(request: VerifierRequest, ports: VerifierPorts, config: VerifierConfig, now: number): Promise<Verdict> {
   const hasBody = (request.body?.length ?? 0) > 0;
   const authorization = fieldValue(request.headers, HEADERS.authorization);
-  if (authorization === undefined) return refuse(AUTH_CODES.missing_credential, MESSAGES.missingCredential(null), { hasBody });
+  if (authorization === undefined) return refuse(AUTH_CODES.missing_credential, MESSAGES.missingCredential(null), { hasBody, naming: config.naming });
   const { scheme, credentials, isBearer } = authorizationScheme(authorization);
-  if (!isBearer) return refuse(AUTH_CODES.missing_credential, MESSAGES.missingCredential(scheme || 'empty'), { hasBody });
+  if (!isBearer) return refuse(AUTH_CODES.missing_credential, MESSAGES.missingCredential(scheme || 'empty'), { hasBody, naming: config.naming });
   const outcome = await verifyPlatformBearer(credentials, config.platformToken, now, ports.revocations);
-  return outcome.ok ? outcome : refuse(outcome.code, outcome.description, { hasBody });
+  return outcome.ok ? outcome : refuse(outcome.code, outcome.description, { hasBody, naming: config.naming });
 }
 
 /**
@@ -47,9 +47,10 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
   // Here and for each check: only a real promise is awaited (see awaitable.ts); values and order are unchanged.
   const counted = ports.failures.count(address, now, LIMITS.failedSignaturesWindow.value);
   const failures = isPromiseLike(counted) ? await counted : counted;
-  if (failures >= LIMITS.failedSignatures.value) return refuse(AUTH_CODES.too_many_failed_signatures, MESSAGES.tooManyFailures(failures), { hasBody });
+  if (failures >= LIMITS.failedSignatures.value)
+    return refuse(AUTH_CODES.too_many_failed_signatures, MESSAGES.tooManyFailures(failures), { hasBody, naming: config.naming });
   // A body read by the route cannot be hashed; this is the platform's fault, so it does not count as a failure.
-  if (request.bodyConsumed) return refuse(AUTH_CODES.request_body_consumed, MESSAGES.bodyConsumed, { hasBody });
+  if (request.bodyConsumed) return refuse(AUTH_CODES.request_body_consumed, MESSAGES.bodyConsumed, { hasBody, naming: config.naming });
 
   const ctx: SignedContext = {
     request,

@@ -2,6 +2,7 @@ import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget } from '../../src/harness/agent/index.js';
 import type { TargetResponse } from '../../src/harness/target.js';
 import type { UpgradeOutcome } from '../../src/harness/agent/agent-target.js';
+import { NO_CALLERS_REASON } from '../../src/harness/agent/live.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import type { CheckContext } from './check.js';
 
@@ -63,10 +64,7 @@ export function bearer(token: string): readonly [string, string] {
 /** A token the agent verifies for this caller, or not-run (a live target cannot mint one). */
 export async function tokenOrNotRun(target: AgentTarget, c: Pick<CheckContext, 'notRun'>, role: Parameters<AgentTarget['token']>[0]): Promise<string> {
   const token = await target.token(role);
-  if (token === null)
-    c.notRun(
-      `needs a caller the agent verifies as ${role}: a live run has no credential the agent trusts (only the embedded reference agent is given callers)`,
-    );
+  if (token === null) c.notRun(`needs a caller the agent verifies as ${role}: ${NO_CALLERS_REASON}`);
   return token;
 }
 

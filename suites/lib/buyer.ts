@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
+import { testToken, type TestTokenOutcome } from '../../src/contract/test-tokens.js';
 import type { CaseRequest } from '../../src/cases/types.js';
 import { recordRequest, recordResponse, type Exchange } from '../../src/harness/exchange.js';
 import { ProblemTypeAddresses, purchaseAnswerProblems, readPaidAnswer, type PaidAnswer, type PaidExchangeFacts } from '../../src/harness/judge-purchase.js';
@@ -8,6 +10,7 @@ import { referenceProblemBases, referenceTermsUrl } from '../../src/reference/pu
 import { Kit } from '../../src/scenarios/kit.js';
 import { defaultCovered } from '../../src/scenarios/request-builder.js';
 import { HEADERS } from '../../src/spec/headers.js';
+import { deployedHeader } from '../../src/spec/naming.js';
 import { LIMITS } from '../../src/spec/limits.js';
 import { STRIPE_PAYLOAD_MEMBERS, type PaymentProblemRecord } from '../../src/spec/payments.js';
 import type { PurchaseErrorRecord } from '../../src/spec/types.js';
@@ -27,12 +30,18 @@ export function exchangeFacts(target: Target, now: number, requestUrl?: string):
   const inProcess = target.kind === 'in-process';
   const origin = target.environment.platformOrigin;
   let addresses = problemTypes.get(target);
-  if (addresses === undefined) problemTypes.set(target, (addresses = new ProblemTypeAddresses(inProcess ? referenceProblemBases(origin) : {})));
+  // Live, what the run was told (--problems-url, --payment-problems-url, --terms-url) is known from the start.
+  const told = target.addresses;
+  if (addresses === undefined)
+    problemTypes.set(target, (addresses = new ProblemTypeAddresses(inProcess ? referenceProblemBases(origin) : (told?.problemBases ?? {}))));
+  const termsUrl = inProcess ? referenceTermsUrl(origin) : told?.termsUrl;
+  const naming = target.environment.naming;
   return {
     clock: { now, skewS: inProcess ? 0 : LIMITS.clockSkew.value },
     problemTypes: addresses,
     ...(requestUrl === undefined ? {} : { requestUrl }),
-    ...(inProcess ? { termsUrl: referenceTermsUrl(origin) } : {}),
+    ...(termsUrl === undefined ? {} : { termsUrl }),
+    ...(naming ? { naming } : {}),
   };
 }
 
@@ -96,6 +105,7 @@ export class Buyer {
         platformOrigin: env.platformOrigin,
         agentOrigin: env.agentOrigin(caseId),
         nonce: env.nonce,
+        ...(env.naming ? { naming: env.naming } : {}),
       },
       caseId,
     );
@@ -129,10 +139,10 @@ export class Buyer {
     return this;
   }
 
-  /** Moves the target's clock (clock-control). */
+  /** Moves the target's clock (clock-control; live under --allow-waits, waits until then). */
   async advance(seconds: number): Promise<void> {
     this.clock += seconds;
-    await this.target.step(this.clock, undefined);
+    await this.target.step(this.clock, undefined, `${seconds} s to pass since the challenge`);
   }
 
   /** Sends a request built with the kit (signed as the scenario says), recording it; judged at the run's clock. */
@@ -146,7 +156,7 @@ export class Buyer {
     };
     const response = await this.target.send(request);
     this.record({ request: recordRequest(request), response: recordResponse(response) });
-    return { ...readPaidAnswer(response), response, facts: exchangeFacts(this.target, this.clock, request.url) };
+    return { ...readPaidAnswer(response, this.target.environment.naming), response, facts: exchangeFacts(this.target, this.clock, request.url) };
   }
 
   async post(options: PaidRequestOptions = {}): Promise<PaidExchange> {
@@ -155,7 +165,9 @@ export class Buyer {
     const url = this.kit.url(options.path ?? PLATFORM_ROUTES.mppCredits);
     let request: { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body: Uint8Array | null };
     if (options.signed === false) {
-      request = { method: 'POST', url, headers, body: null };
+      // Signed, the kit sends the catalogue's names under the deployment's (`run --service-name`); unsigned, so does this.
+      const naming = this.target.environment.naming;
+      request = { method: 'POST', url, headers: naming ? headers.map(([n, v]) => [deployedHeader(n, naming), v] as const) : headers, body: null };
     } else {
       const cover = options.cover ?? headers.map(([name]) => name);
       const signed = this.kit.request({
@@ -168,8 +180,17 @@ export class Buyer {
     }
     const response = await this.target.send(request);
     this.record({ request: recordRequest(request), response: recordResponse(response) });
-    return { ...readPaidAnswer(response), response, facts: exchangeFacts(this.target, this.clock, url) };
+    return { ...readPaidAnswer(response, this.target.environment.naming), response, facts: exchangeFacts(this.target, this.clock, url) };
   }
+}
+
+/** Keeps this run's test tokens apart from another run's against the same deployment (a token pays once, 7.4 foreign_token). */
+const RUN_TAG = randomBytes(6).toString('hex');
+let tokens = 0;
+
+/** A test token (spt_test_<outcome>_...) no other run and no other check presents. */
+export function freshTestToken(outcome: TestTokenOutcome): string {
+  return testToken(outcome, `${RUN_TAG}-${tokens++}`);
 }
 
 /** The paid retry's headers: a card credential answering `echo` with `token`, and assent to `version` (null: none). */

@@ -12,8 +12,12 @@ const limits = inject('conformanceLimits') as LiveLimits | undefined;
 /** The target this run checks: the embedded reference (default) or the live deployment the run names. */
 export function suiteTarget(): Target {
   return context.target.kind === 'live'
-    ? new LiveTarget({ ...context.target, ...(limits ? { maxBodyBytes: limits.maxBodyBytes } : {}) })
-    : new InProcessTarget();
+    ? new LiveTarget({
+        ...context.target,
+        ...(limits ? { maxBodyBytes: limits.maxBodyBytes } : {}),
+        ...(context.deployment ? { deployment: context.deployment } : {}),
+      })
+    : new InProcessTarget(context.deployment?.serviceName === undefined ? {} : { serviceName: context.deployment.serviceName });
 }
 
 /**
@@ -28,5 +32,8 @@ export function agentSuiteNotRunReason(): string | undefined {
 
 /** The agent the agent suites check: the live one `run --agent-url` names, else the embedded reference agent. */
 export function agentSuiteTarget(): AgentTarget {
-  return context.agentUrl ? new LiveAgentTarget(context.agentUrl, context.timeoutMs, context.agentClient, limits?.maxBodyBytes) : new InProcessAgentTarget();
+  if (!context.agentUrl) return new InProcessAgentTarget();
+  // Its callers are self-issued agents whose key sets the run's fixture host publishes (a run with --base-url).
+  const callers = context.target.kind === 'live' ? { fixture: context.target.fixture, runId: context.target.runId } : undefined;
+  return new LiveAgentTarget(context.agentUrl, context.timeoutMs, context.agentClient, limits?.maxBodyBytes, callers);
 }

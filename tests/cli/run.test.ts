@@ -55,6 +55,12 @@ describe('agent-platform-conformance run', () => {
       const stray = await run(['--fixture-url', 'http://127.0.0.1:1']);
       expect(stray.code).toBe(2);
       expect(stray.stderr).toContain('go with --base-url');
+      const waits = await run(['--allow-waits']);
+      expect(waits.code).toBe(2);
+      expect(waits.stderr).toContain('--allow-waits and --owner-key go with --base-url');
+      const ownerKey = await run(['--base-url', 'http://127.0.0.1:9', '--owner-key', 'two words']);
+      expect(ownerKey.code).toBe(2);
+      expect(ownerKey.stderr).toContain('--owner-key must be the header value the deployment accepts');
       const seed = await run(['--seed', 'abc']);
       expect(seed.code).toBe(2);
       expect(seed.stderr).toContain('--seed must be a whole number');

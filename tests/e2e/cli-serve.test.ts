@@ -42,9 +42,12 @@ describe('serve command', () => {
       'allow-insecure-fixtures',
       'authority',
       'client-address-header',
+      'db',
       'host',
       'keys-dir',
       'port',
+      'public-url',
+      'store',
     ]);
   });
 

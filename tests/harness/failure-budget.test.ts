@@ -1,48 +1,85 @@
 import { describe, expect, test } from 'vitest';
-import { FailureBudget } from '../../src/harness/failure-budget.js';
+import { FailurePacer, PACED_FAILURES_PER_WINDOW, THROTTLE_WAIT_MS, paceSummaryLine, pacedFloorMinutes } from '../../src/harness/failure-budget.js';
 
-describe('the live failure budget keeps a run under 30 failures per 60 s', () => {
-  test('20 failures pass at once (a margin of 10 under the limit); the 21st waits until the oldest leaves the window', async () => {
-    let now = 0;
-    const waits: number[] = [];
-    const budget = new FailureBudget(
-      () => now,
-      async (ms) => {
-        waits.push(ms);
-        now += ms;
-      },
-    );
-    for (let i = 0; i < 20; i++) {
-      expect(await budget.reserve()).toBe(0);
-      budget.record();
-      now += 100;
-    }
-    const waited = await budget.reserve();
-    expect(waited).toBe(60_000 + 250 - 2000);
-    expect(waits).toEqual([waited]);
-    budget.record();
-    expect(await budget.reserve()).toBe(0);
+/** A pacer on a clock the test moves, and the lines it printed. */
+function pacer(planned = 0) {
+  const clock = { now: 0 };
+  const lines: string[] = [];
+  const p = new FailurePacer(
+    () => clock.now,
+    (line) => lines.push(line),
+    planned,
+  );
+  /** Sends one failing request as a live target does: reserve, wait as told, settle as failed. */
+  const fail = () => {
+    const { id, waitMs } = p.reserve(1);
+    clock.now += waitMs;
+    p.settle(id, 1, 1);
+    clock.now += 10;
+    return waitMs;
+  };
+  return { p, clock, lines, fail };
+}
+
+describe('a run from one address paces its failing requests only while the deployment throttles', () => {
+  test('a deployment never seen to throttle is never waited for, however many requests fail', () => {
+    const { p, lines, fail } = pacer();
+    const waits = Array.from({ length: 200 }, fail);
+    expect(waits.every((w) => w === 0)).toBe(true);
+    expect(lines).toEqual([]);
+    expect(p.summary()).toMatchObject({ failing: 200, throttled: false, waitedMs: 0 });
   });
-});
 
-describe('reserving room for a whole case before it is built', () => {
-  test('a case expecting 5 failures waits until 5 fit, in one go', async () => {
-    let now = 0;
-    const waits: number[] = [];
-    const budget = new FailureBudget(
-      () => now,
-      async (ms) => {
-        waits.push(ms);
-        now += ms;
-      },
-    );
-    for (let i = 0; i < 18; i++) {
-      budget.record();
-      now += 1000;
+  test('once throttled, the refused request waits out the window, and then at most 29 failing requests leave in any 60 s', () => {
+    const { p, clock, lines, fail } = pacer(100);
+    for (let i = 0; i < 30; i++) fail();
+    expect(p.throttled(false)).toBe(THROTTLE_WAIT_MS);
+    clock.now += THROTTLE_WAIT_MS;
+    const sent: number[] = [];
+    for (let i = 0; i < 90; i++) {
+      fail();
+      sent.push(clock.now - 10);
     }
-    expect(await budget.reserve(2)).toBe(0);
-    const waited = await budget.reserve(5);
-    expect(waited).toBe(2000 + 60_000 + 250 - 18_000);
-    expect(waits).toEqual([waited]);
+    // In every window of 60 s, never more than 29.
+    for (const t of sent) expect(sent.filter((s) => s > t - 60_000 && s <= t).length).toBeLessThanOrEqual(PACED_FAILURES_PER_WINDOW);
+    // The floor: 90 failures after the throttle take at least three windows.
+    expect(sent.at(-1)! - sent[0]!).toBeGreaterThanOrEqual(2 * 60_000);
+    expect(lines[0]).toMatch(/throttles this address/);
+    expect(lines[1]).toMatch(/about 41 more failing signed requests are expected; .* about 2 min of waiting in all/);
+    expect(lines.filter((l) => l.startsWith('pacing: waiting')).length).toBeGreaterThan(0);
+  });
+
+  test('requests that did not fail give their room back; a case reserves room for all its failures in one go', () => {
+    const { p, clock } = pacer();
+    p.throttled(false);
+    clock.now += THROTTLE_WAIT_MS;
+    for (let i = 0; i < 20; i++) {
+      const { id } = p.reserve(1);
+      p.settle(id, 1, 0);
+    }
+    const whole = p.reserve(5);
+    expect(whole.waitMs).toBe(0);
+    p.settle(whole.id, 2, 2);
+    p.release(whole.id);
+    // 2 failures count; 27 more fit now, the 28th waits.
+    expect(p.reserve(27).waitMs).toBe(0);
+    expect(p.reserve(1).waitMs).toBeGreaterThan(0);
+  });
+
+  test('a deployment that still throttles after a quiet window is not throttling by the rule: pacing stops', () => {
+    const { p, lines, fail } = pacer();
+    expect(p.throttled(false)).toBe(THROTTLE_WAIT_MS);
+    expect(p.throttled(true)).toBe(0);
+    expect(lines.at(-1)).toMatch(/stops pacing/);
+    expect(Array.from({ length: 100 }, fail).every((w) => w === 0)).toBe(true);
+    expect(p.throttled(false)).toBe(0);
+    expect(p.summary().unruly).toBe(true);
+  });
+
+  test('the summary names the failing requests, the wall time and the floor', () => {
+    expect(pacedFloorMinutes(58)).toBe(2);
+    expect(paceSummaryLine({ failing: 58, throttled: true, unruly: false, waitedMs: 120_000 }, 180_000)).toBe(
+      "from one address: 58 failing signed requests sent in 3.0 min (the throttle's floor for them: 58/29 = 2.0 min); the deployment throttled, so the run paced (told requests to wait 120 s in all)",
+    );
   });
 });

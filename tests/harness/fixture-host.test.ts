@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createUndiciFetcher } from '../../src/fetch/index.js';
-import { startFixtureHost, type FixtureHost } from '../../src/harness/fixture-host.js';
+import { askPacer, originOnFixtureHost, publishOnFixtureHost } from '../../src/harness/fixture-client.js';
+import { NO_EXTRA_ORIGIN_REASON, startFixtureHost, type FixtureHost } from '../../src/harness/fixture-host.js';
 import { agentAt, agentDocuments, keyFromName } from '../../src/scenarios/identities.js';
 
 let host: FixtureHost | undefined;
@@ -65,5 +66,39 @@ describe('publishing from another process', () => {
     const served = await fetch(url);
     expect(served.status).toBe(200);
     expect(await served.json()).toEqual({ a: 1 });
+  });
+});
+
+describe('origins of their own, and the pacer beside the documents', () => {
+  test('an origin asked for is another port, serving only what is published under it', async () => {
+    host = await startFixtureHost();
+    const fixture = { url: host.url, adminUrl: host.adminUrl, token: host.adminToken };
+    const own = await originOnFixtureHost(fixture);
+    if (!('url' in own)) throw new Error(own.reason);
+    expect(new URL(own.url).port).not.toBe(new URL(host.url).port);
+    await publishOnFixtureHost(fixture, { [`${own.url}/.well-known/agent.json`]: { status: 200, body: '{"own":true}' } });
+    expect(await (await fetch(`${own.url}/.well-known/agent.json`)).json()).toEqual({ own: true });
+    await expect(fetch(`${host.url}/.well-known/agent.json`)).rejects.toThrow();
+    await expect(publishOnFixtureHost(fixture, { 'http://127.0.0.1:1/x.json': { status: 200, body: '' } })).rejects.toThrow(/400/);
+  });
+
+  test('reached through a public URL, the host has one origin only, and says so', async () => {
+    host = await startFixtureHost({ publicUrl: 'https://fixtures.example:8443' });
+    const answer = await originOnFixtureHost({ url: host.url, adminUrl: host.adminUrl, token: host.adminToken });
+    expect(answer).toEqual({ reason: NO_EXTRA_ORIGIN_REASON });
+  });
+
+  test("the pacer's messages are answered in the run's process, with the admin token only", async () => {
+    const seen: unknown[] = [];
+    host = await startFixtureHost({
+      pacer: (message) => {
+        seen.push(message);
+        return { waitMs: 7 };
+      },
+    });
+    const fixture = { url: host.url, adminUrl: host.adminUrl, token: host.adminToken };
+    expect(await askPacer(fixture, { op: 'reserve', count: 2 })).toEqual({ waitMs: 7 });
+    expect(seen).toEqual([{ op: 'reserve', count: 2 }]);
+    await expect(askPacer({ ...fixture, token: 'wrong' }, { op: 'reserve', count: 1 })).rejects.toThrow(/403/);
   });
 });

@@ -45,7 +45,11 @@ const EXCHANGE_MEMBERS = { request: 1, response: 1, note: 1 } satisfies Record<k
 const REQUEST_MEMBERS = { method: 1, url: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedRequest, 1>;
 const RESPONSE_MEMBERS = { status: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedResponse, 1>;
 const TOOL_MEMBERS = { name: 1, version: 1 } satisfies Record<keyof RunReport['tool'], 1>;
-const TARGET_MEMBERS = { kind: 1, description: 1 } satisfies Record<keyof RunReport['target'], 1>;
+const TARGET_MEMBERS = { kind: 1, description: 1, naming: 1 } satisfies Record<keyof RunReport['target'], 1>;
+const NAMING_MEMBERS = { serviceName: 1, headers: 1, realm: 1, problemsUrl: 1, paymentProblemsUrl: 1, termsUrl: 1 } satisfies Record<
+  keyof NonNullable<RunReport['target']['naming']>,
+  1
+>;
 const COUNT_MEMBERS = { pass: 1, fail: 1, warn: 1, 'not-run': 1, error: 1, total: 1 } satisfies Record<keyof RunReport['counts'], 1>;
 
 const keys = (o: object) => Object.keys(o).sort();
@@ -81,6 +85,7 @@ describe('vectors/schema/report.schema.json', () => {
     expect(keys(reportSchema.properties.counts.properties)).toEqual(keys(COUNT_MEMBERS));
     expect(keys(reportSchema.properties.tool.properties)).toEqual(keys(TOOL_MEMBERS));
     expect(keys(reportSchema.properties.target.properties)).toEqual(keys(TARGET_MEMBERS));
+    expect(keys(reportSchema.properties.target.properties.naming.properties)).toEqual(keys(NAMING_MEMBERS));
     expect(keys(d.checkResult.properties)).toEqual(keys(CHECK_RESULT_MEMBERS));
     expect([...d.checkResult.required].sort()).toEqual(keys(CHECK_RESULT_MEMBERS).filter((k) => k !== 'message' && k !== 'exchanges' && k !== 'expected'));
     expect(keys(d.exchange.properties)).toEqual(keys(EXCHANGE_MEMBERS));

@@ -6,6 +6,8 @@ import { callerKeySets, callerToken } from '../../src/harness/agent/callers.js';
 import { createMemoryFetcher, type MemoryDocument } from '../../src/fetch/index.js';
 import { PROBES, SOCKET_PROBE } from '../../src/contract/probes.js';
 import { serveReference, type ServedReference } from '../../src/reference/serve.js';
+import { AGENT_TRANSPORT_ROUTES } from '../../src/spec/agent-endpoints.js';
+import { AUTH_CODES } from '../../src/spec/auth-errors.js';
 import { ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES, SOCKET_TOKEN_PARAM, WELL_KNOWN } from '../../src/spec/index.js';
 
 /** The reference agent mounted beside the platform by serve: same origin, /agents/<name>, sockets through ws. */
@@ -68,6 +70,13 @@ describe('serve mounts the reference agent at /agents/<name>', () => {
     const token = await callerToken('user', served.agent!.urls.agentUrl, { clock, random });
     const outcome = await upgrade(`${served.agent!.urls.agentUrl.replace('http', 'ws')}${SOCKET_PROBE.path}?${SOCKET_TOKEN_PARAM}=${token}`);
     expect(outcome).toEqual({ opened: true, echoed: 'ping' });
+  });
+
+  it("hands the agent socket /agents/<name>/uamp to the platform, not to the mounted agent's router", async () => {
+    // The platform's socket is a verified route: an unsigned upgrade is its 401 with Accept-Signature, never the agent's 404.
+    const outcome = await upgrade(`${served.agent!.urls.agentUrl.replace('http', 'ws')}${AGENT_TRANSPORT_ROUTES.uamp}`);
+    expect(outcome).toMatchObject({ opened: false, status: 401 });
+    if (!outcome.opened) expect(JSON.parse(outcome.body)).toMatchObject({ error_code: AUTH_CODES.missing_credential });
   });
 
   it('answers 413 with Connection: close to a body streamed one byte past the 50 MiB cap', async () => {

@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { allowDenyAdmits, globMatches, grantedScopes, issuerAgentId, issuerMatches, namespacesOf, scopeAllowed } from '../../src/sdk-auth/index.js';
+import {
+  admitIssuer,
+  allowDenyAdmits,
+  createAuthSkill,
+  globMatches,
+  grantedScopes,
+  issuerAgentId,
+  issuerMatches,
+  namespacesOf,
+  scopeAllowed,
+} from '../../src/sdk-auth/index.js';
 import { SDK_DEFAULT_ALLOWED_SCOPES } from '../../src/spec/sdk-auth.js';
 
 describe('glob patterns (fnmatch, docs/platform-sdk.md e)', () => {
@@ -52,5 +62,22 @@ describe('allowed_scopes and namespaces (2.1, 2.3)', () => {
   });
   test('namespaces come from namespace:<name>, up to the next colon', () => {
     expect(namespacesOf(['read', 'namespace:acme', 'namespace:a:b', 'tools:x'])).toEqual(['acme', 'a']);
+  });
+});
+
+describe('where a self-issued caller keeps its keys (2.4)', () => {
+  const skill = (options: Parameters<typeof createAuthSkill>[1] = {}) => {
+    const made = createAuthSkill({ base_url: 'https://agents.example/agents/bob' }, options);
+    if (!made.ok) throw new Error(made.message);
+    return made.skill;
+  };
+  test('an https issuer at its own URL; plain http only on loopback, and only when the options allow it (local runs)', () => {
+    expect(admitIssuer('https://alice.example/a', skill())).toMatchObject({ ok: true, jwksUri: 'https://alice.example/a/.well-known/jwks.json' });
+    expect(admitIssuer('http://127.0.0.1:4000/r/x/user', skill())).toMatchObject({ ok: false, reason: 'issuer_not_allowed' });
+    const local = skill({ allowInsecureLoopbackIssuers: true });
+    for (const iss of ['http://127.0.0.1:4000/r/x/user', 'http://[::1]:4000/u', 'http://localhost:4000/u'])
+      expect(admitIssuer(iss, local), iss).toMatchObject({ ok: true, jwksUri: `${iss}/.well-known/jwks.json` });
+    for (const iss of ['http://alice.example/a', 'http://10.0.0.7/a', 'http://127.0.0.1.nip.io/a'])
+      expect(admitIssuer(iss, local), iss).toMatchObject({ ok: false, reason: 'issuer_not_allowed' });
   });
 });

@@ -10,19 +10,13 @@ import {
   type SdkSigningKey,
 } from '../../sdk-auth/index.js';
 import type { AccessBlock } from '../../reference/agent/caller.js';
-import { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
-import { PROBE_GROUP } from '../../contract/probes.js';
+import { CALLER_ACCESS as CONTRACT_CALLER_ACCESS, CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { AUTH_SKILL_FIELDS, PORTAL_ROUTES, SDK_SCOPES, SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../../spec/sdk-auth.js';
 import { WELL_KNOWN } from '../../spec/wire.js';
 
-/** The access block an in-process reference agent is given, placing the callers above. */
-export const CALLER_ACCESS: AccessBlock = Object.freeze({
-  owner: CALLER_IDS.owner,
-  admins: [CALLER_IDS.admin],
-  groups: { [PROBE_GROUP]: [CALLER_IDS.member] },
-  deny: [CALLER_IDS.denied],
-});
+/** The access block an in-process reference agent is given, placing the callers above (the contract's, src/contract/callers.ts). */
+export const CALLER_ACCESS: AccessBlock = CONTRACT_CALLER_ACCESS;
 
 /** Each caller is an SDK agent of its own with a fixed key, its key set at https://<id>.callers.example. */
 function callerUrl(role: CallerRole): string {
@@ -64,6 +58,24 @@ export function issuerSubject(name: SdkIssuerName): string {
   return ISSUERS[name].sub;
 }
 
+/** Where every issuer lives: an issuer's iss, its caller id and the URL of its key set. */
+export type IssuerDirectory = Readonly<Record<SdkIssuerName, Issuer>>;
+
+/**
+ * The issuers of a live run, each a self-issued agent under `base` (the run's fixture host, which publishes their key
+ * sets): same names, caller ids and keys as the fixed ones, at URLs the agent under test can read.
+ */
+export function issuersUnder(base: string): IssuerDirectory {
+  const root = base.replace(/\/+$/, '');
+  return Object.fromEntries(
+    (Object.keys(ISSUERS) as SdkIssuerName[]).map((name) => {
+      const iss = `${root}/${name}`;
+      const jwksUrl = name === 'authority' ? iss + PORTAL_ROUTES.jwks : name === 'trusted' ? `${root}/keys/${name}/jwks.json` : iss + WELL_KNOWN.jwks;
+      return [name, { iss, sub: ISSUERS[name].sub, jwksUrl }];
+    }),
+  ) as Record<SdkIssuerName, Issuer>;
+}
+
 /**
  * The embedded reference agent's auth skill (2.1, beyond base_url and agent_id): callers.example agents allowed,
  * blocked.callers.example denied (deny beats allow), a trusted issuer, and allowed_scopes with a `namespace:*` entry.
@@ -100,12 +112,12 @@ export function issuerKeySetUrl(name: SdkIssuerName): string {
   return ISSUERS[name].jwksUrl;
 }
 
-/** Every issuer's key set by URL, for the agent's key-set port. */
-export function callerKeySets(): Record<string, JsonWebKeySet> {
+/** Every issuer's key set by URL, for the agent's key-set port (or the fixture host that publishes them). */
+export function callerKeySets(issuers: IssuerDirectory = ISSUERS): Record<string, JsonWebKeySet> {
   const sets: Record<string, JsonWebKeySet> = {};
-  for (const name of Object.keys(ISSUERS) as SdkIssuerName[]) {
+  for (const name of Object.keys(issuers) as SdkIssuerName[]) {
     const key = keyOf(name);
-    sets[ISSUERS[name].jwksUrl] = { keys: [{ ...key.publicJwk, kid: key.thumbprint }] };
+    sets[issuers[name].jwksUrl] = { keys: [{ ...key.publicJwk, kid: key.thumbprint }] };
   }
   return sets;
 }
@@ -145,8 +157,9 @@ export async function sdkToken(
   request: SdkTokenRequest,
   audience: string,
   ports: { readonly clock: { now(): number }; readonly random: Random },
+  issuers: IssuerDirectory = ISSUERS,
 ): Promise<string> {
-  const issuer = ISSUERS[request.issuer];
+  const issuer = issuers[request.issuer];
   const made = createAuthSkill({ base_url: issuer.iss, agent_id: issuer.sub });
   if (!made.ok) throw new Error(made.message);
   const clock = { now: () => ports.clock.now() - (request.age ?? 0) };
@@ -176,6 +189,11 @@ export async function sdkToken(
 }
 
 /** A self-issued SDK token (2.2) of the caller for the agent at `audience`, minted with sdk-auth. */
-export function callerToken(role: CallerRole, audience: string, ports: { readonly clock: { now(): number }; readonly random: Random }): Promise<string> {
-  return sdkToken({ issuer: role }, audience, ports);
+export function callerToken(
+  role: CallerRole,
+  audience: string,
+  ports: { readonly clock: { now(): number }; readonly random: Random },
+  issuers: IssuerDirectory = ISSUERS,
+): Promise<string> {
+  return sdkToken({ issuer: role }, audience, ports, issuers);
 }

@@ -7,6 +7,7 @@ import { counterIds } from '../../widgets/publish/index.js';
 import type { ReferencePurchases } from '../../reference/purchases.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
+import { serviceNaming } from '../../spec/naming.js';
 import { createMemoryPorts } from '../../verifier/index.js';
 import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
 import { openWebSocket } from '../socket-client.js';
@@ -43,26 +44,36 @@ export class InProcessTarget implements Target {
   readonly description = 'embedded reference platform';
   readonly capabilities = ALL;
   readonly hostedAgentKeys = HOSTED_AGENT_KEYS;
-  readonly environment: Target['environment'] = {
-    authority: VECTOR_ENV.authority,
-    platformOrigin: `https://${VECTOR_ENV.authority}`,
-    agentOrigin: () => VECTOR_ENV.agentOrigin,
-    now: () => VECTOR_ENV.now,
-    nonce: VECTOR_ENV.nonce,
-  };
+  readonly environment: Target['environment'];
   private now = VECTOR_ENV.now;
   private upgrades: Promise<UpgradeListener> | undefined;
   private fetcher: MemoryFetcher | undefined;
   private documents: SignedRequestCase['documents'] = {};
   private readonly caught = new CaughtErrors();
-  private platform: ReferencePlatform | undefined = createReferencePlatform({
-    onError: this.caught.hook,
-    authority: VECTOR_ENV.authority,
-    clock: { now: () => this.now },
-    fetcher: createMemoryFetcher({}),
-    hostedAgentKeys: HOSTED_AGENT_KEYS,
-    widgets: { ids: counterIds() },
-  });
+  /** The name the embedded reference writes for Service (`run --service-name`); the spec's own when absent. */
+  private readonly named: { serviceName?: string };
+  private platform: ReferencePlatform | undefined;
+
+  constructor(options: { readonly serviceName?: string } = {}) {
+    this.named = options.serviceName === undefined ? {} : { serviceName: options.serviceName };
+    this.environment = {
+      authority: VECTOR_ENV.authority,
+      platformOrigin: `https://${VECTOR_ENV.authority}`,
+      agentOrigin: () => VECTOR_ENV.agentOrigin,
+      now: () => VECTOR_ENV.now,
+      nonce: VECTOR_ENV.nonce,
+      ...(options.serviceName === undefined ? {} : { naming: serviceNaming(options.serviceName) }),
+    };
+    this.platform = createReferencePlatform({
+      onError: this.caught.hook,
+      authority: VECTOR_ENV.authority,
+      clock: { now: () => this.now },
+      fetcher: createMemoryFetcher({}),
+      hostedAgentKeys: HOSTED_AGENT_KEYS,
+      widgets: { ids: counterIds() },
+      ...this.named,
+    });
+  }
 
   async prepare(c: SignedRequestCase): Promise<void> {
     this.now = c.now;
@@ -87,6 +98,7 @@ export class InProcessTarget implements Target {
       ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
       hostedAgentKeys: HOSTED_AGENT_KEYS,
       widgets: { ids: counterIds() },
+      ...this.named,
       ...constructionFaults(mutant),
     });
   }

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { SignedRequestCase } from '../../cases/types.js';
+import type { DeploymentNames } from '../../contract/run-context.js';
 import { randomNonce } from '../../httpsig/index.js';
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
-import { LIMITS } from '../../spec/limits.js';
-import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { serviceNaming } from '../../spec/naming.js';
 import { checkSignal } from '../check-scope.js';
-import { FailureBudget } from '../failure-budget.js';
+import { askPacer, originOnFixtureHost, publishOnFixtureHost } from '../fixture-client.js';
 import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, targetFaultOf } from '../live-http.js';
 import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
-import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { Capability, DeploymentAddresses, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
 
 export interface LiveTargetOptions {
   /** The deployment's base URL, e.g. https://platform.example or http://127.0.0.1:8787. */
@@ -27,6 +27,12 @@ export interface LiveTargetOptions {
   readonly maxBodyBytes?: number;
   /** Purchase checks may pay, at most this much (minor units) in all; absent: they never present a credential. */
   readonly spend?: { readonly capMinorUnits: number };
+  /** The deployment's own names (`run --service-name`, `--problems-url`, `--payment-problems-url`, `--terms-url`). */
+  readonly deployment?: DeploymentNames;
+  /** `--allow-waits`: steps at later times happen in real time (clock-control by waiting), each wait announced. */
+  readonly allowWaits?: boolean;
+  /** `--owner-key`: the operator's platform key the deployment accepts (5.2), for the case that presents it. */
+  readonly ownerKey?: string;
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
@@ -39,6 +45,9 @@ function checkSleep(ms: number): Promise<void> {
   return signal ? sleep(ms, undefined, { signal }) : sleep(ms);
 }
 
+/** How often a long wait says how much of it is left. */
+const PROGRESS_EVERY_MS = 30_000;
+
 /** A per-case address in 198.18.0.0/15 (benchmarking range), so one case's failures never count against another's. */
 function caseAddress(caseId: string): string {
   const h = createHash('sha256').update(caseId).digest();
@@ -50,22 +59,27 @@ export class LiveTarget implements Target {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
   readonly environment: Target['environment'];
+  readonly addresses: DeploymentAddresses | undefined;
+  readonly ownerKey: string | undefined;
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
-  private readonly budget = new FailureBudget(
-    () => Date.now(),
-    (ms) => checkSleep(ms),
-  );
   private readonly origin: string;
   private currentCase = '';
   private spendLeft: number;
+  /** Room the pacer gave the current case before it was built (`ready`), consumed by its signed requests. */
+  private reservation: { readonly id: number; left: number } | undefined;
+  /** Origins of their own the fixture host opened for this target's cases (`isolatedOrigin`). */
+  private readonly ownOrigins: string[] = [];
 
   constructor(private readonly options: LiveTargetOptions) {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.description = options.baseUrl;
+    this.ownerKey = options.ownerKey;
     this.capabilities = new Set<Capability>([
       ...(options.clientAddressHeader ? ['client-address' as const] : []),
       ...(options.spend ? ['spend' as const] : []),
+      // Under --allow-waits later times come by waiting for them.
+      ...(options.allowWaits ? ['clock-control' as const] : []),
     ]);
     this.spendLeft = options.spend?.capMinorUnits ?? 0;
     this.environment = {
@@ -74,7 +88,9 @@ export class LiveTarget implements Target {
       agentOrigin: (caseId) => `${options.fixture.url}/r/${options.runId}/c/${caseId}`,
       now: () => Math.floor(Date.now() / 1000),
       nonce: () => randomNonce(),
+      ...(options.deployment?.serviceName === undefined ? {} : { naming: serviceNaming(options.deployment.serviceName) }),
     };
+    this.addresses = deploymentAddresses(options.deployment);
   }
 
   spend(amount: number): boolean {
@@ -83,8 +99,17 @@ export class LiveTarget implements Target {
     return true;
   }
 
+  /** From one address, room for the case's failing requests (the run's pacer decides, once the deployment throttles). */
   async ready(expectedFailures: number): Promise<void> {
-    if (!this.options.clientAddressHeader) await this.budget.reserve(expectedFailures);
+    if (!this.paced) return;
+    await this.releaseReservation();
+    if (expectedFailures <= 0) return;
+    const { id, waitMs } = (await askPacer(this.options.fixture, { op: 'reserve', count: expectedFailures }, this.dispatcher)) as {
+      id: number;
+      waitMs: number;
+    };
+    this.reservation = { id, left: expectedFailures };
+    if (waitMs > 0) await checkSleep(waitMs);
   }
 
   async prepare(c: SignedRequestCase): Promise<void> {
@@ -92,8 +117,26 @@ export class LiveTarget implements Target {
     await this.publish(c.documents);
   }
 
-  async step(_at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void> {
+  /** Publishes a step's documents; under --allow-waits a step at a later time waits for it (announced, with progress). */
+  async step(at: number, documents: SignedRequestCase['documents'] | undefined, why?: string): Promise<void> {
     if (documents) await this.publish(documents);
+    const waitMs = Math.ceil(at * 1000 - Date.now());
+    if (waitMs <= 500 || !this.options.allowWaits) return;
+    const until = new Date(Date.now() + waitMs).toISOString().slice(11, 19);
+    await this.notice(
+      `${this.currentCase}: waiting ${Math.ceil(waitMs / 1000)} s in real time (until ${until} UTC)${why ? ` for ${why}` : ''} (--allow-waits)`,
+    );
+    for (let left = waitMs; left > 0; left -= PROGRESS_EVERY_MS) {
+      await checkSleep(Math.min(left, PROGRESS_EVERY_MS));
+      if (left > PROGRESS_EVERY_MS) await this.notice(`${this.currentCase}: ${Math.ceil((left - PROGRESS_EVERY_MS) / 1000)} s left of its wait`);
+    }
+  }
+
+  /** An origin no other case shares (another port of the fixture host), or why there is none. */
+  async isolatedOrigin(): Promise<{ readonly url: string } | { readonly reason: string }> {
+    const answer = await originOnFixtureHost(this.options.fixture, this.dispatcher);
+    if ('url' in answer) this.ownOrigins.push(answer.url);
+    return answer;
   }
 
   async send(r: TargetRequest): Promise<TargetResponse> {
@@ -105,41 +148,75 @@ export class LiveTarget implements Target {
     const addressHeader = this.options.clientAddressHeader;
     if (addressHeader) headers.push([addressHeader, r.clientAddress ?? caseAddress(this.currentCase)]);
     const signed = r.headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
-    if (signed && !addressHeader) await this.budget.reserve();
-    let response = await this.exchange({ ...r, url: sendTo }, headers);
-    if (signed && !addressHeader && response.status === 401) {
-      this.budget.record();
-      // Failures the run could not see (an earlier run, another client) tripped the throttle. A throttled request
-      // was refused before reading, so nothing of it was spent: wait out the window and send it once more.
-      if (errorCodeOf(response) === AUTH_CODES.too_many_failed_signatures) {
-        await checkSleep((LIMITS.failedSignaturesWindow.value + 2) * 1000);
-        response = await this.exchange({ ...r, url: sendTo }, headers);
-      }
-    }
-    return response;
+    if (!signed || !this.paced) return this.exchange({ ...r, url: sendTo }, headers);
+    return this.paceAround(
+      () => this.exchange({ ...r, url: sendTo }, headers),
+      (response) => response,
+    );
   }
 
-  /** Upgrades at the deployment itself; a signed upgrade counts against the failure budget like any signed request. */
+  /** From one address (no --client-address-header) signed requests are accounted with the run's pacer (paceAround). */
+  private get paced(): boolean {
+    return !this.options.clientAddressHeader;
+  }
+
+  /**
+   * Sends a signed request from the run's one address, accounted with the run's pacer: a request the case expects to fail
+   * uses the room it reserved (`ready`); one expected to succeed goes at once (under 30 failures in the window a platform
+   * refuses nothing) and counts only if it failed all the same. A request the deployment throttled was refused before
+   * reading, so nothing of it was spent: it waits out the window and goes again, once.
+   */
+  private async paceAround<T>(send: () => Promise<T>, answerOf: (outcome: T) => TargetResponse | undefined): Promise<T> {
+    const fixture = this.options.fixture;
+    const slot = this.reservation && this.reservation.left > 0 ? this.reservation : undefined;
+    if (slot) slot.left--;
+    let outcome = await send();
+    for (let again = false; ; again = true) {
+      const response = answerOf(outcome);
+      if (response?.status !== 401 || errorCodeOf(response) !== AUTH_CODES.too_many_failed_signatures) break;
+      const { waitMs } = (await askPacer(fixture, { op: 'throttled', again }, this.dispatcher)) as { waitMs: number };
+      if (again || waitMs <= 0) break;
+      await checkSleep(waitMs);
+      outcome = await send();
+    }
+    const final = answerOf(outcome);
+    const failed = final?.status === 401 && errorCodeOf(final) !== AUTH_CODES.too_many_failed_signatures ? 1 : 0;
+    if (slot || failed) await askPacer(fixture, { op: 'settle', id: slot?.id ?? 0, used: slot ? 1 : 0, failed }, this.dispatcher);
+    return outcome;
+  }
+
+  private async releaseReservation(): Promise<void> {
+    const held = this.reservation;
+    this.reservation = undefined;
+    if (held && held.left > 0) await askPacer(this.options.fixture, { op: 'release', id: held.id }, this.dispatcher);
+  }
+
+  /** A line the run prints (through its pacer, which lives in the run's own process). */
+  private async notice(line: string): Promise<void> {
+    await askPacer(this.options.fixture, { op: 'notice', line }, this.dispatcher);
+  }
+
+  /** Upgrades at the deployment itself; a signed upgrade from one address is accounted with the pacer like any signed request. */
   async openSocket(url: string, headers: ReadonlyArray<readonly [string, string]>): Promise<SocketOpening> {
     const { pathname, search } = new URL(url);
     const sent: Array<[string, string]> = headers.map(([n, v]) => [n, v]);
     const addressHeader = this.options.clientAddressHeader;
     if (addressHeader) sent.push([addressHeader, caseAddress(this.currentCase)]);
     const signed = headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
-    if (signed && !addressHeader) await this.budget.reserve();
     const timeoutMs = this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS;
-    let opening: SocketOpening;
-    try {
-      opening = await openWebSocket(`${this.origin}${pathname}${search}`, sent, {
-        readTimeoutMs: timeoutMs,
-        connectTimeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      });
-    } catch (error) {
-      throw targetFaultOf(error, exchangeName('GET', url), timeoutMs, checkSignal());
-    }
-    if (signed && !addressHeader && !opening.opened && opening.response.status === 401) this.budget.record();
-    return opening;
+    const open = async (): Promise<SocketOpening> => {
+      try {
+        return await openWebSocket(`${this.origin}${pathname}${search}`, sent, {
+          readTimeoutMs: timeoutMs,
+          connectTimeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        });
+      } catch (error) {
+        throw targetFaultOf(error, exchangeName('GET', url), timeoutMs, checkSignal());
+      }
+    };
+    if (!signed || !this.paced) return open();
+    return this.paceAround(open, (opening) => (opening.opened ? undefined : opening.response));
   }
 
   private async exchange(r: TargetRequest, headers: Array<[string, string]>): Promise<TargetResponse> {
@@ -165,22 +242,29 @@ export class LiveTarget implements Target {
 
   /** Documents outside the fixture host (another origin, the platform's own) cannot be published; the cases that name them never fetch them. */
   private async publish(all: SignedRequestCase['documents']): Promise<void> {
-    const { adminUrl, token, url } = this.options.fixture;
-    const documents = Object.fromEntries(Object.entries(all).filter(([documentUrl]) => documentUrl.startsWith(`${url}/`)));
-    const answer = await request(adminUrl, {
-      method: 'POST',
-      headers: { [HEADERS.authorization]: `Bearer ${token}`, [HEADERS.contentType]: MEDIA_TYPES.json },
-      body: JSON.stringify(documents),
-      dispatcher: this.dispatcher,
-    });
-    await answer.body.dump();
-    if (answer.statusCode !== 204) throw new Error(`the fixture host refused the documents (${answer.statusCode})`);
+    const origins = [this.options.fixture.url, ...this.ownOrigins];
+    const documents = Object.fromEntries(Object.entries(all).filter(([documentUrl]) => origins.some((o) => documentUrl.startsWith(`${o}/`))));
+    await publishOnFixtureHost(this.options.fixture, documents, this.dispatcher);
   }
 
   /** In-flight exchanges (a target still sending) are not waited for: the dispatcher is destroyed after a moment. */
   async close(): Promise<void> {
+    // Room the last case held and did not use is given back, so another suite's requests need not wait for it.
+    await this.releaseReservation().catch(() => undefined);
     await closeDispatcher(this.dispatcher);
   }
+}
+
+/** What the run was told of the deployment's addresses ({problems_url}, {payment_problems_url}, {terms_url}); undefined when nothing. */
+function deploymentAddresses(names: DeploymentNames | undefined): DeploymentAddresses | undefined {
+  if (!names || (names.problemsUrl ?? names.paymentProblemsUrl ?? names.termsUrl) === undefined) return undefined;
+  return {
+    problemBases: {
+      ...(names.problemsUrl === undefined ? {} : { problems: names.problemsUrl }),
+      ...(names.paymentProblemsUrl === undefined ? {} : { 'payment-problems': names.paymentProblemsUrl }),
+    },
+    ...(names.termsUrl === undefined ? {} : { termsUrl: names.termsUrl }),
+  };
 }
 
 function errorCodeOf(response: TargetResponse): unknown {

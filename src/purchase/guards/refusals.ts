@@ -1,4 +1,5 @@
 import { HEADERS } from '../../spec/headers.js';
+import { deployedHeader } from '../../spec/naming.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer, type PurchaseAnswer } from '../answers.js';
 import { surfaceOf, trustedHeader, type PurchaseRequest } from '../ports/outcome.js';
@@ -41,7 +42,7 @@ export async function ownerlessCapRefusal(
 ): Promise<PurchaseAnswer | undefined> {
   if (config.ownerlessBalanceCapNano === undefined || (await ports.buyers.hasOwner(candidate.buyer))) return undefined;
   const balance = BigInt(await ports.store.balance(candidate.buyer));
-  const claim = trustedHeader(candidate.input, HEADERS.ownerKey);
+  const claim = trustedHeader(candidate.input, deployedHeader(HEADERS.ownerKey, config.naming));
   const claimed = claim !== undefined && (config.ownerKeys ?? []).includes(claim.trim());
   return !claimed && balance >= BigInt(config.ownerlessBalanceCapNano) ? purchaseAnswer(PURCHASE_ERRORS.ownerless_balance_cap, surfaceOf(config)) : undefined;
 }

@@ -1,4 +1,5 @@
 import { HEADERS } from '../../spec/headers.js';
+import { deployedHeader } from '../../spec/naming.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
 import { trustedHeader, type PurchaseRequest } from '../ports/outcome.js';
@@ -12,7 +13,7 @@ import type { IssuedChallenge, PurchaseConfig } from '../ports/purchase.js';
  * terms_acceptance_unauthenticated) is the caller's check: it depends on whom the purchase is for.
  */
 export function termsRefusal(input: PurchaseRequest, issued: Pick<IssuedChallenge, 'termsVersion'>, config: PurchaseConfig): PurchaseErrorRecord | undefined {
-  const assent = trustedHeader(input, HEADERS.termsAccepted);
+  const assent = trustedHeader(input, deployedHeader(HEADERS.termsAccepted, config.naming));
   if (assent === undefined) return PURCHASE_ERRORS['terms-acceptance-required'];
   if (assent.trim() !== config.terms.version || issued.termsVersion !== config.terms.version) return PURCHASE_ERRORS['terms-version-stale'];
   return undefined;

@@ -56,7 +56,7 @@ export function offeredMethods(ports: PurchasePorts, config: PurchaseConfig): Pa
  */
 export function chosenMethod(input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): PaymentMethodId | undefined {
   const offered = offeredMethods(ports, config);
-  const listed = acceptedMethods(input);
+  const listed = acceptedMethods(input, config.naming);
   if (listed === undefined) return PAYMENT_METHODS.stripe;
   return offered.find((method) => method === listed.find((m) => (offered as string[]).includes(m)));
 }

@@ -1,4 +1,5 @@
 import { HEADERS } from '../../spec/headers.js';
+import { deployedHeader, type ServiceNaming } from '../../spec/naming.js';
 import { purchaseAnswer, type AnswerDetails, type PaidSurface, type PurchaseAnswer } from '../answers.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
 import { DEFAULT_RETRY_AFTER_S } from '../wire.js';
@@ -38,7 +39,11 @@ export function headerOf(headers: Readonly<Record<string, string>>, name: string
   return undefined;
 }
 
-export const surfaceOf = (config: PurchaseConfig): PaidSurface => ({ problemBases: config.problemBases, terms: config.terms });
+export const surfaceOf = (config: PurchaseConfig): PaidSurface => ({
+  problemBases: config.problemBases,
+  terms: config.terms,
+  ...(config.naming ? { naming: config.naming } : {}),
+});
 
 /** A header counts on a signed request only when covered; on a bearer-authenticated or unauthenticated one, as sent. */
 export function trustedHeader(input: PurchaseRequest, name: string): string | undefined {
@@ -48,9 +53,9 @@ export function trustedHeader(input: PurchaseRequest, name: string): string | un
   return value;
 }
 
-/** Method ids of Service-Payment-Methods (`tempo, stripe`), or undefined when absent or not covered. */
-export function acceptedMethods(input: PurchaseRequest): string[] | undefined {
-  const value = trustedHeader(input, HEADERS.paymentMethods);
+/** Method ids of Service-Payment-Methods (`tempo, stripe`; under the deployment's name), or undefined when absent or not covered. */
+export function acceptedMethods(input: PurchaseRequest, naming?: ServiceNaming): string[] | undefined {
+  const value = trustedHeader(input, deployedHeader(HEADERS.paymentMethods, naming));
   return value
     ?.split(',')
     .map((m) => m.trim().toLowerCase())

@@ -1,3 +1,4 @@
+import type { ServiceNaming } from '../../spec/naming.js';
 import type { ProblemBases } from '../../spec/problem-types.js';
 import type { TermsNotice } from '../answers.js';
 import type { ChallengeEcho } from '../challenge.js';
@@ -213,6 +214,11 @@ export interface PurchaseConfig {
   readonly ownerKeys?: readonly string[];
   /** The stablecoin (`tempo`) offer; absent when the deployment sells no transfers (then a tempo credential is 400 method-unsupported). */
   readonly stablecoin?: StablecoinOffer;
+  /**
+   * The deployment's own names for Service (Service-Terms-Version, Service-Terms-Accepted, Service-Payment-Methods,
+   * Service-Purchase, X-Service-Owner-Key, realm=service; src/spec/naming.ts); the spec's neutral ones by default.
+   */
+  readonly naming?: ServiceNaming;
 }
 
 export interface PurchasePorts {

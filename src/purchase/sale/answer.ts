@@ -34,7 +34,7 @@ export function isCallAnswer(outcome: SaleOutcome): outcome is CallAnswer {
 export function callAnswer(response: CallResponse, config: PurchaseConfig, grant?: Grant): CallAnswer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = value;
-  Object.assign(headers, termsHeaders(config.terms.url, config.terms.version));
+  Object.assign(headers, termsHeaders(config.terms.url, config.terms.version, config.naming));
   if (grant !== undefined) {
     headers[HEADERS.cacheControl] = PAYMENT_CACHE_CONTROL;
     if (response.status >= 200 && response.status < 300) headers[HEADERS.paymentReceipt] = jcsBase64url(receiptOf(grant));

@@ -1,4 +1,5 @@
 import { HEADERS } from '../../spec/headers.js';
+import { deployedHeader } from '../../spec/naming.js';
 import { PAYMENT_METHODS, PURCHASE_KINDS, type PaymentMethodId, type PaymentProblemRecord } from '../../spec/payments.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
 import type { PurchaseAnswer } from '../answers.js';
@@ -71,7 +72,7 @@ function packOfferHere(config: SaleConfig): ChallengeOffer {
 
 /** Service-Purchase (trusted: covered when signed): exact or pack; the resource's default when absent or neither. */
 function kindWanted(input: SaleRequest, config: SaleConfig): PurchaseKind {
-  const value = trustedHeader(input, HEADERS.purchase)?.trim().toLowerCase();
+  const value = trustedHeader(input, deployedHeader(HEADERS.purchase, config.naming))?.trim().toLowerCase();
   return value === PURCHASE_KINDS.exact || value === PURCHASE_KINDS.pack ? value : config.sale.defaultKind;
 }
 
@@ -81,7 +82,7 @@ function kindWanted(input: SaleRequest, config: SaleConfig): PurchaseKind {
  * Service-Payment-Methods narrows the methods.
  */
 export function offerFor(input: SaleRequest, config: SaleConfig, ports: PurchasePorts): ChallengeOffer | undefined {
-  const accepted = acceptedMethods(input);
+  const accepted = acceptedMethods(input, config.naming);
   const account = input.buyer?.agentUrl ?? null;
   if (wantsPack(input, config)) return accepted === undefined || accepted.includes(PAYMENT_METHODS.stripe) ? packOfferHere(config) : undefined;
   // The buyer's order when it lists methods (7.4 Service-Payment-Methods), else the deployment's.

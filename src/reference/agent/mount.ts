@@ -9,6 +9,8 @@ import { DEFAULT_PROBLEM_BASES } from '../../spec/problem-types.js';
 import { REFERENCE_TERMS_PATH, REFERENCE_TERMS_VERSION } from '../purchases.js';
 import { renderAnswer } from '../render.js';
 import type { PublicRoute } from '../routes.js';
+import { CALLER_ACCESS } from '../../contract/callers.js';
+import type { AccessBlock } from './caller.js';
 import { createFileKeyStore, createMemoryKeyStore } from './keys.js';
 import { createStandardAgent, type StandardAgent } from './standard-agent.js';
 
@@ -22,6 +24,13 @@ export interface ServedAgentOptions {
   readonly clients?: Readonly<Record<string, string>>;
   /** Called with every exception the agent catches while answering. */
   readonly onError?: ErrorHook;
+  /**
+   * Who owns the agent, its admins, groups and the callers it keeps out (5.4); by default the conformance callers'
+   * block (src/contract/callers.ts), which an agent under test carries so a run can call it as each of them.
+   */
+  readonly access?: AccessBlock;
+  /** Self-issued callers at plain-http loopback URLs are admitted too (serve --allow-insecure-fixtures: a local run's fixture host). */
+  readonly allowInsecureIssuers?: boolean;
 }
 
 export const DEFAULT_SERVED_AGENT_NAME = 'reference';
@@ -52,6 +61,8 @@ export async function createMountedAgent(origin: string, options: ServedAgentOpt
     signatures: { fetcher },
     ...(options.clients ? { clients: options.clients } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
+    access: options.access ?? CALLER_ACCESS,
+    ...(options.allowInsecureIssuers ? { allowInsecureLoopbackIssuers: true } : {}),
   });
 }
 

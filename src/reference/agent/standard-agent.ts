@@ -42,6 +42,8 @@ export interface StandardAgentOptions {
   readonly signatures?: { readonly fetcher?: DocumentFetcher; readonly allowInsecureAgentUrls?: boolean } | false;
   /** Seconds of clock leeway the auth skill grants SDK tokens (READING-SDK-TOKEN-LEEWAY); none by default. */
   readonly tokenLeewaySeconds?: number;
+  /** Self-issued callers at plain-http loopback URLs are admitted too (serve --allow-insecure-fixtures, local runs only). */
+  readonly allowInsecureLoopbackIssuers?: boolean;
   readonly sseFraming?: ReferenceAgentOptions['sseFraming'];
   readonly a2aMethods?: ReferenceAgentOptions['a2aMethods'];
   /** A fault of the inbound token check; only self-test mutants set it. */
@@ -62,7 +64,10 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
   if (options.authSkill) {
     const made = createAuthSkill(
       { [AUTH_SKILL_FIELDS.agentId]: options.name, ...options.authSkill, [AUTH_SKILL_FIELDS.baseUrl]: agentUrl },
-      options.tokenLeewaySeconds ? { clockToleranceSeconds: options.tokenLeewaySeconds } : {},
+      {
+        ...(options.tokenLeewaySeconds ? { clockToleranceSeconds: options.tokenLeewaySeconds } : {}),
+        ...(options.allowInsecureLoopbackIssuers ? { allowInsecureLoopbackIssuers: true } : {}),
+      },
     );
     if (!made.ok) throw new TypeError(`the reference agent's auth skill is not valid: ${made.message}`);
     const ports = { clock: options.clock, fetchKeySet: options.fetchKeySet, keySetCache: new MemoryKeySetCache() };

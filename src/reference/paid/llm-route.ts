@@ -1,6 +1,7 @@
 import { termsHeaders } from '../../purchase/index.js';
 import { purchasePointerAnswer } from '../../purchase/inband/index.js';
 import { HEADERS } from '../../spec/headers.js';
+import type { ServiceNaming } from '../../spec/naming.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { PLATFORM_ROUTES } from '../../spec/wire.js';
 import { errorAnswer, renderAnswer } from '../render.js';
@@ -19,6 +20,8 @@ export interface LlmRailOptions {
   readonly terms: TermsSource;
   /** Why the call did not run, as requirements.reason says it. */
   readonly reason?: string;
+  /** The deployment's own names for Service (the terms-version header); the spec's neutral ones by default. */
+  readonly naming?: ServiceNaming;
 }
 
 /** The reason a pointer gives by default. */
@@ -52,7 +55,7 @@ export function llmChatCompletionsRoute(options: LlmRailOptions): VerifiedRoute 
         const terms = currentTerms(options.terms);
         return renderAnswer({
           status: 200,
-          headers: { [HEADERS.contentType]: MEDIA_TYPES.json, ...termsHeaders(terms.url, terms.version) },
+          headers: { [HEADERS.contentType]: MEDIA_TYPES.json, ...termsHeaders(terms.url, terms.version, options.naming) },
           body: echoCompletion(chat.request, request.body, ctx.ports.clock.now()),
         });
       },

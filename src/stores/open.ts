@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { MemoryPurchaseLock } from '../purchase/ports/memory.js';
+import type { Clock, DocumentFetcher } from '../verifier/ports.js';
+import { openRedis } from './redis/client.js';
+import { RedisPurchaseLock } from './redis/lock.js';
+import { createRedisPorts, type RedisPorts } from './redis/ports.js';
+import type { SqlDatabase } from './sql/driver.js';
+import { openPostgres } from './sql/postgres.js';
+import { prepareSchema } from './sql/schema.js';
+import { sharedSecret } from './sql/secret.js';
+import { openSqlite } from './sql/sqlite.js';
+import { sqlPurchaseStores } from './sql/stores.js';
+import { redactedUrl, StoreUnavailableError } from './unavailable.js';
+
+/** Whether `--db` names a PostgreSQL server rather than a SQLite file. */
+function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
+}
+
+export interface StoreOptions {
+  /** A redis:// (or rediss://) URL: the verifier's state and the purchase lock, shared by every instance. */
+  readonly store?: string;
+  /** A postgres:// URL, or a SQLite file (relative to `cwd`): the purchase records. */
+  readonly db?: string;
+  readonly cwd: string;
+}
+
+export interface OpenedStores {
+  readonly ports?: (clock: Clock, fetcher: DocumentFetcher) => RedisPorts;
+  readonly purchaseStores?: ReturnType<typeof sqlPurchaseStores>;
+  /** Shared by every instance on the database, so a challenge one issued verifies at another and after a restart. */
+  readonly challengeSecret?: Uint8Array;
+  close(): Promise<void>;
+}
+
+/** Connects to the stores named, each reached before anything is served (a StoreUnavailableError otherwise, with nothing left open). */
+export async function openStores(options: StoreOptions): Promise<OpenedStores> {
+  const redis = options.store === undefined ? undefined : await openRedis(options.store);
+  let db: SqlDatabase | undefined;
+  try {
+    if (options.db !== undefined) {
+      db = isPostgresUrl(options.db) ? await openPostgres(options.db) : await openSqlite(resolve(options.cwd, options.db));
+      await prepareSchema(db);
+    }
+  } catch (error) {
+    await db?.close();
+    redis?.disconnect();
+    if (error instanceof StoreUnavailableError) throw error;
+    throw new StoreUnavailableError(`cannot use the database ${redactedUrl(options.db!)}: ${(error as Error).message}`);
+  }
+  const lock = redis ? new RedisPurchaseLock(redis, 'apc:') : new MemoryPurchaseLock();
+  return {
+    ...(redis ? { ports: (clock: Clock, fetcher: DocumentFetcher) => createRedisPorts(redis, clock, fetcher) } : {}),
+    ...(db ? { purchaseStores: sqlPurchaseStores(db, lock), challengeSecret: await sharedSecret(db, 'challenge-id') } : {}),
+    async close() {
+      await db?.close();
+      await redis?.quit();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { Sql, TransactionSql } from 'postgres';
+import { optionalPackage, redactedUrl, StoreUnavailableError } from '../unavailable.js';
+import type { SqlDatabase, SqlRow, SqlRunner } from './driver.js';
+
+/** `?` placeholders as Postgres numbers them. The statements here hold no `?` of their own. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function runner(sql: Sql | TransactionSql): SqlRunner {
+  return { all: async (text, params = []) => [...(await sql.unsafe<SqlRow[]>(numbered(text), [...params]))] };
+}
+
+/** PostgreSQL through postgres (porsager): a pool of connections, reached once before serving so a wrong URL fails at start. */
+export async function openPostgres(url: string): Promise<SqlDatabase> {
+  const { default: postgres } = await optionalPackage('postgres', () => import('postgres'), '--db postgres://');
+  const sql = postgres(url, { max: 8, connect_timeout: 3, onnotice: () => undefined });
+  try {
+    await sql`select 1`;
+  } catch (error) {
+    await sql.end({ timeout: 0 });
+    throw new StoreUnavailableError(`cannot reach the database at ${redactedUrl(url)}: ${(error as Error).message}`);
+  }
+  return {
+    dialect: 'postgres',
+    forUpdate: 'FOR UPDATE',
+    ...runner(sql),
+    transaction: async <T>(work: (tx: SqlRunner) => Promise<T>) => (await sql.begin((tx) => work(runner(tx)))) as T,
+    close: () => sql.end({ timeout: 5 }),
+  };
+}

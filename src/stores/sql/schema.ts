@@ -1,0 +1,32 @@
+import type { SqlDatabase } from './driver.js';
+
+/**
+ * The tables of the purchase records, in SQL both dialects read. The unique keys are the rules "charged once"
+ * and "credited once": one charge per challenge and per token, one grant per challenge, one hold per key.
+ * Records are JSON in `body`; the columns are what is looked up, constrained or changed.
+ */
+const TABLES = [
+  'CREATE TABLE IF NOT EXISTS challenges (id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL, body TEXT NOT NULL)',
+  'CREATE INDEX IF NOT EXISTS challenges_expiry ON challenges (expires_at)',
+  `CREATE TABLE IF NOT EXISTS charges (challenge_id TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, idempotency_key TEXT NOT NULL,
+    buyer TEXT NOT NULL, state TEXT NOT NULL, charge_id TEXT, sent_at BIGINT NOT NULL, body TEXT NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS charges_key ON charges (idempotency_key)',
+  'CREATE INDEX IF NOT EXISTS charges_charge_id ON charges (charge_id)',
+  'CREATE INDEX IF NOT EXISTS charges_pending ON charges (buyer, state)',
+  'CREATE TABLE IF NOT EXISTS grants (challenge_id TEXT PRIMARY KEY, buyer TEXT NOT NULL, body TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS balances (buyer TEXT PRIMARY KEY, nano BIGINT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS assents (challenge_id TEXT NOT NULL, body TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS unreconciled (token TEXT PRIMARY KEY, body TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS holds (hold_id TEXT PRIMARY KEY, hold_key TEXT NOT NULL UNIQUE, payer TEXT NOT NULL, nano BIGINT NOT NULL, state TEXT NOT NULL)',
+  'CREATE INDEX IF NOT EXISTS holds_payer ON holds (payer, state)',
+  'CREATE TABLE IF NOT EXISTS sales (challenge_id TEXT PRIMARY KEY, state TEXT NOT NULL, body TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
+];
+
+/** Creates what is missing. Instances starting together take turns (an advisory lock on Postgres, the write lock on SQLite). */
+export async function prepareSchema(db: SqlDatabase): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (db.dialect === 'postgres') await tx.all('SELECT pg_advisory_xact_lock(7400)');
+    for (const statement of TABLES) await tx.all(statement);
+  });
+}
