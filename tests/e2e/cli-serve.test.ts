@@ -47,6 +47,7 @@ describe('serve command', () => {
       'keys-dir',
       'port',
       'public-url',
+      'service-name',
       'store',
     ]);
   });
