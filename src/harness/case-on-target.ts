@@ -48,17 +48,21 @@ function judge(response: TargetResponse, request: CaseRequest, expect: SignedReq
   return { ok: got.ok, code: judgement.code, problems, ...(reading ? { reading } : {}) };
 }
 
-/** Seconds a live step that expects something forgotten waits past its offset: the two clocks, and the request's own time. */
-const FORGOTTEN_MARGIN_S = 2;
+/**
+ * Seconds a live step keeps from the boundary its offset was drawn at (a deployment counts whole seconds, and the
+ * request takes its own time): one expecting something still remembered goes this much earlier, one expecting it
+ * forgotten this much later.
+ */
+const LIVE_MARGIN_S = 2;
 
 /**
  * When a step at `offset` seconds after the case's first is sent to a live target, which waits for it in real time: a
  * step expecting what the deployment still remembers (a refusal) at that offset from when the first step was sent
- * (what it remembers began no earlier); a step expecting it forgotten (acceptance) that long after the last answer of
- * the first moment came back, and a little more (what it remembers began no later).
+ * (what it remembers began no earlier), a little sooner; a step expecting it forgotten (acceptance) that long after the
+ * last answer of the first moment came back (what it remembers began no later), a little later.
  */
 function liveTime(offset: number, expectsAcceptance: boolean, firstSent: number, firstAnswered: number): number {
-  return expectsAcceptance ? firstAnswered + FORGOTTEN_MARGIN_S + offset : firstSent + offset;
+  return expectsAcceptance ? firstAnswered + LIVE_MARGIN_S + offset : firstSent + offset - LIVE_MARGIN_S;
 }
 
 /** Runs a case's steps, in order, against a target: the same case on the wire as the vectors describe it. */
