@@ -4,6 +4,7 @@ import { ENDPOINT_ERROR_LIST } from '../spec/endpoint-errors.js';
 import { LIMIT_LIST } from '../spec/limits.js';
 import { PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
 import { REQUIREMENT_LIST } from '../spec/requirements.js';
+import { WIDGET_PROBLEM_LIST } from '../spec/widgets.js';
 import type { Level, RequirementRecord } from '../spec/types.js';
 import type { CheckResult, Verdict } from './results.js';
 
@@ -13,15 +14,19 @@ import type { CheckResult, Verdict } from './results.js';
  */
 export type CoverageStatus = 'covered' | 'failing' | 'not-run' | 'no-check';
 
-/** Every requirement of the catalogue, section by section: 7.1, 7.2, 7.3, 7.4, 8. */
-export const CATALOGUE: readonly RequirementRecord[] = Object.freeze([
+/** Each id once, at its first place (a widget bundle problem may be a 7.1 code too: CODE_TOO_LARGE). */
+const onceEach = (records: readonly RequirementRecord[]): RequirementRecord[] => [...new Map(records.map((r) => [r.id, r])).values()];
+
+/** Every requirement of the catalogue, section by section: the rules, the widget bundle rules (2.5), 7.1, 7.2, 7.3, 7.4, 8. */
+export const CATALOGUE: readonly RequirementRecord[] = Object.freeze(onceEach([
   ...REQUIREMENT_LIST,
+  ...WIDGET_PROBLEM_LIST,
   ...BRIDGE_ERROR_LIST,
   ...ENDPOINT_ERROR_LIST,
   ...AUTH_ERROR_LIST,
   ...PURCHASE_ERROR_LIST,
   ...LIMIT_LIST,
-]);
+]));
 
 /** A check of the run that names a requirement. */
 export interface CoveringCheck {
