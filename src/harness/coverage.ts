@@ -18,15 +18,17 @@ export type CoverageStatus = 'covered' | 'failing' | 'not-run' | 'no-check';
 const onceEach = (records: readonly RequirementRecord[]): RequirementRecord[] => [...new Map(records.map((r) => [r.id, r])).values()];
 
 /** Every requirement of the catalogue, section by section: the rules, the widget bundle rules (2.5), 7.1, 7.2, 7.3, 7.4, 8. */
-export const CATALOGUE: readonly RequirementRecord[] = Object.freeze(onceEach([
-  ...REQUIREMENT_LIST,
-  ...WIDGET_PROBLEM_LIST,
-  ...BRIDGE_ERROR_LIST,
-  ...ENDPOINT_ERROR_LIST,
-  ...AUTH_ERROR_LIST,
-  ...PURCHASE_ERROR_LIST,
-  ...LIMIT_LIST,
-]));
+export const CATALOGUE: readonly RequirementRecord[] = Object.freeze(
+  onceEach([
+    ...REQUIREMENT_LIST,
+    ...WIDGET_PROBLEM_LIST,
+    ...BRIDGE_ERROR_LIST,
+    ...ENDPOINT_ERROR_LIST,
+    ...AUTH_ERROR_LIST,
+    ...PURCHASE_ERROR_LIST,
+    ...LIMIT_LIST,
+  ]),
+);
 
 /** A check of the run that names a requirement. */
 export interface CoveringCheck {

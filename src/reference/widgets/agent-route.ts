@@ -64,8 +64,7 @@ export function widgetAgentRoute(reader: WidgetReader, runner: ToolRunner, users
       );
     }
     const args = argumentsOf(body);
-    if (!args.ok)
-      return renderAnswer(errorAnswer(STATUS.badRequest, BRIDGE_ERRORS.invalid_args.code, 'The body is not a JSON object of the tool arguments.'));
+    if (!args.ok) return renderAnswer(errorAnswer(STATUS.badRequest, BRIDGE_ERRORS.invalid_args.code, 'The body is not a JSON object of the tool arguments.'));
     const source = (await reader.getFunctionSources(agent.id)).find((s) => s.tool === endpoint.function);
     if (!source) return renderAnswer(errorAnswer(STATUS.notFound, BRIDGE_ERRORS.FN_NOT_FOUND.code, `${endpoint.function} has no published function.`));
     const result = await runner.run(source, args.args);
