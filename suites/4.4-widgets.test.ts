@@ -3,7 +3,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { defaultTreeAdapter, parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { SUITE_WIDGET_MARKER, suiteWidgetFiles } from '../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession } from '../src/harness/widget-session.js';
-import { checkTimeout } from './lib/context.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
@@ -12,9 +11,9 @@ import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_PROBLEMS, WIDGET_SDK } from 
 import { READINGS } from '../src/spec/readings.js';
 import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
-import { check, type CheckContext } from './lib/check.js';
+import type { CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
-import { noFolderReason, stringMember, toolErrorCode, uiResources, withOwnSession } from './lib/widgets.js';
+import { noFolderReason, stringMember, toolErrorCode, uiResources, WIDGET_CHECK_TIMEOUT_MS, widgetCheck, withOwnSession } from './lib/widgets.js';
 
 /**
  * Section 4.4 over HTTP: the catalog and a published widget's MCP endpoint, read with the MCP SDK's client
@@ -23,7 +22,6 @@ import { noFolderReason, stringMember, toolErrorCode, uiResources, withOwnSessio
  */
 const target = suiteTarget();
 const session = new WidgetSession(target, 'widgets-4-4');
-const TIMEOUT_MS = checkTimeout(60_000);
 const WIDGET_NAME = 'Conformance MCP Widget';
 let postId: string | undefined;
 let unavailable: string | undefined;
@@ -44,7 +42,7 @@ beforeAll(async () => {
     return;
   }
   postId = id;
-}, TIMEOUT_MS);
+}, WIDGET_CHECK_TIMEOUT_MS);
 afterAll(async () => {
   await client?.close();
   await target.close();
@@ -83,12 +81,10 @@ function scriptSources(html: string): string[] {
 
 /** A check that calling `tool` through the MCP endpoint answers a result holding `expected`. */
 function toolCallCheck(id: string, title: string, tool: string, args: Record<string, unknown>, expected: string): void {
-  check({
+  widgetCheck({
     id,
     title,
     requirements: [REQUIREMENTS.widgetMcpToolCall.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const result = await mcp.callTool({ name: tool, arguments: args });
@@ -101,12 +97,10 @@ function toolCallCheck(id: string, title: string, tool: string, args: Record<str
 type UiTool = { name: string; _meta?: { ui?: { visibility?: unknown; resourceUri?: unknown } } };
 
 describe(`4.4 widget endpoints (${target.description})`, () => {
-  check({
+  widgetCheck({
     id: 'widgets.catalog-listing',
     title: 'the catalog lists the published widget',
     requirements: [REQUIREMENTS.widgetCatalogListing.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       const post = ready(c);
       const sent = await session.catalog();
@@ -120,12 +114,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.mcp-app-resource',
     title: 'the MCP endpoint exposes the widget as a ui:// resource of the MCP Apps type, its HTML entry',
     requirements: [REQUIREMENTS.widgetMcpAppResource.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const { resources } = await mcp.listResources();
@@ -140,12 +132,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.sdk-injected',
     title: 'the served HTML entry loads the widget SDK /widgets/sdk.v2.js',
     requirements: [REQUIREMENTS.widgetSdkInjected.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const { resources } = await mcp.listResources();
@@ -159,12 +149,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.function-source-too-large',
     title: 'a tool source over 64 KB is not published: calling the tool answers FN_NOT_FOUND',
     requirements: [LIMITS.functionSourceSize.id, BRIDGE_ERRORS.FN_NOT_FOUND.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-4-oversized', async (own) => {
         const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
@@ -178,12 +166,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.csp-fallback',
     title: "a bundle with a rejected CSP entry falls back whole: its MCP App carries none of the author's domains",
     requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-4-csp', async (own) => {
         const domain = 'api.conformance.example';
@@ -202,11 +188,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.sdk-served',
     title: 'the widget SDK is served at /widgets/sdk.v2.js as JavaScript',
     requirements: [REQUIREMENTS.widgetSdkServed.id],
-    level: 'MUST',
     run: async (c) => {
       const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };
       const response = await target.send(request);
@@ -217,12 +202,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.tool-visibility',
     title: 'the tools are listed with their visibility written out and linked to the resource',
     requirements: [REQUIREMENTS.widgetMcpToolVisibility.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const { resources } = await mcp.listResources();
@@ -246,12 +229,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     'refreshed',
   );
 
-  check({
+  widgetCheck({
     id: 'widgets.mcp-app-schema-version',
     title: "a published widget's MCP App carries the manifest schema version: _meta.platform.v is 1",
     requirements: [REQUIREMENTS.widgetMcpAppSchemaVersion.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-4-version', async (own) => {
         ready(c);

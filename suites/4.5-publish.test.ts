@@ -10,8 +10,7 @@ import { READINGS } from '../src/spec/readings.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../src/spec/widgets.js';
 import { MemoryToolUsage, type AgentRecord } from '../src/widgets/publish/index.js';
-import { check, type CheckContext } from './lib/check.js';
-import { checkTimeout } from './lib/context.js';
+import type { CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 import {
   catalogEntries,
@@ -20,6 +19,8 @@ import {
   readEntryText,
   stringMember,
   toolErrorCode,
+  WIDGET_CHECK_TIMEOUT_MS,
+  widgetCheck,
   withOwnSession,
   type OwnSession,
   type Publishing,
@@ -35,7 +36,6 @@ import {
  */
 const target = suiteTarget();
 const session = new WidgetSession(target, 'widgets-4-5');
-const TIMEOUT_MS = checkTimeout(60_000);
 let folderId: string | undefined;
 let unavailable: string | undefined;
 let first: SentExchange | undefined;
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const id = stringMember(upload, 'folderId');
   if (upload.response.status === 201 && id !== undefined) folderId = id;
   else unavailable = noFolderReason(upload);
-}, TIMEOUT_MS);
+}, WIDGET_CHECK_TIMEOUT_MS);
 afterAll(() => target.close());
 
 function ready(c: CheckContext): string {
@@ -104,12 +104,10 @@ async function agentRecord(c: CheckContext, own: OwnSession, slug: string): Prom
 
 /** A check that a publish of `files` is refused and lists nothing new. */
 function refusedPublishCheck(id: string, title: string, requirement: string, files: () => Record<string, string>): void {
-  check({
+  widgetCheck({
     id,
     title,
     requirements: [requirement],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, `widgets-4-5-${id}`, async (own) => {
         const before = catalogEntries(await own.session.catalog()).length;
@@ -129,12 +127,10 @@ function withManifest(name: string, edit: (manifest: Record<string, unknown>) =>
 }
 
 describe(`4.5 publish pipeline (${target.description})`, () => {
-  check({
+  widgetCheck({
     id: 'publish.owned-folder',
     title: 'publishes a folder its caller owns',
     requirements: [REQUIREMENTS.widgetPublishAccepted.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       // Published afresh (not the shared first publish): the answer seen is this deployment's answer now.
       const sent = await session.publish('alice', ready(c));
@@ -145,12 +141,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'publish.not-owner-refused',
     title: 'refuses to publish a folder for a caller who does not own it',
     requirements: [REQUIREMENTS.widgetPublishOwnership.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       const folder = ready(c);
       const before = await session.catalog();
@@ -162,12 +156,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'publish.republish-in-place',
     title: 're-publishing an unchanged folder refreshes its listing in place',
     requirements: [REQUIREMENTS.widgetRepublishInPlace.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       const firstPost = stringMember(await publishOnce(c), 'postId');
       if (!firstPost) return void expect.fail('the first publish named no post id');
@@ -182,12 +174,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'publish.agent-slug',
     title: "the same bundle published by two users gets two agents <prefix>-<userId6>-<bundleSlug>, differing in the user's part",
     requirements: [PUBLISH_REQUIREMENTS.agentSlug.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-slug', async (own) => {
         const files = suiteWidgetFiles('Conformance Slug Widget');
@@ -200,12 +190,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.remix-slug',
     title: "a remix's agent slug is the remixed widget's slug with -r<N> appended",
     requirements: [PUBLISH_REQUIREMENTS.agentSlug.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-remix', async (own) => {
         const files = suiteWidgetFiles('Conformance Remix Widget');
@@ -218,12 +206,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.function-sources',
     title: 'every tool of the manifest gets its function: each answers tools/call',
     requirements: [PUBLISH_REQUIREMENTS.functionSources.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-functions', async (own) => {
         const p = await own.published('alice', suiteWidgetFiles('Conformance Function Widget'));
@@ -246,12 +232,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.agent-http-endpoint',
     title: "a tool exposed over http answers on its agent's base path, /agents/<slug>/<path>",
     requirements: [PUBLISH_REQUIREMENTS.agentHttpEndpoints.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-http', async (own) => {
         const p = await own.published('alice', suiteWidgetFiles('Conformance Http Widget', { tools: { forecast: { expose: ['http'] } } }));
@@ -272,12 +256,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.agent-custom-tools',
     title: "the agent is stamped with a function per tool and with the tools exposed as tool as its custom tools (in-process: the reference's records)",
     requirements: [PUBLISH_REQUIREMENTS.agentCustomTools.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-custom-tools', async (own) => {
         if (!own.session.target.widgets) c.notRun(`no public surface lists an agent's custom tools; checked in-process only (${READ})`);
@@ -292,12 +274,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.tool-billing',
     title: 'a billable tool writes a payment charge, a free tool attribution rows only (in-process: the reference ledger)',
     requirements: [PUBLISH_REQUIREMENTS.toolBilling.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-billing', async (own) => {
         const ledger = own.session.target.widgets?.usage;
@@ -320,12 +300,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.single-file-wrapped',
     title: 'a single HTML file is wrapped into a one-child folder on publish and served as the widget entry',
     requirements: [PUBLISH_REQUIREMENTS.singleFileWrapped.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-single-file', async (own) => {
         const html = `<!doctype html><html><head><title>Conformance Single Page</title></head><body><div id="${SUITE_WIDGET_MARKER}"></div></body></html>`;
@@ -361,12 +339,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   );
 
-  check({
+  widgetCheck({
     id: 'publish.entry-missing',
     title: 'a bundle whose HTML entry is not in the folder is not served with another page as its entry',
     requirements: [WIDGET_PROBLEMS.entryMissing.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-entry', async (own) => {
         const files = withManifest('Conformance Entryless Widget', (m) => {
@@ -382,12 +358,10 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'publish.tool-source-missing',
     title: 'a tool without its source file is refused at publish, or answers FN_NOT_FOUND when called',
     requirements: [WIDGET_PROBLEMS.toolSourceMissing.id, BRIDGE_ERRORS.FN_NOT_FOUND.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withOwnSession(c, 'widgets-4-5-tool-source', async (own) => {
         const { [WIDGET_MANIFEST.defaultToolFile('refresh')]: _source, ...files } = suiteWidgetFiles('Conformance Sourceless Widget');

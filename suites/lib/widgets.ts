@@ -1,8 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { jsonBody, WidgetSession, type SentExchange, type WidgetCaller } from '../../src/harness/widget-session.js';
 import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
-import type { CheckContext } from './check.js';
+import { check, type CheckContext, type CheckDefinition } from './check.js';
+import { checkTimeout } from './context.js';
 import { suiteTarget } from './target.js';
+
+/** How long a widget check may take: it uploads, publishes and talks MCP. */
+export const WIDGET_CHECK_TIMEOUT_MS = checkTimeout(60_000);
+
+/** A MUST check of the widget suites, with their timeout. */
+export function widgetCheck(definition: Omit<CheckDefinition, 'level' | 'timeout'>): void {
+  check({ level: 'MUST', timeout: WIDGET_CHECK_TIMEOUT_MS, ...definition });
+}
 
 /** A member of a JSON answer's body, when it is a string. */
 export function stringMember(sent: SentExchange, name: string): string | undefined {
