@@ -3,18 +3,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { defaultTreeAdapter, parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { SUITE_WIDGET_MARKER, suiteWidgetFiles } from '../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession } from '../src/harness/widget-session.js';
-import { checkTimeout } from './lib/context.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
-import { REFERENCE_ONLY_ROUTES } from '../src/spec/publish.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
-import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_SDK } from '../src/spec/widgets.js';
+import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_PROBLEMS, WIDGET_SDK } from '../src/spec/widgets.js';
 import { READINGS } from '../src/spec/readings.js';
 import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
-import { check, type CheckContext } from './lib/check.js';
+import type { CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
+import { noFolderReason, stringMember, toolErrorCode, uiResources, WIDGET_CHECK_TIMEOUT_MS, widgetCheck, withOwnSession } from './lib/widgets.js';
 
 /**
  * Section 4.4 over HTTP: the catalog and a published widget's MCP endpoint, read with the MCP SDK's client
@@ -23,7 +22,6 @@ import { suiteTarget } from './lib/target.js';
  */
 const target = suiteTarget();
 const session = new WidgetSession(target, 'widgets-4-4');
-const TIMEOUT_MS = checkTimeout(60_000);
 const WIDGET_NAME = 'Conformance MCP Widget';
 let postId: string | undefined;
 let unavailable: string | undefined;
@@ -32,19 +30,19 @@ let client: Client | undefined;
 beforeAll(async () => {
   await session.open();
   const upload = await session.uploadFolder('alice', suiteWidgetFiles(WIDGET_NAME));
-  const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
-  if (upload.response.status !== 201 || typeof folderId !== 'string') {
-    unavailable = `needs a published widget: the deployment answered ${upload.response.status} to the reference-only upload ${REFERENCE_ONLY_ROUTES.folders}, and the spec gives no folder API the suite could use`;
+  const folderId = stringMember(upload, 'folderId');
+  if (upload.response.status !== 201 || folderId === undefined) {
+    unavailable = noFolderReason(upload);
     return;
   }
   const published = await session.publish('alice', folderId);
-  const id = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
-  if (published.response.status >= 300 || typeof id !== 'string') {
+  const id = stringMember(published, 'postId');
+  if (published.response.status >= 300 || id === undefined) {
     unavailable = `needs a published widget: publishing the suite's folder answered ${published.response.status} without a post id`;
     return;
   }
   postId = id;
-}, TIMEOUT_MS);
+}, WIDGET_CHECK_TIMEOUT_MS);
 afterAll(async () => {
   await client?.close();
   await target.close();
@@ -81,15 +79,28 @@ function scriptSources(html: string): string[] {
   return sources;
 }
 
+/** A check that calling `tool` through the MCP endpoint answers a result holding `expected`. */
+function toolCallCheck(id: string, title: string, tool: string, args: Record<string, unknown>, expected: string): void {
+  widgetCheck({
+    id,
+    title,
+    requirements: [REQUIREMENTS.widgetMcpToolCall.id],
+    run: (c) =>
+      withMcp(c, async (mcp) => {
+        const result = await mcp.callTool({ name: tool, arguments: args });
+        expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
+        expect(JSON.stringify(result.content), "the tool's answer").toContain(expected);
+      }),
+  });
+}
+
 type UiTool = { name: string; _meta?: { ui?: { visibility?: unknown; resourceUri?: unknown } } };
 
 describe(`4.4 widget endpoints (${target.description})`, () => {
-  check({
+  widgetCheck({
     id: 'widgets.catalog-listing',
     title: 'the catalog lists the published widget',
     requirements: [REQUIREMENTS.widgetCatalogListing.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       const post = ready(c);
       const sent = await session.catalog();
@@ -103,12 +114,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.mcp-app-resource',
     title: 'the MCP endpoint exposes the widget as a ui:// resource of the MCP Apps type, its HTML entry',
     requirements: [REQUIREMENTS.widgetMcpAppResource.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const { resources } = await mcp.listResources();
@@ -123,12 +132,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.sdk-injected',
     title: 'the served HTML entry loads the widget SDK /widgets/sdk.v2.js',
     requirements: [REQUIREMENTS.widgetSdkInjected.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const { resources } = await mcp.listResources();
@@ -142,43 +149,49 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.function-source-too-large',
     title: 'a tool source over 64 KB is not published: calling the tool answers FN_NOT_FOUND',
-    requirements: [LIMITS.functionSourceSize.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
-    run: async (c) => {
-      ready(c);
-      const files = suiteWidgetFiles('Conformance Oversized Widget');
-      const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
-      const upload = await session.uploadFolder('alice', { ...files, [WIDGET_MANIFEST.defaultToolFile('refresh')]: oversized });
-      const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
-      if (typeof folderId !== 'string') return void expect.fail(`the upload answered ${upload.response.status} without a folder id`);
-      const published = await session.publish('alice', folderId);
-      c.record(published.exchange);
-      const post = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
-      if (typeof post !== 'string') return void expect.fail(`the publish answered ${published.response.status} without a post id`);
-      const before = session.recorded().length;
-      const mcp = await session.mcpClient(post);
-      try {
+    requirements: [LIMITS.functionSourceSize.id, BRIDGE_ERRORS.FN_NOT_FOUND.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-oversized', async (own) => {
+        const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
+        const files = { ...suiteWidgetFiles('Conformance Oversized Widget'), [WIDGET_MANIFEST.defaultToolFile('refresh')]: oversized };
+        const mcp = await own.mcp((await own.published('alice', files)).postId);
         const small = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
         expect(small.isError ?? false, 'a tool whose source is within the limit runs').toBe(false);
         const large = await mcp.callTool({ name: 'refresh', arguments: {} });
         expect(large.isError, 'the oversized tool answers an error').toBe(true);
-        expect((large.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code, 'error code (7.1)').toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
-      } finally {
-        await mcp.close();
-        for (const e of session.recorded().slice(before)) c.record(e);
-      }
-    },
+        expect(toolErrorCode(large), 'error code (7.1)').toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
+      }),
   });
 
-  check({
+  widgetCheck({
+    id: 'widgets.csp-fallback',
+    title: "a bundle with a rejected CSP entry falls back whole: its MCP App carries none of the author's domains",
+    requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-csp', async (own) => {
+        const domain = 'api.conformance.example';
+        const metaOf = async (name: string, connectDomains: readonly string[]) => {
+          const mcp = await own.mcp((await own.published('alice', suiteWidgetFiles(name, { csp: { connectDomains } }))).postId);
+          const listed = await uiResources(mcp);
+          const read = listed[0] ? (await mcp.readResource({ uri: listed[0].uri })).contents.map((item) => item._meta) : [];
+          return JSON.stringify([listed.map((r) => r._meta), read]);
+        };
+        if (!(await metaOf('Conformance Csp Widget', [domain])).includes(domain))
+          c.notRun("the MCP App of a bundle with only bare domains carries none of them (MCP Apps' _meta.ui.csp), so a fallback cannot be told apart");
+        expect(
+          await metaOf('Conformance Wildcard Csp Widget', [domain, '*.conformance.example']),
+          `${domain} after a rejected *.conformance.example`,
+        ).not.toContain(domain);
+      }),
+  });
+
+  widgetCheck({
     id: 'widgets.sdk-served',
     title: 'the widget SDK is served at /widgets/sdk.v2.js as JavaScript',
     requirements: [REQUIREMENTS.widgetSdkServed.id],
-    level: 'MUST',
     run: async (c) => {
       const request = { method: 'GET', url: session.url(WIDGET_SDK.path), headers: [] as Array<[string, string]>, body: null };
       const response = await target.send(request);
@@ -189,12 +202,10 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     },
   });
 
-  check({
+  widgetCheck({
     id: 'widgets.tool-visibility',
     title: 'the tools are listed with their visibility written out and linked to the resource',
     requirements: [REQUIREMENTS.widgetMcpToolVisibility.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: (c) =>
       withMcp(c, async (mcp) => {
         const { resources } = await mcp.listResources();
@@ -209,58 +220,24 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
-  check({
-    id: 'widgets.model-tool-call',
-    title: 'a model tool can be called through the MCP endpoint',
-    requirements: [REQUIREMENTS.widgetMcpToolCall.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
-    run: (c) =>
-      withMcp(c, async (mcp) => {
-        const result = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
-        expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
-        expect(JSON.stringify(result.content), "the tool's answer").toContain('sunny in Oslo');
-      }),
-  });
+  toolCallCheck('widgets.model-tool-call', 'a model tool can be called through the MCP endpoint', 'forecast', { city: 'Oslo' }, 'sunny in Oslo');
+  toolCallCheck(
+    'widgets.app-tool-call',
+    "an app tool can be called through the MCP endpoint (the view's calls reach it via the host)",
+    'refresh',
+    {},
+    'refreshed',
+  );
 
-  check({
-    id: 'widgets.app-tool-call',
-    title: "an app tool can be called through the MCP endpoint (the view's calls reach it via the host)",
-    requirements: [REQUIREMENTS.widgetMcpToolCall.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
-    run: (c) =>
-      withMcp(c, async (mcp) => {
-        const result = await mcp.callTool({ name: 'refresh', arguments: {} });
-        expect(result.isError ?? false, `isError (${JSON.stringify(result.content)})`).toBe(false);
-        expect(JSON.stringify(result.content), "the tool's answer").toContain('refreshed');
-      }),
-  });
-
-  check({
+  widgetCheck({
     id: 'widgets.mcp-app-schema-version',
     title: "a published widget's MCP App carries the manifest schema version: _meta.platform.v is 1",
     requirements: [REQUIREMENTS.widgetMcpAppSchemaVersion.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
-    run: async (c) => {
-      ready(c);
-      // A session of its own: the widget is published by the deployment as it stands now (so a fault switched on for the
-      // self-test is in it), on a target of its own, which the rest of the file's published widget does not share.
-      const own = suiteTarget();
-      const versioned = new WidgetSession(own, 'widgets-4-4-version');
-      let mcp: Client | undefined;
-      try {
-        await versioned.open();
-        const upload = await versioned.uploadFolder('alice', suiteWidgetFiles('Conformance Versioned Widget'));
-        const folderId = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
-        if (typeof folderId !== 'string') return void expect.fail(`the upload answered ${upload.response.status} without a folder id`);
-        const published = await versioned.publish('alice', folderId);
-        const post = (jsonBody(published.response) as { postId?: unknown } | undefined)?.postId;
-        if (typeof post !== 'string') return void expect.fail(`the publish answered ${published.response.status} without a post id`);
-        mcp = await versioned.mcpClient(post);
-        const { resources } = await mcp.listResources();
-        const ui = resources.find((r) => r.uri.startsWith('ui://'));
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-version', async (own) => {
+        ready(c);
+        const mcp = await own.mcp((await own.published('alice', suiteWidgetFiles('Conformance Versioned Widget'))).postId);
+        const ui = (await uiResources(mcp))[0];
         if (!ui) return void expect.fail('no ui:// resource is listed');
         const { contents } = await mcp.readResource({ uri: ui.uri });
         const versionOf = (meta: unknown) => (meta as { platform?: { v?: unknown } } | undefined)?.platform?.v;
@@ -268,11 +245,6 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
         // READING-MCP-APP-PLATFORM-META: on the resource as listed or as read, either; where it is given, it is 1.
         expect(found.length, `_meta.platform.v on the ui:// resource, listed or read (${READINGS.mcpAppPlatformMeta.id})`).toBeGreaterThan(0);
         for (const v of found) expect(v, '_meta.platform.v').toBe(WIDGET_MANIFEST.schemaVersion);
-      } finally {
-        await mcp?.close();
-        for (const e of versioned.recorded()) c.record(e);
-        await own.close();
-      }
-    },
+      }),
   });
 });

@@ -1,21 +1,41 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { suiteWidgetFiles } from '../src/harness/widget-bundle.js';
+import { SUITE_WIDGET_MARKER, suiteWidgetFiles } from '../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession, type SentExchange } from '../src/harness/widget-session.js';
-import { checkTimeout } from './lib/context.js';
-import { REFERENCE_ONLY_ROUTES } from '../src/spec/publish.js';
+import { remixNumberOf, splitSlugPair } from '../src/harness/widget-slug.js';
+import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
+import { HEADERS } from '../src/spec/headers.js';
+import { MEDIA_TYPES } from '../src/spec/media-types.js';
+import { PUBLISH_REQUIREMENTS } from '../src/spec/publish-requirements.js';
+import { READINGS } from '../src/spec/readings.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
-import { check, type CheckContext } from './lib/check.js';
+import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../src/spec/widgets.js';
+import { MemoryToolUsage, type AgentRecord } from '../src/widgets/publish/index.js';
+import type { CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
+import {
+  catalogEntries,
+  is2xx,
+  noFolderReason,
+  readEntryText,
+  stringMember,
+  toolErrorCode,
+  WIDGET_CHECK_TIMEOUT_MS,
+  widgetCheck,
+  withOwnSession,
+  type OwnSession,
+  type Publishing,
+} from './lib/widgets.js';
 
 /**
- * Section 4.5 over HTTP: publish a folder, refuse a caller who does not own it, re-publish in place. The folder is
- * created with the reference's own upload (REFERENCE_ONLY_ROUTES, not part of the spec); a deployment without it
- * cannot be given a folder by the suite, so its checks are not run. Publish answers are not shown by the spec; a 2xx
- * with the post id is how the reference (and this suite) read a publish.
+ * Section 4.5 over HTTP: publish a folder, refuse a caller who does not own it, re-publish in place, and what steps 2
+ * to 4 produce (the agent's slug, a function per tool, the agent's HTTP endpoints and custom tools, billing) and the
+ * bundle rules of 2.5 a publish meets. Folders are made with the reference's own upload (REFERENCE_ONLY_ROUTES, not
+ * part of the spec); a deployment without it cannot be given a folder by the suite, so its checks are not run.
+ * Publish answers are not shown by the spec; a 2xx with the post id is how the reference (and this suite) read a
+ * publish, and what else a check reads from it is named by READING-WIDGET-PUBLISH-OBSERVED.
  */
 const target = suiteTarget();
 const session = new WidgetSession(target, 'widgets-4-5');
-const TIMEOUT_MS = checkTimeout(60_000);
 let folderId: string | undefined;
 let unavailable: string | undefined;
 let first: SentExchange | undefined;
@@ -23,21 +43,15 @@ let first: SentExchange | undefined;
 beforeAll(async () => {
   await session.open();
   const upload = await session.uploadFolder('alice', suiteWidgetFiles('Conformance Publish Widget'));
-  const id = (jsonBody(upload.response) as { folderId?: unknown } | undefined)?.folderId;
-  if (upload.response.status === 201 && typeof id === 'string') folderId = id;
-  else
-    unavailable = `needs a folder: the deployment answered ${upload.response.status} to the reference-only upload ${REFERENCE_ONLY_ROUTES.folders}, and the spec gives no folder API the suite could use`;
-}, TIMEOUT_MS);
+  const id = stringMember(upload, 'folderId');
+  if (upload.response.status === 201 && id !== undefined) folderId = id;
+  else unavailable = noFolderReason(upload);
+}, WIDGET_CHECK_TIMEOUT_MS);
 afterAll(() => target.close());
 
 function ready(c: CheckContext): string {
   if (!folderId) c.notRun(unavailable ?? 'needs a folder');
   return folderId;
-}
-
-function postIdOf(sent: SentExchange): string | undefined {
-  const id = (jsonBody(sent.response) as { postId?: unknown } | undefined)?.postId;
-  return typeof id === 'string' ? id : undefined;
 }
 
 async function publishOnce(c: CheckContext): Promise<SentExchange> {
@@ -47,64 +61,315 @@ async function publishOnce(c: CheckContext): Promise<SentExchange> {
   return first;
 }
 
+function expect2xx(sent: SentExchange, what: string): void {
+  expect(sent.response.status, what).toBeGreaterThanOrEqual(200);
+  expect(sent.response.status, what).toBeLessThan(300);
+}
+
+/** A refusal of the caller's publish: 4xx, and not a 401, which would refuse the credential instead. */
+function expectRefusal(sent: SentExchange, what: string): void {
+  expect(sent.response.status, what).toBeGreaterThanOrEqual(400);
+  expect(sent.response.status, what).toBeLessThan(500);
+  expect(sent.response.status, `${what}: a 401 would refuse the credential, not the folder`).not.toBe(401);
+}
+
+const READ = READINGS.widgetPublishObserved.id;
+
+/** The agent's slug: the publish answer's `agentSlug`, else the catalog entry's (READING-WIDGET-PUBLISH-OBSERVED). */
+async function agentSlugOf(c: CheckContext, own: OwnSession, p: Publishing): Promise<string> {
+  const named = stringMember(p.published, 'agentSlug');
+  if (named !== undefined) return named;
+  const entry = catalogEntries(await own.session.catalog()).find((e) => e.postId === p.postId);
+  if (typeof entry?.agentSlug === 'string') return entry.agentSlug;
+  return c.notRun(`the deployment names the widget's agent neither in the publish answer nor in its catalog entry (agentSlug, ${READ})`);
+}
+
+/** The configuration step 4 stamped, as the publish answer reports it (the reference's `steps`), or why there is none. */
+function stampedConfiguration(c: CheckContext, p: Publishing): { httpEndpoints?: Array<{ path?: unknown; method?: unknown; function?: unknown }> } {
+  const steps = (jsonBody(p.published.response) as { steps?: Array<{ configuration?: unknown }> } | undefined)?.steps;
+  const configuration = Array.isArray(steps) ? steps.find((s) => s.configuration !== undefined)?.configuration : undefined;
+  if (configuration === undefined || configuration === null || typeof configuration !== 'object')
+    return c.notRun(`the publish answer reports no stamped configuration, so the agent's endpoint paths are unknown (the spec gives none, ${READ})`);
+  return configuration as { httpEndpoints?: Array<{ path?: unknown; method?: unknown; function?: unknown }> };
+}
+
+/** The embedded reference's agent record for a slug (in-process only: no public surface shows it). */
+async function agentRecord(c: CheckContext, own: OwnSession, slug: string): Promise<AgentRecord> {
+  const widgets = own.session.target.widgets;
+  if (!widgets) return c.notRun(`no public surface shows an agent's configuration or a tool call's rows; checked in-process only (${READ})`);
+  const agent = await widgets.store.findAgentBySlug(slug);
+  if (!agent) return expect.fail(`the reference's store holds no agent ${slug}`);
+  return agent;
+}
+
+/** A check that a publish of `files` is refused and lists nothing new. */
+function refusedPublishCheck(id: string, title: string, requirement: string, files: () => Record<string, string>): void {
+  widgetCheck({
+    id,
+    title,
+    requirements: [requirement],
+    run: (c) =>
+      withOwnSession(c, `widgets-4-5-${id}`, async (own) => {
+        const before = catalogEntries(await own.session.catalog()).length;
+        const p = await own.publish('alice', files());
+        expectRefusal(p.published, 'status of the publish');
+        expect(catalogEntries(await own.session.catalog()), 'catalog entries after the refused publish').toHaveLength(before);
+      }),
+  });
+}
+
+/** The suites' bundle with its manifest changed by `edit`. */
+function withManifest(name: string, edit: (manifest: Record<string, unknown>) => void): Record<string, string> {
+  const files = suiteWidgetFiles(name);
+  const manifest = JSON.parse(files[WIDGET_MANIFEST.fileName]!) as Record<string, unknown>;
+  edit(manifest);
+  return { ...files, [WIDGET_MANIFEST.fileName]: JSON.stringify(manifest) };
+}
+
 describe(`4.5 publish pipeline (${target.description})`, () => {
-  check({
+  widgetCheck({
     id: 'publish.owned-folder',
     title: 'publishes a folder its caller owns',
     requirements: [REQUIREMENTS.widgetPublishAccepted.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       // Published afresh (not the shared first publish): the answer seen is this deployment's answer now.
       const sent = await session.publish('alice', ready(c));
       c.record(sent.exchange);
       first ??= sent;
-      expect(sent.response.status, 'status of the first publish').toBeGreaterThanOrEqual(200);
-      expect(sent.response.status, 'status of the first publish').toBeLessThan(300);
-      expect(postIdOf(sent), 'the post id in the answer').toEqual(expect.any(String));
+      expect2xx(sent, 'status of the first publish');
+      expect(stringMember(sent, 'postId'), 'the post id in the answer').toEqual(expect.any(String));
     },
   });
 
-  check({
+  widgetCheck({
     id: 'publish.not-owner-refused',
     title: 'refuses to publish a folder for a caller who does not own it',
     requirements: [REQUIREMENTS.widgetPublishOwnership.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
       const folder = ready(c);
       const before = await session.catalog();
       const sent = await session.publish('bob', folder);
       const after = await session.catalog();
       for (const e of [before, sent, after]) c.record(e.exchange);
-      expect(sent.response.status, 'status of a publish by someone else').toBeGreaterThanOrEqual(400);
-      expect(sent.response.status, 'status of a publish by someone else').toBeLessThan(500);
-      expect(sent.response.status, 'a 401 would refuse the credential, not the ownership').not.toBe(401);
-      const count = (e: SentExchange) => ((jsonBody(e.response) as { widgets?: unknown[] } | undefined)?.widgets ?? []).length;
-      expect(count(after), 'catalog entries after the refused publish').toBe(count(before));
+      expectRefusal(sent, 'status of a publish by someone else');
+      expect(catalogEntries(after), 'catalog entries after the refused publish').toHaveLength(catalogEntries(before).length);
     },
   });
 
-  check({
+  widgetCheck({
     id: 'publish.republish-in-place',
     title: 're-publishing an unchanged folder refreshes its listing in place',
     requirements: [REQUIREMENTS.widgetRepublishInPlace.id],
-    level: 'MUST',
-    timeout: TIMEOUT_MS,
     run: async (c) => {
-      const firstPost = postIdOf(await publishOnce(c));
+      const firstPost = stringMember(await publishOnce(c), 'postId');
       if (!firstPost) return void expect.fail('the first publish named no post id');
       const again = await session.publish('alice', ready(c));
       const catalog = await session.catalog();
       c.record(again.exchange);
       c.record(catalog.exchange);
-      expect(again.response.status, 'status of the second publish').toBeGreaterThanOrEqual(200);
-      expect(again.response.status, 'status of the second publish').toBeLessThan(300);
-      expect(postIdOf(again), 'the post of the second publish').toBe(firstPost);
-      const entries = ((jsonBody(catalog.response) as { widgets?: Array<{ postId?: unknown; mcp?: unknown }> } | undefined)?.widgets ?? []).filter(
-        (e) => e.postId === firstPost || e.mcp === session.mcpUrl(firstPost),
-      );
+      expect2xx(again, 'status of the second publish');
+      expect(stringMember(again, 'postId'), 'the post of the second publish').toBe(firstPost);
+      const entries = catalogEntries(catalog).filter((e) => e.postId === firstPost || e.mcp === session.mcpUrl(firstPost));
       expect(entries, 'catalog entries of the folder after two publishes').toHaveLength(1);
     },
+  });
+
+  widgetCheck({
+    id: 'publish.agent-slug',
+    title: "the same bundle published by two users gets two agents <prefix>-<userId6>-<bundleSlug>, differing in the user's part",
+    requirements: [PUBLISH_REQUIREMENTS.agentSlug.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-slug', async (own) => {
+        const files = suiteWidgetFiles('Conformance Slug Widget');
+        const alice = await own.published('alice', files);
+        const bob = await own.published('bob', files);
+        const [a, b] = [await agentSlugOf(c, own, alice), await agentSlugOf(c, own, bob)];
+        expect(a, "two users' agents have two slugs").not.toBe(b);
+        const split = splitSlugPair(a, b);
+        expect(split, `${a} and ${b} as <prefix>-<userId6>-<bundleSlug>: one prefix, one bundle slug, six-character user parts`).not.toBeNull();
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.remix-slug',
+    title: "a remix's agent slug is the remixed widget's slug with -r<N> appended",
+    requirements: [PUBLISH_REQUIREMENTS.agentSlug.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-remix', async (own) => {
+        const files = suiteWidgetFiles('Conformance Remix Widget');
+        const original = await own.published('alice', files);
+        const catalogId = stringMember(original.published, 'catalogId');
+        if (catalogId === undefined) c.notRun(`the publish answer names no catalog record a remix could name (catalogId, ${READ})`);
+        const remix = await own.published('alice', files, catalogId);
+        const [slug, remixSlug] = [await agentSlugOf(c, own, original), await agentSlugOf(c, own, remix)];
+        expect(remixNumberOf(remixSlug, slug), `${remixSlug} is ${slug}-r<N>, N a positive integer`).not.toBeNull();
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.function-sources',
+    title: 'every tool of the manifest gets its function: each answers tools/call',
+    requirements: [PUBLISH_REQUIREMENTS.functionSources.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-functions', async (own) => {
+        const p = await own.published('alice', suiteWidgetFiles('Conformance Function Widget'));
+        const mcp = await own.mcp(p.postId);
+        for (const [name, args] of [
+          ['forecast', { city: 'Oslo' }],
+          ['refresh', {}],
+        ] as const) {
+          const result = await mcp.callTool({ name, arguments: args });
+          expect(toolErrorCode(result), `${name}: its function was materialised (${JSON.stringify(result.content)})`).toBeUndefined();
+          expect(result.isError ?? false, `${name} answers a result`).toBe(false);
+        }
+        // In-process, the reference's own records too: one function source per tool.
+        const widgets = own.session.target.widgets;
+        if (widgets) {
+          const agent = await agentRecord(c, own, await agentSlugOf(c, own, p));
+          const sources = (await widgets.store.getFunctionSources(agent.id)).map((s) => s.tool).sort();
+          expect(sources, 'function source records of the agent (in-process)').toEqual(['forecast', 'refresh']);
+        }
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.agent-http-endpoint',
+    title: "a tool exposed over http answers on its agent's base path, /agents/<slug>/<path>",
+    requirements: [PUBLISH_REQUIREMENTS.agentHttpEndpoints.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-http', async (own) => {
+        const p = await own.published('alice', suiteWidgetFiles('Conformance Http Widget', { tools: { forecast: { expose: ['http'] } } }));
+        const slug = await agentSlugOf(c, own, p);
+        const endpoints = stampedConfiguration(c, p).httpEndpoints ?? [];
+        expect(
+          endpoints.map((e) => e.function),
+          'custom HTTP endpoints stamped: the exposed tool only',
+        ).toEqual(['forecast']);
+        const { path, method } = endpoints[0]!;
+        if (typeof path !== 'string' || typeof method !== 'string')
+          return void expect.fail(`the endpoint is not named by a path and a method: ${JSON.stringify(endpoints[0])}`);
+        const url = own.session.url(`/agents/${encodeURIComponent(slug)}${path}`);
+        const body = new TextEncoder().encode(JSON.stringify({ city: 'Oslo' }));
+        const sent = await own.session.send(method, url, [[HEADERS.contentType, MEDIA_TYPES.json]], body);
+        expect2xx(sent, `${method} ${url}`);
+        expect(new TextDecoder().decode(sent.response.body), "the tool's answer").toContain('sunny in Oslo');
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.agent-custom-tools',
+    title: "the agent is stamped with a function per tool and with the tools exposed as tool as its custom tools (in-process: the reference's records)",
+    requirements: [PUBLISH_REQUIREMENTS.agentCustomTools.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-custom-tools', async (own) => {
+        if (!own.session.target.widgets) c.notRun(`no public surface lists an agent's custom tools; checked in-process only (${READ})`);
+        const files = suiteWidgetFiles('Conformance Tool Widget', { tools: { forecast: { expose: ['tool'] }, refresh: { expose: ['http'] } } });
+        const p = await own.published('alice', files);
+        const { configuration } = await agentRecord(c, own, await agentSlugOf(c, own, p));
+        expect(configuration.functions.map((f) => f.name).sort(), 'functions').toEqual(['forecast', 'refresh']);
+        expect(
+          configuration.customTools.map((t) => t.name),
+          'custom tools: the tool exposed as tool only',
+        ).toEqual(['forecast']);
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.tool-billing',
+    title: 'a billable tool writes a payment charge, a free tool attribution rows only (in-process: the reference ledger)',
+    requirements: [PUBLISH_REQUIREMENTS.toolBilling.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-billing', async (own) => {
+        const ledger = own.session.target.widgets?.usage;
+        const usage =
+          ledger instanceof MemoryToolUsage
+            ? ledger
+            : c.notRun(`no public surface shows a payment charge or an attribution row; checked in-process only (${READ})`);
+        const billing = { currency: 'USD', amountNanocents: 2_500_000 };
+        const p = await own.published('alice', suiteWidgetFiles('Conformance Billing Widget', { tools: { forecast: { billing } } }));
+        const mcp = await own.mcp(p.postId);
+        await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+        await mcp.callTool({ name: 'refresh', arguments: {} });
+        const charges = (tool: string) => usage.charges.filter((r) => r.tool === tool);
+        expect(
+          charges('forecast').map(({ currency, amountNanocents }) => ({ currency, amountNanocents })),
+          'charges of the billable tool',
+        ).toEqual([billing]);
+        expect(charges('refresh'), 'charges of the free tool').toEqual([]);
+        expect(usage.attributions.filter((r) => r.tool === 'refresh').length, 'attribution rows of the free tool').toBeGreaterThan(0);
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.single-file-wrapped',
+    title: 'a single HTML file is wrapped into a one-child folder on publish and served as the widget entry',
+    requirements: [PUBLISH_REQUIREMENTS.singleFileWrapped.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-single-file', async (own) => {
+        const html = `<!doctype html><html><head><title>Conformance Single Page</title></head><body><div id="${SUITE_WIDGET_MARKER}"></div></body></html>`;
+        const p = await own.publish('alice', { 'page.html': html });
+        expect2xx(p.published, 'status of publishing a folder of one HTML file');
+        if (p.postId === undefined) return void expect.fail('the publish named no post id');
+        expect(await readEntryText(await own.mcp(p.postId)), 'the MCP App serves the file as its entry').toContain(SUITE_WIDGET_MARKER);
+      }),
+  });
+
+  refusedPublishCheck(
+    'publish.manifest-missing-refused',
+    'refuses a folder (of more than one file) without widget.json',
+    WIDGET_PROBLEMS.manifestMissing.id,
+    () => {
+      const { [WIDGET_MANIFEST.fileName]: _manifest, ...rest } = suiteWidgetFiles('Conformance Manifestless Widget');
+      return rest;
+    },
+  );
+
+  refusedPublishCheck('publish.manifest-not-json-refused', 'refuses a folder whose widget.json is not JSON', WIDGET_PROBLEMS.manifestNotJson.id, () => ({
+    ...suiteWidgetFiles('Conformance Broken Widget'),
+    [WIDGET_MANIFEST.fileName]: '{ "name": "Conformance Broken Widget", ',
+  }));
+
+  refusedPublishCheck(
+    'publish.manifest-invalid-refused',
+    'refuses a folder whose widget.json contradicts the 2.5 types',
+    WIDGET_PROBLEMS.manifestInvalid.id,
+    () =>
+      withManifest('Conformance Misshapen Widget', (m) => {
+        m.tools = 'forecast';
+      }),
+  );
+
+  widgetCheck({
+    id: 'publish.entry-missing',
+    title: 'a bundle whose HTML entry is not in the folder is not served with another page as its entry',
+    requirements: [WIDGET_PROBLEMS.entryMissing.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-entry', async (own) => {
+        const files = withManifest('Conformance Entryless Widget', (m) => {
+          (m._meta as { ui: Record<string, unknown> }).ui.resourceUri = 'app/main.html';
+        });
+        const p = await own.publish('alice', files);
+        if (!is2xx(p.published)) return expectRefusal(p.published, 'status of the publish');
+        if (p.postId === undefined) return void expect.fail('the publish succeeded without a post id');
+        expect(
+          await readEntryText(await own.mcp(p.postId)),
+          `the entry app/main.html is not in the folder (${READINGS.bundleProblemsAtPublish.id})`,
+        ).toBeUndefined();
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.tool-source-missing',
+    title: 'a tool without its source file is refused at publish, or answers FN_NOT_FOUND when called',
+    requirements: [WIDGET_PROBLEMS.toolSourceMissing.id, BRIDGE_ERRORS.FN_NOT_FOUND.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-tool-source', async (own) => {
+        const { [WIDGET_MANIFEST.defaultToolFile('refresh')]: _source, ...files } = suiteWidgetFiles('Conformance Sourceless Widget');
+        const p = await own.publish('alice', files);
+        if (!is2xx(p.published)) return expectRefusal(p.published, 'status of the publish');
+        if (p.postId === undefined) return void expect.fail('the publish succeeded without a post id');
+        const result = await (await own.mcp(p.postId)).callTool({ name: 'refresh', arguments: {} });
+        expect(toolErrorCode(result), `refresh has no source (${READINGS.bundleProblemsAtPublish.id})`).toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
+      }),
   });
 });

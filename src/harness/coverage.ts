@@ -4,6 +4,7 @@ import { ENDPOINT_ERROR_LIST } from '../spec/endpoint-errors.js';
 import { LIMIT_LIST } from '../spec/limits.js';
 import { PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
 import { REQUIREMENT_LIST } from '../spec/requirements.js';
+import { WIDGET_PROBLEM_LIST } from '../spec/widgets.js';
 import type { Level, RequirementRecord } from '../spec/types.js';
 import type { CheckResult, Verdict } from './results.js';
 
@@ -13,9 +14,13 @@ import type { CheckResult, Verdict } from './results.js';
  */
 export type CoverageStatus = 'covered' | 'failing' | 'not-run' | 'no-check';
 
-/** Every requirement of the catalogue, section by section: 7.1, 7.2, 7.3, 7.4, 8. */
+/** The widget bundle rules (2.5, 4.5) but CODE_TOO_LARGE, a 7.1 code listed with the others. */
+export const WIDGET_BUNDLE_RULES: readonly RequirementRecord[] = WIDGET_PROBLEM_LIST.filter((r) => !BRIDGE_ERROR_LIST.some((b) => b.id === r.id));
+
+/** Every requirement of the catalogue, section by section: the rules, the widget bundle rules (2.5), 7.1, 7.2, 7.3, 7.4, 8. */
 export const CATALOGUE: readonly RequirementRecord[] = Object.freeze([
   ...REQUIREMENT_LIST,
+  ...WIDGET_BUNDLE_RULES,
   ...BRIDGE_ERROR_LIST,
   ...ENDPOINT_ERROR_LIST,
   ...AUTH_ERROR_LIST,

@@ -1,5 +1,6 @@
 import type { SignedRequestCase } from '../cases/types.js';
 import type { ReferencePurchases } from '../reference/purchases.js';
+import type { WidgetService } from '../reference/widgets/index.js';
 import type { ServiceNaming } from '../spec/naming.js';
 import type { ProblemBases } from '../spec/problem-types.js';
 
@@ -115,6 +116,8 @@ export interface Target {
   readonly addresses?: DeploymentAddresses;
   /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
   readonly purchases?: ReferencePurchases;
+  /** The embedded reference's widget records and tool-call ledger, for what no public surface shows (4.5 steps 3-4, 2.5 billing); absent live. */
+  readonly widgets?: WidgetService;
   /** The public keys of the agents the platform hosts, when the run knows them (the embedded reference's). */
   readonly hostedAgentKeys?: readonly { readonly kty: string; readonly crv?: string; readonly x?: string }[];
   /**

@@ -96,9 +96,12 @@ export class WidgetSession {
     return [...this.exchanges];
   }
 
-  /** POST to the reference-only folder upload; not part of the spec (a real deployment answers 404). */
-  uploadFolder(caller: WidgetCaller, files: Readonly<Record<string, string>>): Promise<SentExchange> {
-    return this.signed(caller, 'POST', REFERENCE_ONLY_ROUTES.folders, { files });
+  /**
+   * POST to the reference-only folder upload; not part of the spec (a real deployment answers 404). `remixOf` names
+   * the catalog record the folder remixes, as the platform records a remix.
+   */
+  uploadFolder(caller: WidgetCaller, files: Readonly<Record<string, string>>, remixOf?: string): Promise<SentExchange> {
+    return this.signed(caller, 'POST', REFERENCE_ONLY_ROUTES.folders, { files, ...(remixOf === undefined ? {} : { remixOf }) });
   }
 
   publish(caller: WidgetCaller, folderId: string): Promise<SentExchange> {

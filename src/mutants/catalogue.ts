@@ -1,6 +1,7 @@
 import { AGENT_MUTANTS } from './agent.js';
 import { AUTH_MUTANTS } from './auth.js';
 import { INBAND_MUTANTS } from './inband.js';
+import { PUBLISH_MUTANTS } from './publish.js';
 import { PURCHASE_MUTANTS } from './purchase.js';
 import { SDK_AUTH_MUTANTS } from './sdk-auth.js';
 import { VERIFIER_MUTANTS } from './verifier.js';
@@ -10,6 +11,7 @@ import { WIDGET_MUTANTS } from './widgets.js';
 /** Every named fault of the reference deployments, section by section. */
 export const MUTANTS: readonly Mutant[] = Object.freeze([
   ...WIDGET_MUTANTS,
+  ...PUBLISH_MUTANTS,
   ...AGENT_MUTANTS,
   ...SDK_AUTH_MUTANTS,
   ...AUTH_MUTANTS,

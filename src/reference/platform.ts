@@ -7,7 +7,7 @@ import type { VerifierConfig } from '../verifier/types.js';
 import type { PurchaseConfig } from '../purchase/index.js';
 import { serviceNaming } from '../spec/naming.js';
 import { cliTokenRoute } from './cli-token.js';
-import { createWidgetService, type WidgetServiceOptions } from './widgets/index.js';
+import { createWidgetService, type WidgetService, type WidgetServiceOptions } from './widgets/index.js';
 import { platformMcpRoute } from './mcp/mcp-route.js';
 import {
   createReferencePurchases,
@@ -127,6 +127,8 @@ export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts, T exte
   readonly sockets: SocketRoute[];
   /** The purchase machine behind the paid routes (its ports take faults), unless purchases are off. */
   readonly purchases: ReferencePurchases<T> | undefined;
+  /** The widget service behind the widget routes (its records and tool-call ledger), unless widgets are off. */
+  readonly widgets: WidgetService | undefined;
   /** Decides a WebSocket upgrade before the handshake: accept it, or the HTTP answer that refuses it. */
   upgrade(request: Request, info: RequestInfo): Promise<UpgradeDecision>;
 }
@@ -211,16 +213,20 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
   const rails = purchases && options.paidRails !== false ? paidRails(purchases, origin, options.paidRails ?? {}) : undefined;
   if (rails) sockets.push(rails.socket);
   for (const fault of faults) fault.sockets?.(sockets);
+  const widgets =
+    options.widgets === false
+      ? undefined
+      : createWidgetService(faults.reduce<WidgetServiceOptions>((o, f) => f.widgets?.(o) ?? o, { clock: ports.clock, ...options.widgets }));
   const routes = new RouteTable([
     cliTokenRoute(tokens),
     keyDirectoryRoute(directoryKeys(options.hostedAgentKeys ?? [], faults)),
     ...(purchases ? [mppCreditsRoute(purchases), pricedResourceRoute(purchases)] : []),
     ...(rails ? [rails.llm, platformMcpRoute(rails.delegate)] : []),
-    ...(options.widgets === false
-      ? []
-      : createWidgetService(faults.reduce<WidgetServiceOptions>((o, f) => f.widgets?.(o) ?? o, { clock: ports.clock, ...options.widgets })).routes),
+    ...(widgets?.routes ?? []),
     ...faults.flatMap((f) => f.routes ?? []),
     ...(options.routes ?? []),
+    // Last: a mounted agent's own paths under /agents/<name> come first.
+    ...(widgets ? [widgets.agentRoute] : []),
   ]);
 
   return {
@@ -232,6 +238,7 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
     routes,
     sockets,
     purchases,
+    widgets,
     async upgrade(request, info) {
       try {
         return await decideUpgrade(sockets, request, info.clientAddress, { ports, config });

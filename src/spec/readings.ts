@@ -192,6 +192,33 @@ export const READINGS = Object.freeze({
     reference:
       'The spec\'s own names; serve --service-name NAME writes NAME lower case in their place (acme-terms-version, x-acme-owner-key, realm="acme") and reads its requests, and the headers their signatures cover, under those names.',
   }),
+  widgetPublishObserved: reading('READING-WIDGET-PUBLISH-OBSERVED', ['4.5', '4.4', '2.5'], 'How the records of publish steps 2 to 4 are observed', {
+    text: '4.4: the publish "Request and response body: not shown"; "Fields of catalog row and post row beyond those named in the publish pipeline: not shown"; 4.5 names the agent slug, the function source records and the stamped configuration (functions, custom HTTP endpoints, custom tools) without saying where any is shown; 2.5: "Billable tools write payment charges through the platform\'s payment-token settlement", free tools "only attribution rows"; 4.1: "an agent named <name> is reached as /agents/<name>/<declared_path>".',
+    accepted:
+      "The agent's slug from the publish answer's agentSlug member, else from the catalog entry's, and the stamped HTTP endpoints (path and method) from the publish answer's reported configuration: a deployment that names them nowhere gets those checks not-run, saying so. A function per tool is judged on the wire: each tool answers tools/call on the widget's MCP endpoint. An exposed tool is judged on the wire: it answers at /agents/<slug>/<path>. The agent's custom tools and the charge or attribution row a tool call writes are shown by no public surface: they are checked only against the embedded reference, through its own records (not-run on a live deployment). The entry's manifest link and the assets a manifest names (iconRef, themeRef) change nothing a deployment is said to do: check-widget judges them in a bundle, no run judges them on a deployment.",
+    reference:
+      'The publish answer carries postId, catalogId, agentSlug, mcp and the steps of 4.5 as they ran (the configure step holds the stamped configuration); the catalog entry carries agentSlug; an exposed tool answers POST /agents/<slug>/tools/<name> with its JSON value; a tool call that answered writes a charge (billable) or an attribution row (free) to an in-memory ledger, debiting no balance.',
+  }),
+  singleFileManifest: reading('READING-SINGLE-FILE-MANIFEST', ['2.5', '4.5'], 'What a single HTML file publishes as', {
+    text: '2.5: "A single HTML file is auto-wrapped into a one-child folder on publish." Which manifest the wrapped folder gets, and how a single file is handed to the publish route (4.4 names only folders), is not said.',
+    accepted:
+      'A folder holding one HTML file and nothing else publishes (2xx with a post id) and its MCP App serves that file as its entry; any manifest the platform writes for it.',
+    reference:
+      "The file becomes the folder's index.html; the platform writes a manifest naming the page's title (else the file's name), version 1.0.0, _meta.platform.v 1 and no tools.",
+  }),
+  manifestParses: reading('READING-MANIFEST-PARSES', ['4.5', '2.5'], 'What "widget.json parses" refuses', {
+    text: '4.5 step 1: "Validate that the caller owns the folder and that widget.json parses"; 2.5 gives the manifest\'s fields and their types.',
+    accepted:
+      'A refusal (any 4xx but 401) and no new catalog entry for a folder of several files without widget.json, for a widget.json that is not JSON, and for one whose fields contradict the types 2.5 gives (tools not a list). A manifest the suite sends is otherwise conformant, so a deployment that checks more than the types passes too.',
+    reference: 'Refuses with 422 and the widget problem code (manifest_missing, manifest_not_json, manifest_invalid), each problem at its JSON pointer.',
+  }),
+  bundleProblemsAtPublish: reading('READING-BUNDLE-PROBLEMS-AT-PUBLISH', ['2.5', '4.5', '7.1'], 'A bundle missing its entry or a tool source', {
+    text: '2.5: the folder layout is "an HTML entry (default index.html) ... optional tools/<name>.js (one file per declared tool)"; 4.5 step 3: "Materialise a function source record for each tool"; 7.1: "FN_NOT_FOUND at call time". Whether a publish refuses such a bundle is not said.',
+    accepted:
+      'Either a refusal (any 4xx but 401), or a published widget that serves no entry content for the missing entry (resources/read fails) and answers FN_NOT_FOUND for the tool without a source. Serving another page as the entry, or running a tool from nothing, fails.',
+    reference:
+      'A missing tool source refuses the publish (422 tool_source_missing); a missing entry publishes, and resources/read answers the MCP resource-not-found error.',
+  }),
   unpublishedValues: reading('READING-UNPUBLISHED-VALUES', ['4.4', '4.5', '4.3', '6', '8'], 'Values and shapes the spec does not give', {
     text: 'Section 8: "Numeric values of the bridge rate window, KV quota caps, live-attach cap, handler time budget, ownerless balance cap and all daily purchase caps: not shown"; 4.4 publish bodies, 4.3 the token endpoint\'s answer and 6 other socket frames: "not shown"; 4.5 gives the agent slug only as <prefix>-<userId6>-<bundleSlug>.',
     accepted: 'Whatever a deployment chooses: no check judges these values or shapes.',

@@ -3,6 +3,7 @@ import { PURCHASE_REQUIREMENT_LIST } from './purchase-requirements.js';
 import { SDK_AUTH_REQUIREMENTS } from './sdk-auth.js';
 import { PLATFORM_MCP_REQUIREMENTS } from './platform-mcp.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from './purchase-method-requirements.js';
+import { PUBLISH_REQUIREMENT_LIST } from './publish-requirements.js';
 import type { RequirementRecord } from './types.js';
 
 const r = (id: string, section: string, condition: string): RequirementRecord => Object.freeze({ id, section, level: 'MUST', condition });
@@ -124,4 +125,5 @@ export const REQUIREMENT_LIST: readonly RequirementRecord[] = Object.freeze([
   ...Object.values(SDK_AUTH_REQUIREMENTS),
   ...Object.values(PURCHASE_METHOD_REQUIREMENTS),
   ...Object.values(PLATFORM_MCP_REQUIREMENTS),
+  ...PUBLISH_REQUIREMENT_LIST,
 ]);

@@ -24,8 +24,9 @@ const TREE_MEMORY_MB = 1024;
 /** A run that ends by itself against these targets does so well within this; past it the test kills the run. */
 const WALL_LIMIT_MS = 90_000;
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
-/** Three checks over three suite files: a key directory read, a signed request, and 4.5's setup (a beforeAll) with its checks. */
-const PLATFORM_CHECKS = ['--only', 'key-directory.entries', '--only', 'signed.agent-header-absent', '--only', '4.5'];
+/** Checks over three suite files: a key directory read, a signed request, and 4.5's setup (a beforeAll) with the three checks that share it. */
+const PUBLISH_CHECKS = ['publish.owned-folder', 'publish.not-owner-refused', 'publish.republish-in-place'].flatMap((id) => ['--only', id]);
+const PLATFORM_CHECKS = ['--only', 'key-directory.entries', '--only', 'signed.agent-header-absent', ...PUBLISH_CHECKS];
 const AGENT_CHECKS = ['--only', '4.2', '--only', 'agent-errors.content-type'];
 
 interface Measured {

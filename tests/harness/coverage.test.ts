@@ -2,7 +2,7 @@ import { REQUIREMENT_LIST } from '../../src/spec/requirements.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../paths.js';
-import { CATALOGUE, coverageStatus, requirementCoverage, sectionsOfCheck, type Coverage } from '../../src/harness/coverage.js';
+import { CATALOGUE, coverageStatus, WIDGET_BUNDLE_RULES, requirementCoverage, sectionsOfCheck, type Coverage } from '../../src/harness/coverage.js';
 import { AUTH_ERROR_LIST } from '../../src/spec/auth-errors.js';
 import { BRIDGE_ERROR_LIST } from '../../src/spec/bridge-errors.js';
 import { ENDPOINT_ERROR_LIST } from '../../src/spec/endpoint-errors.js';
@@ -14,7 +14,15 @@ const entry = (coverage: Coverage, id: string) => coverage.requirements.find((r)
 
 describe('requirement coverage', () => {
   it('lists every catalogue record once, section by section, in document order', () => {
-    const all = [...REQUIREMENT_LIST, ...BRIDGE_ERROR_LIST, ...ENDPOINT_ERROR_LIST, ...AUTH_ERROR_LIST, ...PURCHASE_ERROR_LIST, ...LIMIT_LIST];
+    const all = [
+      ...REQUIREMENT_LIST,
+      ...WIDGET_BUNDLE_RULES,
+      ...BRIDGE_ERROR_LIST,
+      ...ENDPOINT_ERROR_LIST,
+      ...AUTH_ERROR_LIST,
+      ...PURCHASE_ERROR_LIST,
+      ...LIMIT_LIST,
+    ];
     expect(CATALOGUE.map((r) => r.id)).toEqual(all.map((r) => r.id));
     expect(new Set(CATALOGUE.map((r) => r.id)).size).toBe(CATALOGUE.length);
     const coverage = requirementCoverage([]);

@@ -27,7 +27,13 @@ export interface WidgetPlatform {
 export function widgetPlatform(): WidgetPlatform {
   const clock = { now: () => NOW };
   const widgets = createWidgetService({ clock, ids: counterIds() });
-  const platform = createReferencePlatform({ authority: AUTHORITY, clock, fetcher: createMemoryFetcher({}), widgets: false, routes: widgets.routes });
+  const platform = createReferencePlatform({
+    authority: AUTHORITY,
+    clock,
+    fetcher: createMemoryFetcher({}),
+    widgets: false,
+    routes: [...widgets.routes, widgets.agentRoute],
+  });
   return {
     platform,
     widgets,

@@ -5,6 +5,7 @@ import { createMemoryFetcher, type MemoryFetcher } from '../../fetch/index.js';
 import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
 import { counterIds } from '../../widgets/publish/index.js';
 import type { ReferencePurchases } from '../../reference/purchases.js';
+import type { WidgetService } from '../../reference/widgets/index.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
 import { serviceNaming } from '../../spec/naming.js';
@@ -134,6 +135,10 @@ export class InProcessTarget implements Target {
 
   get purchases(): ReferencePurchases | undefined {
     return this.platform?.purchases;
+  }
+
+  get widgets(): WidgetService | undefined {
+    return this.platform?.widgets;
   }
 
   /** Upgrades are served on a loopback port (started on first use) by whichever platform the current case built. */

@@ -1,20 +1,30 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { WIDGET_ROUTES } from '../../spec/publish.js';
 import { isSignedRequest } from '../../verifier/verify-request.js';
-import type { WidgetReader } from '../../widgets/publish/index.js';
+import type { ToolView, WidgetReader } from '../../widgets/publish/index.js';
 import { errorAnswer, renderAnswer } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute, type RouteContext } from '../routes.js';
 import { widgetMcpServer } from './mcp-server.js';
 import { templateMatcher } from './path-template.js';
 import type { ToolRunner } from './tool-runner.js';
+import type { ToolCallRecorder } from './tool-calls.js';
+import type { UserDirectory } from './users.js';
 
 const STATUS = Object.freeze({ notFound: 404, tooLarge: 413 });
 
-async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunner): Promise<Response> {
+/** Who calls the widget's tools, and where their calls are written. */
+export interface McpCallers {
+  readonly users: UserDirectory;
+  readonly calls: ToolCallRecorder;
+}
+
+async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunner, callers: McpCallers): Promise<Response> {
   const read = await ctx.read();
+  let callerId: string | null = null;
   if (isSignedRequest(read.request)) {
     const verdict = await ctx.verify();
     if (!verdict.ok) return renderAnswer(verdict);
+    callerId = callers.users.userIdOf(verdict);
   }
   if (read.truncated)
     return renderAnswer(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The MCP message is larger than the platform reads (section 8).'));
@@ -25,7 +35,8 @@ async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunne
     return renderAnswer(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
   const sources = await reader.getFunctionSources(catalog.agentId);
 
-  const server = widgetMcpServer({ post, catalog, sources, platformOrigin: ctx.url.origin }, runner);
+  const answered = (tool: ToolView) => callers.calls({ agentId: catalog.agentId, authorId: catalog.authorId, tool, callerId, via: 'mcp' });
+  const server = widgetMcpServer({ post, catalog, sources, platformOrigin: ctx.url.origin, answered }, runner);
   // Stateless (no session id) and plain JSON answers: every POST is answered whole, on its own.
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
@@ -45,11 +56,11 @@ async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunne
  * transport specification lets a server do. Public: hosts consume widgets without a platform credential; a request
  * that is signed is verified first, like everywhere on the platform.
  */
-export function mcpRoute(reader: WidgetReader, runner: ToolRunner): PublicRoute {
+export function mcpRoute(reader: WidgetReader, runner: ToolRunner, callers: McpCallers): PublicRoute {
   return {
     name: WIDGET_ROUTES.mcp,
     path: templateMatcher(WIDGET_ROUTES.mcp),
     access: 'public',
-    methods: { POST: (ctx) => answer(ctx, reader, runner) },
+    methods: { POST: (ctx) => answer(ctx, reader, runner, callers) },
   };
 }

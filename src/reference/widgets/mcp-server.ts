@@ -12,7 +12,7 @@ import {
 import { BRIDGE_ERRORS } from '../../spec/bridge-errors.js';
 import { MCP_APP_MIME_TYPE } from '../../spec/widgets.js';
 import { MCP_APPS_EXTENSION_ID, MCP_RESOURCE_NOT_FOUND } from '../../spec/publish.js';
-import { manifestView, type CatalogRecord, type FunctionSourceRecord, type PostRecord } from '../../widgets/publish/index.js';
+import { manifestView, type CatalogRecord, type FunctionSourceRecord, type PostRecord, type ToolView } from '../../widgets/publish/index.js';
 import { injectSdkScript } from '../../widgets/bundle/index.js';
 import { resourceMeta, toolMeta, widgetResourceUri } from './mcp-app-meta.js';
 import type { ToolRunner } from './tool-runner.js';
@@ -24,6 +24,8 @@ export interface ExposedWidget {
   readonly sources: readonly FunctionSourceRecord[];
   /** The platform's origin, where the injected widget SDK loads from. */
   readonly platformOrigin: string;
+  /** Called once a tool answered, so the call is written (a charge or an attribution row, 2.5). */
+  readonly answered?: (tool: ToolView) => Promise<void>;
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -118,7 +120,9 @@ export function widgetMcpServer(widget: ExposedWidget, runner: ToolRunner): Serv
       return failure(BRIDGE_ERRORS.invalid_args.code, `The arguments of ${tool.name} do not match its inputSchema: ${detail}`);
     }
     const result = await runner.run(source, args);
-    return result.ok ? success(result.value) : failure(result.code, result.message);
+    if (!result.ok) return failure(result.code, result.message);
+    await widget.answered?.(tool);
+    return success(result.value);
   });
 
   return server;

@@ -1,10 +1,23 @@
 import { widgetSdkRoute } from './sdk-route.js';
 import { randomUUID } from 'node:crypto';
-import { MemoryFolderSource, MemoryPublishStore, type Clock, type IdSource, type PublishStore, type WidgetReader } from '../../widgets/publish/index.js';
+import {
+  MemoryFolderSource,
+  MemoryPublishStore,
+  MemoryToolUsage,
+  PUBLISH_RULES,
+  type Clock,
+  type IdSource,
+  type PublishRules,
+  type PublishStore,
+  type ToolUsageLedger,
+  type WidgetReader,
+} from '../../widgets/publish/index.js';
 import type { Route } from '../routes.js';
+import { widgetAgentRoute } from './agent-route.js';
 import { catalogRoute } from './catalog-route.js';
 import { mcpRoute } from './mcp-route.js';
 import { publishRoute } from './publish-route.js';
+import { toolCallRecorder } from './tool-calls.js';
 import { createVmToolRunner, type ToolRunner } from './tool-runner.js';
 import { uploadRoute } from './upload-route.js';
 import { hashedUserDirectory, type UserDirectory } from './users.js';
@@ -14,6 +27,10 @@ export interface WidgetServiceOptions {
   readonly folders?: MemoryFolderSource;
   /** The pipeline's records; in-memory by default. */
   readonly store?: PublishStore & WidgetReader;
+  /** Where tool calls are written (charges through settlement, attribution rows); in-memory by default. */
+  readonly usage?: ToolUsageLedger;
+  /** The pipeline's decisions; PUBLISH_RULES by default (a mutant changes one, src/mutants/). */
+  readonly rules?: PublishRules;
   /** Seconds; the system clock by default. */
   readonly clock?: Clock;
   /** Record and folder ids; random by default. */
@@ -29,25 +46,32 @@ export interface WidgetServiceOptions {
 export interface WidgetService {
   /** The widget routes of 4.4 (and the reference-only upload), for the platform's route table. */
   readonly routes: readonly Route[];
+  /** The widget agents' custom HTTP endpoints at /agents/<slug>/...: mounted after every other route. */
+  readonly agentRoute: Route;
   readonly folders: MemoryFolderSource;
   readonly store: PublishStore & WidgetReader;
+  readonly usage: ToolUsageLedger;
 }
 
 const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 const randomIds: IdSource = { next: (kind) => `${kind}_${randomUUID().replace(/-/g, '')}` };
 
 /**
- * The reference platform's widgets (4.4, 4.5): publish, the catalog and each post's MCP endpoint, over one store.
- * Mount with `createReferencePlatform({ ..., routes: createWidgetService().routes })`.
+ * The reference platform's widgets (4.4, 4.5): publish, the catalog, each post's MCP endpoint and each widget
+ * agent's HTTP endpoints, over one store. Mount with `createReferencePlatform({ widgets: options })`.
  */
 export function createWidgetService(options: WidgetServiceOptions = {}): WidgetService {
   const folders = options.folders ?? new MemoryFolderSource();
   const store = options.store ?? new MemoryPublishStore();
+  const usage = options.usage ?? new MemoryToolUsage();
   const ids = options.ids ?? randomIds;
   const users = options.users ?? hashedUserDirectory;
   const runner = options.runner ?? createVmToolRunner();
-  const ports = { folders, store, clock: options.clock ?? systemClock, ids };
-  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner), widgetSdkRoute()];
+  const rules = options.rules ?? PUBLISH_RULES;
+  const clock = options.clock ?? systemClock;
+  const calls = toolCallRecorder({ ledger: usage, clock, ids, rules });
+  const ports = { folders, store, clock, ids, rules };
+  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner, { users, calls }), widgetSdkRoute()];
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
-  return { routes, folders, store };
+  return { routes, agentRoute: widgetAgentRoute(store, runner, users, calls), folders, store, usage };
 }

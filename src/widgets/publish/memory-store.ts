@@ -58,6 +58,10 @@ export class MemoryPublishStore implements PublishStore, WidgetReader {
     return this.agents.get(agentId);
   }
 
+  findAgentBySlug(slug: string): AgentRecord | undefined {
+    return [...this.agents.values()].find((a) => a.slug === slug);
+  }
+
   getFunctionSources(agentId: string): readonly FunctionSourceRecord[] {
     return this.sources.get(agentId) ?? [];
   }

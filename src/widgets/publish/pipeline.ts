@@ -1,6 +1,5 @@
-import { parseManifest, type WidgetManifest, type WidgetProblem } from '../manifest/index.js';
+import type { WidgetManifest, WidgetProblem } from '../manifest/index.js';
 import { BRIDGE_ERRORS } from '../../spec/bridge-errors.js';
-import { LIMITS } from '../../spec/limits.js';
 import { AGENT_STAMP, CATALOG_RECORD_TYPES, PUBLISH_ERROR_CODES } from '../../spec/publish.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../../spec/widgets.js';
 import { manifestView, type ManifestView } from './manifest-view.js';
@@ -15,7 +14,7 @@ import {
   type RefusedFunction,
   type WidgetFolder,
 } from './records.js';
-import { agentSlug } from './slug.js';
+import { PUBLISH_RULES, type PublishRules } from './rules.js';
 
 export interface PublishRequest {
   /** The caller's user id (how a credential maps to a user is the platform's). */
@@ -62,6 +61,7 @@ export interface PublishSuccess {
 export type PublishOutcome = PublishSuccess | PublishRefusal;
 
 const decoder = new TextDecoder();
+const entryOf = (bytes: Uint8Array | undefined): string | null => (bytes === undefined ? null : decoder.decode(bytes));
 
 const STATUS = Object.freeze({ notFound: 404, forbidden: 403, conflict: 409, unprocessable: 422 });
 
@@ -77,8 +77,16 @@ class Refused extends Error {
   }
 }
 
-/** Step 1: the caller owns the folder and its widget.json parses. */
-async function validate(request: PublishRequest, ports: PublishPorts): Promise<{ folder: WidgetFolder; manifestText: string; manifest: WidgetManifest }> {
+/** What step 1 read: the folder, its files as published (a single HTML file wrapped, 2.5) and its manifest. */
+interface Validated {
+  readonly folder: WidgetFolder;
+  readonly files: ReadonlyMap<string, Uint8Array>;
+  readonly manifestText: string;
+  readonly manifest: WidgetManifest;
+}
+
+/** Step 1: the caller owns the folder and its widget.json parses (a single HTML file is wrapped first, 2.5). */
+async function validate(request: PublishRequest, ports: PublishPorts, rules: PublishRules): Promise<Validated> {
   const folder = await ports.folders.getFolder(request.folderId);
   if (!folder) throw new Refused('validate', STATUS.notFound, PUBLISH_ERROR_CODES.folderNotFound, `No folder ${JSON.stringify(request.folderId)} exists.`);
   if (folder.ownerId !== request.callerId) {
@@ -89,7 +97,9 @@ async function validate(request: PublishRequest, ports: PublishPorts): Promise<{
       `The caller does not own folder ${JSON.stringify(folder.id)}; only its owner may publish it.`,
     );
   }
-  const bytes = folder.files.get(WIDGET_MANIFEST.fileName);
+  const wrapped = rules.wrapSingleFile(folder.files);
+  const files = wrapped?.files ?? folder.files;
+  const bytes = wrapped ? new TextEncoder().encode(wrapped.manifestText) : folder.files.get(WIDGET_MANIFEST.fileName);
   if (!bytes) {
     const message = `The folder has no ${WIDGET_MANIFEST.fileName} at its root.`;
     throw new Refused('validate', STATUS.unprocessable, WIDGET_PROBLEMS.manifestMissing.code, message, [
@@ -97,7 +107,7 @@ async function validate(request: PublishRequest, ports: PublishPorts): Promise<{
     ]);
   }
   const manifestText = decoder.decode(bytes);
-  const parsed = parseManifest(manifestText);
+  const parsed = rules.parseManifest(manifestText);
   if (!parsed.ok) {
     const first = parsed.errors[0];
     throw new Refused(
@@ -108,13 +118,14 @@ async function validate(request: PublishRequest, ports: PublishPorts): Promise<{
       parsed.errors,
     );
   }
-  return { folder, manifestText, manifest: parsed.manifest };
+  return { folder, files, manifestText, manifest: parsed.manifest };
 }
 
 /** Step 2: the agent already minted for this author's folder, or a new one with a free slug. */
-async function mintOrReuseAgent(folder: WidgetFolder, view: ManifestView, callerId: string, ports: PublishPorts) {
+async function mintOrReuseAgent(folder: WidgetFolder, view: ManifestView, callerId: string, ports: PublishPorts, rules: PublishRules) {
   const existing = await ports.store.findAgentByFolder(callerId, folder.id);
   if (existing) return { agent: existing, action: 'reused' as const };
+  const agentSlug = rules.agentSlug;
   let slug = agentSlug(callerId, view.name);
   let remixNumber: number | null = null;
   if (folder.remixOf !== undefined) {
@@ -145,9 +156,9 @@ async function mintOrReuseAgent(folder: WidgetFolder, view: ManifestView, caller
 }
 
 /** Step 3: one function source per tool; a source over the 64 KB limit is not materialised (CODE_TOO_LARGE). */
-function materialise(folder: WidgetFolder, view: ManifestView, agentId: string, ports: PublishPorts) {
-  const limit = LIMITS.functionSourceSize.value;
-  const missing = view.tools.filter((tool) => !folder.files.has(tool.file));
+function materialise(files: ReadonlyMap<string, Uint8Array>, view: ManifestView, agentId: string, ports: PublishPorts, rules: PublishRules) {
+  const limit = rules.maxSourceBytes;
+  const missing = view.tools.filter((tool) => rules.toolSource(files, tool) === undefined);
   if (missing.length) {
     const problems = missing.map((tool) => ({
       code: WIDGET_PROBLEMS.toolSourceMissing.code,
@@ -159,7 +170,7 @@ function materialise(folder: WidgetFolder, view: ManifestView, agentId: string, 
   const sources: FunctionSourceRecord[] = [];
   const refused: RefusedFunction[] = [];
   for (const tool of view.tools) {
-    const bytes = folder.files.get(tool.file)!;
+    const bytes = rules.toolSource(files, tool)!;
     if (bytes.byteLength > limit) {
       refused.push({
         tool: tool.name,
@@ -213,15 +224,16 @@ function configuration(view: ManifestView, sources: readonly FunctionSourceRecor
  */
 export async function publishWidget(request: PublishRequest, ports: PublishPorts): Promise<PublishOutcome> {
   const steps: PublishStepReport[] = [];
+  const rules = ports.rules ?? PUBLISH_RULES;
   try {
-    const { folder, manifestText, manifest } = await validate(request, ports);
+    const { folder, files, manifestText, manifest } = await validate(request, ports, rules);
     const view = manifestView(manifest);
     steps.push({ step: 'validate', folderId: folder.id, name: view.name, version: view.version });
 
-    const minted = await mintOrReuseAgent(folder, view, request.callerId, ports);
+    const minted = await mintOrReuseAgent(folder, view, request.callerId, ports, rules);
     steps.push({ step: 'agent', action: minted.action, agentId: minted.agent.id, slug: minted.agent.slug, remixNumber: minted.agent.remixNumber });
 
-    const { sources, refused } = materialise(folder, view, minted.agent.id, ports);
+    const { sources, refused } = materialise(files, view, minted.agent.id, ports, rules);
     await ports.store.replaceFunctionSources(minted.agent.id, sources);
     steps.push({ step: 'functions', materialised: sources.map((s) => ({ tool: s.tool, sourceId: s.id, bytes: s.bytes })), refused });
 
@@ -249,7 +261,7 @@ export async function publishWidget(request: PublishRequest, ports: PublishPorts
         manifest,
         manifestText,
         entryPath: view.resourceUri,
-        entryHtml: folder.files.has(view.resourceUri) ? decoder.decode(folder.files.get(view.resourceUri)) : null,
+        entryHtml: entryOf(rules.entryHtml(files, view.resourceUri)),
         refusedFunctions: refused,
       },
       createdAt: previous?.createdAt ?? now,

@@ -1,3 +1,4 @@
+import type { PublishRules } from './rules.js';
 import type { AgentRecord, CatalogRecord, FunctionSourceRecord, PostRecord, WidgetFolder } from './records.js';
 
 /**
@@ -11,7 +12,7 @@ export interface Clock {
   now(): number;
 }
 
-export type RecordKind = 'agent' | 'function' | 'catalog' | 'post' | 'folder';
+export type RecordKind = 'agent' | 'function' | 'catalog' | 'post' | 'folder' | 'charge' | 'attribution';
 
 /** New record ids; never one given before. */
 export interface IdSource {
@@ -44,6 +45,8 @@ export interface WidgetReader {
   getPost(postId: string): Awaitable<PostRecord | undefined>;
   getAgent(agentId: string): Awaitable<AgentRecord | undefined>;
   getFunctionSources(agentId: string): Awaitable<readonly FunctionSourceRecord[]>;
+  /** The agent minted with this slug, if any (its routes, /agents/<slug>/...). */
+  findAgentBySlug(slug: string): Awaitable<AgentRecord | undefined>;
 }
 
 export interface PublishPorts {
@@ -51,4 +54,6 @@ export interface PublishPorts {
   readonly store: PublishStore;
   readonly clock: Clock;
   readonly ids: IdSource;
+  /** The pipeline's decisions; PUBLISH_RULES by default (a fault of one is a mutant's, src/mutants/). */
+  readonly rules?: PublishRules;
 }

@@ -1,0 +1,171 @@
+import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../spec/widgets.js';
+import { BRIDGE_ERRORS } from '../spec/bridge-errors.js';
+import { WIDGET_AGENT_SLUG, WIDGET_ROUTES } from '../spec/publish.js';
+import { LIMITS } from '../spec/limits.js';
+import { PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
+import { isBareDomain } from '../widgets/csp/bare-domain.js';
+import {
+  agentSlug,
+  bundleSlug,
+  MemoryPublishStore,
+  PUBLISH_RULES,
+  wrapSingleFile,
+  type AgentRecord,
+  type CatalogRecord,
+  type FunctionSourceRecord,
+  type PublishRules,
+} from '../widgets/publish/index.js';
+import { pathOf, rewrite, setText, textOf } from './answer.js';
+import type { Mutant, PlatformFault } from './types.js';
+
+/** Sections 2.5 and 4.5: faults of the publish pipeline where it decides, and of the records it writes. */
+
+/** The widget service with one of the pipeline's decisions changed. */
+const rules = (changed: Partial<PublishRules>): PlatformFault => ({ widgets: (o) => ({ ...o, rules: { ...PUBLISH_RULES, ...changed } }) });
+/** The widget service over a store that writes its records wrongly. */
+const store = (make: () => MemoryPublishStore): PlatformFault => ({ widgets: (o) => ({ ...o, store: make() }) });
+
+/** A manifest the platform makes up for a folder it should have refused. */
+const MADE_UP_MANIFEST = JSON.stringify({
+  name: 'Untitled widget',
+  version: '1.0.0',
+  _meta: { ui: { resourceUri: WIDGET_MANIFEST.defaultEntry }, platform: { v: WIDGET_MANIFEST.schemaVersion } },
+  tools: [],
+});
+const encoder = new TextEncoder();
+const HTML = /\.html?$/i;
+
+class FirstSourceOnlyStore extends MemoryPublishStore {
+  override replaceFunctionSources(agentId: string, records: readonly FunctionSourceRecord[]): void {
+    super.replaceFunctionSources(agentId, records.slice(0, 1));
+  }
+}
+
+class ConfigurationLosingStore extends MemoryPublishStore {
+  constructor(private readonly lose: 'httpEndpoints' | 'customTools') {
+    super();
+  }
+
+  override putAgent(record: AgentRecord): void {
+    super.putAgent({ ...record, configuration: { ...record.configuration, [this.lose]: [] } });
+  }
+}
+
+/** Drops the rejected CSP entries one by one instead of falling back to the default policy for the whole bundle. */
+class CspFilteringStore extends MemoryPublishStore {
+  override putCatalogRecord(record: CatalogRecord): void {
+    const manifest = record.snapshot.manifest;
+    const ui = manifest._meta.ui;
+    const csp = Object.fromEntries(
+      Object.entries(ui.csp).map(([list, domains]) => [list, (domains as readonly string[]).filter((d) => isBareDomain(d))]),
+    ) as unknown as typeof ui.csp;
+    const kept = { ...manifest, _meta: { ...manifest._meta, ui: { ...ui, csp } } };
+    super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: kept } });
+  }
+}
+
+const MCP = new RegExp(`^${WIDGET_ROUTES.mcp.replace(/\{[A-Za-z]+\}/, '[^/]+')}$`);
+
+export const PUBLISH_MUTANTS: readonly Mutant[] = [
+  {
+    id: 'publish-slug-without-user',
+    description: "the agent slug is built without the user's part, <prefix>-<bundleSlug>",
+    requirements: [P.agentSlug.id],
+    platform: {
+      ...rules({
+        agentSlug: (_user, name, remix) =>
+          `${WIDGET_AGENT_SLUG.prefix}${WIDGET_AGENT_SLUG.separator}${bundleSlug(name)}${remix === undefined ? '' : `${WIDGET_AGENT_SLUG.remixSuffix}${remix}`}`,
+      }),
+    },
+  },
+  {
+    id: 'publish-remix-suffix-without-r',
+    description: "a remix's slug appends -<N> instead of -r<N>",
+    requirements: [P.agentSlug.id],
+    platform: rules({ agentSlug: (user, name, remix) => (remix === undefined ? agentSlug(user, name) : `${agentSlug(user, name)}-${remix}`) }),
+  },
+  {
+    id: 'publish-first-function-only',
+    description: 'publishing materialises a function source for the first tool only',
+    requirements: [P.functionSources.id],
+    platform: store(() => new FirstSourceOnlyStore()),
+  },
+  {
+    id: 'publish-http-endpoints-unstamped',
+    description: "the agent's configuration is written without its custom HTTP endpoints",
+    requirements: [P.agentHttpEndpoints.id],
+    platform: store(() => new ConfigurationLosingStore('httpEndpoints')),
+  },
+  {
+    id: 'publish-custom-tools-unstamped',
+    description: "the agent's configuration is written without its custom tools",
+    requirements: [P.agentCustomTools.id],
+    platform: store(() => new ConfigurationLosingStore('customTools')),
+  },
+  {
+    id: 'publish-billable-attribution-only',
+    description: 'a billable tool is written as attribution only, never charged',
+    requirements: [P.toolBilling.id],
+    platform: rules({ usageOf: () => 'attribution' }),
+  },
+  {
+    id: 'publish-single-file-not-wrapped',
+    description: 'a single HTML file is published as it is, without wrapping (so it has no manifest)',
+    requirements: [P.singleFileWrapped.id],
+    platform: rules({ wrapSingleFile: () => null }),
+  },
+  {
+    id: 'publish-manifest-made-up',
+    description: 'a folder without widget.json is published with a manifest the platform makes up',
+    requirements: [WIDGET_PROBLEMS.manifestMissing.id],
+    platform: rules({
+      wrapSingleFile: (files) => (files.has(WIDGET_MANIFEST.fileName) ? null : (wrapSingleFile(files) ?? { files, manifestText: MADE_UP_MANIFEST })),
+    }),
+  },
+  {
+    id: 'publish-manifest-parse-lenient',
+    description: 'a widget.json that does not parse, or contradicts 2.5, is replaced by a made-up manifest',
+    requirements: [WIDGET_PROBLEMS.manifestNotJson.id, WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: rules({
+      parseManifest: (text) => {
+        const parsed = PUBLISH_RULES.parseManifest(text);
+        return parsed.ok ? parsed : PUBLISH_RULES.parseManifest(MADE_UP_MANIFEST);
+      },
+    }),
+  },
+  {
+    id: 'publish-csp-entries-filtered',
+    description: 'a rejected CSP entry is dropped alone instead of the whole bundle falling back to the default policy',
+    requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
+    platform: store(() => new CspFilteringStore()),
+  },
+  {
+    id: 'publish-entry-any-html',
+    description: 'a bundle whose HTML entry is missing is served with another HTML file of the folder as its entry',
+    requirements: [WIDGET_PROBLEMS.entryMissing.id],
+    platform: rules({ entryHtml: (files, uri) => files.get(uri) ?? [...files].find(([path]) => HTML.test(path))?.[1] }),
+  },
+  {
+    id: 'publish-missing-source-empty',
+    description: 'a tool whose source file is missing is materialised from an empty source',
+    requirements: [WIDGET_PROBLEMS.toolSourceMissing.id],
+    platform: rules({ toolSource: (files, tool) => files.get(tool.file) ?? encoder.encode('') }),
+  },
+  {
+    id: 'publish-source-limit-off',
+    description: 'function sources over 64 KB are materialised',
+    requirements: [LIMITS.functionSourceSize.id],
+    platform: rules({ maxSourceBytes: Number.POSITIVE_INFINITY }),
+  },
+  {
+    id: 'publish-fn-not-found-as-not-found',
+    description: 'a tool whose function was not published answers not_found instead of FN_NOT_FOUND',
+    requirements: [BRIDGE_ERRORS.FN_NOT_FOUND.id],
+    platform: {
+      answer: rewrite(
+        (_a, r) => MCP.test(pathOf(r)),
+        (a) => setText(a, textOf(a).split(`"code":"${BRIDGE_ERRORS.FN_NOT_FOUND.code}"`).join(`"code":"${BRIDGE_ERRORS.not_found.code}"`)),
+      ),
+    },
+  },
+];

@@ -1,0 +1,117 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { jsonBody, WidgetSession, type SentExchange, type WidgetCaller } from '../../src/harness/widget-session.js';
+import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
+import { check, type CheckContext, type CheckDefinition } from './check.js';
+import { checkTimeout } from './context.js';
+import { suiteTarget } from './target.js';
+
+/** How long a widget check may take: it uploads, publishes and talks MCP. */
+export const WIDGET_CHECK_TIMEOUT_MS = checkTimeout(60_000);
+
+/** A MUST check of the widget suites, with their timeout. */
+export function widgetCheck(definition: Omit<CheckDefinition, 'level' | 'timeout'>): void {
+  check({ level: 'MUST', timeout: WIDGET_CHECK_TIMEOUT_MS, ...definition });
+}
+
+/** A member of a JSON answer's body, when it is a string. */
+export function stringMember(sent: SentExchange, name: string): string | undefined {
+  const value = (jsonBody(sent.response) as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The entries of the catalog document (4.4 shows no fields; `widgets` is the reference's list). */
+export function catalogEntries(sent: SentExchange): Array<Record<string, unknown>> {
+  const widgets = (jsonBody(sent.response) as { widgets?: unknown } | undefined)?.widgets;
+  return Array.isArray(widgets) ? (widgets as Array<Record<string, unknown>>) : [];
+}
+
+export const is2xx = (sent: SentExchange): boolean => sent.response.status >= 200 && sent.response.status < 300;
+
+/** Why a widget check cannot run on a deployment that refused the reference-only folder upload. */
+export function noFolderReason(upload: SentExchange): string {
+  return `needs a folder: the deployment answered ${upload.response.status} to the reference-only upload ${REFERENCE_ONLY_ROUTES.folders}, and the spec gives no folder API the suite could use`;
+}
+
+/** An upload and the publish of the folder it made. */
+export interface Publishing {
+  readonly upload: SentExchange;
+  readonly published: SentExchange;
+  readonly folderId: string;
+  /** The post the publish names, when it succeeded and named one. */
+  readonly postId: string | undefined;
+}
+
+/** A session of a check's own, on a target of its own. */
+export interface OwnSession {
+  readonly session: WidgetSession;
+  /** Uploads `files` as `caller` (not-run when the deployment has no reference-only upload) and publishes the folder. */
+  publish(caller: WidgetCaller, files: Readonly<Record<string, string>>, remixOf?: string): Promise<Publishing>;
+  /** Like `publish`, and fails the check unless the publish succeeded with a post id. */
+  published(caller: WidgetCaller, files: Readonly<Record<string, string>>, remixOf?: string): Promise<Publishing & { readonly postId: string }>;
+  /** An MCP client of the post's endpoint, closed with the session. */
+  mcp(postId: string): Promise<Client>;
+}
+
+/**
+ * Runs `fn` with a widget session on a target of its own, so the deployment it publishes to is the one as it stands
+ * now (a fault the self-test switches on is in it) and no other check's widgets are there; every exchange is recorded.
+ */
+export async function withOwnSession<T>(c: CheckContext, name: string, fn: (own: OwnSession) => Promise<T>): Promise<T> {
+  const target = suiteTarget();
+  const session = new WidgetSession(target, name);
+  const clients: Client[] = [];
+  const publish = async (caller: WidgetCaller, files: Readonly<Record<string, string>>, remixOf?: string): Promise<Publishing> => {
+    const upload = await session.uploadFolder(caller, files, remixOf);
+    const folderId = stringMember(upload, 'folderId');
+    if (upload.response.status !== 201 || folderId === undefined) c.notRun(noFolderReason(upload));
+    const published = await session.publish(caller, folderId);
+    return { upload, published, folderId, postId: is2xx(published) ? stringMember(published, 'postId') : undefined };
+  };
+  const own: OwnSession = {
+    session,
+    publish,
+    async published(caller, files, remixOf) {
+      const p = await publish(caller, files, remixOf);
+      if (p.postId === undefined) throw new Error(`the publish answered ${p.published.response.status} without a post id`);
+      return { ...p, postId: p.postId };
+    },
+    async mcp(postId) {
+      const client = await session.mcpClient(postId);
+      clients.push(client);
+      return client;
+    },
+  };
+  try {
+    await session.open();
+    return await fn(own);
+  } finally {
+    for (const client of clients) await client.close().catch(() => undefined);
+    for (const e of session.recorded()) c.record(e);
+    await target.close();
+  }
+}
+
+/** Every ui:// resource the post's MCP App lists. */
+export async function uiResources(mcp: Client): Promise<Array<{ uri: string; mimeType?: string; _meta?: Record<string, unknown> }>> {
+  const { resources } = await mcp.listResources();
+  return resources.filter((r) => r.uri.startsWith('ui://'));
+}
+
+/** The text of the first ui:// resource as read, or undefined when none is listed or reading it fails. */
+export async function readEntryText(mcp: Client): Promise<string | undefined> {
+  const ui = (await uiResources(mcp))[0];
+  if (!ui) return undefined;
+  try {
+    const { contents } = await mcp.readResource({ uri: ui.uri });
+    const text = contents.map((item) => (item as { text?: unknown }).text).find((t) => typeof t === 'string');
+    return text as string | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The 7.1 code of a tool result that is an error (structuredContent.error.code), or undefined. */
+export function toolErrorCode(result: object): string | undefined {
+  const { isError, structuredContent } = result as { isError?: unknown; structuredContent?: { error?: { code?: string } } };
+  return isError ? structuredContent?.error?.code : undefined;
+}
