@@ -113,6 +113,43 @@ export const valueForms: Group = {
       }),
     },
     {
+      id: 'malformed-signature-extra-label',
+      description: 'Signature carries a second label that Signature-Input does not name',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              after: (r) => {
+                const s = r.headers.find(([n]) => n === HEADERS.signature)!;
+                s[1] = `${s[1]}, sig2=${s[1].slice(s[1].indexOf('=') + 1)}`;
+              },
+            }),
+            refused(AUTH_CODES.signature_malformed),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'malformed-covered-item-token',
+      description: 'a covered item written as a Token (content-digest unquoted) beside the quoted components',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered(), HEADERS.contentDigest] })] }), refused(AUTH_CODES.signature_malformed))],
+      }),
+    },
+    {
+      id: 'valid-agent-field-covered-whole',
+      description: 'the whole Signature-Agent field covered as a plain header field, beside its member: accepted',
+      flags: ['Valid', 'Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered(), `"${HEADERS.signatureAgent}"`] })] }), accepted(k.alice.agentUrl))],
+      }),
+    },
+    {
       id: 'agent-member-token',
       description: 'the Signature-Agent member is a Token spelling the key set URL, not a String',
       flags: ['SignatureAgent'],
