@@ -1,6 +1,6 @@
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
-import { WEB_BOT_AUTH_TAG, WELL_KNOWN } from '../spec/wire.js';
+import { ED25519_JWK, WEB_BOT_AUTH_TAG, WELL_KNOWN } from '../spec/wire.js';
 
 const skew = LIMITS.clockSkew.value;
 const window = LIMITS.signatureValidity.value;
@@ -97,4 +97,33 @@ export const MESSAGES = {
   rememberedCard: (description: string) =>
     `${description} (remembered from an earlier attempt; the card is read again after about ${LIMITS.cardRefusalMemory.value / 60} minutes)`,
   directorySuffix: WELL_KNOWN.keyDirectory,
+} as const;
+
+/** Why a Signature-Agent member names no agent (signature-agent.ts), for error_description. */
+export const AGENT_URL_WHY = {
+  notAbsolute: 'the value must be an absolute URL',
+  notHttps: 'the value must use https',
+  userInfo: 'the URL must not carry user information',
+  queryOrFragment: 'the URL must not carry a query or fragment',
+  directoryNotOrigin: 'with type=directory the value must be an origin such as https://agent.example',
+  notNormalized: (href: string) => `the URL must be written in normalized form (${href})`,
+  notCardUrl: `with type=cimd the value must be a card URL ending in ${WELL_KNOWN.agentCard}`,
+  unknownType: (type: string) => `the type ${JSON.stringify(type)} is not one of jwks_uri, cimd or directory`,
+  notKeySetUrl: `the value must be a key set URL ending in ${WELL_KNOWN.jwks}`,
+} as const;
+
+/** What is wrong with a key set document (key-set.ts), for error_description. */
+export const KEY_SET_DETAIL = {
+  notObject: (index: number) => `keys[${index}] is not an object`,
+  kty: (index: number, kty: unknown) => `keys[${index}] has kty ${JSON.stringify(kty)}; only ${ED25519_JWK.kty} (Ed25519) keys are admitted`,
+  crv: (index: number, crv: unknown) => `keys[${index}] has crv ${JSON.stringify(crv)}; only ${ED25519_JWK.crv} is admitted`,
+  use: (index: number, use: unknown) => `keys[${index}] must say use "${ED25519_JWK.use}", not ${JSON.stringify(use)}`,
+  privateKey: (index: number) => `keys[${index}] carries a private key (d); publish the public key only`,
+  x: (index: number) => `keys[${index}] has no valid x (32 bytes, base64url)`,
+  testKey: (index: number) => `keys[${index}] is the RFC 9421 test key, which is public and never admitted`,
+  notJsonObject: 'it is not a JSON object',
+  noKeysArray: 'it has no "keys" array',
+  noEd25519Key: (entries: number) => (entries ? 'it holds no Ed25519 key' : 'its "keys" array is empty'),
+  tooManyKeys: (n: number, max: number) => `it holds ${n} Ed25519 keys; a key set may hold at most ${max}`,
+  notJson: 'the body is not JSON',
 } as const;
