@@ -72,6 +72,14 @@ export const READINGS = Object.freeze({
     accepted: 'Refused, with signature_malformed or signature_invalid.',
     reference: 'signature_malformed, known before any fetch: the base cannot be built.',
   }),
+  valueType: reading('READING-VALUE-TYPE', ['5.2', '7.3'], 'A signature parameter or Signature-Agent member of the wrong structured-field type', {
+    text: '5.2 gives keyid, alg and nonce by their content ("RFC 7638 thumbprint of the key, base64url, 43 characters", "ed25519 if sent", "1 to 256 characters") and the Signature-Agent member by the URL it names; it does not say which structured-field type carries them. 7.3: signature_params_invalid "Parameter rules of 5.2 broken", signature_malformed "Headers not structured-field dictionaries", signature_agent_invalid "wrong URL form".',
+    standard:
+      'RFC 9421 section 2.3: keyid, alg and nonce are String values; RFC 8941 section 3.3: a Token is another bare item than a String, even when spelled the same. A Signature-Agent member names a URL as a String.',
+    accepted:
+      'Refused. A parameter sent as a Token: signature_params_invalid or signature_malformed. A Signature-Agent member that is not a String: signature_agent_invalid or signature_malformed.',
+    reference: 'signature_params_invalid for a parameter (the rule of 5.2 is not met by a String), signature_agent_invalid for a member.',
+  }),
   keyDirectoryHosted: reading('READING-KEY-DIRECTORY-HOSTED', ['2.4'], 'Which agents the key directory lists', {
     text: '2.4: "Key directory: served at the origin … It lists the Ed25519 keys of every agent the server hosts, one entry per thumbprint." 5.2: "Registration happens through the signed request itself."',
     accepted:

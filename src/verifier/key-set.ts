@@ -1,6 +1,7 @@
 import { jwkThumbprint } from '../httpsig/index.js';
 import { LIMITS } from '../spec/limits.js';
 import { ED25519_JWK, RFC9421_TEST_KEYS } from '../spec/wire.js';
+import { KEY_SET_DETAIL as DETAIL } from './messages.js';
 import type { Ed25519PublicJwk, PublishedKey } from './ports.js';
 
 export type KeySetJudgement = { ok: true; keys: PublishedKey[] } | { ok: false; detail: string };
@@ -8,16 +9,16 @@ export type KeySetJudgement = { ok: true; keys: PublishedKey[] } | { ok: false; 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 function entryProblem(entry: unknown, index: number): string | null {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `keys[${index}] is not an object`;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return DETAIL.notObject(index);
   const k = entry as Record<string, unknown>;
-  if (k.kty !== ED25519_JWK.kty) return `keys[${index}] has kty ${JSON.stringify(k.kty)}; only ${ED25519_JWK.kty} (Ed25519) keys are admitted`;
-  if (k.crv !== ED25519_JWK.crv) return `keys[${index}] has crv ${JSON.stringify(k.crv)}; only ${ED25519_JWK.crv} is admitted`;
-  if (k.use !== ED25519_JWK.use) return `keys[${index}] must say use "${ED25519_JWK.use}", not ${JSON.stringify(k.use)}`;
-  if ('d' in k) return `keys[${index}] carries a private key (d); publish the public key only`;
+  if (k.kty !== ED25519_JWK.kty) return DETAIL.kty(index, k.kty);
+  if (k.crv !== ED25519_JWK.crv) return DETAIL.crv(index, k.crv);
+  if (k.use !== ED25519_JWK.use) return DETAIL.use(index, k.use);
+  if ('d' in k) return DETAIL.privateKey(index);
   if (typeof k.x !== 'string' || !BASE64URL.test(k.x) || Buffer.from(k.x, 'base64url').length !== 32) {
-    return `keys[${index}] has no valid x (32 bytes, base64url)`;
+    return DETAIL.x(index);
   }
-  if (RFC9421_TEST_KEYS.ed25519X.includes(k.x)) return `keys[${index}] is the RFC 9421 test key, which is public and never admitted`;
+  if (RFC9421_TEST_KEYS.ed25519X.includes(k.x)) return DETAIL.testKey(index);
   return null;
 }
 
@@ -31,13 +32,13 @@ function isPublicRsaKey(entry: unknown): boolean {
  * keys. An RSA public key may ride beside them (READING-KEY-SET-RSA); it is not counted and never verifies.
  */
 export function judgeKeySet(document: unknown): KeySetJudgement {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return { ok: false, detail: 'it is not a JSON object' };
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return { ok: false, detail: DETAIL.notJsonObject };
   const all = (document as { keys?: unknown }).keys;
-  if (!Array.isArray(all)) return { ok: false, detail: 'it has no "keys" array' };
+  if (!Array.isArray(all)) return { ok: false, detail: DETAIL.noKeysArray };
   const keys = all.filter((entry) => !isPublicRsaKey(entry));
-  if (keys.length === 0) return { ok: false, detail: all.length ? 'it holds no Ed25519 key' : 'its "keys" array is empty' };
+  if (keys.length === 0) return { ok: false, detail: DETAIL.noEd25519Key(all.length) };
   const max = LIMITS.keysPerKeySet.value;
-  if (keys.length > max) return { ok: false, detail: `it holds ${keys.length} Ed25519 keys; a key set may hold at most ${max}` };
+  if (keys.length > max) return { ok: false, detail: DETAIL.tooManyKeys(keys.length, max) };
   const published: PublishedKey[] = [];
   for (const [index, entry] of all.entries()) {
     if (isPublicRsaKey(entry)) continue;
@@ -55,6 +56,6 @@ export function parseJsonDocument(body: Uint8Array): { ok: true; value: unknown 
   try {
     return { ok: true, value: JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) };
   } catch {
-    return { ok: false, detail: 'the body is not JSON' };
+    return { ok: false, detail: DETAIL.notJson };
   }
 }

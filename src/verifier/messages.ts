@@ -1,5 +1,6 @@
+import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
-import { WEB_BOT_AUTH_TAG, WELL_KNOWN } from '../spec/wire.js';
+import { ED25519_JWK, WEB_BOT_AUTH_TAG, WELL_KNOWN } from '../spec/wire.js';
 
 const skew = LIMITS.clockSkew.value;
 const window = LIMITS.signatureValidity.value;
@@ -24,13 +25,18 @@ export const MESSAGES = {
     'The platform read the request body before checking its signature, so nothing could be evaluated. This is a fault of the platform route, not of the request.',
   notDictionaries:
     'Signature-Input and Signature must be RFC 9651 dictionaries whose members match label for label, each Signature member a byte sequence (:base64:).',
-  labelsDiffer: (onlyInput: string[], onlySignature: string[]) =>
-    `Signature-Input and Signature must name the same labels; ${[
+  // The label lists, the spans of time and the missing names below are worked out here, not by the checks:
+  // they change only the words of error_description, which the spec leaves open (see docs/mutation.md).
+  labelsDiffer: (inputs: ReadonlyMap<string, unknown>, signatures: ReadonlyMap<string, unknown>) => {
+    const onlyInput = [...inputs.keys()].filter((l) => !signatures.has(l));
+    const onlySignature = [...signatures.keys()].filter((l) => !inputs.has(l));
+    return `Signature-Input and Signature must name the same labels; ${[
       onlyInput.length ? `only Signature-Input has ${onlyInput.join(', ')}` : '',
       onlySignature.length ? `only Signature has ${onlySignature.join(', ')}` : '',
     ]
       .filter(Boolean)
-      .join(' and ')}.`,
+      .join(' and ')}.`;
+  },
   noTag: `No signature carries tag="${WEB_BOT_AUTH_TAG}" (a quoted string). Set that tag on the Signature-Input member this platform should verify.`,
   tooManyLabels: (n: number, max: number) => `${n} signatures carry tag="${WEB_BOT_AUTH_TAG}"; at most ${max} may (one per held key).`,
   signatureSize: (label: string, size: number) => `Signature ${label} is ${size} bytes; an Ed25519 signature is exactly ${LIMITS.signatureSize.value} bytes.`,
@@ -43,9 +49,12 @@ export const MESSAGES = {
   paramAlg: (alg: string) => `The alg parameter says ${JSON.stringify(alg)}; when sent it must be "ed25519".`,
   paramNonce: `The nonce parameter is required: a string of 1 to ${nonceMax} characters, fresh for every request.`,
   paramOrder: 'The expires parameter must be later than created.',
-  paramWindow: (span: number) => `The signature is valid for ${span} seconds; expires - created may be at most ${window} seconds.`,
-  createdAhead: (ahead: number) => `The created parameter is ${ahead} seconds in the future (more than ${skew} s of tolerated skew); check the signer's clock.`,
-  expired: (ago: number) => `The signature expired ${ago} seconds ago (more than ${skew} s of tolerated skew); sign a fresh request.`,
+  paramWindow: (created: number, expires: number) =>
+    `The signature is valid for ${expires - created} seconds; expires - created may be at most ${window} seconds.`,
+  createdAhead: (created: number, now: number) =>
+    `The created parameter is ${created - now} seconds in the future (more than ${skew} s of tolerated skew); check the signer's clock.`,
+  expired: (expires: number, now: number) =>
+    `The signature expired ${now - expires} seconds ago (more than ${skew} s of tolerated skew); sign a fresh request.`,
   authority: (got: string, own: string) =>
     `The request was signed for ${JSON.stringify(got)}, but this platform verifies signatures made for its own host only; sign the request for ${own} and send it there, not to an alias or custom domain.`,
   bodyTooLarge: () =>
@@ -54,8 +63,8 @@ export const MESSAGES = {
     'The request is signed but carries no Signature-Agent header; send Signature-Agent: sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri and cover it.',
   agentHeaderNotDictionary:
     'Signature-Agent must be an RFC 9651 dictionary such as sig1="https://<agent>/.well-known/jwks.json";type=jwks_uri (the bare-string legacy form is not accepted).',
-  coverageMissing: (label: string, missing: string[]) =>
-    `Signature ${label} does not cover ${missing.join(', ')}; Accept-Signature lists every component this platform needs.`,
+  coverageMissing: (label: string, derived: readonly string[], agentMember: boolean) =>
+    `Signature ${label} does not cover ${[...derived.map((n) => `"${n}"`), ...(agentMember ? [`"${HEADERS.signatureAgent}";key="${label}"`] : [])].join(', ')}; Accept-Signature lists every component this platform needs.`,
   coverageBody: (label: string) =>
     `The request has a body, so signature ${label} must cover "content-digest" and the request must send Content-Digest (sha-256 or sha-512 over the body bytes).`,
   coverageAgentTwice: (label: string) =>
@@ -88,4 +97,33 @@ export const MESSAGES = {
   rememberedCard: (description: string) =>
     `${description} (remembered from an earlier attempt; the card is read again after about ${LIMITS.cardRefusalMemory.value / 60} minutes)`,
   directorySuffix: WELL_KNOWN.keyDirectory,
+} as const;
+
+/** Why a Signature-Agent member names no agent (signature-agent.ts), for error_description. */
+export const AGENT_URL_WHY = {
+  notAbsolute: 'the value must be an absolute URL',
+  notHttps: 'the value must use https',
+  userInfo: 'the URL must not carry user information',
+  queryOrFragment: 'the URL must not carry a query or fragment',
+  directoryNotOrigin: 'with type=directory the value must be an origin such as https://agent.example',
+  notNormalized: (href: string) => `the URL must be written in normalized form (${href})`,
+  notCardUrl: `with type=cimd the value must be a card URL ending in ${WELL_KNOWN.agentCard}`,
+  unknownType: (type: string) => `the type ${JSON.stringify(type)} is not one of jwks_uri, cimd or directory`,
+  notKeySetUrl: `the value must be a key set URL ending in ${WELL_KNOWN.jwks}`,
+} as const;
+
+/** What is wrong with a key set document (key-set.ts), for error_description. */
+export const KEY_SET_DETAIL = {
+  notObject: (index: number) => `keys[${index}] is not an object`,
+  kty: (index: number, kty: unknown) => `keys[${index}] has kty ${JSON.stringify(kty)}; only ${ED25519_JWK.kty} (Ed25519) keys are admitted`,
+  crv: (index: number, crv: unknown) => `keys[${index}] has crv ${JSON.stringify(crv)}; only ${ED25519_JWK.crv} is admitted`,
+  use: (index: number, use: unknown) => `keys[${index}] must say use "${ED25519_JWK.use}", not ${JSON.stringify(use)}`,
+  privateKey: (index: number) => `keys[${index}] carries a private key (d); publish the public key only`,
+  x: (index: number) => `keys[${index}] has no valid x (32 bytes, base64url)`,
+  testKey: (index: number) => `keys[${index}] is the RFC 9421 test key, which is public and never admitted`,
+  notJsonObject: 'it is not a JSON object',
+  noKeysArray: 'it has no "keys" array',
+  noEd25519Key: (entries: number) => (entries ? 'it holds no Ed25519 key' : 'its "keys" array is empty'),
+  tooManyKeys: (n: number, max: number) => `it holds ${n} Ed25519 keys; a key set may hold at most ${max}`,
+  notJson: 'the body is not JSON',
 } as const;

@@ -1,5 +1,6 @@
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../spec/wire.js';
 import { BoundedMemo } from './memo.js';
+import { AGENT_URL_WHY as WHY } from './messages.js';
 
 export type AgentUrlType = (typeof SIGNATURE_AGENT_TYPES)[keyof typeof SIGNATURE_AGENT_TYPES];
 
@@ -40,15 +41,15 @@ function readIdentity(value: string, type: string | null, allowInsecure: boolean
   try {
     url = new URL(value);
   } catch {
-    return { ok: false, why: 'the value must be an absolute URL' };
+    return { ok: false, why: WHY.notAbsolute };
   }
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return { ok: false, why: 'the value must use https' };
-  if (url.username || url.password) return { ok: false, why: 'the URL must not carry user information' };
-  if (url.search || url.hash || value.includes('?') || value.includes('#')) return { ok: false, why: 'the URL must not carry a query or fragment' };
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return { ok: false, why: WHY.notHttps };
+  if (url.username || url.password) return { ok: false, why: WHY.userInfo };
+  if (url.search || url.hash || value.includes('?') || value.includes('#')) return { ok: false, why: WHY.queryOrFragment };
 
   if (type === SIGNATURE_AGENT_TYPES.directory) {
     if (url.pathname !== '/' || (value !== url.origin && value !== `${url.origin}/`)) {
-      return { ok: false, why: 'with type=directory the value must be an origin such as https://agent.example' };
+      return { ok: false, why: WHY.directoryNotOrigin };
     }
     const agentUrl = url.origin;
     return {
@@ -63,20 +64,20 @@ function readIdentity(value: string, type: string | null, allowInsecure: boolean
       },
     };
   }
-  if (value !== url.href) return { ok: false, why: `the URL must be written in normalized form (${url.href})` };
+  if (value !== url.href) return { ok: false, why: WHY.notNormalized(url.href) };
   if (type === SIGNATURE_AGENT_TYPES.cimd) {
     const agentUrl = withoutSuffix(value, WELL_KNOWN.agentCard);
-    if (!agentUrl) return { ok: false, why: `with type=cimd the value must be a card URL ending in ${WELL_KNOWN.agentCard}` };
+    if (!agentUrl) return { ok: false, why: WHY.notCardUrl };
     return {
       ok: true,
       identity: { type, identifier: value, agentUrl, cardUrl: value, keySetUrl: null, cardKeySetUrls: [agentUrl + WELL_KNOWN.jwks] },
     };
   }
   if (type !== null && type !== SIGNATURE_AGENT_TYPES.jwksUri) {
-    return { ok: false, why: `the type ${JSON.stringify(type)} is not one of jwks_uri, cimd or directory` };
+    return { ok: false, why: WHY.unknownType(type) };
   }
   const agentUrl = withoutSuffix(value, WELL_KNOWN.jwks);
-  if (!agentUrl) return { ok: false, why: `the value must be a key set URL ending in ${WELL_KNOWN.jwks}` };
+  if (!agentUrl) return { ok: false, why: WHY.notKeySetUrl };
   return {
     ok: true,
     identity: {

@@ -7,9 +7,10 @@ import { headers } from './headers.js';
 import { positives } from './positives.js';
 import { precedence } from './precedence.js';
 import { state } from './state.js';
+import { valueForms } from './value-forms.js';
 
 /** Every signed-request scenario, grouped as vectors/signed-requests.json groups them. */
-export const SIGNED_REQUEST_GROUPS: readonly Group[] = [positives, credentials, headers, body, documents, fetchRules, state, precedence];
+export const SIGNED_REQUEST_GROUPS: readonly Group[] = [positives, credentials, headers, valueForms, body, documents, fetchRules, state, precedence];
 
 /** What each flag of vectors/signed-requests.json means. */
 export const SIGNED_REQUEST_FLAGS: Readonly<Record<string, string>> = {

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The purchase machine's run (`npm run mutation:purchase`): the settings of stryker.config.json over
+ * src/purchase, with an incremental file kept in the repository (docs/mutation.md).
+ */
+const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
+
+export default {
+  ...base,
+  // messages.ts holds the words of problem details only, which the spec leaves open.
+  mutate: ['src/purchase/**/*.ts', '!src/purchase/**/index.ts', '!src/purchase/messages.ts'],
+  incremental: true,
+  incrementalFile: 'mutation/purchase.incremental.json',
+  jsonReporter: { fileName: 'reports/mutation/purchase.json' },
+  htmlReporter: { fileName: 'reports/mutation/purchase.html' },
+  tempDirName: '.stryker-tmp-purchase',
+};
