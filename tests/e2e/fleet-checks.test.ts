@@ -3,6 +3,7 @@ import { AUTH_CODES } from '../../src/spec/auth-errors.js';
 import { requirementId } from '../../src/spec/ids.js';
 import { PURCHASE_REQUIREMENTS } from '../../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';
+import { REQUIREMENTS } from '../../src/spec/requirements.js';
 import { type ServeProcess, startServe } from '../stores/serve-process.js';
 import { spawnCli } from './spawn-cli.js';
 
@@ -14,6 +15,7 @@ import { spawnCli } from './spawn-cli.js';
 const FLEET_CHECKS: Readonly<Record<string, readonly string[]>> = {
   'fleet.replay-across-instances': [requirementId('AUTH', AUTH_CODES.signature_replayed)],
   'fleet.throttle-counts-every-instance': [requirementId('AUTH', AUTH_CODES.too_many_failed_signatures)],
+  'fleet.platform-token-accepted-elsewhere': [REQUIREMENTS.signedRequestAccepted.id],
   'fleet.in-flight-charge-resumed-elsewhere': [PURCHASE_ERRORS.charge_processing.id, PURCHASE_REQUIREMENTS.resumeSameCredential.id],
   'fleet.concurrent-presentations-charge-once': [
     PURCHASE_ERRORS.purchase_already_granted.id,
@@ -61,6 +63,7 @@ describe('run --also-base-url: the fleet checks', () => {
     const byId = new Map(results.map((r) => [r.id, r.message ?? '']));
     expect(byId.get('fleet.replay-across-instances')).toContain('expected 401 signature_replayed, but the answer was 200');
     expect(byId.get('fleet.throttle-counts-every-instance')).toContain('expected 401 too_many_failed_signatures, but the answer was 200');
+    expect(byId.get('fleet.platform-token-accepted-elsewhere')).toContain('refused with platform_token_invalid');
     expect(byId.get('fleet.in-flight-charge-resumed-elsewhere')).toContain('the instance at --also-base-url answered');
     expect(byId.get('fleet.concurrent-presentations-charge-once')).toContain('was not answered as one purchase');
     expect(code).toBe(1);
