@@ -17,28 +17,8 @@ import { arch, cpus, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench, type Task } from 'tinybench';
-import {
-  FakeCardProcessor,
-  ManualClock,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  MemoryPurchaseStore,
-  SeededRandom,
-  credentialFor,
-  decidePurchase,
-  isGranted,
-  serializeCredential,
-  singlePaymentChallenge,
-  type PaymentChallenge,
-  type PurchaseConfig,
-  type PurchaseOutcome,
-  type PurchasePorts,
-  type PurchaseRequest,
-  type ScriptedCharge,
-} from '../src/purchase/index.js';
-import { HEADERS } from '../src/spec/headers.js';
-import { STRIPE_PAYLOAD_MEMBERS } from '../src/spec/payments.js';
-import { DEFAULT_PROBLEM_BASES } from '../src/spec/problem-types.js';
+import { decidePurchase, isGranted, MemoryPurchaseStore, type PurchaseOutcome, type PurchaseRequest, type ScriptedCharge } from '../src/purchase/index.js';
+import { buyerRequest as request, challengeOf, PACK_CONFIG as config, paidHeaders, purchasePorts } from './purchase-world.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -59,44 +39,8 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`bench setup: ${message}`);
 }
 
-const T0 = 1_789_732_800;
-const BUYER = 'https://buyer.agent.example/';
-const config: PurchaseConfig = {
-  realm: 'platform.example',
-  problemBases: DEFAULT_PROBLEM_BASES,
-  terms: { url: 'https://platform.example/doc/terms-of-service', version: '2026-07-31' },
-  mppEnabled: true,
-  purchasesOpen: true,
-  pack: { packId: 'mpp_5', price: { amount: '500', currency: 'usd' }, creditNano: '5000000000', networkId: 'profile_bench' },
-};
-
-function memoryPorts(script: readonly ScriptedCharge[] = []): PurchasePorts & { processor: FakeCardProcessor; store: MemoryPurchaseStore } {
-  return {
-    clock: new ManualClock(T0),
-    random: new SeededRandom('bench'),
-    processor: new FakeCardProcessor(script),
-    store: new MemoryPurchaseStore(),
-    lock: new MemoryPurchaseLock(),
-    buyers: new MemoryBuyerDirectory(),
-  };
-}
-
-/** A signed agent's request, the credential and assent among its covered components. */
-function request(headers: Record<string, string>): PurchaseRequest {
-  return { buyer: { agentUrl: BUYER }, signed: true, coveredHeaders: [HEADERS.paymentAuthorization, HEADERS.termsAccepted], headers, now: T0 };
-}
-
-function challengeOf(outcome: PurchaseOutcome): PaymentChallenge {
-  const parsed = singlePaymentChallenge(outcome.headers[HEADERS.wwwAuthenticate] ?? '');
-  if (!parsed.ok) throw new Error(`no challenge: ${outcome.status}`);
-  return parsed.challenge;
-}
-
-function paidHeaders(challenge: PaymentChallenge, token: string): Record<string, string> {
-  return {
-    [HEADERS.paymentAuthorization]: serializeCredential(credentialFor(challenge, { [STRIPE_PAYLOAD_MEMBERS.spt]: token })),
-    [HEADERS.termsAccepted]: config.terms.version,
-  };
+function memoryPorts(script: readonly ScriptedCharge[] = []): ReturnType<typeof purchasePorts<MemoryPurchaseStore>> {
+  return purchasePorts('bench', new MemoryPurchaseStore(), script);
 }
 
 const codeOf = (outcome: PurchaseOutcome): string => (isGranted(outcome) ? 'granted' : outcome.code);
@@ -127,7 +71,7 @@ async function fresh(): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------
 // resume-granted and resume-processing: one credential, presented again and again.
 // ---------------------------------------------------------------------------------------------------------
-async function presentedOnce(script: ScriptedCharge[], expected: string): Promise<{ ports: PurchasePorts; again: PurchaseRequest }> {
+async function presentedOnce(script: ScriptedCharge[], expected: string): Promise<{ ports: ReturnType<typeof memoryPorts>; again: PurchaseRequest }> {
   const ports = memoryPorts(script);
   const offered = challengeOf(await decidePurchase(asking, ports, config));
   const again = request(paidHeaders(offered, 'spt_bench_resume'));
@@ -156,7 +100,7 @@ await challenge();
 await fresh();
 await resumeGranted();
 await resumeProcessing();
-check((processing.ports.processor as FakeCardProcessor).chargeCalls() === 1, 'resuming a processing charge reads its status, never charges again');
+check(processing.ports.processor.chargeCalls() === 1, 'resuming a processing charge reads its status, never charges again');
 
 // ---------------------------------------------------------------------------------------------------------
 // Run, report, record: ROUNDS interleaved rounds in rotated order, each task's median round.

@@ -16,26 +16,8 @@ import { arch, cpus, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMemoryFetcher } from '../src/fetch/index.js';
-import {
-  FakeCardProcessor,
-  ManualClock,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  MemoryPurchaseStore,
-  SeededRandom,
-  credentialFor,
-  decidePurchase,
-  isGranted,
-  serializeCredential,
-  singlePaymentChallenge,
-  type PurchaseConfig,
-  type PurchaseRequest,
-  type PurchaseStore,
-} from '../src/purchase/index.js';
+import { decidePurchase, isGranted, MemoryPurchaseStore, type PurchaseStore } from '../src/purchase/index.js';
 import { Kit, VECTOR_ENV } from '../src/scenarios/kit.js';
-import { HEADERS } from '../src/spec/headers.js';
-import { STRIPE_PAYLOAD_MEMBERS } from '../src/spec/payments.js';
-import { DEFAULT_PROBLEM_BASES } from '../src/spec/problem-types.js';
 import { openRedis } from '../src/stores/redis/client.js';
 import { createRedisPorts } from '../src/stores/redis/ports.js';
 import type { SqlDatabase } from '../src/stores/sql/driver.js';
@@ -45,11 +27,15 @@ import { prepareSchema } from '../src/stores/sql/schema.js';
 import { openSqlite } from '../src/stores/sql/sqlite.js';
 import { createMemoryPorts, verifyRequest, type VerifierPorts, type VerifierRequest } from '../src/verifier/index.js';
 import { whyNoPostgres, whyNoRedis, startPostgres, startRedis } from '../tests/stores/servers.js';
+import { verificationsOverHttp } from './over-http.js';
+import { buyerRequest, challengeOf, PACK_CONFIG, paidHeaders, purchasePorts } from './purchase-world.js';
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'stores.json');
 const VERIFY_N = 3000;
 const PURCHASE_N = 400;
 const WARMUP = 100;
+const HTTP_N = 2000;
+const HTTP_CONCURRENCY = 8;
 
 interface Figures {
   readonly name: string;
@@ -58,16 +44,23 @@ interface Figures {
   readonly p99Us: number;
 }
 
-/** Times `iterations` calls one after the other, after `warmup` untimed ones: rate, and p50/p99 of one call. */
-async function measure(name: string, iterations: number, run: (i: number) => Promise<void>): Promise<Figures> {
+/**
+ * Times `iterations` calls, `concurrency` at a time (one after the other by default), after `warmup` untimed ones
+ * made one at a time: the rate over the whole timed run, and p50/p99 of one call.
+ */
+async function measure(name: string, iterations: number, run: (i: number) => Promise<void>, concurrency = 1): Promise<Figures> {
   for (let i = 0; i < WARMUP; i++) await run(i);
   const times: number[] = [];
+  let next = WARMUP;
+  const worker = async () => {
+    for (let i = next++; i < WARMUP + iterations; i = next++) {
+      const t = process.hrtime.bigint();
+      await run(i);
+      times.push(Number(process.hrtime.bigint() - t) / 1000);
+    }
+  };
   const start = process.hrtime.bigint();
-  for (let i = WARMUP; i < WARMUP + iterations; i++) {
-    const t = process.hrtime.bigint();
-    await run(i);
-    times.push(Number(process.hrtime.bigint() - t) / 1000);
-  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const totalS = Number(process.hrtime.bigint() - start) / 1e9;
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
@@ -97,35 +90,13 @@ async function verifyAll(name: string, ports: VerifierPorts): Promise<Figures> {
 // ---------------------------------------------------------------------------------------------------------
 // Purchases: the whole card purchase, a new challenge and token per iteration.
 // ---------------------------------------------------------------------------------------------------------
-const T0 = 1_789_732_800;
-const purchaseConfig: PurchaseConfig = {
-  realm: 'platform.example',
-  problemBases: DEFAULT_PROBLEM_BASES,
-  terms: { url: 'https://platform.example/doc/terms-of-service', version: '2026-07-31' },
-  mppEnabled: true,
-  purchasesOpen: true,
-  pack: { packId: 'mpp_5', price: { amount: '500', currency: 'usd' }, creditNano: '5000000000', networkId: 'profile_bench' },
-};
-const asking: PurchaseRequest = { buyer: { agentUrl: 'https://buyer.agent.example/' }, signed: true, coveredHeaders: [], headers: {}, now: T0 };
+const asking = buyerRequest({});
 
 async function purchases(name: string, store: PurchaseStore): Promise<Figures> {
-  const ports = {
-    clock: new ManualClock(T0),
-    random: new SeededRandom(`bench-${name}`),
-    processor: new FakeCardProcessor(),
-    store,
-    lock: new MemoryPurchaseLock(),
-    buyers: new MemoryBuyerDirectory(),
-  };
+  const ports = purchasePorts(`bench-${name}`, store);
   const figures = await measure(name, PURCHASE_N, async (i) => {
-    const asked = await decidePurchase(asking, ports, purchaseConfig);
-    const parsed = singlePaymentChallenge(asked.headers[HEADERS.wwwAuthenticate] ?? '');
-    if (!parsed.ok) throw new Error(`${name}: no challenge (${asked.status})`);
-    const headers = {
-      [HEADERS.paymentAuthorization]: serializeCredential(credentialFor(parsed.challenge, { [STRIPE_PAYLOAD_MEMBERS.spt]: `spt_bench_${i}` })),
-      [HEADERS.termsAccepted]: purchaseConfig.terms.version,
-    };
-    const paid = await decidePurchase({ ...asking, headers, coveredHeaders: Object.keys(headers) }, ports, purchaseConfig);
+    const asked = await decidePurchase(asking, ports, PACK_CONFIG);
+    const paid = await decidePurchase(buyerRequest(paidHeaders(challengeOf(asked), `spt_bench_${i}`)), ports, PACK_CONFIG);
     if (!isGranted(paid)) throw new Error(`${name}: purchase ${i} answered ${paid.status}`);
   });
   // Two presentations per purchase: the rate counts presentations, the latencies are of the whole purchase.
@@ -141,6 +112,7 @@ async function sqlStore(db: SqlDatabase): Promise<SqlPurchaseStore> {
 // The run.
 // ---------------------------------------------------------------------------------------------------------
 const skipped: string[] = [];
+const overHttp: Figures[] = [await verificationsOverHttp('memory', [], HTTP_N + WARMUP, HTTP_CONCURRENCY, measure)];
 const verify: Figures[] = [await verifyAll('memory', createMemoryPorts(clock, createMemoryFetcher({ ...kit.docs() }), [registration]))];
 const redisMissing = whyNoRedis();
 if (redisMissing) skipped.push(`verify over Redis: ${redisMissing}`);
@@ -151,6 +123,7 @@ else {
     const ports = createRedisPorts(redis, clock, createMemoryFetcher({ ...kit.docs() }), 'bench:');
     await ports.registrations.put(registration);
     verify.push(await verifyAll('Redis', ports));
+    overHttp.push(await verificationsOverHttp('Redis', ['--store', server.url], HTTP_N + WARMUP, HTTP_CONCURRENCY, measure));
   } finally {
     await redis.quit();
     await server.stop();
@@ -190,11 +163,12 @@ function table(title: string, unit: string, rows: readonly Figures[]): void {
     );
   }
 }
-table(`Verifications (${VERIFY_N} distinct signed requests each)`, 'verif./s', verify);
+table(`Verifications through serve over HTTP (${HTTP_N} distinct signed POSTs each, ${HTTP_CONCURRENCY} at a time)`, 'verif./s', overHttp);
+table(`Verifications in-process (${VERIFY_N} distinct signed requests each, one at a time)`, 'verif./s', verify);
 table(`Purchases (${PURCHASE_N} each; the rate counts presentations, p50/p99 a whole purchase: the 402 and the paid one)`, 'present./s', purchase);
 for (const line of skipped) console.log(`skipped: ${line}`);
 
 mkdirSync(dirname(RESULTS), { recursive: true });
 const environment = { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length };
-writeFileSync(RESULTS, `${JSON.stringify({ environment, verify, purchase, skipped }, null, 2)}\n`);
+writeFileSync(RESULTS, `${JSON.stringify({ environment, overHttp, verify, purchase, skipped }, null, 2)}\n`);
 console.log(`\nwritten to ${RESULTS}`);

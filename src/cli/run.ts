@@ -175,6 +175,9 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   if (clientAddressHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(clientAddressHeader)) {
     throw new UsageError(`--client-address-header must be a header name such as x-forwarded-for, not ${JSON.stringify(clientAddressHeader)}`, NAME);
   }
+  const alsoBaseUrl = stringOption(args, 'also-base-url');
+  if (alsoBaseUrl !== undefined && baseUrl === undefined)
+    throw new UsageError('--also-base-url goes with --base-url: it names another instance of the deployment at --base-url', NAME);
   const allowSpend = flag(args, 'allow-spend');
   const spendCap = wholeNumber(args, 'spend-cap');
   if (
@@ -194,6 +197,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   }
   for (const [name, value] of [
     ['base-url', baseUrl],
+    ['also-base-url', alsoBaseUrl],
     ['fixture-url', fixtureUrl],
   ] as const) {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
@@ -241,6 +245,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
       : {
           live: {
             baseUrl: baseUrl.replace(/\/+$/, ''),
+            ...(alsoBaseUrl ? { alsoBaseUrl: alsoBaseUrl.replace(/\/+$/, '') } : {}),
             ...(fixtureUrl ? { fixtureUrl: fixtureUrl.replace(/\/+$/, '') } : {}),
             ...(fixturePort === undefined ? {} : { fixturePort }),
             ...(clientAddressHeader ? { clientAddressHeader: clientAddressHeader.toLowerCase() } : {}),
@@ -262,7 +267,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
+    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -281,6 +286,10 @@ export const runCommand: Command = {
     'challenge expiring at 300 s) wait in real time with --allow-waits, each wait announced (a run then takes',
     "about 40 minutes more); --owner-key KEY gives the operator's platform key the deployment accepts in",
     'X-Service-Owner-Key, for the key-continuity case that presents it. Without them they are reported not-run.',
+    'A deployment of several instances sharing their stores: --also-base-url URL names a second instance of the one at',
+    "--base-url (requests to it still name --base-url's host); the fleet checks (5.2-fleet) then send to both: a replay",
+    'across instances, failures counted together, a charge in flight resumed by the other, one charge for concurrent',
+    'presentations. Without it they are reported not-run.',
     'A deployment writes its own name where the spec writes Service (Acme-Terms-Version, X-Acme-Owner-Key,',
     'realm=acme): --service-name Acme sends, signs and reads those names (in-process, the embedded reference',
     'takes the name too); --problems-url, --payment-problems-url and --terms-url give its {problems_url},',
@@ -320,6 +329,7 @@ export const runCommand: Command = {
     },
     json: { type: 'boolean', help: 'print report.json on stdout instead of the text summary' },
     'base-url': { type: 'string', value: 'URL', help: 'the live deployment to check (default: the embedded reference)' },
+    'also-base-url': { type: 'string', value: 'URL', help: 'another instance of the deployment at --base-url, for the fleet checks (5.2-fleet)' },
     'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (default its loopback URL)' },
     'fixture-port': { type: 'string', value: 'N', help: 'port of the fixture host (default: any free port)' },
     'client-address-header': { type: 'string', value: 'NAME', help: 'header the deployment reads the client address from (e.g. x-forwarded-for)' },
@@ -357,6 +367,7 @@ export const runCommand: Command = {
     'agent-platform-conformance run --base-url http://127.0.0.1:8787',
     'agent-platform-conformance run --self-test',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787 --allow-spend --spend-cap 1500',
+    'agent-platform-conformance run --base-url http://127.0.0.1:8787 --also-base-url http://127.0.0.1:8788 --only 5.2',
     'agent-platform-conformance run --base-url https://platform.example --service-name Acme --terms-url https://platform.example/terms',
   ],
   available: true,

@@ -11,6 +11,8 @@ export type TargetConfig =
   | {
       readonly kind: 'live';
       readonly baseUrl: string;
+      /** `--also-base-url`: another instance of the same deployment, for the checks that state must be shared by every instance. */
+      readonly alsoBaseUrl?: string;
       /** Where the deployment reaches the fixture host, and how the run publishes documents there. */
       readonly fixture: { readonly url: string; readonly adminUrl: string; readonly token: string };
       /** A header the deployment takes the client address from (only where it honours one, behind a proxy). */

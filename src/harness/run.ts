@@ -40,6 +40,8 @@ export interface RunOptions {
   /** A live deployment; without it the run checks the embedded reference in-process. */
   readonly live?: {
     readonly baseUrl: string;
+    /** `--also-base-url`: another instance of the same deployment (the fleet checks send to both). */
+    readonly alsoBaseUrl?: string;
     /** The URL the deployment uses to reach the fixture host; default the host's own loopback URL. */
     readonly fixtureUrl?: string;
     readonly fixturePort?: number;
@@ -150,7 +152,10 @@ async function judgedSelfTest(
 
 /** What the run checked, in words a report heads with: the platform, and the agent when one is named. */
 function targetDescription(target: TargetConfig, agentUrl: string | undefined): string {
-  const platform = target.kind === 'live' ? `platform ${target.baseUrl} (fixture host ${target.fixture.url})` : 'embedded reference platform';
+  const platform =
+    target.kind === 'live'
+      ? `platform ${target.baseUrl}${target.alsoBaseUrl ? ` and its instance ${target.alsoBaseUrl}` : ''} (fixture host ${target.fixture.url})`
+      : 'embedded reference platform';
   return agentUrl ? `${platform}; agent ${agentUrl}` : target.kind === 'live' ? platform : `${platform} and its reference agent`;
 }
 
@@ -236,11 +241,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   let target: TargetConfig = { kind: 'in-process' };
   let interrupted: string | undefined;
   if (options.live) {
-    const answer = await reachable(options.live.baseUrl, Math.max(1, Math.min(5000, remaining())));
-    // The deadline may pass while the first request waits (a target that never answers, a deadline of a few seconds).
-    if (remaining() <= 100) interrupted = deadlineReason;
-    else if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
-    else if (answer.fault) options.progress?.notice?.(`the target answered its first request with a fault, which the checks will report: ${answer.fault}`);
+    for (const url of [options.live.baseUrl, ...(options.live.alsoBaseUrl === undefined ? [] : [options.live.alsoBaseUrl])]) {
+      const answer = await reachable(url, Math.max(1, Math.min(5000, remaining())));
+      // The deadline may pass while the first request waits (a target that never answers, a deadline of a few seconds).
+      if (remaining() <= 100) interrupted = deadlineReason;
+      else if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
+      else if (answer.fault) options.progress?.notice?.(`the target answered its first request with a fault, which the checks will report: ${answer.fault}`);
+      if (interrupted) break;
+    }
   }
   if (options.live && !interrupted) {
     // From one address the run's failing requests are paced by one pacer, which every suite file asks through the fixture host.
@@ -275,6 +283,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     target = {
       kind: 'live',
       baseUrl: options.live.baseUrl,
+      ...(options.live.alsoBaseUrl === undefined ? {} : { alsoBaseUrl: options.live.alsoBaseUrl }),
       fixture: { url: fixture.url, adminUrl: fixture.adminUrl, token: fixture.adminToken },
       runId,
       ...(options.live.clientAddressHeader ? { clientAddressHeader: options.live.clientAddressHeader } : {}),

@@ -1,3 +1,4 @@
+import { storeOutageAnswer } from './store-outage.js';
 import { reportError, type ErrorHook } from './error-hook.js';
 import type { JSONWebKeySet } from 'jose';
 import type { Ed25519PrivateJwk } from '../httpsig/index.js';
@@ -244,7 +245,10 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
         return await decideUpgrade(sockets, request, info.clientAddress, { ports, config });
       } catch (error) {
         reportError(options.onError, error, `upgrade ${new URL(request.url).pathname}`);
-        return { refuse: renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this upgrade.')) };
+        return {
+          refuse:
+            storeOutageAnswer(error) ?? renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this upgrade.')),
+        };
       }
     },
     async fetch(request, info) {
@@ -269,7 +273,7 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
         return response;
       } catch (error) {
         reportError(options.onError, error, `${request.method} ${request.url}`);
-        return renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
+        return storeOutageAnswer(error) ?? renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
       }
     },
   };

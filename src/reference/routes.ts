@@ -1,3 +1,4 @@
+import { storeOutageAnswer } from './store-outage.js';
 import { reportError, type ErrorHook } from './error-hook.js';
 import type { VerifierPorts } from '../verifier/ports.js';
 import type { BearerAcceptance, SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/types.js';
@@ -152,7 +153,10 @@ export class RouteTable {
     } catch (error) {
       if (error instanceof BodyUnreadable) return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, error.message));
       reportError(env.onError, error, `${request.method} ${url.pathname} (route ${found?.route.name ?? 'none'})`);
-      return renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, `The platform failed while answering ${found?.route.name ?? url.pathname}.`));
+      return (
+        storeOutageAnswer(error) ??
+        renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, `The platform failed while answering ${found?.route.name ?? url.pathname}.`))
+      );
     }
   }
 

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
+import { generateEd25519Jwk, type Ed25519PrivateJwk } from '../httpsig/index.js';
 import { MemoryPurchaseLock } from '../purchase/ports/memory.js';
 import type { Clock, DocumentFetcher } from '../verifier/ports.js';
+import { isPostgresOutage, isRedisOutage, outageAware } from './outage.js';
 import { openRedis } from './redis/client.js';
 import { RedisPurchaseLock } from './redis/lock.js';
 import { createRedisPorts, type RedisPorts } from './redis/ports.js';
@@ -30,6 +32,8 @@ export interface OpenedStores {
   readonly purchaseStores?: ReturnType<typeof sqlPurchaseStores>;
   /** Shared by every instance on the database, so a challenge one issued verifies at another and after a restart. */
   readonly challengeSecret?: Uint8Array;
+  /** The key platform bearer tokens are signed with, the same at every instance on the database: a token one minted verifies at all. */
+  readonly platformTokenKey?: Ed25519PrivateJwk;
   close(): Promise<void>;
 }
 
@@ -39,7 +43,9 @@ export async function openStores(options: StoreOptions): Promise<OpenedStores> {
   let db: SqlDatabase | undefined;
   try {
     if (options.db !== undefined) {
-      db = isPostgresUrl(options.db) ? await openPostgres(options.db) : await openSqlite(resolve(options.cwd, options.db));
+      db = isPostgresUrl(options.db)
+        ? outageAware(await openPostgres(options.db), 'the database (--db)', isPostgresOutage)
+        : await openSqlite(resolve(options.cwd, options.db));
       await prepareSchema(db);
     }
   } catch (error) {
@@ -48,10 +54,16 @@ export async function openStores(options: StoreOptions): Promise<OpenedStores> {
     if (error instanceof StoreUnavailableError) throw error;
     throw new StoreUnavailableError(`cannot use the database ${redactedUrl(options.db!)}: ${(error as Error).message}`);
   }
-  const lock = redis ? new RedisPurchaseLock(redis, 'apc:') : new MemoryPurchaseLock();
+  const lock = redis ? outageAware(new RedisPurchaseLock(redis, 'apc:'), 'the store (--store)', isRedisOutage) : new MemoryPurchaseLock();
   return {
     ...(redis ? { ports: (clock: Clock, fetcher: DocumentFetcher) => createRedisPorts(redis, clock, fetcher) } : {}),
-    ...(db ? { purchaseStores: sqlPurchaseStores(db, lock), challengeSecret: await sharedSecret(db, 'challenge-id') } : {}),
+    ...(db
+      ? {
+          purchaseStores: sqlPurchaseStores(db, lock),
+          challengeSecret: await sharedSecret(db, 'challenge-id'),
+          platformTokenKey: generateEd25519Jwk(await sharedSecret(db, 'platform-token-key')).privateJwk,
+        }
+      : {}),
     async close() {
       await db?.close();
       await redis?.quit();

@@ -2,6 +2,7 @@ import { inject } from 'vitest';
 import { InProcessAgentTarget, LiveAgentTarget, type AgentTarget } from '../../src/harness/agent/index.js';
 import type { LiveLimits } from '../../src/harness/live-http.js';
 import type { Target } from '../../src/harness/target.js';
+import { FleetTarget } from '../../src/harness/targets/fleet.js';
 import { InProcessTarget } from '../../src/harness/targets/in-process.js';
 import { LiveTarget } from '../../src/harness/targets/live.js';
 import { context } from './context.js';
@@ -12,12 +13,28 @@ const limits = inject('conformanceLimits') as LiveLimits | undefined;
 /** The target this run checks: the embedded reference (default) or the live deployment the run names. */
 export function suiteTarget(): Target {
   return context.target.kind === 'live'
-    ? new LiveTarget({
-        ...context.target,
-        ...(limits ? { maxBodyBytes: limits.maxBodyBytes } : {}),
-        ...(context.deployment ? { deployment: context.deployment } : {}),
-      })
+    ? liveTarget(context.target)
     : new InProcessTarget(context.deployment?.serviceName === undefined ? {} : { serviceName: context.deployment.serviceName });
+}
+
+function liveTarget(config: Extract<typeof context.target, { kind: 'live' }>, instanceUrl?: string): LiveTarget {
+  return new LiveTarget({
+    ...config,
+    ...(instanceUrl === undefined ? {} : { instanceUrl }),
+    ...(limits ? { maxBodyBytes: limits.maxBodyBytes } : {}),
+    ...(context.deployment ? { deployment: context.deployment } : {}),
+  });
+}
+
+/** Why the fleet checks do not run: they need two instances of one deployment. */
+export const NO_FLEET_REASON =
+  'give --also-base-url: these checks need a second instance of the deployment at --base-url (run --base-url A --also-base-url B), and send to both';
+
+/** The two instances `run --base-url A --also-base-url B` names, as one target; undefined without --also-base-url. */
+export function fleetTarget(): FleetTarget | undefined {
+  const config = context.target;
+  if (config.kind !== 'live' || config.alsoBaseUrl === undefined) return undefined;
+  return new FleetTarget([liveTarget(config), liveTarget(config, config.alsoBaseUrl)]);
 }
 
 /**

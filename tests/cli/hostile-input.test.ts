@@ -59,6 +59,8 @@ describe('hostile input on the command line', () => {
     ],
     ['reports into a file', ['run', '--only', 'key-directory.entries', '--out', 'a-file'], 'it is a file, not a folder'],
     ['an agent client without its agent', ['run', '--agent-client', 'id:secret'], '--agent-client goes with --agent-url'],
+    ['a second instance without the first', ['run', '--also-base-url', 'http://127.0.0.1:9'], '--also-base-url goes with --base-url'],
+    ['a second instance that is no URL', ['run', '--base-url', 'http://127.0.0.1:9', '--also-base-url', 'b'], '--also-base-url must be an http or https URL'],
     ['a widget folder holding a 2 GB file', ['check-widget', 'huge-widget'], '"huge-widget/disk.img" takes the widget past 64 MiB'],
   ])('%s: exit 2, naming it', async (_what, argv, message) => {
     const run = await runCli(argv, { cwd });

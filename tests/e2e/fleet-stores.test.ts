@@ -65,4 +65,18 @@ describe('Redis specifics', () => {
     await new RedisPurchaseLock(redis!, 'ttl:', 5000).acquire('alice');
     expect(await redis!.pttl('ttl:purchase-lock:alice')).toBeLessThanOrEqual(5000);
   });
+
+  it('answers a key set this instance read from its own copy until it expires, and one another instance stored from Redis', async (ctx) => {
+    if (redisMissing) ctx.skip(redisMissing);
+    const clock = new ManualClock(1_800_000_000);
+    const [one, other] = [0, 1].map(() => createRedisPorts(redis!, clock, createMemoryFetcher({}), 'l1:'));
+    const url = 'https://agents.example/a/alice/.well-known/jwks.json';
+    const entry = { ok: false as const, code: 'key_set_unreachable' as const, description: 'timed out', at: clock.now() };
+    await other!.keySets.set(url, entry);
+    expect(await one!.keySets.get(url), 'stored by the other instance, read from Redis').toEqual(entry);
+    await redis!.del(`l1:keyset:${url}`);
+    expect(one!.keySets.get(url), 'read before: answered at once, without Redis').toEqual(entry);
+    clock.advance(300);
+    expect(await one!.keySets.get(url), 'expired: asked of Redis again, which no longer has it').toBeUndefined();
+  });
 });

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { adapterTests } from './adapter-tests.js';
 import { ManualClock } from '../../src/purchase/ports/memory.js';
 import type { ChargeRecord, Clock, Grant, IssuedChallenge, PurchaseStore } from '../../src/purchase/ports/purchase.js';
 import type { Funding, SaleRecord, SaleStore } from '../../src/purchase/sale/ports.js';
@@ -81,22 +82,9 @@ function sale(challengeId: string): SaleRecord {
  */
 export function purchaseStoreContract(name: string, open: PurchaseStoresFactory, skip?: () => string | undefined): void {
   describe(`purchase stores: ${name}`, () => {
-    let opened: PurchaseStoresUnderTest[] = [];
-    const fresh = async (options: Parameters<PurchaseStoresFactory>[0] = {}) => {
-      const stores = await open(options);
-      opened.push(stores);
-      return stores;
-    };
-    afterEach(async () => {
-      for (const stores of opened) await stores.close?.();
-      opened = [];
-    });
-    const test = (title: string, body: () => Promise<void>) =>
-      it(title, async (ctx) => {
-        const reason = skip?.();
-        if (reason) ctx.skip(reason);
-        await body();
-      });
+    const adapter = adapterTests(open, skip);
+    const fresh = (options: Parameters<PurchaseStoresFactory>[0] = {}) => adapter.fresh(options);
+    const test = adapter.test;
 
     test('reads back a challenge as issued, and nothing for an unknown id', async () => {
       const { store } = await fresh();

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { adapterTests } from './adapter-tests.js';
 import { ManualClock } from '../../src/purchase/ports/memory.js';
 import type { PurchaseLock } from '../../src/purchase/ports/purchase.js';
 import type { CardRefusal, KeySetCacheEntry, VerifierPorts } from '../../src/verifier/ports.js';
@@ -31,22 +32,9 @@ const refusal: CardRefusal = { code: 'card_unreachable', description: 'answered 
  */
 export function verifierStoreContract(name: string, open: VerifierStoresFactory, skip?: () => string | undefined): void {
   describe(`verifier stores: ${name}`, () => {
-    let opened: VerifierStoresUnderTest[] = [];
-    const fresh = async (clock = new ManualClock(NOW)) => {
-      const stores = await open(clock);
-      opened.push(stores);
-      return stores;
-    };
-    afterEach(async () => {
-      for (const stores of opened) await stores.close?.();
-      opened = [];
-    });
-    const test = (title: string, body: () => Promise<void>) =>
-      it(title, async (ctx) => {
-        const reason = skip?.();
-        if (reason) ctx.skip(reason);
-        await body();
-      });
+    const adapter = adapterTests(open, skip);
+    const fresh = (clock = new ManualClock(NOW)) => adapter.fresh(clock);
+    const test = adapter.test;
 
     test('spends a nonce once per agent URL', async () => {
       const { nonces } = await fresh();

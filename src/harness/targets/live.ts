@@ -33,6 +33,11 @@ export interface LiveTargetOptions {
   readonly allowWaits?: boolean;
   /** `--owner-key`: the operator's platform key the deployment accepts (5.2), for the case that presents it. */
   readonly ownerKey?: string;
+  /**
+   * Another instance of the deployment at `baseUrl` (`run --also-base-url`): requests go there, still naming
+   * `baseUrl`'s host, as a load balancer in front of both would send them.
+   */
+  readonly instanceUrl?: string;
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
@@ -72,8 +77,8 @@ export class LiveTarget implements Target {
 
   constructor(private readonly options: LiveTargetOptions) {
     const base = new URL(options.baseUrl);
-    this.origin = base.origin;
-    this.description = options.baseUrl;
+    this.origin = new URL(options.instanceUrl ?? options.baseUrl).origin;
+    this.description = options.instanceUrl ?? options.baseUrl;
     this.ownerKey = options.ownerKey;
     this.capabilities = new Set<Capability>([
       ...(options.clientAddressHeader ? ['client-address' as const] : []),

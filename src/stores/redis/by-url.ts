@@ -2,21 +2,53 @@ import type { Redis } from 'ioredis';
 import type { CardRefusal, CardRefusalMemory, Clock, KeySetCache, KeySetCacheEntry } from '../../verifier/ports.js';
 import { LIMITS } from '../../spec/limits.js';
 
-/** A JSON value per URL with the time it was taken, expiring when the rule using it no longer can (`lifetime` after `at`). */
+/** Values kept in-process at most, beside Redis; past it the oldest go first. */
+const LOCAL_ENTRIES = 10_000;
+
+/**
+ * A JSON value per URL with the time it was taken, expiring when the rule using it no longer can (`lifetime` after `at`).
+ * A value once stored is never changed before it expires (a new one is taken only after), so what this instance read is
+ * kept in-process too until then and read without a round trip; what it has not seen is asked of Redis, which every
+ * instance shares.
+ */
 class RedisByUrl<V extends { readonly at: number }> {
+  private readonly local = new Map<string, V>();
+
   constructor(
     private readonly redis: Redis,
     private readonly clock: Clock,
     private readonly prefix: string,
     private readonly lifetimeSeconds: number,
   ) {}
-  async get(url: string): Promise<V | undefined> {
-    const raw = await this.redis.get(this.prefix + url);
-    return raw === null ? undefined : (JSON.parse(raw) as V);
+
+  /** What this instance holds is answered at once (the verifier's cached path stays free of promises); the rest from Redis. */
+  get(url: string): V | Promise<V | undefined> {
+    const known = this.local.get(url);
+    if (known && this.left(known) > 0) return known;
+    this.local.delete(url);
+    return this.redis.get(this.prefix + url).then((raw) => {
+      if (raw === null) return undefined;
+      const value = JSON.parse(raw) as V;
+      this.keep(url, value);
+      return value;
+    });
   }
+
   async set(url: string, value: V): Promise<void> {
-    const left = value.at + this.lifetimeSeconds - this.clock.now();
-    if (left > 0) await this.redis.set(this.prefix + url, JSON.stringify(value), 'EX', left);
+    const left = this.left(value);
+    if (left <= 0) return;
+    await this.redis.set(this.prefix + url, JSON.stringify(value), 'EX', left);
+    this.keep(url, value);
+  }
+
+  private left(value: V): number {
+    return value.at + this.lifetimeSeconds - this.clock.now();
+  }
+
+  private keep(url: string, value: V): void {
+    this.local.delete(url);
+    this.local.set(url, value);
+    if (this.local.size > LOCAL_ENTRIES) this.local.delete(this.local.keys().next().value!);
   }
 }
 

@@ -17,6 +17,8 @@ export async function openRedis(url: string): Promise<Redis> {
       connectTimeout: CONNECT_TIMEOUT_MS,
       commandTimeout: CONNECT_TIMEOUT_MS,
       maxRetriesPerRequest: 1,
+      // Commands of concurrent requests issued in one tick go in one write: fewer round trips under load.
+      enableAutoPipelining: true,
       retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     });
   } catch (error) {

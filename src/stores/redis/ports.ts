@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock, DocumentFetcher, VerifierPorts } from '../../verifier/ports.js';
+import { isRedisOutage, outageAware } from '../outage.js';
 import { RedisCardRefusals, RedisKeySetCache } from './by-url.js';
 import { RedisFailureCounter } from './failures.js';
 import { RedisNonceStore } from './nonces.js';
@@ -11,14 +12,15 @@ export interface RedisPorts extends VerifierPorts {
 
 /** The verifier's ports with every store on one Valkey or Redis server, keys under `prefix` (one deployment's namespace). */
 export function createRedisPorts(redis: Redis, clock: Clock, fetcher: DocumentFetcher, prefix = 'apc:'): RedisPorts {
+  const reached = <T extends object>(store: T) => outageAware(store, 'the store (--store)', isRedisOutage);
   return {
     clock,
     fetcher,
-    nonces: new RedisNonceStore(redis, clock, prefix),
-    failures: new RedisFailureCounter(redis, prefix),
-    keySets: new RedisKeySetCache(redis, clock, prefix),
-    cardRefusals: new RedisCardRefusals(redis, clock, prefix),
-    registrations: new RedisRegistrations(redis, prefix),
-    revocations: new RedisRevocations(redis, prefix),
+    nonces: reached(new RedisNonceStore(redis, clock, prefix)),
+    failures: reached(new RedisFailureCounter(redis, prefix)),
+    keySets: reached(new RedisKeySetCache(redis, clock, prefix)),
+    cardRefusals: reached(new RedisCardRefusals(redis, clock, prefix)),
+    registrations: reached(new RedisRegistrations(redis, prefix)),
+    revocations: reached(new RedisRevocations(redis, prefix)),
   };
 }

@@ -1,0 +1,45 @@
+/**
+ * Verifications through `serve` over HTTP: a serve process (in-memory stores, or the ones `storeArgs` name) on
+ * loopback, an agent whose documents a fixture host here publishes, and signed POSTs to the CLI token route, each
+ * signed before timing with a fresh nonce, sent `concurrency` at a time. Every answer must be the route's 200.
+ */
+import { Agent, request } from 'undici';
+import { PLATFORM_ROUTES } from '../src/spec/wire.js';
+import { SigningAgent, startServe } from '../tests/stores/serve-process.js';
+
+const PUBLIC = 'http://platform.test';
+
+export async function verificationsOverHttp<F>(
+  name: string,
+  storeArgs: readonly string[],
+  count: number,
+  concurrency: number,
+  measure: (name: string, iterations: number, run: (i: number) => Promise<void>, concurrency: number) => Promise<F>,
+): Promise<F> {
+  const agent = await SigningAgent.start(`bench-${name.toLowerCase()}`);
+  const serve = await startServe(['--port', '0', '--allow-insecure-fixtures', '--public-url', PUBLIC, ...storeArgs]);
+  const dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  try {
+    const url = `${PUBLIC}${PLATFORM_ROUTES.cliToken}`;
+    // Signed before timing (the bench's own Ed25519 work is not the server's); valid for the 60 s a run takes at most.
+    const signed = Array.from({ length: count }, () => agent.sign(url));
+    return await measure(
+      name,
+      count - 100,
+      async (i) => {
+        const answer = await request(`${serve.url}${PLATFORM_ROUTES.cliToken}`, {
+          method: 'POST',
+          headers: { ...signed[i]!, host: new URL(PUBLIC).host },
+          dispatcher,
+        });
+        await answer.body.dump();
+        if (answer.statusCode !== 200) throw new Error(`${name}: request ${i} answered ${answer.statusCode}`);
+      },
+      concurrency,
+    );
+  } finally {
+    await dispatcher.close();
+    await serve.kill('SIGTERM');
+    await agent.close();
+  }
+}

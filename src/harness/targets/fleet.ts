@@ -1,0 +1,62 @@
+import type { SignedRequestCase } from '../../cases/types.js';
+import type { Target, TargetRequest, TargetResponse } from '../target.js';
+
+/** Which instance a request goes to: 0 the one at --base-url, 1 the one at --also-base-url. */
+export type Instance = 0 | 1;
+
+/**
+ * Two instances of one deployment seen as one target (`run --base-url A --also-base-url B`): everything but the
+ * requests is the first instance's (its host, the fixture host, the pacer, the spending allowance), and each request
+ * goes to the instance `route` names: by default they alternate, A first, as a load balancer would spread them.
+ */
+export class FleetTarget implements Target {
+  readonly kind: Target['kind'];
+  readonly description: string;
+  readonly capabilities: Target['capabilities'];
+  readonly environment: Target['environment'];
+  readonly addresses: Target['addresses'];
+  readonly ownerKey: Target['ownerKey'];
+  private sent = 0;
+  /** Chooses the instance of the next request (its serial number among this target's requests); alternating unless set. */
+  route: (serial: number) => Instance = (serial) => (serial % 2) as Instance;
+
+  constructor(private readonly instances: readonly [Target, Target]) {
+    const [a, b] = instances;
+    this.kind = a.kind;
+    this.description = `${a.description} and ${b.description}`;
+    this.capabilities = a.capabilities;
+    this.environment = a.environment;
+    this.addresses = a.addresses;
+    this.ownerKey = a.ownerKey;
+  }
+
+  /** Sends every later request to `instance` (until `route` is set again). */
+  to(instance: Instance): this {
+    this.route = () => instance;
+    return this;
+  }
+
+  ready(expectedFailures: number): Promise<void> {
+    return this.instances[0].ready?.(expectedFailures) ?? Promise.resolve();
+  }
+
+  prepare(c: SignedRequestCase): Promise<void> {
+    return this.instances[0].prepare(c);
+  }
+
+  step(at: number, documents: SignedRequestCase['documents'] | undefined, why?: string): Promise<void> {
+    return this.instances[0].step(at, documents, why);
+  }
+
+  spend(amount: number): boolean {
+    return this.instances[0].spend?.(amount) ?? true;
+  }
+
+  send(request: TargetRequest): Promise<TargetResponse> {
+    return this.instances[this.route(this.sent++)].send(request);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.instances.map((t) => t.close()));
+  }
+}
