@@ -50,6 +50,8 @@ export interface RunOptions {
     readonly allowWaits?: boolean;
     /** `--owner-key`: the operator's platform key the deployment accepts in X-Service-Owner-Key. */
     readonly ownerKey?: string;
+    /** `--control-url`: the deployment's test control (docs/contracts.md section 5). */
+    readonly controlUrl?: string;
   };
   /**
    * `run --self-test`: besides the checks themselves, every check is tried against each mutant of the catalogue
@@ -254,7 +256,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
             index,
             planned.files.map((f) => relative(PACKAGE_ROOT, f)),
             planned.selection,
-            { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey },
+            { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey, control: options.live.controlUrl !== undefined },
           ),
     );
     const pace = pacer;
@@ -282,6 +284,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.spendCapMinorUnits === undefined ? {} : { spend: { capMinorUnits: options.live.spendCapMinorUnits } }),
       ...(options.live.allowWaits ? { allowWaits: true } : {}),
       ...(options.live.ownerKey === undefined ? {} : { ownerKey: options.live.ownerKey }),
+      ...(options.live.controlUrl === undefined ? {} : { controlUrl: options.live.controlUrl }),
     };
   }
   const context: RunContext = {

@@ -1,4 +1,5 @@
 import type { SignedRequestCase } from '../cases/types.js';
+import type { ControlRequest } from '../contract/test-control.js';
 import type { ReferencePurchases } from '../reference/purchases.js';
 import type { ServiceNaming } from '../spec/naming.js';
 import type { ProblemBases } from '../spec/problem-types.js';
@@ -113,6 +114,11 @@ export interface Target {
   send(request: TargetRequest): Promise<TargetResponse>;
   /** Where the deployment's problem types and terms live, when the run was told; absent, a live run learns them from the answers. */
   readonly addresses?: DeploymentAddresses;
+  /**
+   * The deployment's test control (`run --control-url`, docs/contracts.md section 5): puts one agent or one test token
+   * in a named state. `notRun` when the deployment does not offer that state; absent when the run names no control.
+   */
+  control?(request: ControlRequest): Promise<{ readonly ok: true } | { readonly notRun: string }>;
   /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
   readonly purchases?: ReferencePurchases;
   /** The public keys of the agents the platform hosts, when the run knows them (the embedded reference's). */
