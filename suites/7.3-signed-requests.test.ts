@@ -127,7 +127,7 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
           run: async ({ record, notRun }) => {
             if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
               notRun(
-                'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs',
+                'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs; to run it, publish the fixture host over https (--fixture-url https://..., behind a TLS proxy) to a deployment that fetches https only',
               );
             }
             const c = await caseFor(scenario, { record, notRun });

@@ -395,10 +395,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.funding_failed),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'funding-failed');
         const offer = await payable(c, b);
-        (purchases().sale.ports.funding as MemoryFunding).failHold = true;
+        await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
         const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
         expectPaidAnswer(answer, E.funding_failed);
         expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toBeDefined();
@@ -411,15 +411,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.funding_unavailable),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'funding-unavailable');
         const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
+        if (target.spend && !target.spend(pack.amount)) c.notRun(`paying ${pack.amount} would pass the run's --spend-cap`);
         expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
-        const p = purchases(c);
-        const charged = p.processor.chargeCalls();
-        (p.sale.ports.funding as MemoryFunding).failHold = true;
+        const charged = target.purchases?.processor.chargeCalls();
+        await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
         expectPaidAnswer(await call(c, b), E.funding_unavailable);
-        expect(p.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
+        if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
       },
     });
   });

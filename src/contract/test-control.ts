@@ -35,6 +35,8 @@ export const AGENT_STATES = Object.freeze({
   buyerInactive: 'buyer-inactive',
   /** Per-call card sales closed after the challenge (7.4 metered_unavailable_for_card). */
   callCardClosed: 'call-card-closed',
+  /** The step that funds the agent's calls from its balance fails (7.4 funding_failed, funding_unavailable). */
+  fundingFails: 'funding-fails',
   /** The platform blocks the agent (5.2 agent_blocked). */
   agentBlocked: 'agent-blocked',
 } as const);

@@ -32,13 +32,14 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'client-address':
     'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
   'state-seeding': 'needs state-seeding: the case starts from prior registrations',
-  'platform-config': 'needs platform-config: the case configures the platform (blocked agents or bearer-token keys), which only the embedded reference allows',
-  'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route",
+  'platform-config':
+    'needs platform-config: the case configures the platform (bearer-token keys, scopes, revocations), which only the embedded reference allows; to run it, run in-process (without --base-url)',
+  'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route; to run it, run in-process (without --base-url)",
   'payment-faults':
-    "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
+    "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores beyond the states of the test control (--control-url, docs/contracts.md section 5), which only the embedded reference allows; to run it, run in-process (without --base-url)",
   spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
   'dns-control':
-    "needs dns-control: an agent's host name must resolve to a private address, which only the embedded reference's fetcher can be told; the same rule is checked live with address literals",
+    "needs dns-control: an agent's host name must resolve to a private address, which only the embedded reference's fetcher can be told (the same rule is checked live with address literals); to run it, run in-process (without --base-url)",
 };
 
 export interface TargetRequest {

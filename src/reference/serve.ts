@@ -20,6 +20,7 @@ import { PLATFORM_ERROR_CODES } from './routes.js';
 import { ReferenceTestControl } from './test-control.js';
 import { answerTestControl } from './test-control-route.js';
 import { TEST_CONTROL_PATH } from '../contract/test-control.js';
+import { serviceNaming } from '../spec/naming.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 
@@ -207,6 +208,8 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
           ...options.agent,
           ...(options.onError ? { onError: options.onError } : {}),
           ...(options.allowInsecureFixtures ? { allowInsecureIssuers: true } : {}),
+          // The agent beside the platform answers 401s under the deployment's name for Service, as the platform does.
+          ...(given.serviceName === undefined ? {} : { realm: serviceNaming(given.serviceName).realm }),
         },
         given.fetcher ?? fetcher!,
       );

@@ -106,6 +106,13 @@ export class ReferenceTestControl {
     }
     if (has(AGENT_STATES.buyerInactive)) salePorts = { ...salePorts, accounts: { isActiveAgent: (account) => account !== buyer } };
     if (has(AGENT_STATES.callCardClosed)) saleOffer = { ...saleOffer, cardOpen: false };
+    if (has(AGENT_STATES.fundingFails))
+      salePorts = {
+        ...salePorts,
+        funding: withMethod(salePorts.funding, 'hold', () => {
+          throw new Error('funding step failed (test control)');
+        }),
+      };
     // The sale shares the purchase machine's ports: what changed there changes there too.
     salePorts = { ...salePorts, ...ports };
     return { config, ports, saleOffer, salePorts };
