@@ -39,7 +39,10 @@ function needsConfiguredSkill(c: Pick<CheckContext, 'notRun'>): void {
 
 function variantOrNotRun(c: Pick<CheckContext, 'notRun'>, variant: Parameters<AgentTarget['variant']>[0]): AgentTarget {
   const other = target.variant(variant);
-  if (other === null) c.notRun(`needs the agent configured as ${variant} beside it: only the embedded reference agent has such a variant; to run it, check the embedded reference agent (a run without --agent-url)`);
+  if (other === null)
+    c.notRun(
+      `needs the agent configured as ${variant} beside it: only the embedded reference agent has such a variant; to run it, check the embedded reference agent (a run without --agent-url)`,
+    );
   return other;
 }
 
@@ -180,7 +183,9 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
       const ttl = LIMITS.sdkKeySetCache.value;
       const agent = target.controlled();
       if (agent === null)
-        return c.notRun("needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be; to run it, check the embedded reference agent (a run without --agent-url)");
+        return c.notRun(
+          "needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be; to run it, check the embedded reference agent (a run without --agent-url)",
+        );
       await admitted(c, { issuer: 'user' }, "the caller's key, read into the cache", agent.target);
       agent.revokeKey('user');
       await admitted(c, { issuer: 'user' }, 'the revoked key, the cached set just read', agent.target);

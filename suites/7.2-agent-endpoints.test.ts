@@ -289,7 +289,9 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.responseSizeCapExceeded.id],
     level: 'MUST',
     run: (c) => {
-      c.notRun('nothing a run can add makes it run, in-process or live: the spec gives no status and no size for it, and no probe can make an agent answer too large');
+      c.notRun(
+        'nothing a run can add makes it run, in-process or live: the spec gives no status and no size for it, and no probe can make an agent answer too large',
+      );
     },
   });
 

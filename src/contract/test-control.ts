@@ -50,7 +50,6 @@ export const TOKEN_STATES = Object.freeze({
 } as const);
 
 export type AgentState = (typeof AGENT_STATES)[keyof typeof AGENT_STATES];
-export type TokenState = (typeof TOKEN_STATES)[keyof typeof TOKEN_STATES];
 
 /** Where a charge can be made to end (`charge-finishes`). */
 export const CHARGE_FINISHES = Object.freeze(['settled', 'declined', 'cancelled-unsettled'] as const);

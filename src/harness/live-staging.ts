@@ -62,7 +62,7 @@ const TOKEN_FROM_PLATFORM = new Set(['platform-token-valid', 'signed-request-ign
 
 export const OWNER_KEY_REASON =
   "needs the operator's platform key: run with --owner-key KEY, the value the deployment accepts in X-Service-Owner-Key (5.2 key continuity)";
-export const BLOCKED_AGENT_REASON =
+const BLOCKED_AGENT_REASON =
   'needs the agent blocked by the deployment (5.2 agent_blocked): run with --control-url URL against a deployment offering the test control of docs/contracts.md section 5 (state agent-blocked; serve --test-control offers it)';
 export const WAIT_REREAD_REASON = `needs --allow-waits: the agent registers with a key its case's own key set no longer carries, which the platform reads only after its re-read interval (${LIMITS.keySetRereadInterval.value} s), so the run would wait ${REREAD_WAIT_S} s`;
 

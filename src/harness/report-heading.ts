@@ -23,6 +23,8 @@ export function rerunCommand(report: RunReport, only: readonly string[] = report
 /** A run from one address in words: failing requests, wall time, the throttle's floor for them, and whether it paced. */
 export function pacingWords(p: PacingRecord): string {
   const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
-  const paced = p.throttled ? `the deployment throttled, so the run paced (waits told: ${Math.round(p.waitedMs / 1000)} s)` : 'the deployment never throttled, so the run did not pace';
+  const paced = p.throttled
+    ? `the deployment throttled, so the run paced (waits told: ${Math.round(p.waitedMs / 1000)} s)`
+    : 'the deployment never throttled, so the run did not pace';
   return `${p.failingRequests} failing signed requests from one address in ${minutes(p.wallTimeMs)}; the floor at ${PACED_FAILURES_PER_WINDOW} a minute is ${minutes(p.floorMs)}; ${paced}`;
 }

@@ -149,9 +149,15 @@ ${VERDICTS.map((v) => h`<li class="count v-${v}" data-count="${v}"><span class="
 </ul>
 <dl class="meta">
 <dt>Target</dt><dd data-field="target">${report.target.description} <span class="muted">(${report.target.kind})</span></dd>
-${targetHeading(report).map(([field, label, value]) => h`<dt>${label}</dt><dd data-field="${field}"><code>${value}</code></dd>
-`)}${report.pacing ? h`<dt>Pacing</dt><dd data-field="pacing">${pacingWords(report.pacing)}</dd>
-` : ''}${report.target.naming ? h`<dt>Names</dt><dd data-field="naming">${namingWords(report.target.naming).join('; ')}</dd>\n` : ''}<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
+${targetHeading(report).map(
+  ([field, label, value]) => h`<dt>${label}</dt><dd data-field="${field}"><code>${value}</code></dd>
+`,
+)}${
+  report.pacing
+    ? h`<dt>Pacing</dt><dd data-field="pacing">${pacingWords(report.pacing)}</dd>
+`
+    : ''
+}${report.target.naming ? h`<dt>Names</dt><dd data-field="naming">${namingWords(report.target.naming).join('; ')}</dd>\n` : ''}<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
 <dt>Seed</dt><dd data-field="seed"><code>${report.seed}</code></dd>
 <dt>Started</dt><dd data-field="started"><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
 <dt>Finished</dt><dd data-field="finished"><time datetime="${report.finishedAt}">${report.finishedAt}</time> <span class="muted">(${durationText(report)})</span></dd>

@@ -348,7 +348,11 @@ export function pricedResourceRoute(purchases: ReferencePurchases<PurchaseStores
         const handle =
           scoped.salePorts === purchases.sale.ports && scoped.config === purchases.config && scoped.saleOffer === purchases.saleOffer
             ? handlers.get(resource)!
-            : saleRoute({ ports: scoped.salePorts, config: () => ({ ...scoped.config, sale: { ...scoped.saleOffer, resource } }), guards: () => purchases.guards.sale });
+            : saleRoute({
+                ports: scoped.salePorts,
+                config: () => ({ ...scoped.config, sale: { ...scoped.saleOffer, resource } }),
+                guards: () => purchases.guards.sale,
+              });
         return handle({ request: ctx.request, caller, clientAddress: ctx.clientAddress, body: read.request.body });
       },
     },

@@ -211,7 +211,7 @@ export function needCapabilities(target: Target, c: CheckContext, ...capabilitie
 }
 
 /** Why a check that puts the deployment in a named state is not run live without a test control. */
-export function controlReason(state: string): string {
+function controlReason(state: string): string {
   return `needs payment-faults: the check puts the deployment in the state "${state}" first, which a live run asks of a test control: run with --control-url URL against a deployment offering the test control of docs/contracts.md section 5 (serve --test-control offers it)`;
 }
 
@@ -221,12 +221,7 @@ export function controlReason(state: string): string {
  * --control-url`), not-run with the reason when it offers no such state or the run names no control. The check's
  * verdict still comes from the deployment's answers only.
  */
-export async function arrange(
-  target: Target,
-  c: CheckContext,
-  request: ControlRequest,
-  inProcess: (purchases: ReferencePurchases) => unknown,
-): Promise<void> {
+export async function arrange(target: Target, c: CheckContext, request: ControlRequest, inProcess: (purchases: ReferencePurchases) => unknown): Promise<void> {
   if (target.purchases) {
     await inProcess(target.purchases);
     return;

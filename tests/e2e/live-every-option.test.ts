@@ -86,7 +86,9 @@ describe('a live run against serve with every option', () => {
       expect(verdict(id), id).toBe('pass');
     expect(report.target).toMatchObject({ platformUrl: served.url, agentUrl, serviceName: 'Acme' });
     expect(report.target.fixtureUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(report.rerun).toEqual(expect.arrayContaining(['--base-url', served.url, '--service-name', 'Acme', '--agent-url', agentUrl, '--owner-key', '"$OWNER_KEY"']));
+    expect(report.rerun).toEqual(
+      expect.arrayContaining(['--base-url', served.url, '--service-name', 'Acme', '--agent-url', agentUrl, '--owner-key', '"$OWNER_KEY"']),
+    );
     expect(report.rerun?.join(' ')).not.toContain(CLIENT.secret);
   }, 320_000);
 });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { FailurePacer, PACED_FAILURES_PER_WINDOW, THROTTLE_WAIT_MS, paceSummaryLine, pacedFloorMinutes, pacingRecord } from '../../src/harness/failure-budget.js';
+import {
+  FailurePacer,
+  PACED_FAILURES_PER_WINDOW,
+  THROTTLE_WAIT_MS,
+  paceSummaryLine,
+  pacedFloorMinutes,
+  pacingRecord,
+} from '../../src/harness/failure-budget.js';
 
 /** A pacer on a clock the test moves, and the lines it printed. */
 function pacer(planned = 0) {

@@ -41,7 +41,7 @@ const live = report([check('signed.valid-post', ['AUTH-SIGNATURE-VALID'], 'fail'
 });
 
 const REPEAT =
-  "agent-platform-conformance run --base-url https://platform.example --fixture-url https://fixtures.example:8443 --fixture-port 8443 --allow-spend --spend-cap 1500 --allow-waits --owner-key \"$OWNER_KEY\" --control-url http://127.0.0.1:8787/_reference/test-control --service-name Acme --terms-url 'https://platform.example/terms?v=2' --agent-url https://agents.example/a/alice --agent-client suite:\"$AGENT_CLIENT_SECRET\" --timeout 5000 --only 7.3 --seed 42";
+  'agent-platform-conformance run --base-url https://platform.example --fixture-url https://fixtures.example:8443 --fixture-port 8443 --allow-spend --spend-cap 1500 --allow-waits --owner-key "$OWNER_KEY" --control-url http://127.0.0.1:8787/_reference/test-control --service-name Acme --terms-url \'https://platform.example/terms?v=2\' --agent-url https://agents.example/a/alice --agent-client suite:"$AGENT_CLIENT_SECRET" --timeout 5000 --only 7.3 --seed 42';
 
 describe('the report of a live run', () => {
   test('validates against the report schema', () => {
@@ -51,7 +51,9 @@ describe('the report of a live run', () => {
   test('summary.md is headed by the platform, the agent, the fixture host and the service name, and repeats with every option', () => {
     const md = summaryMarkdown(live);
     const head = md.slice(0, md.indexOf('| pass |'));
-    expect(head).toContain('- Platform: `https://platform.example`\n- Agent: `https://agents.example/a/alice`\n- Fixture host: `https://fixtures.example:8443`\n- Service name: `Acme`');
+    expect(head).toContain(
+      '- Platform: `https://platform.example`\n- Agent: `https://agents.example/a/alice`\n- Fixture host: `https://fixtures.example:8443`\n- Service name: `Acme`',
+    );
     expect(head).toContain(`Repeat: \`${REPEAT}\``);
     expect(head).toContain('Pacing: 87 failing signed requests from one address in 3.2 min; the floor at 29 a minute is 3.0 min; the deployment throttled');
   });

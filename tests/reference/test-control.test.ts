@@ -32,7 +32,7 @@ describe("the reference's test control", () => {
     return { config, ports, saleOffer: { cardOpen: true } as never, salePorts: {} as never };
   };
 
-  test("changes only the view of the agent put in a state, and only what that state names", async () => {
+  test('changes only the view of the agent put in a state, and only what that state names', async () => {
     const control = new ReferenceTestControl();
     await control.apply({ state: AGENT_STATES.mppDisabled, agent: ALICE }, undefined);
     await control.apply({ state: AGENT_STATES.purchaseInFlight, agent: ALICE }, undefined);
@@ -45,7 +45,7 @@ describe("the reference's test control", () => {
     expect(alice.saleOffer).toEqual({ cardOpen: true });
   });
 
-  test('blocks an agent on the list the verifier reads, beside the deployment\'s own', async () => {
+  test("blocks an agent on the list the verifier reads, beside the deployment's own", async () => {
     const control = new ReferenceTestControl();
     const list = control.blocking(['https://blocked.example/a']);
     await control.apply({ state: AGENT_STATES.agentBlocked, agent: ALICE }, undefined);
@@ -58,7 +58,10 @@ describe("the reference's test control", () => {
     const control = new ReferenceTestControl();
     await control.apply({ state: TOKEN_STATES.chargeFinishes, token: 'a', outcome: 'declined' }, processor);
     await control.apply({ state: TOKEN_STATES.settlementReported, token: 'b' }, processor);
-    expect(moves).toEqual([['a', 'declined'], ['b', 'settled', true]]);
+    expect(moves).toEqual([
+      ['a', 'declined'],
+      ['b', 'settled', true],
+    ]);
   });
 
   test('answers loopback peers only, POST only, and says why it refuses', async () => {
@@ -88,7 +91,7 @@ describe('serve and the test control', () => {
   const control = (served: ServedReference, body: unknown) =>
     fetch(`${served.url}${TEST_CONTROL_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  test('without --test-control the path is not the deployment\'s: 404', async () => {
+  test("without --test-control the path is not the deployment's: 404", async () => {
     expect((await control(off, { state: 'mpp-disabled', agent: ALICE })).status).toBe(404);
   });
 

@@ -158,7 +158,9 @@ export class LiveTarget implements Target {
     if (answer.status === 404 && /unknown_state/.test(said))
       return { notRun: `needs the test control state "${request.state}", which the deployment's test control at --control-url ${url} does not offer` };
     if (answer.status === 404)
-      return { notRun: `needs a test control: --control-url ${url} answered 404 (a deployment offers one as docs/contracts.md section 5 says; serve --test-control)` };
+      return {
+        notRun: `needs a test control: --control-url ${url} answered 404 (a deployment offers one as docs/contracts.md section 5 says; serve --test-control)`,
+      };
     throw new Error(`the test control at ${url} answered ${answer.status} to ${JSON.stringify(request)}: ${said}`);
   }
 
