@@ -7,7 +7,7 @@ import type { ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
-import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, REFUND_STATES } from '../src/spec/payments.js';
+import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, REFUND_STATES, type PaymentProblemRecord } from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
@@ -109,6 +109,14 @@ const ALIAS_HOST = 'alias-of-the-platform.example';
 const UNOFFERED_METHOD = 'unoffered';
 
 const token = freshTestToken;
+
+/** A refusal with `problem` that carries a fresh challenge (section 3), which the buyer then pays and is granted. */
+async function expectFreshChallengePaid(c: CheckContext, b: Buyer, refused: PaidExchange, problem: PaymentProblemRecord): Promise<void> {
+  expectPaidAnswer(refused, problem);
+  const fresh = challengeOf(refused);
+  mayPay(c, fresh);
+  expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+}
 
 /** A paid purchase: the route's success (2xx; 4.7 shows no body), no challenge, and a Payment-Receipt. */
 function expectGranted(exchange: PaidExchange): void {
@@ -350,10 +358,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
           const b = await buyer(c, outcome);
           const offer = await payable(c, b);
           const refused = await b.post({ headers: cardPayment(offer.echo, token(outcome), offer.version) });
-          expectPaidAnswer(refused, PAYMENT_PROBLEMS.verificationFailed);
-          const fresh = challengeOf(refused);
-          mayPay(c, fresh);
-          expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+          await expectFreshChallengePaid(c, b, refused, PAYMENT_PROBLEMS.verificationFailed);
         }
       },
     });
@@ -373,9 +378,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
           expectPaidAnswer(await b.post({ headers }), E.charge_processing);
           await processorFinishes(c, paying, state);
           const refused = await b.post({ headers });
-          expectPaidAnswer(refused, PAYMENT_PROBLEMS.verificationFailed);
-          const fresh = challengeOf(refused);
-          expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+          await expectFreshChallengePaid(c, b, refused, PAYMENT_PROBLEMS.verificationFailed);
         }
       },
     });
@@ -409,10 +412,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const offer = await payable(c, b);
         await b.advance(LIFETIME_S + CHALLENGE_EXPIRY_TOLERANCE_S + 1);
         const refused = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) });
-        expectPaidAnswer(refused, PAYMENT_PROBLEMS.paymentExpired);
-        const fresh = challengeOf(refused);
-        mayPay(c, fresh);
-        expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
+        await expectFreshChallengePaid(c, b, refused, PAYMENT_PROBLEMS.paymentExpired);
       },
     });
 
