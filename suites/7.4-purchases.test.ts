@@ -421,6 +421,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       title: 'a payment that settles after its challenge expired is still credited, once; the credential then answers 409',
       requirements: ids(P.expiredFreshChallenge, P.settledCreditedOnce, E.purchase_already_granted),
       level: 'MUST',
+      ...(agingTimeout('purchase.expired-settled-credited') ? { timeout: agingTimeout('purchase.expired-settled-credited') } : {}),
       run: async (c) => {
         need(c, 'spend');
         needAging(c);
