@@ -127,7 +127,7 @@ describe(`4.3 discovery and token endpoints, 2.4 key set and card (${target.desc
       const bare = target.variant('no-identity');
       if (bare === null)
         return c.notRun(
-          'needs a server with no signing identity beside the agent under test: only the embedded reference agent has one (check-agent reports a 404 directory of a live agent as a warning)',
+          'needs a server with no signing identity beside the agent under test: only the embedded reference agent has one (check-agent reports a 404 directory of a live agent as a warning); to run it, check the embedded reference agent (a run without --agent-url)',
         );
       const response = await exchange(bare, c, { method: 'GET', path: agentCheckUrls(bare.agentUrl).keyDirectoryUrl });
       expect(response.status, 'status').toBe(404);

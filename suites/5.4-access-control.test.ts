@@ -75,7 +75,9 @@ describe(`5.4 endpoint access control (${target.description})`, () => {
     run: async (c) => {
       const bare = target.variant('no-verifier');
       if (bare === null)
-        return c.notRun('needs an agent with no auth skill and no access block beside the one under test: only the embedded reference agent has one');
+        return c.notRun(
+          'needs an agent with no auth skill and no access block beside the one under test: only the embedded reference agent has one; to run it, check the embedded reference agent (a run without --agent-url)',
+        );
       await expectAnswer(bare, c, 'anonymous', PROBES.open.path, 200);
       for (const who of ['anonymous', 'user', 'owner', 'admin'] as const) {
         for (const probe of [PROBES.user, PROBES.owner, PROBES.admin, PROBES.group, PROBES.list]) await expectAnswer(bare, c, who, probe.path, 401);

@@ -24,7 +24,7 @@ const E = ENDPOINT_ERRORS;
  * globs, trusted issuer and allowed_scopes name issuers and scopes the run cannot make a live agent trust or refuse.
  */
 const CONFIGURED_SKILL_REASON =
-  "needs the agent's auth skill configured as the reference agent's (allow, deny, trusted_issuers and allowed_scopes naming the suite's own issuers and scopes, src/harness/agent/callers.ts): only the embedded reference agent is; a live agent is checked with self-issued callers only";
+  "needs the agent's auth skill configured as the reference agent's (allow, deny, trusted_issuers and allowed_scopes naming the suite's own issuers and scopes, src/harness/agent/callers.ts): only the embedded reference agent is; a live agent is checked with self-issued callers only; to run it, check the embedded reference agent (a run without --agent-url)";
 
 async function tokenOf(on: AgentTarget, c: Pick<CheckContext, 'notRun'>, request: SdkTokenRequest): Promise<string> {
   const token = await on.sdkToken(request);
@@ -39,7 +39,10 @@ function needsConfiguredSkill(c: Pick<CheckContext, 'notRun'>): void {
 
 function variantOrNotRun(c: Pick<CheckContext, 'notRun'>, variant: Parameters<AgentTarget['variant']>[0]): AgentTarget {
   const other = target.variant(variant);
-  if (other === null) c.notRun(`needs the agent configured as ${variant} beside it: only the embedded reference agent has such a variant`);
+  if (other === null)
+    c.notRun(
+      `needs the agent configured as ${variant} beside it: only the embedded reference agent has such a variant; to run it, check the embedded reference agent (a run without --agent-url)`,
+    );
   return other;
 }
 
@@ -180,7 +183,9 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
       const ttl = LIMITS.sdkKeySetCache.value;
       const agent = target.controlled();
       if (agent === null)
-        return c.notRun("needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be");
+        return c.notRun(
+          "needs the agent's clock moved forward and a caller's published key set changed: only the embedded reference agent can be; to run it, check the embedded reference agent (a run without --agent-url)",
+        );
       await admitted(c, { issuer: 'user' }, "the caller's key, read into the cache", agent.target);
       agent.revokeKey('user');
       await admitted(c, { issuer: 'user' }, 'the revoked key, the cached set just read', agent.target);

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
-import { checkTimeout } from './lib/context.js';
+import { checkTimeout, context } from './lib/context.js';
+import { parseChallenge } from '../src/harness/judge-refusal.js';
+import { realmProblem } from '../src/harness/naming.js';
+import { serviceNaming } from '../src/spec/naming.js';
 import { OWNER_SOCKET_PROBE, PROBES, PROBE_CALL_MARK, PROBE_CALLS_MEMBER, PROBE_SMALL_CAP, SOCKET_PROBE } from '../src/contract/probes.js';
 import { AUTH_CODES, AUTH_ERROR_LIST, ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES, REQUIREMENTS, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
 import { READINGS } from '../src/spec/readings.js';
@@ -103,6 +106,13 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     run: async (c) => {
       const response = await probe(target, c, { method: 'GET', path: PROBES.user.path });
       expect(response.headers[HEADERS.wwwAuthenticate] ?? '', 'WWW-Authenticate').toMatch(/^Bearer\b/i);
+      // A live agent of a deployment that writes its own name for Service (run --service-name) answers under that realm
+      // too, as its platform does (7.3 realm=service); without the option the SDKs' own realms are all accepted.
+      const named = context.agentUrl && context.deployment?.serviceName !== undefined ? serviceNaming(context.deployment.serviceName) : undefined;
+      if (named) {
+        const realm = realmProblem(parseChallenge(response.headers[HEADERS.wwwAuthenticate] ?? '')?.params.get('realm'), named);
+        if (realm !== undefined) expect.fail(realm);
+      }
     },
   });
 
@@ -279,7 +289,9 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
     requirements: [E.responseSizeCapExceeded.id],
     level: 'MUST',
     run: (c) => {
-      c.notRun('the spec gives no status and no size for it, and no probe can make an agent answer too large');
+      c.notRun(
+        'nothing a run can add makes it run, in-process or live: the spec gives no status and no size for it, and no probe can make an agent answer too large',
+      );
     },
   });
 

@@ -6,6 +6,7 @@ import { caseRequestBody } from '../src/cases/request-body.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { caseWaitSeconds } from '../src/harness/live-waits.js';
 import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
+import { AGENT_STATES } from '../src/contract/test-control.js';
 import { checkTimeout } from './lib/context.js';
 import { buildCase, Kit, type Scenario } from '../src/scenarios/kit.js';
 import { SIGNED_REQUEST_GROUPS } from '../src/scenarios/signed/index.js';
@@ -43,7 +44,7 @@ async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedReque
   const env = target.environment;
   const vector = vectors.get(scenario.id)!;
   // Live, what the embedded reference seeds happens on the wire (src/harness/live-staging.ts), or the check says why not.
-  const staging = { allowWaits: target.capabilities.has('clock-control'), ownerKey: target.ownerKey };
+  const staging = { allowWaits: target.capabilities.has('clock-control'), ownerKey: target.ownerKey, control: target.control !== undefined };
   const plan = target.kind === 'live' ? planLive(vector, staging) : { delay: 0 };
   if ('notRun' in plan) return c.notRun(plan.notRun);
   // What the target cannot do is known before pacing (a case that will not run never waits for room).
@@ -67,9 +68,13 @@ async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedReque
     { now: now + plan.delay, authority: env.authority, platformOrigin: env.platformOrigin, agentOrigin, nonce: env.nonce, naming: env.naming },
     scenario,
   );
-  return target.kind === 'live'
-    ? stageLive(built, now, { ...staging, nonce: () => env.nonce(scenario.id, 'register', 0), naming: env.naming, platformToken })
-    : built;
+  if (target.kind !== 'live') return built;
+  // The agents the case has the platform block, blocked through the deployment's test control.
+  for (const agent of built.platform.blocked_agents ?? []) {
+    const answer = await target.control!({ state: AGENT_STATES.agentBlocked, agent });
+    if ('notRun' in answer) return c.notRun(answer.notRun);
+  }
+  return stageLive(built, now, { ...staging, nonce: () => env.nonce(scenario.id, 'register', 0), naming: env.naming, platformToken });
 }
 
 /** A platform token the live deployment issues at its CLI token route to a signed request of an agent of the run's own. */
@@ -122,7 +127,7 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
           run: async ({ record, notRun }) => {
             if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
               notRun(
-                'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs',
+                'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs; to run it, publish the fixture host over https (--fixture-url https://..., behind a TLS proxy) to a deployment that fetches https only',
               );
             }
             const c = await caseFor(scenario, { record, notRun });

@@ -10,7 +10,18 @@ import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { Buyer, cardPayment, freshTestToken, expectPaidAnswer, expectSucceeded, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import {
+  arrange,
+  Buyer,
+  cardPayment,
+  freshTestToken,
+  expectPaidAnswer,
+  expectSucceeded,
+  needCapabilities,
+  type PaidExchange,
+  type PaidRequestOptions,
+} from './lib/buyer.js';
+import { AGENT_STATES } from '../src/contract/test-control.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -29,10 +40,7 @@ const ids = (...records: ReadonlyArray<{ readonly id: string }>) => records.map(
 let serial = 0;
 const NOT_FOUND = 404;
 
-function need(c: CheckContext, ...capabilities: Capability[]): void {
-  const missing = capabilities.filter((m) => !target.capabilities.has(m));
-  if (missing.length) c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
-}
+const need = (c: CheckContext, ...capabilities: Capability[]) => needCapabilities(target, c, ...capabilities);
 
 async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `single-call-${name}-${serial++}`, c.record).register();
@@ -252,10 +260,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.buyer_inactive),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'inactive');
         const offer = await payable(c, b);
-        purchases(c).sale.accounts.inactive.add(b.agentUrl);
+        await arrange(target, c, { state: AGENT_STATES.buyerInactive, agent: b.agentUrl }, (p) => p.sale.accounts.inactive.add(b.agentUrl));
         expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive);
       },
     });
@@ -266,12 +274,12 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.metered_unavailable_for_card),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'card-closed');
         const offer = await payable(c, b);
-        setSale(() => ({ cardOpen: false }));
+        await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl }, (p) => (p.saleOffer = { ...p.saleOffer, cardOpen: false }));
         expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card);
-        expect(purchases().processor.chargeCalls(), 'charges sent').toBe(0);
+        if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(0);
       },
     });
   });
@@ -387,10 +395,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.funding_failed),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'funding-failed');
         const offer = await payable(c, b);
-        (purchases().sale.ports.funding as MemoryFunding).failHold = true;
+        await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
         const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
         expectPaidAnswer(answer, E.funding_failed);
         expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toBeDefined();
@@ -403,15 +411,15 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       requirements: ids(E.funding_unavailable),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend');
         const b = await buyer(c, 'funding-unavailable');
         const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
+        if (target.spend && !target.spend(pack.amount)) c.notRun(`paying ${pack.amount} would pass the run's --spend-cap`);
         expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
-        const p = purchases(c);
-        const charged = p.processor.chargeCalls();
-        (p.sale.ports.funding as MemoryFunding).failHold = true;
+        const charged = target.purchases?.processor.chargeCalls();
+        await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
         expectPaidAnswer(await call(c, b), E.funding_unavailable);
-        expect(p.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
+        if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
       },
     });
   });

@@ -19,7 +19,7 @@ import {
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
-import { Buyer, expectPaidAnswer, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import { Buyer, expectPaidAnswer, needCapabilities, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -47,10 +47,7 @@ const BROADCASTS_REASON = "presents a transaction a live deployment would broadc
 const OTHER_ADDRESS: Hex = '0x00000000000000000000000000000000000000aa';
 const OTHER_MEMO: Hex = `0x${'ab'.repeat(32)}`;
 
-function need(c: CheckContext, ...capabilities: Capability[]): void {
-  const missing = capabilities.filter((m) => !target.capabilities.has(m));
-  if (missing.length) c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
-}
+const need = (c: CheckContext, ...capabilities: Capability[]) => needCapabilities(target, c, ...capabilities);
 
 async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `stablecoin-${name}-${serial++}`, c.record).register();

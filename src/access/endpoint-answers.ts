@@ -25,8 +25,8 @@ export interface BodyCapErrorBody {
  * `{ error: { code, message } }`; a 401 carries the Bearer challenge (bare, or error="invalid_token" when the
  * request carried a credential that did not verify), a 403 none.
  */
-export function accessRefusalAnswer(verdict: AccessRefusal, presentedCredential: boolean): EndpointAnswer {
-  const challenge = accessChallenge(verdict, presentedCredential);
+export function accessRefusalAnswer(verdict: AccessRefusal, presentedCredential: boolean, realm?: string): EndpointAnswer {
+  const challenge = accessChallenge(verdict, presentedCredential, realm);
   return {
     status: verdict.status,
     headers: challenge === null ? {} : { [HEADERS.wwwAuthenticate]: challenge },

@@ -15,6 +15,8 @@ export interface CallerIdentity {
 export interface AgentAccessFacts {
   /** False for an agent with no auth skill and no access block: it verifies no one, so scoped endpoints refuse every caller. */
   readonly verifiesCallers: boolean;
+  /** The realm of its 401 challenges: the deployment's name for Service (src/spec/naming.ts); the spec's `service` when absent. */
+  readonly realm?: string;
 }
 
 /**
@@ -27,8 +29,8 @@ export function decideEndpointAccess(
   agent: AgentAccessFacts,
 ): EndpointAnswer | null {
   const mode = decideAuthMode(endpoint.auth ?? 'public', identity.caller, identity.presentedCredential);
-  if (!mode.allowed) return accessRefusalAnswer(mode, identity.presentedCredential);
+  if (!mode.allowed) return accessRefusalAnswer(mode, identity.presentedCredential, agent.realm);
   const scope = decideScope(endpoint.scopes, identity.caller, agent, identity.presentedCredential);
-  if (!scope.allowed) return accessRefusalAnswer(scope, identity.presentedCredential);
+  if (!scope.allowed) return accessRefusalAnswer(scope, identity.presentedCredential, agent.realm);
   return null;
 }

@@ -106,10 +106,11 @@ function entriesOf(declaration: ScopeDeclaration): readonly string[] {
 /**
  * The WWW-Authenticate value of a refusal (RFC 7235 3.1 asks one on every 401; RFC 6750 3 adds
  * error="invalid_token" when a credential was presented and not accepted), or null for a 403 or an admission.
- * The realm is the spec's neutral word (7.3 realm=service) where the SDKs write their own name.
+ * The realm is the spec's neutral word (7.3 realm=service) where the SDKs write their own name, or the deployment's
+ * name for Service (src/spec/naming.ts) when it has one.
  */
-export function accessChallenge(verdict: AccessVerdict, presentedCredential: boolean): string | null {
+export function accessChallenge(verdict: AccessVerdict, presentedCredential: boolean, realm: string = BEARER_CHALLENGE.realm): string | null {
   if (verdict.allowed || verdict.status !== 401) return null;
-  const base = `${BEARER_CHALLENGE.scheme} realm="${BEARER_CHALLENGE.realm}"`;
+  const base = `${BEARER_CHALLENGE.scheme} realm="${realm}"`;
   return presentedCredential ? `${base}, error="${BEARER_CHALLENGE.error}"` : base;
 }

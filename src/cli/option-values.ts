@@ -46,3 +46,11 @@ export function serviceNameOption(args: CommandArgs, command: string): string | 
     );
   return value;
 }
+
+/** `--agent-client ID:SECRET` (run and serve): a client_id and its client_secret, split at the first colon. */
+export function clientCredentialsOption(value: string, command: string): { id: string; secret: string } {
+  const colon = value.indexOf(':');
+  if (colon < 1 || colon === value.length - 1)
+    throw new UsageError(`--agent-client must be ID:SECRET, a client_id and its client_secret, not ${JSON.stringify(value)}`, command);
+  return { id: value.slice(0, colon), secret: value.slice(colon + 1) };
+}

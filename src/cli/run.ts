@@ -5,7 +5,7 @@ import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type R
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
-import { flag, serviceNameOption, stringOption, stringOptions } from './option-values.js';
+import { clientCredentialsOption, flag, serviceNameOption, stringOption, stringOptions } from './option-values.js';
 import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 import type { ProgressSink } from '../harness/reporter.js';
 import type { DeploymentNames } from '../contract/run-context.js';
@@ -101,10 +101,7 @@ function counted(results: readonly CheckResult[]): string {
 function agentClientOption(value: string | undefined, agentUrl: string | undefined): { id: string; secret: string } | undefined {
   if (value === undefined) return undefined;
   if (agentUrl === undefined) throw new UsageError('--agent-client goes with --agent-url: it is a client of that agent', NAME);
-  const colon = value.indexOf(':');
-  if (colon < 1 || colon === value.length - 1)
-    throw new UsageError(`--agent-client must be ID:SECRET, a client_id and its client_secret, not ${JSON.stringify(value)}`, NAME);
-  return { id: value.slice(0, colon), secret: value.slice(colon + 1) };
+  return clientCredentialsOption(value, NAME);
 }
 
 /**
@@ -188,8 +185,9 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   }
   const allowWaits = flag(args, 'allow-waits');
   const ownerKey = stringOption(args, 'owner-key');
-  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined))
-    throw new UsageError('--allow-waits and --owner-key go with --base-url: they let checks of a live deployment run', NAME);
+  const controlUrl = stringOption(args, 'control-url');
+  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined || controlUrl !== undefined))
+    throw new UsageError('--allow-waits, --owner-key and --control-url go with --base-url: they let checks of a live deployment run', NAME);
   if (ownerKey !== undefined && !/^[\x21-\x7e]+$/.test(ownerKey))
     throw new UsageError('--owner-key must be the header value the deployment accepts: printable ASCII without spaces', NAME);
   if (allowSpend !== (spendCap !== undefined)) {
@@ -199,6 +197,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ['base-url', baseUrl],
     ['also-base-url', alsoBaseUrl],
     ['fixture-url', fixtureUrl],
+    ['control-url', controlUrl],
   ] as const) {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
@@ -252,6 +251,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(spendCap === undefined ? {} : { spendCapMinorUnits: spendCap }),
             ...(allowWaits ? { allowWaits: true } : {}),
             ...(ownerKey === undefined ? {} : { ownerKey }),
+            ...(controlUrl === undefined ? {} : { controlUrl }),
           },
         }),
     progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
@@ -267,7 +267,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
+    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -290,6 +290,9 @@ export const runCommand: Command = {
     "--base-url (requests to it still name --base-url's host); the fleet checks (5.2-fleet) then send to both: a replay",
     'across instances, failures counted together, a charge in flight resumed by the other, one charge for concurrent',
     'presentations. Without it they are reported not-run.',
+    'A deployment may offer a test control (docs/contracts.md section 5; serve --test-control): --control-url URL lets',
+    'the checks of faults and switches (buying closed, the purchase lock down, a charge that settles later, an agent',
+    'blocked) put one agent or one test token in that state; their verdicts still come from the public routes.',
     'A deployment writes its own name where the spec writes Service (Acme-Terms-Version, X-Acme-Owner-Key,',
     'realm=acme): --service-name Acme sends, signs and reads those names (in-process, the embedded reference',
     'takes the name too); --problems-url, --payment-problems-url and --terms-url give its {problems_url},',
@@ -337,6 +340,11 @@ export const runCommand: Command = {
     'spend-cap': { type: 'string', value: 'N', help: 'the most purchase checks may pay in all, in minor units (e.g. 1500 = 15.00 usd)' },
     'allow-waits': { type: 'boolean', help: 'let checks of time-bound rules wait in real time (minutes each; every wait announced)' },
     'owner-key': { type: 'string', value: 'KEY', help: "the operator's platform key the deployment accepts in X-Service-Owner-Key (key continuity)" },
+    'control-url': {
+      type: 'string',
+      value: 'URL',
+      help: "the deployment's test control (docs/contracts.md section 5; serve --test-control): checks of faults and switches put it in a named state there",
+    },
     'service-name': {
       type: 'string',
       value: 'NAME',

@@ -14,7 +14,7 @@ import type { Command, CommandArgs } from './command.js';
 import { InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { flag, serviceNameOption, stringOption } from './option-values.js';
+import { clientCredentialsOption, flag, serviceNameOption, stringOption } from './option-values.js';
 
 const NAME = 'serve';
 const MAX_PORT = 65535;
@@ -129,7 +129,7 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
     name: NAME,
     summary: 'serve the reference platform and agent on a port',
     usage:
-      '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST | --public-url URL] [--client-address-header NAME] [--agent-name NAME] [--keys-dir DIR] [--store redis://...] [--db FILE | --db postgres://...] [--service-name NAME]',
+      '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST | --public-url URL] [--client-address-header NAME] [--agent-name NAME] [--keys-dir DIR] [--store redis://...] [--db FILE | --db postgres://...] [--service-name NAME] [--owner-key KEY] [--agent-client ID:SECRET] [--test-control]',
     description: [
       'Serves the reference platform over plain HTTP: POST /api/auth/cli/token (verifies signed requests and',
       'platform bearers, answers a platform token), the key directory at',
@@ -155,6 +155,11 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'A store that cannot be reached exits 2.',
       '--service-name NAME answers with the names a deployment called NAME writes where the spec writes Service:',
       'Acme-Terms-Version, Acme-Terms-Accepted, Acme-Payment-Methods, Acme-Purchase, X-Acme-Owner-Key, realm=acme.',
+      "--owner-key KEY is the operator's platform key it accepts in X-Service-Owner-Key (5.2 key continuity), and",
+      '--agent-client ID:SECRET a client its agent issues tokens to at POST /auth/token: give run the same values.',
+      '--test-control answers the test control of docs/contracts.md section 5 at POST /_reference/test-control, to',
+      'loopback peers only: a run (--control-url) puts one agent or one test token in a named state (buying closed,',
+      'the purchase lock down, a charge that settles later...). Off by default; never on a deployment others use.',
     ].join('\n'),
     options: {
       host: { type: 'string', value: 'HOST', help: `address to bind (default ${DEFAULT_SERVE_HOST})` },
@@ -168,12 +173,16 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       store: { type: 'string', value: 'URL', help: "a redis:// URL: the verifier's state and the purchase lock (default: memory)" },
       db: { type: 'string', value: 'FILE|URL', help: 'a SQLite file or a postgres:// URL: purchase records and balances (default: memory)' },
       'service-name': { type: 'string', value: 'NAME', help: 'the name written where the spec writes Service (headers, realm); default Service' },
+      'owner-key': { type: 'string', value: 'KEY', help: "the operator's platform key accepted in X-Service-Owner-Key (default: none)" },
+      'agent-client': { type: 'string', value: 'ID:SECRET', help: "a client of the agent's POST /auth/token (default: none)" },
+      'test-control': { type: 'boolean', help: 'answer the test control at POST /_reference/test-control, loopback only (local testing only)' },
     },
     positionals: { names: [], min: 0, max: 0 },
     examples: [
       'agent-platform-conformance serve --port 8787',
       'agent-platform-conformance serve --port 8787 --allow-insecure-fixtures',
       'agent-platform-conformance serve --port 8787 --db purchases.sqlite',
+      'agent-platform-conformance serve --port 8787 --allow-insecure-fixtures --test-control --owner-key op-key --agent-client suite:s3cret',
       'agent-platform-conformance serve --public-url https://platform.example --store redis://127.0.0.1:6379 --db postgres://apc@127.0.0.1/apc',
     ],
     available: true,
@@ -198,6 +207,11 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(agentName)) throw new UsageError(`--agent-name must be letters, digits, ".", "_" or "-", not "${agentName}"`, NAME);
   const publicUrl = publicUrlOption(args);
   const serviceName = serviceNameOption(args, NAME);
+  const ownerKey = stringOption(args, 'owner-key');
+  if (ownerKey !== undefined && !/^[\x21-\x7e]+$/.test(ownerKey))
+    throw new UsageError('--owner-key must be printable ASCII without spaces (it travels in a header field)', NAME);
+  const agentClientValue = stringOption(args, 'agent-client');
+  const agentClient = agentClientValue === undefined ? undefined : clientCredentialsOption(agentClientValue, NAME);
   const stores = await storesOption(args, io.cwd);
   // Ask for the stop before binding, so a signal that arrives while the server starts is not lost.
   const giveUp = new AbortController();
@@ -207,7 +221,12 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   try {
     const addressHeader = stringOption(args, 'client-address-header');
     served = await serveReference<VerifierPorts, PurchaseStores>({
-      agent: { name: agentName, ...(keysDir ? { keysDir: resolve(io.cwd, keysDir) } : {}) },
+      agent: {
+        name: agentName,
+        ...(keysDir ? { keysDir: resolve(io.cwd, keysDir) } : {}),
+        ...(agentClient ? { clients: { [agentClient.id]: agentClient.secret } } : {}),
+      },
+      ...(flag(args, 'test-control') ? { testControl: true } : {}),
       host,
       port,
       allowInsecureFixtures: insecure,
@@ -218,6 +237,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
       platform: {
         ...(publicUrl ? { origin: publicUrl.origin } : {}),
         ...(serviceName === undefined ? {} : { serviceName }),
+        ...(ownerKey === undefined ? {} : { ownerKeys: [ownerKey] }),
         ...(stores.challengeSecret ? { purchases: { challengeSecret: stores.challengeSecret } } : {}),
         ...(stores.platformTokenKey ? { platformTokenKey: stores.platformTokenKey } : {}),
       },

@@ -25,6 +25,8 @@ export type TargetConfig =
       readonly allowWaits?: boolean;
       /** `--owner-key KEY`: the operator's platform key the deployment accepts in X-Service-Owner-Key (5.2 key continuity). */
       readonly ownerKey?: string;
+      /** `--control-url URL`: the deployment's test control (docs/contracts.md section 5), to put it in named states. */
+      readonly controlUrl?: string;
     };
 
 /**

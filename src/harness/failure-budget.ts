@@ -4,6 +4,7 @@ import type { SignedRequestVectors } from '../cases/types.js';
 import { selectedBy } from '../contract/check.js';
 import { LIMITS } from '../spec/limits.js';
 import type { CheckIndex } from './check-index.js';
+import type { PacingRecord } from './results.js';
 import { planLive, stageLive, type LiveStagingOptions } from './live-staging.js';
 import { missingCapabilities, type Capability } from './target.js';
 
@@ -204,6 +205,17 @@ export class FailurePacer {
 /** The floor of a paced run's time for `failing` failing requests, in minutes: 29 may leave per minute. */
 export function pacedFloorMinutes(failing: number): number {
   return failing / PACED_FAILURES_PER_WINDOW;
+}
+
+/** What a report records of a run from one address (RunReport.pacing): failing requests, wall time, floor, waits. */
+export function pacingRecord(summary: PaceSummary, wallMs: number): PacingRecord {
+  return {
+    failingRequests: summary.failing,
+    wallTimeMs: Math.round(wallMs),
+    floorMs: Math.round(pacedFloorMinutes(summary.failing) * 60_000),
+    throttled: summary.throttled,
+    waitedMs: Math.round(summary.waitedMs),
+  };
 }
 
 /** One line for the end of a run from one address: failing requests sent, the run's wall time, and the floor for them. */

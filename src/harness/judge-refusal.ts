@@ -8,7 +8,7 @@ import { realmProblem } from './naming.js';
 import type { TargetResponse } from './target.js';
 
 /** Parses `Scheme a=b, c="d"` (RFC 9110 auth-params: token or quoted-string values). */
-function parseChallenge(value: string): { scheme: string; params: Map<string, string> } | null {
+export function parseChallenge(value: string): { scheme: string; params: Map<string, string> } | null {
   const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*(.*)$/s.exec(value);
   if (!match) return null;
   const params = new Map<string, string>();

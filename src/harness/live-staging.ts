@@ -18,12 +18,15 @@ import { buildSignedRequest } from '../scenarios/request-builder.js';
  * - The operator's platform key (owner keys): the key the run was given (--owner-key) is presented where the case
  *   presents its own.
  * - Bearer-token keys, where they only name the platform's own keys and the case presents a token no platform signed.
+ * - Blocked agents: the deployment's test control (--control-url) blocks them before the case's first step.
  */
 export interface LiveStagingOptions {
   /** `--allow-waits`: the run may wait minutes in real time. */
   readonly allowWaits: boolean;
   /** `--owner-key`: the operator's platform key the deployment accepts. */
   readonly ownerKey?: string | undefined;
+  /** `--control-url`: the deployment's test control can block an agent (docs/contracts.md section 5). */
+  readonly control?: boolean;
 }
 
 /**
@@ -59,6 +62,8 @@ const TOKEN_FROM_PLATFORM = new Set(['platform-token-valid', 'signed-request-ign
 
 export const OWNER_KEY_REASON =
   "needs the operator's platform key: run with --owner-key KEY, the value the deployment accepts in X-Service-Owner-Key (5.2 key continuity)";
+const BLOCKED_AGENT_REASON =
+  'needs the agent blocked by the deployment (5.2 agent_blocked): run with --control-url URL against a deployment offering the test control of docs/contracts.md section 5 (state agent-blocked; serve --test-control offers it)';
 export const WAIT_REREAD_REASON = `needs --allow-waits: the agent registers with a key its case's own key set no longer carries, which the platform reads only after its re-read interval (${LIMITS.keySetRereadInterval.value} s), so the run would wait ${REREAD_WAIT_S} s`;
 
 function keysOf(document: CaseDocuments[string] | undefined): string[] {
@@ -72,6 +77,7 @@ function keysOf(document: CaseDocuments[string] | undefined): string[] {
 /** What a live run must do before building `c` (one built at any time: the vector of the same scenario). */
 export function planLive(c: SignedRequestCase, options: LiveStagingOptions): LivePlan {
   if (c.platform.owner_keys?.length && !options.ownerKey) return { notRun: OWNER_KEY_REASON };
+  if (c.platform.blocked_agents?.length && !options.control) return { notRun: BLOCKED_AGENT_REASON };
   if (TOKEN_FROM_PLATFORM.has(c.id)) return { delay: 0, platformToken: true };
   let delay = 0;
   for (const [agentUrl, registration] of Object.entries(c.registrations ?? {})) {
@@ -144,7 +150,7 @@ export function stageLive(
     }
     return next;
   });
-  const { owner_keys: _owners, ...platform } = c.platform;
+  const { owner_keys: _owners, blocked_agents: _blocked, ...platform } = c.platform;
   const { token_keys: _keys, token_issuer: _issuer, agent_scope: _scope, ...withoutTokenKeys } = platform;
   const { registrations: _registrations, ...rest } = c;
   return {

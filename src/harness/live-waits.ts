@@ -27,6 +27,7 @@ export function caseWaitSeconds(c: SignedRequestCase): number {
 const AGING_WAITS: Readonly<Record<string, number>> = Object.freeze({
   'purchase.challenge-honoured-until-expiry': LIMITS.paymentChallengeLifetime.value - CHALLENGE_EXPIRY_TOLERANCE_S + MARGIN_S,
   'purchase.challenge-expired': LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1 + MARGIN_S,
+  'purchase.expired-settled-credited': LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1 + MARGIN_S,
 });
 
 /**

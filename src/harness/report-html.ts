@@ -6,6 +6,7 @@ import { requirementCoverage, sectionsOfCheck, type Coverage, type CoverageStatu
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { CheckResult, RunReport, Verdict } from './results.js';
 import { namingWords } from './naming.js';
+import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
 
 /*
  * report.html: one self-contained page rendered from report.json. Every piece of text from the report goes
@@ -132,10 +133,6 @@ function why(report: RunReport, verdict: RunVerdict): string {
   return `Every MUST check that ran passed${extra.length ? `; ${extra.join('; ')}` : ''}.`;
 }
 
-function rerunCommand(report: RunReport, only: readonly string[] = report.selection): string {
-  return ['agent-platform-conformance run', ...only.map((o) => `--only ${o}`), `--seed ${report.seed}`].join(' ');
-}
-
 function durationText(report: RunReport): string {
   const ms = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'unknown';
@@ -152,7 +149,15 @@ ${VERDICTS.map((v) => h`<li class="count v-${v}" data-count="${v}"><span class="
 </ul>
 <dl class="meta">
 <dt>Target</dt><dd data-field="target">${report.target.description} <span class="muted">(${report.target.kind})</span></dd>
-${report.target.naming ? h`<dt>Names</dt><dd data-field="naming">${namingWords(report.target.naming).join('; ')}</dd>\n` : ''}<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
+${targetHeading(report).map(
+  ([field, label, value]) => h`<dt>${label}</dt><dd data-field="${field}"><code>${value}</code></dd>
+`,
+)}${
+  report.pacing
+    ? h`<dt>Pacing</dt><dd data-field="pacing">${pacingWords(report.pacing)}</dd>
+`
+    : ''
+}${report.target.naming ? h`<dt>Names</dt><dd data-field="naming">${namingWords(report.target.naming).join('; ')}</dd>\n` : ''}<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
 <dt>Seed</dt><dd data-field="seed"><code>${report.seed}</code></dd>
 <dt>Started</dt><dd data-field="started"><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
 <dt>Finished</dt><dd data-field="finished"><time datetime="${report.finishedAt}">${report.finishedAt}</time> <span class="muted">(${durationText(report)})</span></dd>

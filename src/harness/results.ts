@@ -35,7 +35,19 @@ export interface RunReport {
     readonly description: string;
     /** The deployment's own names the run was given (`--service-name`, `--problems-url`, ...): what it mapped, and how. */
     readonly naming?: NamingRecord;
+    /** The live platform's base URL (`run --base-url`). */
+    readonly platformUrl?: string;
+    /** The live agent checked (`run --agent-url`). */
+    readonly agentUrl?: string;
+    /** Where the deployment fetched the run's agent documents (the fixture host, or `--fixture-url`). */
+    readonly fixtureUrl?: string;
+    /** What the deployment writes where the spec writes Service (`run --service-name`). */
+    readonly serviceName?: string;
   };
+  /** The run's options as command-line words after `run` (no --only, --seed, --out, --json): a repeat adds its own. */
+  readonly rerun?: readonly string[];
+  /** A live run from one address: what pacing cost beside the throttle's floor (src/harness/failure-budget.ts). */
+  readonly pacing?: PacingRecord;
   readonly selection: readonly string[];
   readonly seed: number;
   /** false when the run was interrupted or the harness failed before every check reported. */
@@ -47,6 +59,17 @@ export interface RunReport {
   readonly selfTest?: SelfTestSummary;
   /** `run --expected-failures FILE` only: the file and what became of each of its entries. */
   readonly expectedFailures?: { readonly file: string; readonly entries: readonly ExpectedOutcome[] };
+}
+
+/** A live run from one address: failing signed requests sent, the run's wall time, and the floor (failing / 29 minutes). */
+export interface PacingRecord {
+  readonly failingRequests: number;
+  readonly wallTimeMs: number;
+  readonly floorMs: number;
+  /** Whether the deployment was seen to throttle (the run then paced). */
+  readonly throttled: boolean;
+  /** All the waits the pacer told requests, summed. */
+  readonly waitedMs: number;
 }
 
 export function countVerdicts(results: readonly CheckResult[]): RunReport['counts'] {

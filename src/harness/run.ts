@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
-import { FailurePacer, paceSummaryLine, plannedFailingRequests, THROTTLE_WAIT_MS } from './failure-budget.js';
+import { FailurePacer, paceSummaryLine, pacingRecord, plannedFailingRequests, THROTTLE_WAIT_MS } from './failure-budget.js';
+import { rerunWords } from './rerun.js';
 import { plannedWaitSeconds } from './live-waits.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
@@ -52,6 +53,8 @@ export interface RunOptions {
     readonly allowWaits?: boolean;
     /** `--owner-key`: the operator's platform key the deployment accepts in X-Service-Owner-Key. */
     readonly ownerKey?: string;
+    /** `--control-url`: the deployment's test control (docs/contracts.md section 5). */
+    readonly controlUrl?: string;
   };
   /**
    * `run --self-test`: besides the checks themselves, every check is tried against each mutant of the catalogue
@@ -262,7 +265,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
             index,
             planned.files.map((f) => relative(PACKAGE_ROOT, f)),
             planned.selection,
-            { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey },
+            { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey, control: options.live.controlUrl !== undefined },
           ),
     );
     const pace = pacer;
@@ -291,6 +294,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.spendCapMinorUnits === undefined ? {} : { spend: { capMinorUnits: options.live.spendCapMinorUnits } }),
       ...(options.live.allowWaits ? { allowWaits: true } : {}),
       ...(options.live.ownerKey === undefined ? {} : { ownerKey: options.live.ownerKey }),
+      ...(options.live.controlUrl === undefined ? {} : { controlUrl: options.live.controlUrl }),
     };
   }
   const context: RunContext = {
@@ -379,7 +383,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     await fixture?.close();
   }
   // From one address: what pacing cost, beside its floor (failing requests / 29 a minute).
-  if (pacer && options.live && !options.live.clientAddressHeader) options.progress?.notice?.(paceSummaryLine(pacer.summary(), Date.now() - started));
+  const pacing = pacer && options.live && !options.live.clientAddressHeader ? pacingRecord(pacer.summary(), Date.now() - started) : undefined;
+  if (pacer && pacing) options.progress?.notice?.(paceSummaryLine(pacer.summary(), pacing.wallTimeMs));
   // Faults around the checks (a suite's setup): a live target's are its own, and fail the checks they left unrun.
   const judged = judgeSetupFaults(setupFaults.faults, reporter.results, reporter.errors, target.kind === 'live' || options.agentUrl !== undefined);
   harnessErrors.push(...judged.harnessErrors);
@@ -403,7 +408,16 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     runId,
     startedAt,
     finishedAt: new Date().toISOString(),
-    target: { kind: target.kind, description: targetDescription(target, options.agentUrl), ...namingOf(options.deployment) },
+    target: {
+      kind: target.kind,
+      description: targetDescription(target, options.agentUrl),
+      ...namingOf(options.deployment),
+      ...(target.kind === 'live' ? { platformUrl: target.baseUrl, fixtureUrl: target.fixture.url } : {}),
+      ...(options.agentUrl ? { agentUrl: options.agentUrl } : {}),
+      ...(options.deployment?.serviceName ? { serviceName: options.deployment.serviceName } : {}),
+    },
+    rerun: rerunWords(options),
+    ...(pacing ? { pacing } : {}),
     selection: only,
     seed,
     complete: reporter.finished && harnessErrors.length === 0,

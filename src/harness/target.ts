@@ -1,4 +1,5 @@
 import type { SignedRequestCase } from '../cases/types.js';
+import type { ControlRequest } from '../contract/test-control.js';
 import type { ReferencePurchases } from '../reference/purchases.js';
 import type { WidgetService } from '../reference/widgets/index.js';
 import type { ServiceNaming } from '../spec/naming.js';
@@ -32,13 +33,14 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'client-address':
     'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
   'state-seeding': 'needs state-seeding: the case starts from prior registrations',
-  'platform-config': 'needs platform-config: the case configures the platform (blocked agents or bearer-token keys), which only the embedded reference allows',
-  'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route",
+  'platform-config':
+    'needs platform-config: the case configures the platform (bearer-token keys, scopes, revocations), which only the embedded reference allows; to run it, run in-process (without --base-url)',
+  'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route; to run it, run in-process (without --base-url)",
   'payment-faults':
-    "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores, which only the embedded reference allows",
+    "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores beyond the states of the test control (--control-url, docs/contracts.md section 5), which only the embedded reference allows; to run it, run in-process (without --base-url)",
   spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
   'dns-control':
-    "needs dns-control: an agent's host name must resolve to a private address, which only the embedded reference's fetcher can be told; the same rule is checked live with address literals",
+    "needs dns-control: an agent's host name must resolve to a private address, which only the embedded reference's fetcher can be told (the same rule is checked live with address literals); to run it, run in-process (without --base-url)",
 };
 
 export interface TargetRequest {
@@ -114,6 +116,11 @@ export interface Target {
   send(request: TargetRequest): Promise<TargetResponse>;
   /** Where the deployment's problem types and terms live, when the run was told; absent, a live run learns them from the answers. */
   readonly addresses?: DeploymentAddresses;
+  /**
+   * The deployment's test control (`run --control-url`, docs/contracts.md section 5): puts one agent or one test token
+   * in a named state. `notRun` when the deployment does not offer that state; absent when the run names no control.
+   */
+  control?(request: ControlRequest): Promise<{ readonly ok: true } | { readonly notRun: string }>;
   /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
   readonly purchases?: ReferencePurchases;
   /** The embedded reference's widget records and tool-call ledger, for what no public surface shows (4.5 steps 3-4, 2.5 billing); absent live. */

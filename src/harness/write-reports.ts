@@ -6,6 +6,7 @@ import { requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
 import { namingWords } from './naming.js';
+import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
 
 function atomicWrite(path: string, text: string): void {
   const temporary = `${path}.partial`;
@@ -93,7 +94,11 @@ export function summaryMarkdown(report: RunReport): string {
     `# Conformance: ${verdict}`,
     '',
     `Target: ${report.target.description} (${report.target.kind}) · run ${report.runId} · seed ${report.seed}${report.complete ? '' : ' · **incomplete**'}`,
+    ...targetHeading(report).flatMap(([, label, value], i) => [...(i === 0 ? [''] : []), `- ${label}: \`${value}\``]),
     ...(report.target.naming ? ['', `Names: ${namingWords(report.target.naming).join('; ')}`] : []),
+    ...(report.pacing ? ['', `Pacing: ${pacingWords(report.pacing)}`] : []),
+    '',
+    `Repeat: \`${rerunCommand(report)}\``,
     '',
     '| pass | fail (MUST) | warn (SHOULD) | not run | error | total |',
     '|---|---|---|---|---|---|',

@@ -49,6 +49,7 @@ import { renderAnswer } from './render.js';
 import type { PublicRoute, RouteContext, VerifiedRoute } from './routes.js';
 import { PurchasedBalanceLedger, agentSocketRoute, createDelegate, llmChatCompletionsRoute, machineChallengeIssuer, type Delegate } from './paid/index.js';
 import type { SocketRoute } from './upgrade.js';
+import type { ReferenceTestControl, ScopedPurchases } from './test-control.js';
 
 /** What each test token outcome (src/contract/test-tokens.ts) makes the reference's card processor answer. */
 const TEST_OUTCOMES: Readonly<Record<TestTokenOutcome, ChargeOutcome>> = {
@@ -156,6 +157,14 @@ export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseSto
    * a token it never charged for a purchase is reported as a capture matching nothing sold. The intake's word.
    */
   processorFinishes(token: string, state: FakeChargeState, report?: boolean): Promise<SettlementResult | undefined>;
+  /** `serve --test-control`: the states a run put agents in, which change what their paid requests see. */
+  testControl?: ReferenceTestControl;
+}
+
+/** The purchase machine as `buyer`'s request sees it: the deployment's own, unless the test control scoped a state to the buyer. */
+function scopedView(purchases: ReferencePurchases<PurchaseStores>, buyer: string | null): ScopedPurchases {
+  const view = { config: purchases.config, ports: purchases.ports, saleOffer: purchases.saleOffer, salePorts: purchases.sale.ports };
+  return purchases.testControl ? purchases.testControl.scoped(buyer, view) : view;
 }
 
 export interface ReferenceStablecoin {
@@ -334,7 +343,16 @@ export function pricedResourceRoute(purchases: ReferencePurchases<PurchaseStores
             : verdict.subject === null
               ? { kind: 'unidentified' }
               : { kind: 'agent', agentUrl: verdict.subject, signed: false, coveredHeaders: [] };
-        const handle = handlers.get(ctx.url.pathname)!;
+        const resource = ctx.url.pathname;
+        const scoped = scopedView(purchases, caller.kind === 'agent' ? caller.agentUrl : null);
+        const handle =
+          scoped.salePorts === purchases.sale.ports && scoped.config === purchases.config && scoped.saleOffer === purchases.saleOffer
+            ? handlers.get(resource)!
+            : saleRoute({
+                ports: scoped.salePorts,
+                config: () => ({ ...scoped.config, sale: { ...scoped.saleOffer, resource } }),
+                guards: () => purchases.guards.sale,
+              });
         return handle({ request: ctx.request, caller, clientAddress: ctx.clientAddress, body: read.request.body });
       },
     },
@@ -371,6 +389,7 @@ export function mppCreditsRoute(purchases: ReferencePurchases<PurchaseStores>): 
         const verdict = await paidVerdict(ctx, purchases);
         if (!verdict.ok && verdict.code !== AUTH_CODES.missing_credential) return renderAnswer(verdict);
         const buyer = !verdict.ok ? null : verdict.kind === 'signature' ? verdict.agentUrl : verdict.subject;
+        const scoped = scopedView(purchases, buyer);
         const outcome = await decidePurchase(
           {
             buyer: buyer === null ? null : { agentUrl: buyer },
@@ -379,8 +398,8 @@ export function mppCreditsRoute(purchases: ReferencePurchases<PurchaseStores>): 
             headers: headerRecord(ctx.request.headers),
             now: purchases.ports.clock.now(),
           },
-          purchases.ports,
-          purchases.config,
+          scoped.ports,
+          scoped.config,
           purchases.guards.pack,
         );
         return renderAnswer({ status: outcome.status, headers: outcome.headers, body: outcome.body });

@@ -17,6 +17,10 @@ import type { StandardAgent } from './agent/standard-agent.js';
 import { errorAnswer, renderAnswer } from './render.js';
 import { hasSocketRoute } from './upgrade.js';
 import { PLATFORM_ERROR_CODES } from './routes.js';
+import { ReferenceTestControl } from './test-control.js';
+import { answerTestControl } from './test-control-route.js';
+import { TEST_CONTROL_PATH } from '../contract/test-control.js';
+import { serviceNaming } from '../spec/naming.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 
@@ -56,6 +60,11 @@ export interface ServeOptions<P extends VerifierPorts = MemoryPorts, T extends P
   readonly ports?: (clock: Clock, fetcher: DocumentFetcher) => P;
   /** The purchase machine's stores (a database, src/stores/); in memory by default. */
   readonly purchaseStores?: PurchaseStoresFactory<T>;
+  /**
+   * `serve --test-control`: answer the test control of docs/contracts.md section 5 at TEST_CONTROL_PATH, to loopback
+   * peers only. Off by default: without it that path is not the deployment's.
+   */
+  readonly testControl?: boolean;
   /** Anything else the platform takes (hosted agent keys, a clock, a fetcher, routes...). */
   readonly platform?: Omit<ReferencePlatformOptions<MemoryPorts>, 'authority' | 'allowInsecureAgentUrls' | 'ports' | 'purchaseStores'>;
 }
@@ -112,6 +121,7 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
   let platform: ReferencePlatform<P, T> | undefined;
   let agent: StandardAgent | undefined;
   let fallbackAuthority = '';
+  const control = options.testControl ? new ReferenceTestControl() : undefined;
 
   const server = http.createServer(
     { requestTimeout: SERVE_TIMEOUTS.requestMs, headersTimeout: SERVE_TIMEOUTS.headersMs, keepAliveTimeout: SERVE_TIMEOUTS.keepAliveMs },
@@ -135,6 +145,10 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
       request = toRequest(message, url);
     } catch {
       return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request header fields are not ones this platform can read.'));
+    }
+    if (control && url !== undefined && new URL(url).pathname === TEST_CONTROL_PATH) {
+      // The peer itself, never a header a proxy sets: the control answers this machine only.
+      return answerTestControl(request, normaliseClientAddress(message.socket.remoteAddress), control, platform.purchases);
     }
     return platform.fetch(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
   }
@@ -194,6 +208,8 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
           ...options.agent,
           ...(options.onError ? { onError: options.onError } : {}),
           ...(options.allowInsecureFixtures ? { allowInsecureIssuers: true } : {}),
+          // The agent beside the platform answers 401s under the deployment's name for Service, as the platform does.
+          ...(given.serviceName === undefined ? {} : { realm: serviceNaming(given.serviceName).realm }),
         },
         given.fetcher ?? fetcher!,
       );
@@ -201,6 +217,8 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
     const clock = given.clock ?? systemClock;
     platform = createReferencePlatform<P, T>({
       ...given,
+      // The agents the test control blocks join any the deployment blocks itself.
+      ...(control ? { blockedAgents: control.blocking(given.blockedAgents ?? []) } : {}),
       ...(options.ports ? { ports: options.ports(clock, given.fetcher ?? fetcher!) } : {}),
       ...(options.purchaseStores ? { purchaseStores: options.purchaseStores } : {}),
       ...(served
@@ -219,6 +237,7 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
       ...(options.onError ? { onError: options.onError } : {}),
       allowInsecureAgentUrls: options.allowInsecureFixtures === true,
     });
+    if (control && platform.purchases) platform.purchases.testControl = control;
   } catch (error) {
     server.close();
     await fetcher?.close();

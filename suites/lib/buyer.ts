@@ -4,7 +4,10 @@ import { testToken, type TestTokenOutcome } from '../../src/contract/test-tokens
 import type { CaseRequest } from '../../src/cases/types.js';
 import { recordRequest, recordResponse, type Exchange } from '../../src/harness/exchange.js';
 import { ProblemTypeAddresses, purchaseAnswerProblems, readPaidAnswer, type PaidAnswer, type PaidExchangeFacts } from '../../src/harness/judge-purchase.js';
-import type { Target, TargetRequest, TargetResponse } from '../../src/harness/target.js';
+import { CAPABILITY_REASONS, type Capability, type Target, type TargetRequest, type TargetResponse } from '../../src/harness/target.js';
+import type { ControlRequest } from '../../src/contract/test-control.js';
+import type { ReferencePurchases } from '../../src/reference/purchases.js';
+import type { CheckContext } from './check.js';
 import { serializeCredential, type ChallengeEcho } from '../../src/purchase/index.js';
 import { referenceProblemBases, referenceTermsUrl } from '../../src/reference/purchases.js';
 import { Kit } from '../../src/scenarios/kit.js';
@@ -199,4 +202,31 @@ export function cardPayment(echo: ChallengeEcho, token: string, version: string 
     [HEADERS.paymentAuthorization]: serializeCredential({ challenge: echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: token } }),
     ...(version === null ? {} : { [HEADERS.termsAccepted]: version }),
   };
+}
+
+/** Reports the check not-run unless `target` has these capabilities, with the reason of each it lacks. */
+export function needCapabilities(target: Target, c: CheckContext, ...capabilities: Capability[]): void {
+  const missing = capabilities.filter((m) => !target.capabilities.has(m));
+  if (missing.length) c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
+}
+
+/** Why a check that puts the deployment in a named state is not run live without a test control. */
+function controlReason(state: string): string {
+  return `needs payment-faults: the check puts the deployment in the state "${state}" first, which a live run asks of a test control: run with --control-url URL against a deployment offering the test control of docs/contracts.md section 5 (serve --test-control offers it)`;
+}
+
+/**
+ * Puts the deployment in a named state for one agent or one test token before the check goes on: in-process by
+ * `inProcess` on the embedded reference's purchase machine; live through the deployment's test control (`run
+ * --control-url`), not-run with the reason when it offers no such state or the run names no control. The check's
+ * verdict still comes from the deployment's answers only.
+ */
+export async function arrange(target: Target, c: CheckContext, request: ControlRequest, inProcess: (purchases: ReferencePurchases) => unknown): Promise<void> {
+  if (target.purchases) {
+    await inProcess(target.purchases);
+    return;
+  }
+  if (!target.control) c.notRun(controlReason(request.state));
+  const answer = await target.control(request);
+  if ('notRun' in answer) c.notRun(answer.notRun);
 }

@@ -57,7 +57,7 @@ describe('agent-platform-conformance run', () => {
       expect(stray.stderr).toContain('go with --base-url');
       const waits = await run(['--allow-waits']);
       expect(waits.code).toBe(2);
-      expect(waits.stderr).toContain('--allow-waits and --owner-key go with --base-url');
+      expect(waits.stderr).toContain('--allow-waits, --owner-key and --control-url go with --base-url');
       const ownerKey = await run(['--base-url', 'http://127.0.0.1:9', '--owner-key', 'two words']);
       expect(ownerKey.code).toBe(2);
       expect(ownerKey.stderr).toContain('--owner-key must be the header value the deployment accepts');

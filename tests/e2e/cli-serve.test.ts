@@ -38,6 +38,7 @@ describe('serve command', () => {
     const command = findCommand('serve')!;
     expect(command.available).toBe(true);
     expect(Object.keys(command.options).sort()).toEqual([
+      'agent-client',
       'agent-name',
       'allow-insecure-fixtures',
       'authority',
@@ -45,10 +46,12 @@ describe('serve command', () => {
       'db',
       'host',
       'keys-dir',
+      'owner-key',
       'port',
       'public-url',
       'service-name',
       'store',
+      'test-control',
     ]);
   });
 

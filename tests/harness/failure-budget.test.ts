@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { FailurePacer, PACED_FAILURES_PER_WINDOW, THROTTLE_WAIT_MS, paceSummaryLine, pacedFloorMinutes } from '../../src/harness/failure-budget.js';
+import {
+  FailurePacer,
+  PACED_FAILURES_PER_WINDOW,
+  THROTTLE_WAIT_MS,
+  paceSummaryLine,
+  pacedFloorMinutes,
+  pacingRecord,
+} from '../../src/harness/failure-budget.js';
 
 /** A pacer on a clock the test moves, and the lines it printed. */
 function pacer(planned = 0) {
@@ -81,5 +88,22 @@ describe('a run from one address paces its failing requests only while the deplo
     expect(paceSummaryLine({ failing: 58, throttled: true, unruly: false, waitedMs: 120_000 }, 180_000)).toBe(
       "from one address: 58 failing signed requests sent in 3.0 min (the throttle's floor for them: 58/29 = 2.0 min); the deployment throttled, so the run paced (told requests to wait 120 s in all)",
     );
+  });
+
+  test('the report records the failing requests, the wall time, the floor (failing / 29 minutes) and the waits', () => {
+    expect(pacingRecord({ failing: 87, throttled: true, unruly: false, waitedMs: 61_500.4 }, 200_000.6)).toEqual({
+      failingRequests: 87,
+      wallTimeMs: 200_001,
+      floorMs: 180_000,
+      throttled: true,
+      waitedMs: 61_500,
+    });
+    expect(pacingRecord({ failing: 0, throttled: false, unruly: false, waitedMs: 0 }, 1000)).toEqual({
+      failingRequests: 0,
+      wallTimeMs: 1000,
+      floorMs: 0,
+      throttled: false,
+      waitedMs: 0,
+    });
   });
 });

@@ -28,6 +28,8 @@ const RUN_REPORT_MEMBERS = {
   harnessErrors: 1,
   selfTest: 1,
   expectedFailures: 1,
+  rerun: 1,
+  pacing: 1,
 } satisfies Record<keyof RunReport, 1>;
 const CHECK_RESULT_MEMBERS = {
   id: 1,
@@ -45,7 +47,10 @@ const EXCHANGE_MEMBERS = { request: 1, response: 1, note: 1 } satisfies Record<k
 const REQUEST_MEMBERS = { method: 1, url: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedRequest, 1>;
 const RESPONSE_MEMBERS = { status: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedResponse, 1>;
 const TOOL_MEMBERS = { name: 1, version: 1 } satisfies Record<keyof RunReport['tool'], 1>;
-const TARGET_MEMBERS = { kind: 1, description: 1, naming: 1 } satisfies Record<keyof RunReport['target'], 1>;
+const TARGET_MEMBERS = { kind: 1, description: 1, naming: 1, platformUrl: 1, agentUrl: 1, fixtureUrl: 1, serviceName: 1 } satisfies Record<
+  keyof RunReport['target'],
+  1
+>;
 const NAMING_MEMBERS = { serviceName: 1, headers: 1, realm: 1, problemsUrl: 1, paymentProblemsUrl: 1, termsUrl: 1 } satisfies Record<
   keyof NonNullable<RunReport['target']['naming']>,
   1
@@ -80,8 +85,9 @@ describe('vectors/schema/report.schema.json', () => {
   it('names exactly the members of RunReport, CheckResult, Exchange and the recorded request and response', () => {
     const d = reportSchema.$defs;
     expect(keys(reportSchema.properties)).toEqual(keys(RUN_REPORT_MEMBERS));
-    // selfTest is present only in `run --self-test` reports.
-    expect([...reportSchema.required].sort()).toEqual(keys(RUN_REPORT_MEMBERS).filter((k) => k !== 'selfTest' && k !== 'expectedFailures'));
+    // selfTest is present only in `run --self-test` reports, pacing only in live runs from one address; rerun is newer than the first reports.
+    const optional = ['selfTest', 'expectedFailures', 'rerun', 'pacing'];
+    expect([...reportSchema.required].sort()).toEqual(keys(RUN_REPORT_MEMBERS).filter((k) => !optional.includes(k)));
     expect(keys(reportSchema.properties.counts.properties)).toEqual(keys(COUNT_MEMBERS));
     expect(keys(reportSchema.properties.tool.properties)).toEqual(keys(TOOL_MEMBERS));
     expect(keys(reportSchema.properties.target.properties)).toEqual(keys(TARGET_MEMBERS));

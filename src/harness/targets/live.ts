@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { SignedRequestCase } from '../../cases/types.js';
 import type { DeploymentNames } from '../../contract/run-context.js';
+import type { ControlRequest } from '../../contract/test-control.js';
 import { randomNonce } from '../../httpsig/index.js';
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
@@ -38,11 +39,15 @@ export interface LiveTargetOptions {
    * `baseUrl`'s host, as a load balancer in front of both would send them.
    */
   readonly instanceUrl?: string;
+  /** `--control-url`: the deployment's test control (docs/contracts.md section 5). */
+  readonly controlUrl?: string;
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
 const ATTEMPTS = 3;
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** A test control answers 204 or a short JSON reason: more is not read. */
+const CONTROL_ANSWER_BYTES = 64 * 1024;
 
 /** A wait of the running check (pacing, a retry): it ends early, rejecting, when the check ends. */
 function checkSleep(ms: number): Promise<void> {
@@ -135,6 +140,33 @@ export class LiveTarget implements Target {
       await checkSleep(Math.min(left, PROGRESS_EVERY_MS));
       if (left > PROGRESS_EVERY_MS) await this.notice(`${this.currentCase}: ${Math.ceil((left - PROGRESS_EVERY_MS) / 1000)} s left of its wait`);
     }
+  }
+
+  /**
+   * Puts the deployment in a named state through its test control (only when the run names one). A state it does not
+   * offer, or no control at that address, leaves the check not run with the reason; any other answer fails it.
+   */
+  async control(request: ControlRequest): Promise<{ readonly ok: true } | { readonly notRun: string }> {
+    const url = this.options.controlUrl;
+    if (url === undefined) return { notRun: 'the run names no --control-url' };
+    const answer = await liveRequest({
+      url,
+      method: 'POST',
+      headers: [HEADERS.contentType, 'application/json'],
+      body: Buffer.from(JSON.stringify(request)),
+      dispatcher: this.dispatcher,
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBodyBytes: CONTROL_ANSWER_BYTES,
+    });
+    if (answer.status === 204 || answer.status === 200) return { ok: true };
+    const said = Buffer.from(answer.body).toString('utf8').slice(0, 300);
+    if (answer.status === 404 && /unknown_state/.test(said))
+      return { notRun: `needs the test control state "${request.state}", which the deployment's test control at --control-url ${url} does not offer` };
+    if (answer.status === 404)
+      return {
+        notRun: `needs a test control: --control-url ${url} answered 404 (a deployment offers one as docs/contracts.md section 5 says; serve --test-control)`,
+      };
+    throw new Error(`the test control at ${url} answered ${answer.status} to ${JSON.stringify(request)}: ${said}`);
   }
 
   /** An origin no other case shares (another port of the fixture host), or why there is none. */

@@ -66,6 +66,8 @@ export interface ReferenceAgentOptions {
   readonly now?: () => number;
   /** Called with every exception the agent catches while answering (it still answers 500). */
   readonly onError?: ErrorHook;
+  /** The realm of its 401 challenges when the deployment writes its own name for Service (src/spec/naming.ts). */
+  readonly realm?: string;
 }
 
 export type AgentUpgradeDecision = { readonly accept: (socket: WebSocket) => void } | { readonly refuse: Response };
@@ -98,7 +100,7 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
   const urls = agentDocumentUrls(options.agentUrl);
   const basePath = new URL(urls.agentUrl).pathname.replace(/\/+$/, '');
   const access = options.access ?? {};
-  const agentFacts = { verifiesCallers: options.verifyToken !== undefined };
+  const agentFacts = { verifiesCallers: options.verifyToken !== undefined, ...(options.realm ? { realm: options.realm } : {}) };
   const table = new EndpointTable(options.endpoints ?? conformanceEndpoints());
   const sockets = (options.sockets ?? conformanceSockets()).map((s) => ({ socket: s, match: compileDeclaredPath(s.path) }));
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -131,7 +133,7 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
   /** 7.2: a caller the access block keeps out is refused 403 on a scoped endpoint before its scope is read. */
   const keptOut = (endpoint: { readonly scopes?: AgentHttpEndpoint['scopes'] }, identity: CallerIdentity) =>
     !isOpenDeclaration(endpoint.scopes) && deniedByAccessBlock(identity.caller, access)
-      ? accessRefusalAnswer(forbiddenVerdict(), identity.presentedCredential)
+      ? accessRefusalAnswer(forbiddenVerdict(), identity.presentedCredential, options.realm)
       : null;
   const gate = (endpoint: AgentHttpEndpoint, identity: Identity) =>
     signatureAnswer(keptOut(endpoint, identity) ?? decideEndpointAccess(endpoint, identity, agentFacts), identity);

@@ -31,6 +31,8 @@ export interface ServedAgentOptions {
   readonly access?: AccessBlock;
   /** Self-issued callers at plain-http loopback URLs are admitted too (serve --allow-insecure-fixtures: a local run's fixture host). */
   readonly allowInsecureIssuers?: boolean;
+  /** The realm of its 401 challenges: the deployment's name for Service (serve --service-name), as the platform's. */
+  readonly realm?: string;
 }
 
 export const DEFAULT_SERVED_AGENT_NAME = 'reference';
@@ -63,6 +65,7 @@ export async function createMountedAgent(origin: string, options: ServedAgentOpt
     ...(options.onError ? { onError: options.onError } : {}),
     access: options.access ?? CALLER_ACCESS,
     ...(options.allowInsecureIssuers ? { allowInsecureLoopbackIssuers: true } : {}),
+    ...(options.realm ? { realm: options.realm } : {}),
   });
 }
 

@@ -49,6 +49,7 @@ export interface StandardAgentOptions {
   /** A fault of the inbound token check; only self-test mutants set it. */
   readonly verdictFault?: VerdictFault;
   readonly onError?: ReferenceAgentOptions['onError'];
+  readonly realm?: ReferenceAgentOptions['realm'];
 }
 
 export interface StandardAgent extends ReferenceAgent {
@@ -106,6 +107,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     ...(options.sseFraming ? { sseFraming: options.sseFraming } : {}),
     ...(options.a2aMethods ? { a2aMethods: options.a2aMethods } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.realm ? { realm: options.realm } : {}),
   });
   return { ...agent, keys };
 }

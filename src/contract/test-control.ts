@@ -1,0 +1,81 @@
+/**
+ * The test control a deployment may offer a conformance run (docs/contracts.md section 5), as OpenID's certification
+ * suite has its test hooks: `POST <control-url>` with a JSON object puts the deployment into one named state, scoped to
+ * one buying agent (or one test token), so that checks running side by side never see each other's states. It is only
+ * ever used to arrange; every verdict still comes from the deployment's own answers on its public routes.
+ *
+ * Answers: 204 (the state holds from now on, for that agent's requests or that token's charge), 404 with
+ * `{"error":"unknown_state"}` (the deployment does not offer that state: the check is not run, with the reason), 400
+ * with `{"error":"bad_request","error_description"}` (the request is not one of the protocol), 403 (not from loopback),
+ * and 404 when the deployment offers no test control at all. `serve --test-control` offers every state below.
+ */
+
+/** Where the reference deployment answers the test control when `serve --test-control` is on (on its own origin). */
+export const TEST_CONTROL_PATH = '/_reference/test-control';
+
+/** States scoped to one agent (`agent`: its agent URL): they hold for that agent's paid requests from then on. */
+export const AGENT_STATES = Object.freeze({
+  /** Buying is not open (7.4 mpp_disabled). */
+  mppDisabled: 'mpp-disabled',
+  /** Purchases are closed in every market (7.4 purchases_disabled). */
+  purchasesDisabled: 'purchases-disabled',
+  /** The market of the agent's card is closed (7.4 purchases_unavailable_region). */
+  marketClosed: 'market-closed',
+  /** The country of the agent's card cannot be established (7.4 purchases_unavailable_region). */
+  cardCountryUnknown: 'card-country-unknown',
+  /** The agent has no owner and its balance is at the ownerless cap (7.4 ownerless_balance_cap). */
+  ownerlessAtCap: 'ownerless-at-cap',
+  /** The purchase lock cannot be reached (7.4 purchase_lock_unavailable). */
+  lockUnavailable: 'purchase-lock-unavailable',
+  /** Another purchase of the agent holds its lock (7.4 purchase_in_flight). */
+  purchaseInFlight: 'purchase-in-flight',
+  /** The terms assent cannot be recorded (7.4 terms_record_failed). */
+  termsRecordFailed: 'terms-record-failed',
+  /** The agent's account is not active (7.4 buyer_inactive). */
+  buyerInactive: 'buyer-inactive',
+  /** Per-call card sales closed after the challenge (7.4 metered_unavailable_for_card). */
+  callCardClosed: 'call-card-closed',
+  /** The step that funds the agent's calls from its balance fails (7.4 funding_failed, funding_unavailable). */
+  fundingFails: 'funding-fails',
+  /** The platform blocks the agent (5.2 agent_blocked). */
+  agentBlocked: 'agent-blocked',
+} as const);
+
+/** States of one test token's charge at the card processor (`token`): what the processor does next, on its own. */
+export const TOKEN_STATES = Object.freeze({
+  /** The charge the token paid reaches `outcome` at the processor (the deployment learns it when it asks). */
+  chargeFinishes: 'charge-finishes',
+  /** The processor settles the token's charge and reports it to the deployment (its settlement webhook), once per call. */
+  settlementReported: 'settlement-reported',
+} as const);
+
+export type AgentState = (typeof AGENT_STATES)[keyof typeof AGENT_STATES];
+
+/** Where a charge can be made to end (`charge-finishes`). */
+export const CHARGE_FINISHES = Object.freeze(['settled', 'declined', 'cancelled-unsettled'] as const);
+export type ChargeFinish = (typeof CHARGE_FINISHES)[number];
+
+/** One request of the protocol. */
+export type ControlRequest =
+  | { readonly state: AgentState; readonly agent: string }
+  | { readonly state: typeof TOKEN_STATES.chargeFinishes; readonly token: string; readonly outcome: ChargeFinish }
+  | { readonly state: typeof TOKEN_STATES.settlementReported; readonly token: string };
+
+const AGENT_STATE_NAMES: readonly string[] = Object.values(AGENT_STATES);
+const TOKEN_STATE_NAMES: readonly string[] = Object.values(TOKEN_STATES);
+
+/** A control request read from JSON: the request, or what is wrong with it (`unknown` for a state not in the protocol). */
+export function readControlRequest(value: unknown): ControlRequest | { readonly problem: string; readonly unknown?: true } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'the body must be a JSON object' };
+  const { state, agent, token, outcome } = value as Record<string, unknown>;
+  if (typeof state !== 'string') return { problem: 'state must be a string' };
+  if (AGENT_STATE_NAMES.includes(state)) {
+    if (typeof agent !== 'string' || !URL.canParse(agent)) return { problem: `state ${state} needs agent, the agent URL it holds for` };
+    return { state: state as AgentState, agent };
+  }
+  if (!TOKEN_STATE_NAMES.includes(state)) return { problem: `no state ${JSON.stringify(state)} is offered`, unknown: true };
+  if (typeof token !== 'string' || token === '') return { problem: `state ${state} needs token, the payment token it holds for` };
+  if (state === TOKEN_STATES.settlementReported) return { state, token };
+  if (!CHARGE_FINISHES.includes(outcome as ChargeFinish)) return { problem: `state ${state} needs outcome, one of ${CHARGE_FINISHES.join(', ')}` };
+  return { state: TOKEN_STATES.chargeFinishes, token, outcome: outcome as ChargeFinish };
+}

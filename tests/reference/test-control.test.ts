@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { AGENT_STATES, readControlRequest, TEST_CONTROL_PATH, TOKEN_STATES } from '../../src/contract/test-control.js';
+import { serveReference, type ServedReference } from '../../src/reference/index.js';
+import { answerTestControl } from '../../src/reference/test-control-route.js';
+import { ReferenceTestControl } from '../../src/reference/test-control.js';
+
+const ALICE = 'http://127.0.0.1:9/r/run/c/alice';
+const BOB = 'http://127.0.0.1:9/r/run/c/bob';
+
+describe('the test control protocol (docs/contracts.md section 5)', () => {
+  test('reads agent states, token states, and says what is wrong with the rest', () => {
+    expect(readControlRequest({ state: 'mpp-disabled', agent: ALICE })).toEqual({ state: AGENT_STATES.mppDisabled, agent: ALICE });
+    expect(readControlRequest({ state: 'charge-finishes', token: 'spt_test_processing_1', outcome: 'declined' })).toEqual({
+      state: TOKEN_STATES.chargeFinishes,
+      token: 'spt_test_processing_1',
+      outcome: 'declined',
+    });
+    expect(readControlRequest({ state: 'settlement-reported', token: 't' })).toEqual({ state: TOKEN_STATES.settlementReported, token: 't' });
+    expect(readControlRequest({ state: 'make-it-pass', agent: ALICE })).toEqual({ problem: 'no state "make-it-pass" is offered', unknown: true });
+    expect(readControlRequest({ state: 'mpp-disabled' })).toEqual({ problem: 'state mpp-disabled needs agent, the agent URL it holds for' });
+    expect(readControlRequest({ state: 'charge-finishes', token: 't', outcome: 'processing' })).toEqual({
+      problem: 'state charge-finishes needs outcome, one of settled, declined, cancelled-unsettled',
+    });
+    expect(readControlRequest([])).toEqual({ problem: 'the body must be a JSON object' });
+  });
+});
+
+describe("the reference's test control", () => {
+  const view = () => {
+    const config = { mppEnabled: true, purchasesOpen: true } as never;
+    const ports = { lock: { acquire: () => () => undefined }, buyers: { hasOwner: () => true } } as never;
+    return { config, ports, saleOffer: { cardOpen: true } as never, salePorts: {} as never };
+  };
+
+  test('changes only the view of the agent put in a state, and only what that state names', async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: AGENT_STATES.mppDisabled, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.purchaseInFlight, agent: ALICE }, undefined);
+    const own = view();
+    expect(control.scoped(BOB, own)).toBe(own);
+    expect(control.scoped(null, own)).toBe(own);
+    const alice = control.scoped(ALICE, own);
+    expect(alice.config).toMatchObject({ mppEnabled: false, purchasesOpen: true });
+    expect(await alice.ports.lock.acquire(ALICE)).toBeNull();
+    expect(alice.saleOffer).toEqual({ cardOpen: true });
+  });
+
+  test("blocks an agent on the list the verifier reads, beside the deployment's own", async () => {
+    const control = new ReferenceTestControl();
+    const list = control.blocking(['https://blocked.example/a']);
+    await control.apply({ state: AGENT_STATES.agentBlocked, agent: ALICE }, undefined);
+    expect(list).toEqual(['https://blocked.example/a', ALICE]);
+  });
+
+  test('moves a token charge at the processor, and reports a settlement', async () => {
+    const moves: unknown[][] = [];
+    const processor = { processorFinishes: async (...args: unknown[]) => void moves.push(args) };
+    const control = new ReferenceTestControl();
+    await control.apply({ state: TOKEN_STATES.chargeFinishes, token: 'a', outcome: 'declined' }, processor);
+    await control.apply({ state: TOKEN_STATES.settlementReported, token: 'b' }, processor);
+    expect(moves).toEqual([
+      ['a', 'declined'],
+      ['b', 'settled', true],
+    ]);
+  });
+
+  test('answers loopback peers only, POST only, and says why it refuses', async () => {
+    const control = new ReferenceTestControl();
+    const post = (body: string) => new Request(`http://127.0.0.1${TEST_CONTROL_PATH}`, { method: 'POST', body });
+    expect((await answerTestControl(post('{}'), '203.0.113.9', control, undefined)).status).toBe(403);
+    expect((await answerTestControl(new Request(`http://127.0.0.1${TEST_CONTROL_PATH}`), '127.0.0.1', control, undefined)).status).toBe(405);
+    expect((await answerTestControl(post('not json'), '127.0.0.1', control, undefined)).status).toBe(400);
+    const unknown = await answerTestControl(post('{"state":"make-it-pass"}'), '127.0.0.1', control, undefined);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: 'unknown_state' });
+    const noProcessor = await answerTestControl(post('{"state":"settlement-reported","token":"t"}'), '::1', control, undefined);
+    expect(noProcessor.status).toBe(409);
+    expect((await answerTestControl(post(JSON.stringify({ state: 'buyer-inactive', agent: ALICE })), '::1', control, undefined)).status).toBe(204);
+  });
+});
+
+describe('serve and the test control', () => {
+  let off: ServedReference;
+  let on: ServedReference;
+  beforeAll(async () => {
+    [off, on] = await Promise.all([serveReference({ port: 0 }), serveReference({ port: 0, testControl: true })]);
+  });
+  afterAll(async () => {
+    await Promise.all([off?.close(), on?.close()]);
+  });
+  const control = (served: ServedReference, body: unknown) =>
+    fetch(`${served.url}${TEST_CONTROL_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  test("without --test-control the path is not the deployment's: 404", async () => {
+    expect((await control(off, { state: 'mpp-disabled', agent: ALICE })).status).toBe(404);
+  });
+
+  test('with it, a state is put in place (204) and a state not offered is 404 unknown_state', async () => {
+    expect((await control(on, { state: 'mpp-disabled', agent: ALICE })).status).toBe(204);
+    const unknown = await control(on, { state: 'make-it-pass', agent: ALICE });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: 'unknown_state' });
+    expect(on.platform.purchases?.testControl).toBeDefined();
+  });
+});
