@@ -1,4 +1,6 @@
-import { widgetSdkRoute } from './sdk-route.js';
+import { widgetSdkRoute, type SdkSourceTransform } from './sdk-route.js';
+import { REFERENCE_HOST_LIMITS, type BridgeHostLimits } from '../../widgets/host/host-core.js';
+import { widgetHostRoutes } from './host-routes.js';
 import { randomUUID } from 'node:crypto';
 import { MemoryFolderSource, MemoryPublishStore, type Clock, type IdSource, type PublishStore, type WidgetReader } from '../../widgets/publish/index.js';
 import type { Route } from '../routes.js';
@@ -24,6 +26,10 @@ export interface WidgetServiceOptions {
   readonly users?: UserDirectory;
   /** Serve the reference-only folder upload (REFERENCE_ONLY_ROUTES); on by default. */
   readonly referenceUpload?: boolean;
+  /** The reference host (4.6, REFERENCE_ONLY_ROUTES): its limits over REFERENCE_HOST_LIMITS; false: not served. */
+  readonly host?: { readonly limits?: Partial<BridgeHostLimits> } | false;
+  /** Changes the widget SDK text served (faults of the self-test catalogue only). */
+  readonly sdkSource?: SdkSourceTransform;
 }
 
 export interface WidgetService {
@@ -47,7 +53,11 @@ export function createWidgetService(options: WidgetServiceOptions = {}): WidgetS
   const users = options.users ?? hashedUserDirectory;
   const runner = options.runner ?? createVmToolRunner();
   const ports = { folders, store, clock: options.clock ?? systemClock, ids };
-  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner), widgetSdkRoute()];
+  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner), widgetSdkRoute(options.sdkSource)];
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
+  if (options.host !== false) {
+    const limits = { ...REFERENCE_HOST_LIMITS, ...options.host?.limits };
+    routes.push(...widgetHostRoutes({ reader: store, runner, clock: ports.clock, limits }));
+  }
   return { routes, folders, store };
 }
