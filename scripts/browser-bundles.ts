@@ -7,6 +7,7 @@ export const BROWSER_BUNDLES = Object.freeze([
   { entry: 'src/widgets/browser/sdk-entry.ts', out: 'src/widgets/browser/generated/sdk.v2.js' },
   { entry: 'src/widgets/browser/host-entry.ts', out: 'src/widgets/browser/generated/host.v2.js' },
   { entry: 'src/widgets/browser/scripted-host-entry.ts', out: 'src/widgets/browser/generated/scripted-host.js' },
+  { entry: 'src/widgets/browser/ext-apps-widget-entry.ts', out: 'src/widgets/browser/generated/ext-apps-widget.js' },
 ] as const);
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -68,10 +68,13 @@ describe(`7.1 host bridge errors in Chromium (${target.description})`, () => {
   });
 
   bridgeCheck('rate_limited', 'a burst of calls rejects with rate_limited, retried only after the Retry-After window', { ...ALICE, clock: true }, async (h) => {
-    const outcome = await h.call(`(async () => {
+    const outcome = await h.call(
+      `(async () => {
       for (let i = 0; i < 2000; i++) await host.kv.set({ key: 'burst', value: i });
       return 'never limited';
-    })()`);
+    })()`,
+      1000,
+    );
     expect(outcome.ok, `2000 calls in a row were never limited (${JSON.stringify(outcome)})`).toBe(false);
     if (outcome.ok) return;
     expect(outcome.code, `.code (${outcome.message})`).toBe(BRIDGE_ERRORS.rate_limited.code);

@@ -31,7 +31,8 @@ async function launchChromium(): Promise<Browser | string> {
 }
 
 /** Other origins a check serves itself (the CSP checks), by origin: an answer per path. */
-export type ExtraOrigins = Readonly<Record<string, (path: string) => { status: number; headers: Record<string, string>; body: string }>>;
+export type ExtraOrigins = Readonly<Record<string, (path: string) => OriginAnswer | Promise<OriginAnswer>>>;
+type OriginAnswer = { status: number; headers: Record<string, string>; body: string | Buffer };
 
 /**
  * One browser per suite file, shared by its checks, and the origin its pages load the deployment from. A live
@@ -104,7 +105,7 @@ export class BrowserHarness {
     if (options.clock) await context.clock.install();
     if (options.extra) {
       for (const [origin, serve] of Object.entries(options.extra)) {
-        await context.route(`${origin}/**`, (route) => route.fulfill(serve(new URL(route.request().url()).pathname)));
+        await context.route(`${origin}/**`, async (route) => route.fulfill(await serve(new URL(route.request().url()).pathname)));
       }
     }
     return context;

@@ -15,14 +15,16 @@ export interface HostOptions {
   /** Fake timers in the pages (the retry checks advance them). */
   readonly clock?: boolean;
   readonly extra?: ExtraOrigins;
+  /** What the widget frame must have before the check calls (default: the SDK's window.bridge). */
+  readonly readyExpression?: string;
 }
 
 export interface Hosted {
   readonly page: Page;
   readonly frame: Frame;
   readonly context: BrowserContext;
-  /** Runs a promise-valued expression over the SDK's globals in the widget's frame. */
-  call(expression: string): Promise<CallOutcome>;
+  /** Runs a promise-valued expression over the SDK's globals in the widget's frame (with a fake clock: stepping it by `stepMs`). */
+  call(expression: string, stepMs?: number): Promise<CallOutcome>;
   /** Like call, for an expression that must reject: the Error it rejected with. */
   reject(expression: string): Promise<Extract<CallOutcome, { ok: false }>>;
   /** How many calls of `op` the host saw, and when (page time). */
@@ -76,7 +78,7 @@ export class HostChecks {
         : await harness.context();
       let opened: { page: Page; frame: Frame };
       try {
-        opened = await openHost(context, hostPageUrl(harness.origin, published.postId, options.query));
+        opened = await openHost(context, hostPageUrl(harness.origin, published.postId, options.query), options.readyExpression);
       } catch (error) {
         if (error instanceof HostPageMissing) {
           return c.notRun(`needs the reference host page (${REFERENCE_ONLY_ROUTES.widgetHost}, not part of the spec): ${error.message}`);
@@ -89,7 +91,7 @@ export class HostChecks {
         page,
         frame,
         context,
-        call: (expression) => (options.clock ? settle(page!, frame, expression) : callInWidget(frame, expression)),
+        call: (expression, stepMs) => (options.clock ? settle(page!, frame, expression, 600, stepMs) : callInWidget(frame, expression)),
         reject: async (expression) => {
           const outcome = await hosted.call(expression);
           if (outcome.ok) expect.fail(`${expression} resolved with ${JSON.stringify(outcome.value)}; it must reject`);
@@ -108,10 +110,11 @@ export class HostChecks {
 }
 
 /**
- * Runs a call in a page with fake timers: starts it, then advances the clock a second at a time (letting the page's
- * real work run in between) until it settles, so retry waits of seconds take milliseconds.
+ * Runs a call in a page with fake timers: starts it, then advances the clock `stepMs` at a time (letting the page's
+ * real work run in between) until it settles, so retry waits of seconds take milliseconds. The host's log then
+ * has its times to within a step.
  */
-export async function settle(page: Page, frame: Frame, expression: string, maxSeconds = 600): Promise<CallOutcome> {
+export async function settle(page: Page, frame: Frame, expression: string, maxSeconds = 600, stepMs = 100): Promise<CallOutcome> {
   const slot = `__settle${Math.random().toString(36).slice(2)}`;
   await frame.evaluate(`(() => {
     window.${slot} = undefined;
@@ -120,11 +123,11 @@ export async function settle(page: Page, frame: Frame, expression: string, maxSe
       (e) => { window.${slot} = { ok: false, isError: e instanceof Error, code: e && e.code, message: String(e && e.message), name: String(e && e.name) }; },
     );
   })()`);
-  for (let s = 0; s < maxSeconds; s++) {
+  for (let elapsed = 0; elapsed < maxSeconds * 1000; elapsed += stepMs) {
     const outcome = (await frame.evaluate(`window.${slot}`)) as CallOutcome | undefined;
     if (outcome) return outcome;
-    await page.waitForTimeout(15);
-    await page.clock.runFor(1000);
+    await page.waitForTimeout(10);
+    await page.clock.runFor(stepMs);
   }
   throw new Error(`${expression} did not settle within ${maxSeconds} s of page time`);
 }

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The generated browser scripts (scripts/browser-bundles.ts, `npm run vectors`), by name. */
-export type BrowserAsset = 'sdk.v2.js' | 'host.v2.js' | 'scripted-host.js';
+export type BrowserAsset = 'sdk.v2.js' | 'host.v2.js' | 'scripted-host.js' | 'ext-apps-widget.js';
 
 const cache = new Map<BrowserAsset, string>();
 
