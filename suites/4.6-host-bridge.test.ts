@@ -1,11 +1,12 @@
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { WidgetSession } from '../src/harness/widget-session.js';
 import { browserAsset } from '../src/reference/widgets/browser-assets.js';
 import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { WIDGET_SDK } from '../src/spec/widgets.js';
-import { check } from './lib/check.js';
+import { check, type CheckContext } from './lib/check.js';
 import { checkTimeout } from './lib/context.js';
 import { HostChecks, settle } from './lib/host-check.js';
 import { suiteTarget } from './lib/target.js';
@@ -168,32 +169,11 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
   check({
     id: 'bridge.sdk-handling',
     title: "the deployment's widget SDK, in a host the run plays, rejects with each 7.1 code as .code and retries as 7.1's handling column says",
-    requirements: [...BRIDGE_ERROR_LIST.map((r) => r.id), LIMITS.serviceUnavailableRetries.id],
+    requirements: [REQUIREMENTS.widgetSdkErrorHandling.id, LIMITS.serviceUnavailableRetries.id],
     level: 'MUST',
     timeout: TIMEOUT_MS,
-    run: async (c) => {
-      const harness = hosts.browser(c);
-      // The deployment's SDK, fetched by the run and served on the run's own origin: a page the run serves may not
-      // reach into a loopback deployment (Chromium's private network access), and it is the same script.
-      const sdk = await target.send({ method: 'GET', url: `${target.environment.platformOrigin}${WIDGET_SDK.path}`, headers: [], body: null });
-      if (sdk.status !== 200) return c.notRun(`needs the widget SDK: ${WIDGET_SDK.path} answered ${sdk.status}`);
-      const pages = {
-        '/host': `<!doctype html><html><head><title>conformance host</title></head><body><script>${browserAsset('scripted-host.js').replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
-        '/widget': `<!doctype html><html><head><title>widget</title><script src="${RUN_HOST}${WIDGET_SDK.path}"></script></head><body></body></html>`,
-      } as Record<string, string>;
-      const context = await harness.ownContext({
-        clock: true,
-        extra: {
-          [RUN_HOST]: (path) =>
-            path === WIDGET_SDK.path
-              ? { status: 200, headers: { 'content-type': 'text/javascript' }, body: Buffer.from(sdk.body) }
-              : { status: pages[path] ? 200 : 404, headers: { 'content-type': 'text/html' }, body: pages[path] ?? '' },
-        },
-      });
-      try {
-        const page = await context.newPage();
-        await page.goto(`${RUN_HOST}/host#widget=${encodeURIComponent(`${RUN_HOST}/widget`)}`);
-        const frame = await waitForWidget(page);
+    run: (c) =>
+      scriptedHost(c, async (page, frame) => {
         for (const record of BRIDGE_ERROR_LIST) {
           const retryAfter = record.handling.kind === 'retry-after-window' ? 2 : undefined;
           await page.evaluate(
@@ -229,13 +209,67 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
               break;
           }
         }
-      } finally {
-        await context.close();
-      }
-    },
+      }),
+  });
+
+  check({
+    id: 'bridge.sdk-surfaces',
+    title: "the deployment's widget SDK, in a host the run plays: bridge.callTool, the callTool shim global and App.connect() reach the one transport",
+    requirements: [REQUIREMENTS.widgetBridgeSurfaces.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      scriptedHost(c, async (page, frame) => {
+        const surfaces = {
+          'bridge.callTool': `bridge.callTool('probe', { n: 1 })`,
+          'openai.callTool (shim global)': `openai.callTool('probe', { n: 2 })`,
+          'App.connect()': `new App().connect().then((app) => app.callTool('probe', { n: 3 }))`,
+        };
+        for (const [surface, expression] of Object.entries(surfaces)) {
+          await page.evaluate(`window.__hostLog = []; window.__script = { callTool: [{ result: { answered: ${JSON.stringify(surface)} } }] }`);
+          const outcome = await settle(page, frame, expression, 30, 250);
+          expect(outcome, `${surface} resolves with what the host answered`).toEqual({ ok: true, value: { answered: surface } });
+          expect(((await page.evaluate('window.__hostLog')) as unknown[]).length, `${surface}: calls the host saw on its transport`).toBe(1);
+        }
+      }),
   });
 });
 
+/**
+ * The host the run plays (src/widgets/browser/scripted-host-entry.ts) around the deployment's own widget SDK, on the
+ * run's own origin, with fake timers; `fn` scripts its answers and reads its log.
+ */
+async function scriptedHost(c: CheckContext, fn: (page: Page, frame: Frame) => Promise<void>): Promise<void> {
+  const harness = hosts.browser(c);
+  // The deployment's SDK, fetched by the run and served on the run's own origin: a page the run serves may not reach
+  // into a loopback deployment (Chromium's private network access), and it is the same script.
+  // A deployment of its own (prepared, so a fault the self-test switches on is in it).
+  const own = suiteTarget();
+  await new WidgetSession(own, 'bridge-sdk').open();
+  const sdk = await own.send({ method: 'GET', url: `${own.environment.platformOrigin}${WIDGET_SDK.path}`, headers: [], body: null });
+  await own.close();
+  if (sdk.status !== 200) return c.notRun(`needs the widget SDK: ${WIDGET_SDK.path} answered ${sdk.status}`);
+  const pages: Record<string, string> = {
+    '/host': `<!doctype html><html><head><title>conformance host</title></head><body><script>${browserAsset('scripted-host.js').replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
+    '/widget': `<!doctype html><html><head><title>widget</title><script src="${RUN_HOST}${WIDGET_SDK.path}"></script></head><body></body></html>`,
+  };
+  const context = await harness.ownContext({
+    clock: true,
+    extra: {
+      [RUN_HOST]: (path) =>
+        path === WIDGET_SDK.path
+          ? { status: 200, headers: { 'content-type': 'text/javascript' }, body: Buffer.from(sdk.body) }
+          : { status: pages[path] ? 200 : 404, headers: { 'content-type': 'text/html' }, body: pages[path] ?? '' },
+    },
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${RUN_HOST}/host#widget=${encodeURIComponent(`${RUN_HOST}/widget`)}`);
+    await fn(page, await waitForWidget(page));
+  } finally {
+    await context.close();
+  }
+}
 async function waitForWidget(page: Page): Promise<Frame> {
   for (let i = 0; i < 400; i++) {
     const frame = page

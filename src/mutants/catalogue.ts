@@ -1,5 +1,6 @@
 import { AGENT_MUTANTS } from './agent.js';
 import { AUTH_MUTANTS } from './auth.js';
+import { BRIDGE_MUTANTS } from './bridge.js';
 import { INBAND_MUTANTS } from './inband.js';
 import { PURCHASE_MUTANTS } from './purchase.js';
 import { SDK_AUTH_MUTANTS } from './sdk-auth.js';
@@ -10,6 +11,7 @@ import { WIDGET_MUTANTS } from './widgets.js';
 /** Every named fault of the reference deployments, section by section. */
 export const MUTANTS: readonly Mutant[] = Object.freeze([
   ...WIDGET_MUTANTS,
+  ...BRIDGE_MUTANTS,
   ...AGENT_MUTANTS,
   ...SDK_AUTH_MUTANTS,
   ...AUTH_MUTANTS,

@@ -115,6 +115,11 @@ export const REQUIREMENTS = Object.freeze({
     '4.6',
     'The widget iframe has three equivalent call surfaces, bridge.callTool(name, args), a ChatGPT-style shim global exposing callTool(name, args) and an App class with connect(), and all resolve to one transport.',
   ),
+  widgetSdkErrorHandling: r(
+    'WIDGET-SDK-ERROR-HANDLING',
+    '4.6',
+    "The widget SDK rejects a failed bridge call with an Error whose .code mirrors the host's code (7.1), after 7.1's handling column: surfaced at once, timeout retried once, internal at most once, rate_limited after the Retry-After window, service_unavailable with exponential backoff up to about 5 attempts.",
+  ),
   widgetCspRender: r(
     'WIDGET-CSP-RENDER',
     '2.5',

@@ -5,9 +5,12 @@ import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { REFERENCE_ONLY_ROUTES, widgetRoutePath } from '../../spec/publish.js';
 import { WIDGET_SDK } from '../../spec/widgets.js';
+import type { BridgeOperation } from '../../widgets/bridge/operations.js';
 import { injectSdkScript } from '../../widgets/bundle/index.js';
+import { BRIDGE_OPERATIONS } from '../../widgets/host/operations.js';
 import { buildCspPolicy } from '../../widgets/csp/index.js';
-import { createBridgeHost, type BridgeHostLimits, type FunctionRun, type HostSession } from '../../widgets/host/host-core.js';
+import type { CspLists, WidgetCspPolicy } from '../../widgets/csp/policy.js';
+import { createBridgeHost, type BridgeHost, type BridgeHostLimits, type FunctionRun, type HostSession } from '../../widgets/host/host-core.js';
 import type { Clock, WidgetReader } from '../../widgets/publish/index.js';
 import { errorAnswer, renderAnswer } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute } from '../routes.js';
@@ -26,7 +29,17 @@ export interface HostRouteOptions {
   readonly runner: ToolRunner;
   readonly clock: Clock;
   readonly limits?: BridgeHostLimits;
+  /** Wraps the host core (the reference's own is used as it is). */
+  readonly wrap?: (host: BridgeHost) => BridgeHost;
+  /** The sandbox's policy from the manifest's lists; buildCspPolicy (2.5) by default. */
+  readonly cspPolicy?: (csp: CspLists) => WidgetCspPolicy;
+  /** The operations the host page dispatches, with their versions (BRIDGE_OPERATIONS by default). */
+  readonly operations?: Readonly<Record<string, BridgeOperation>>;
+  /** The iframe's allow attribute from the manifest's permissions; the valid names joined with "; " by default. */
+  readonly allow?: (permissions: readonly string[]) => string;
 }
+
+const defaultAllow = (permissions: readonly string[]) => permissions.filter((p) => PERMISSION_NAME.test(p)).join('; ');
 
 const html = (text: string, headers: Record<string, string> = {}) =>
   new Response(text, { status: 200, headers: { [HEADERS.contentType]: `${MEDIA_TYPES.html}; charset=utf-8`, [HEADERS.cacheControl]: 'no-store', ...headers } });
@@ -43,6 +56,8 @@ const escapeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  */
 export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
   const { reader, runner } = options;
+  const cspPolicy = options.cspPolicy ?? buildCspPolicy;
+  const allow = options.allow ?? defaultAllow;
   const widget = async (postId: string) => {
     const post = await reader.getPost(postId);
     const catalog = post ? await reader.getCatalogRecord(post.metadata.catalogId) : undefined;
@@ -78,7 +93,7 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     }
   }
 
-  const host = createBridgeHost(
+  const built = createBridgeHost(
     {
       clock: options.clock,
       callTool,
@@ -86,6 +101,7 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     },
     options.limits,
   );
+  const host = options.wrap ? options.wrap(built) : built;
 
   const hostPage: PublicRoute = {
     name: REFERENCE_ONLY_ROUTES.widgetHost,
@@ -98,14 +114,15 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
         if (!found) return missing(postId);
         const q = ctx.url.searchParams;
         const ui = found.catalog.snapshot.manifest._meta.ui;
-        const csp = buildCspPolicy(ui.csp);
+        const csp = cspPolicy(ui.csp);
         const user = q.get('user');
         const config = {
           widgetUrl: widgetRoutePath(REFERENCE_ONLY_ROUTES.widgetRender, postId),
           bridgeUrl: widgetRoutePath(REFERENCE_ONLY_ROUTES.widgetBridge, postId),
           sandbox: WIDGET_SANDBOX,
-          allow: ui.permissions.filter((p) => PERMISSION_NAME.test(p)).join('; '),
+          allow: allow(ui.permissions),
           version: q.get('bridge') === '1' ? 1 : WIDGET_SDK.version,
+          operations: options.operations ?? BRIDGE_OPERATIONS,
           detached: q.get('detached') === '1',
           redirectDomains: csp.openLinkAllowlist,
           session: { ...(user ? { user } : {}), content: q.get('content') === 'catalog' ? 'catalog' : 'post' },
@@ -129,7 +146,7 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
         const found = await widget(postId);
         const entry = found?.catalog.snapshot.entryHtml;
         if (!found || entry === null || entry === undefined) return missing(postId);
-        const csp = buildCspPolicy(found.catalog.snapshot.manifest._meta.ui.csp);
+        const csp = cspPolicy(found.catalog.snapshot.manifest._meta.ui.csp);
         return html(injectSdkScript(entry), { 'content-security-policy': csp.policy });
       },
     },

@@ -1,6 +1,6 @@
 import { widgetSdkRoute, type SdkSourceTransform } from './sdk-route.js';
 import { REFERENCE_HOST_LIMITS, type BridgeHostLimits } from '../../widgets/host/host-core.js';
-import { widgetHostRoutes } from './host-routes.js';
+import { widgetHostRoutes, type HostRouteOptions } from './host-routes.js';
 import { randomUUID } from 'node:crypto';
 import { MemoryFolderSource, MemoryPublishStore, type Clock, type IdSource, type PublishStore, type WidgetReader } from '../../widgets/publish/index.js';
 import type { Route } from '../routes.js';
@@ -26,8 +26,8 @@ export interface WidgetServiceOptions {
   readonly users?: UserDirectory;
   /** Serve the reference-only folder upload (REFERENCE_ONLY_ROUTES); on by default. */
   readonly referenceUpload?: boolean;
-  /** The reference host (4.6, REFERENCE_ONLY_ROUTES): its limits over REFERENCE_HOST_LIMITS; false: not served. */
-  readonly host?: { readonly limits?: Partial<BridgeHostLimits> } | false;
+  /** The reference host (4.6, REFERENCE_ONLY_ROUTES): its limits over REFERENCE_HOST_LIMITS, and its parts; false: not served. */
+  readonly host?: (Omit<HostRouteOptions, 'reader' | 'runner' | 'clock' | 'limits'> & { readonly limits?: Partial<BridgeHostLimits> }) | false;
   /** Changes the widget SDK text served (faults of the self-test catalogue only). */
   readonly sdkSource?: SdkSourceTransform;
 }
@@ -57,7 +57,7 @@ export function createWidgetService(options: WidgetServiceOptions = {}): WidgetS
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
   if (options.host !== false) {
     const limits = { ...REFERENCE_HOST_LIMITS, ...options.host?.limits };
-    routes.push(...widgetHostRoutes({ reader: store, runner, clock: ports.clock, limits }));
+    routes.push(...widgetHostRoutes({ ...options.host, reader: store, runner, clock: ports.clock, limits }));
   }
   return { routes, folders, store };
 }

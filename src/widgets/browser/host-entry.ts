@@ -1,9 +1,9 @@
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { z } from 'zod';
 import { BRIDGE_ERRORS } from '../../spec/bridge-errors.js';
-import { checkDispatch } from '../bridge/operations.js';
+import { checkDispatch, type BridgeOperation } from '../bridge/operations.js';
 import { openLinkDecision } from '../csp/open-link.js';
-import { BRIDGE_JSONRPC_ERROR, BRIDGE_OPERATIONS, HOST_METHODS, type BridgeErrorData } from '../host/operations.js';
+import { BRIDGE_JSONRPC_ERROR, HOST_METHODS, type BridgeErrorData } from '../host/operations.js';
 
 /** What the host page route writes into the page (src/reference/widgets/host-routes.ts). */
 export interface HostPageConfig {
@@ -12,6 +12,8 @@ export interface HostPageConfig {
   readonly sandbox: string;
   readonly allow: string;
   readonly version: number;
+  /** The operations this host has handlers for, with the version each came in (BRIDGE_OPERATIONS). */
+  readonly operations: Readonly<Record<string, BridgeOperation>>;
   readonly detached: boolean;
   readonly redirectDomains: readonly string[];
   readonly session: { readonly user?: string; readonly content: 'post' | 'catalog' };
@@ -40,7 +42,7 @@ declare global {
  */
 const config = JSON.parse(document.getElementById('host-config')!.textContent ?? '{}') as HostPageConfig;
 window.__hostLog = [];
-const hostInfo = { version: config.version, operations: BRIDGE_OPERATIONS, detached: config.detached };
+const hostInfo = { version: config.version, operations: config.operations, detached: config.detached };
 
 class WireError extends Error {
   readonly code = BRIDGE_JSONRPC_ERROR;
