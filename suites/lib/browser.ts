@@ -102,7 +102,11 @@ export class BrowserHarness {
   /** A context of its own: with `clock`, its timers are Playwright's, advanced by the check; `extra` origins are served, others refused. */
   async ownContext(options: { clock?: boolean; extra?: ExtraOrigins } = {}): Promise<BrowserContext> {
     const context = await this.browser.newContext();
-    if (options.clock) await context.clock.install();
+    if (options.clock) {
+      await context.clock.install();
+      // Paused: page time moves only when the check steps it, so the host's log measures the SDK's waits exactly.
+      await context.clock.pauseAt(Date.now() + 60_000);
+    }
     if (options.extra) {
       for (const [origin, serve] of Object.entries(options.extra)) {
         await context.route(`${origin}/**`, async (route) => route.fulfill(await serve(new URL(route.request().url()).pathname)));

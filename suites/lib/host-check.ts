@@ -55,6 +55,11 @@ export class HostChecks {
     if (process.env.APC_BROWSER_TIMINGS) for (const t of this.timings) console.log(`chromium ${t.ms} ms ${t.check}`);
   }
 
+  /** Notes how long a check held the browser (APC_BROWSER_TIMINGS=1 prints them when the file ends). */
+  time(check: string, ms: number): void {
+    this.timings.push({ check, ms });
+  }
+
   /** The harness, or the check is not-run. */
   browser(c: CheckContext): BrowserHarness {
     if (!this.harness) c.notRun(this.unavailable ?? 'needs Chromium');
