@@ -4,6 +4,7 @@ import { WidgetSession } from '../src/harness/widget-session.js';
 import { browserAsset } from '../src/reference/widgets/browser-assets.js';
 import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
+import { READINGS } from '../src/spec/readings.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { WIDGET_SDK } from '../src/spec/widgets.js';
 import { check, type CheckContext } from './lib/check.js';
@@ -157,7 +158,7 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
     run: (c) =>
       hosts.withHost(c, 'bridge-permissions', { query: { user: 'alice' }, ui: { permissions: ['clipboard-write'] } }, async (h) => {
         const allow = await h.page.evaluate(`document.querySelector('iframe').getAttribute('allow')`);
-        expect(String(allow).split(/\s*;\s*/), "the iframe's allow attribute").toContain('clipboard-write');
+        expect(String(allow).split(/\s*;\s*/), `the iframe's allow attribute (${READINGS.widgetPermissions.id})`).toContain('clipboard-write');
         const policy = await callInWidget(
           h.frame,
           `Promise.resolve({ clipboard: document.featurePolicy.allowsFeature('clipboard-write'), camera: document.featurePolicy.allowsFeature('camera') })`,
@@ -183,7 +184,7 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
           expect(outcome.ok, `${record.code}: the call rejects`).toBe(false);
           if (outcome.ok) continue;
           expect(outcome.isError, `${record.code}: an Error`).toBe(true);
-          expect(outcome.code, `${record.code}: the Error's .code mirrors the host's`).toBe(record.code);
+          expect(outcome.code, `${record.code}: the Error's .code mirrors the host's (${READINGS.bridgeWire.id})`).toBe(record.code);
           const log = (await page.evaluate('window.__hostLog')) as Array<{ at: number }>;
           const n = log.length;
           const gaps = log.slice(1).map((a, i) => a.at - log[i]!.at);
