@@ -123,7 +123,7 @@ export const REQUIREMENTS = Object.freeze({
   widgetCspRender: r(
     'WIDGET-CSP-RENDER',
     '2.5',
-    "The sandbox renders a widget under its CSP lists merged with the default policy: a connection to a domain its connectDomains lists is allowed, one to any other domain is blocked (connect-src).",
+    'The sandbox renders a widget under its CSP lists merged with the default policy: a connection to a domain its connectDomains lists is allowed, one to any other domain is blocked (connect-src).',
   ),
   widgetCspFallback: r(
     'WIDGET-CSP-FALLBACK',

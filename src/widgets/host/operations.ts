@@ -18,8 +18,6 @@ export const BRIDGE_OPERATIONS = Object.freeze({
   'host.collab': { since: 2, serverMediated: true },
 } as const satisfies Record<string, BridgeOperation>);
 
-export type BridgeOperationName = keyof typeof BRIDGE_OPERATIONS;
-
 /** The host.* operations, which travel as custom JSON-RPC methods of their own name. */
 export const HOST_METHODS = Object.freeze(Object.keys(BRIDGE_OPERATIONS).filter((name) => name.startsWith('host.')));
 
