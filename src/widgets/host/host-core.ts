@@ -43,7 +43,7 @@ export interface BridgeHostLimits {
 export const REFERENCE_HOST_LIMITS: BridgeHostLimits = Object.freeze({
   kvValueBytes: 16 * 1024,
   kvKeys: 100,
-  rateCalls: 100,
+  rateCalls: 50,
   rateWindowSeconds: 10,
   liveCap: 2,
   liveTtlSeconds: 3600,
