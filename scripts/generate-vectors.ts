@@ -1,4 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BROWSER_BUNDLES, bundleBrowserScript } from './browser-bundles.js';
 import { fileURLToPath } from 'node:url';
 import { writeCheckIndex, CHECK_INDEX_FILE } from '../src/harness/check-index.js';
 import { collectChecks } from '../src/harness/collect-checks.js';
@@ -32,6 +34,13 @@ for (const [name, generate] of FILES) {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+for (const { entry, out: file } of BROWSER_BUNDLES) {
+  const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
+  mkdirSync(dirname(path), { recursive: true });
+  const text = await bundleBrowserScript(entry);
+  writeFileSync(path, text);
+  console.log(`${file}: ${text.length} bytes, bundled from ${entry}`);
+}
 const checks = await collectChecks(root);
 writeCheckIndex(root, checks);
 console.log(`${CHECK_INDEX_FILE}: ${checks.length} checks in ${new Set(checks.map((c) => c.file)).size} suite files`);

@@ -1,5 +1,6 @@
 import { AGENT_MUTANTS } from './agent.js';
 import { AUTH_MUTANTS } from './auth.js';
+import { BRIDGE_MUTANTS } from './bridge.js';
 import { INBAND_MUTANTS } from './inband.js';
 import { PUBLISH_MUTANTS } from './publish.js';
 import { PURCHASE_MUTANTS } from './purchase.js';
@@ -12,6 +13,7 @@ import { WIDGET_MUTANTS } from './widgets.js';
 export const MUTANTS: readonly Mutant[] = Object.freeze([
   ...WIDGET_MUTANTS,
   ...PUBLISH_MUTANTS,
+  ...BRIDGE_MUTANTS,
   ...AGENT_MUTANTS,
   ...SDK_AUTH_MUTANTS,
   ...AUTH_MUTANTS,

@@ -22,6 +22,14 @@ export function widgetRoutePath(template: string, id: string): string {
  */
 export const REFERENCE_ONLY_ROUTES = Object.freeze({
   folders: '/_reference/folders',
+  /** The reference host page (4.6): renders a post's widget in a sandboxed iframe and answers its bridge calls. */
+  widgetHost: '/_reference/widgets/{postId}/host',
+  /** The widget's HTML entry with the SDK injected, under the CSP merged from its manifest (2.5). */
+  widgetRender: '/_reference/widgets/{postId}/render',
+  /** Where the host page forwards the widget's server-mediated bridge calls. */
+  widgetBridge: '/_reference/widgets/{postId}/bridge',
+  /** The host page's script (ext-apps' AppBridge). */
+  widgetHostScript: '/_reference/widgets/host.v2.js',
 });
 
 /**

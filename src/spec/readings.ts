@@ -233,6 +233,21 @@ export const READINGS = Object.freeze({
     reference:
       "Configurable caps; slug prefix widget, userId6 the first six characters of the user id, the bundle slug from the manifest name (src/spec/publish.ts); a tool exposed over HTTP at POST /tools/<name>; publish refusals in the 2.6 shape; RFC 6749 answers at POST /auth/token; UAMP's response.create starts a turn.",
   }),
+  bridgeWire: reading('READING-BRIDGE-WIRE', ['4.6', '7.1', '2.5'], 'How the widget SDK and its host talk, and where the three call surfaces live', {
+    text: '4.6: "Three equivalent call surfaces exist in the widget iframe and all resolve to one transport: bridge.callTool(name, args); a ChatGPT-style shim global exposing callTool(name, args); and an App class with connect()"; 2.5: "Shaped as an MCP Apps manifest (SEP-1865)"; 7.1: "Every host bridge error carries a .code; the SDK rejects the promise with an Error whose .code mirrors it. Status codes of bridge errors: not shown." The wire, the name of the shim global and the other operations\' signatures are not shown.',
+    standard:
+      "MCP Apps (SEP-1865, @modelcontextprotocol/ext-apps): the view talks JSON-RPC 2.0 to its host over postMessage (ui/initialize, tools/call, ui/open-link); JSON-RPC's method not found (-32601) is a request no handler answers.",
+    accepted:
+      "The SDK checks (run by any deployment's /widgets/sdk.v2.js in a host the run plays) read the surfaces as window.bridge.callTool, window.openai.callTool (the ChatGPT Apps SDK's global) and window.App, and the transport as MCP Apps' JSON-RPC, a bridge error as a JSON-RPC error whose data.code is the 7.1 code (data.retryAfter the Retry-After in seconds). Attempts are judged by 7.1's handling column: 1 for a code to surface, exactly 2 for timeout, 1 or 2 for internal, at least 2 with Retry-After between them for rate_limited, 4 to 6 with growing waits for service_unavailable (\"about 5\"). The host checks run on the reference's own host page only (not part of the spec).",
+    reference:
+      "The SDK is a browser bundle of ext-apps' App with the pure retry policy (src/widgets/bridge/); host.* operations are custom JSON-RPC methods of their own name; a v1 app's method unknown to the host (method not found) is unknown_op. The host page is ext-apps' AppBridge; what 8 leaves open it decides as docs/widget-host.md says (no risk tier granted, no collaboration server, caps by option).",
+  }),
+  widgetPermissions: reading('READING-WIDGET-PERMISSIONS', ['2.5'], 'What _meta.ui.permissions does', {
+    text: '2.5: "_meta.ui.permissions | list of string (a browser permission name such as clipboard-write)"; it does not say how a host grants them.',
+    standard: "MCP Apps: the host maps the view's permissions to the sandbox iframe's allow attribute (Permissions Policy).",
+    accepted: "Each listed permission is allowed in the widget's iframe (its allow attribute and document.featurePolicy); one not listed is not.",
+    reference: 'The host page writes the valid names into the iframe\'s allow attribute, joined with "; ".',
+  }),
 });
 
 export type ReadingId = keyof typeof READINGS;

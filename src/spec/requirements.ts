@@ -111,6 +111,31 @@ export const REQUIREMENTS = Object.freeze({
     '4.2',
     "POST /a2a, the agent-to-agent transport endpoint, answers a request of its open protocol (A2A, JSON-RPC 2.0) with that protocol's success: a JSON-RPC response carrying a result.",
   ),
+  widgetBridgeSurfaces: r(
+    'WIDGET-BRIDGE-SURFACES',
+    '4.6',
+    'The widget iframe has three equivalent call surfaces, bridge.callTool(name, args), a ChatGPT-style shim global exposing callTool(name, args) and an App class with connect(), and all resolve to one transport.',
+  ),
+  widgetSdkErrorHandling: r(
+    'WIDGET-SDK-ERROR-HANDLING',
+    '4.6',
+    "The widget SDK rejects a failed bridge call with an Error whose .code mirrors the host's code (7.1), after 7.1's handling column: surfaced at once, timeout retried once, internal at most once, rate_limited after the Retry-After window, service_unavailable with exponential backoff up to about 5 attempts.",
+  ),
+  widgetCspRender: r(
+    'WIDGET-CSP-RENDER',
+    '2.5',
+    'The sandbox renders a widget under its CSP lists merged with the default policy: a connection to a domain its connectDomains lists is allowed, one to any other domain is blocked (connect-src).',
+  ),
+  widgetCspFallback: r(
+    'WIDGET-CSP-FALLBACK',
+    '2.5',
+    'If any CSP list token is rejected the whole bundle renders under the restrictive default policy: even a listed domain is blocked.',
+  ),
+  widgetPermissionsAllow: r(
+    'WIDGET-PERMISSIONS-ALLOW',
+    '2.5',
+    "The browser permissions of _meta.ui.permissions (such as clipboard-write) are granted to the widget's iframe (its allow attribute).",
+  ),
   widgetMcpAppSchemaVersion: r(
     'WIDGET-MCP-APP-SCHEMA-VERSION',
     '9',

@@ -1,4 +1,6 @@
-import { widgetSdkRoute } from './sdk-route.js';
+import { widgetSdkRoute, type SdkSourceTransform } from './sdk-route.js';
+import { REFERENCE_HOST_LIMITS, type BridgeHostLimits } from '../../widgets/host/host-core.js';
+import { widgetHostRoutes, type HostRouteOptions } from './host-routes.js';
 import { randomUUID } from 'node:crypto';
 import {
   MemoryFolderSource,
@@ -41,6 +43,10 @@ export interface WidgetServiceOptions {
   readonly users?: UserDirectory;
   /** Serve the reference-only folder upload (REFERENCE_ONLY_ROUTES); on by default. */
   readonly referenceUpload?: boolean;
+  /** The reference host (4.6, REFERENCE_ONLY_ROUTES): its limits over REFERENCE_HOST_LIMITS, and its parts; false: not served. */
+  readonly host?: (Omit<HostRouteOptions, 'reader' | 'runner' | 'clock' | 'limits'> & { readonly limits?: Partial<BridgeHostLimits> }) | false;
+  /** Changes the widget SDK text served (faults of the self-test catalogue only). */
+  readonly sdkSource?: SdkSourceTransform;
 }
 
 export interface WidgetService {
@@ -71,7 +77,11 @@ export function createWidgetService(options: WidgetServiceOptions = {}): WidgetS
   const clock = options.clock ?? systemClock;
   const calls = toolCallRecorder({ ledger: usage, clock, ids, rules });
   const ports = { folders, store, clock, ids, rules };
-  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner, { users, calls }), widgetSdkRoute()];
+  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner, { users, calls }), widgetSdkRoute(options.sdkSource)];
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
+  if (options.host !== false) {
+    const limits = { ...REFERENCE_HOST_LIMITS, ...options.host?.limits };
+    routes.push(...widgetHostRoutes({ ...options.host, reader: store, runner, clock, limits }));
+  }
   return { routes, agentRoute: widgetAgentRoute(store, runner, users, calls), folders, store, usage };
 }

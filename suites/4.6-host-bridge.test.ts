@@ -1,0 +1,288 @@
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { WidgetSession } from '../src/harness/widget-session.js';
+import { browserAsset } from '../src/reference/widgets/browser-assets.js';
+import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
+import { LIMITS } from '../src/spec/limits.js';
+import { READINGS } from '../src/spec/readings.js';
+import { REQUIREMENTS } from '../src/spec/requirements.js';
+import { WIDGET_SDK } from '../src/spec/widgets.js';
+import { check, type CheckContext } from './lib/check.js';
+import { checkTimeout } from './lib/context.js';
+import { HostChecks, settle } from './lib/host-check.js';
+import { suiteTarget } from './lib/target.js';
+import { callInWidget } from './lib/widget-host.js';
+
+/**
+ * Section 4.6 (and the sandbox of 2.5) in headless Chromium. Against the deployment's host page (the reference's, a
+ * reference-only route): the three call surfaces reach one transport, a widget written with ext-apps' own App calls a
+ * tool, and the browser enforces the CSP merged from the manifest and grants its permissions. Against any
+ * deployment: the run plays the host around the deployment's own /widgets/sdk.v2.js and checks the SDK's side of
+ * 7.1, the .code it rejects with and the retries it makes.
+ */
+const target = suiteTarget();
+const hosts = new HostChecks(target);
+const TIMEOUT_MS = checkTimeout(90_000);
+const ALLOWED = 'api.allowed.example';
+const BLOCKED = 'blocked.example';
+/** The run's own origin for the host page it serves around the deployment's SDK. */
+const RUN_HOST = 'https://conformance-host.test';
+
+beforeAll(() => hosts.start(), 60_000);
+afterAll(() => hosts.close());
+
+const corsJson = () => ({ status: 200, headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' }, body: '{"ok":true}' });
+
+/** In the widget: fetches the allowed and the blocked domain, and reports their outcome and the CSP violations seen. */
+const PROBE_CONNECT = `new Promise((resolve) => {
+  const seen = [];
+  document.addEventListener('securitypolicyviolation', (e) => seen.push({ uri: e.blockedURI, directive: e.effectiveDirective }));
+  const probe = (url) => fetch(url).then((r) => r.status, () => 'failed');
+  Promise.all([probe('https://${ALLOWED}/data'), probe('https://${BLOCKED}/data')]).then((statuses) => setTimeout(() => resolve({ statuses, seen }), 100));
+})`;
+
+type Probe = { statuses: Array<number | string>; seen: Array<{ uri: string; directive: string }> };
+
+describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
+  check({
+    id: 'bridge.surfaces-one-transport',
+    title: 'bridge.callTool, the callTool shim global and App.connect() each call a tool, all through the one transport the host answers',
+    requirements: [REQUIREMENTS.widgetBridgeSurfaces.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      hosts.withHost(c, 'bridge-surfaces', { query: { user: 'alice' } }, async (h) => {
+        const surfaces = {
+          'bridge.callTool': `bridge.callTool('forecast', { city: 'Oslo' })`,
+          'openai.callTool (shim global)': `openai.callTool('forecast', { city: 'Lima' })`,
+          'App.connect()': `new App().connect().then((app) => app.callTool('forecast', { city: 'Pune' }))`,
+        };
+        let seen = 0;
+        for (const [surface, expression] of Object.entries(surfaces)) {
+          const outcome = await h.call(expression);
+          expect(outcome.ok, `${surface} (${JSON.stringify(outcome)})`).toBe(true);
+          expect(JSON.stringify(outcome.ok && outcome.value), `${surface}: the tool's answer`).toContain('sunny in');
+          const calls = await h.attempts('callTool');
+          expect(calls.length, `${surface} reached the host's one transport (MCP Apps tools/call)`).toBe(seen + 1);
+          seen = calls.length;
+        }
+        const failing = await h.reject(`openai.callTool('no-such-tool', {})`);
+        expect(failing.code, 'the shim rejects like the other surfaces, with a .code').toBe(BRIDGE_ERRORS.not_found.code);
+      }),
+  });
+
+  check({
+    id: 'bridge.ext-apps-app',
+    title: "a widget written with ext-apps' own App class calls a tool through the host (MCP Apps transport)",
+    requirements: [REQUIREMENTS.widgetBridgeSurfaces.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) => {
+      const inline = browserAsset('ext-apps-widget.js').replace(/<\/script/gi, '<\\/script');
+      const entry = `<!doctype html><html><head><title>ext-apps widget</title><link rel="widget-manifest" href="widget.json"><script>${inline}</script></head><body></body></html>`;
+      return hosts.withHost(
+        c,
+        'bridge-ext-apps',
+        { query: { user: 'alice' }, files: { 'index.html': entry }, readyExpression: 'window.extApp !== undefined' },
+        async (h) => {
+          const outcome = await h.call(`extApp.then((app) => app.callServerTool({ name: 'forecast', arguments: { city: 'Oslo' } }))`);
+          expect(outcome.ok, `callServerTool (${JSON.stringify(outcome)})`).toBe(true);
+          const result = (outcome as { value: { structuredContent?: { forecast?: unknown }; isError?: boolean } }).value;
+          expect(result.isError ?? false, 'isError').toBe(false);
+          expect(result.structuredContent?.forecast, "the tool's answer").toBe('sunny in Oslo');
+        },
+      );
+    },
+  });
+
+  check({
+    id: 'bridge.csp-connect-enforced',
+    title: 'the browser blocks a fetch to a domain connectDomains does not list (a securitypolicyviolation), and allows a listed one',
+    requirements: [REQUIREMENTS.widgetCspRender.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      hosts.withHost(
+        c,
+        'bridge-csp-connect',
+        { query: { user: 'alice' }, ui: { csp: { connectDomains: [ALLOWED] } }, extra: { [`https://${ALLOWED}`]: corsJson, [`https://${BLOCKED}`]: corsJson } },
+        async (h) => {
+          const outcome = await h.call(PROBE_CONNECT);
+          const probe = (outcome as { value: Probe }).value;
+          expect(probe.statuses[0], `a listed domain (${ALLOWED}) is reachable`).toBe(200);
+          expect(probe.statuses[1], `an unlisted domain (${BLOCKED}) is not`).toBe('failed');
+          expect(
+            probe.seen.filter((v) => v.uri.includes(BLOCKED)).map((v) => v.directive),
+            'the violation the browser reported',
+          ).toEqual(['connect-src']);
+          expect(
+            probe.seen.filter((v) => v.uri.includes(ALLOWED)),
+            'no violation for the listed domain',
+          ).toEqual([]);
+        },
+      ),
+  });
+
+  check({
+    id: 'bridge.csp-fallback-enforced',
+    title: 'a bundle with one rejected CSP token renders under the restrictive default: even its listed domain is blocked',
+    requirements: [REQUIREMENTS.widgetCspFallback.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      hosts.withHost(
+        c,
+        'bridge-csp-fallback',
+        {
+          query: { user: 'alice' },
+          ui: { csp: { connectDomains: [ALLOWED, '*.wild.example'] } },
+          extra: { [`https://${ALLOWED}`]: corsJson, [`https://${BLOCKED}`]: corsJson },
+        },
+        async (h) => {
+          const probe = ((await h.call(PROBE_CONNECT)) as { value: Probe }).value;
+          expect(probe.statuses, 'both fetches fail').toEqual(['failed', 'failed']);
+          expect(
+            probe.seen.filter((v) => v.uri.includes(ALLOWED)).map((v) => v.directive),
+            `the listed ${ALLOWED} is blocked by connect-src`,
+          ).toEqual(['connect-src']);
+        },
+      ),
+  });
+
+  check({
+    id: 'bridge.permissions-allow',
+    title: "the manifest's permissions reach the widget iframe: clipboard-write is allowed, a permission not asked for is not",
+    requirements: [REQUIREMENTS.widgetPermissionsAllow.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      hosts.withHost(c, 'bridge-permissions', { query: { user: 'alice' }, ui: { permissions: ['clipboard-write'] } }, async (h) => {
+        const allow = await h.page.evaluate(`document.querySelector('iframe').getAttribute('allow')`);
+        expect(String(allow).split(/\s*;\s*/), `the iframe's allow attribute (${READINGS.widgetPermissions.id})`).toContain('clipboard-write');
+        const policy = await callInWidget(
+          h.frame,
+          `Promise.resolve({ clipboard: document.featurePolicy.allowsFeature('clipboard-write'), camera: document.featurePolicy.allowsFeature('camera') })`,
+        );
+        expect(policy, 'the permissions policy inside the widget').toEqual({ ok: true, value: { clipboard: true, camera: false } });
+      }),
+  });
+
+  check({
+    id: 'bridge.sdk-handling',
+    title: "the deployment's widget SDK, in a host the run plays, rejects with each 7.1 code as .code and retries as 7.1's handling column says",
+    requirements: [REQUIREMENTS.widgetSdkErrorHandling.id, LIMITS.serviceUnavailableRetries.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      scriptedHost(c, 'bridge-sdk-handling', async (page, frame) => {
+        for (const record of BRIDGE_ERROR_LIST) {
+          const retryAfter = record.handling.kind === 'retry-after-window' ? 2 : undefined;
+          await page.evaluate(
+            `window.__hostLog = []; window.__script = { callTool: [{ error: ${JSON.stringify({ code: record.code, ...(retryAfter ? { retryAfter } : {}) })} }] }`,
+          );
+          const outcome = await settle(page, frame, `bridge.callTool('probe', {})`, 300, 250);
+          expect(outcome.ok, `${record.code}: the call rejects`).toBe(false);
+          if (outcome.ok) continue;
+          expect(outcome.isError, `${record.code}: an Error`).toBe(true);
+          expect(outcome.code, `${record.code}: the Error's .code mirrors the host's (${READINGS.bridgeWire.id})`).toBe(record.code);
+          const log = (await page.evaluate('window.__hostLog')) as Array<{ at: number }>;
+          const n = log.length;
+          const gaps = log.slice(1).map((a, i) => a.at - log[i]!.at);
+          switch (record.handling.kind) {
+            case 'surface':
+              expect(n, `${record.code} is surfaced: attempts`).toBe(1);
+              break;
+            case 'retry-once-then-surface':
+              expect(n, `${record.code} is retried once: attempts`).toBe(2);
+              break;
+            case 'retry-at-most-once':
+              expect(n, `${record.code} is retried at most once: attempts`).toBeLessThanOrEqual(2);
+              break;
+            case 'retry-after-window':
+              expect(n, `${record.code} is retried after the window: attempts`).toBeGreaterThanOrEqual(2);
+              // Page time is read to within a step of the fake clock (250 ms).
+              for (const gap of gaps)
+                expect(gap, `${record.code}: a retry waits Retry-After (${retryAfter} s)`).toBeGreaterThanOrEqual(retryAfter! * 1000 - 250);
+              break;
+            case 'exponential-backoff':
+              expect(n, `${record.code}: attempts ("up to about 5")`).toBeGreaterThanOrEqual(LIMITS.serviceUnavailableRetries.value - 1);
+              expect(n, `${record.code}: attempts ("up to about 5")`).toBeLessThanOrEqual(LIMITS.serviceUnavailableRetries.value + 1);
+              for (let i = 1; i < gaps.length; i++)
+                expect(gaps[i], `${record.code}: backoff ${i + 1} is longer than backoff ${i}`).toBeGreaterThan(gaps[i - 1]!);
+              break;
+          }
+        }
+      }),
+  });
+
+  check({
+    id: 'bridge.sdk-surfaces',
+    title: "the deployment's widget SDK, in a host the run plays: bridge.callTool, the callTool shim global and App.connect() reach the one transport",
+    requirements: [REQUIREMENTS.widgetBridgeSurfaces.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      scriptedHost(c, 'bridge-sdk-surfaces', async (page, frame) => {
+        const surfaces = {
+          'bridge.callTool': `bridge.callTool('probe', { n: 1 })`,
+          'openai.callTool (shim global)': `openai.callTool('probe', { n: 2 })`,
+          'App.connect()': `new App().connect().then((app) => app.callTool('probe', { n: 3 }))`,
+        };
+        for (const [surface, expression] of Object.entries(surfaces)) {
+          await page.evaluate(`window.__hostLog = []; window.__script = { callTool: [{ result: { answered: ${JSON.stringify(surface)} } }] }`);
+          const outcome = await settle(page, frame, expression, 30, 250);
+          expect(outcome, `${surface} resolves with what the host answered`).toEqual({ ok: true, value: { answered: surface } });
+          expect(((await page.evaluate('window.__hostLog')) as unknown[]).length, `${surface}: calls the host saw on its transport`).toBe(1);
+        }
+      }),
+  });
+});
+
+/**
+ * The host the run plays (src/widgets/browser/scripted-host-entry.ts) around the deployment's own widget SDK, on the
+ * run's own origin, with fake timers; `fn` scripts its answers and reads its log.
+ */
+async function scriptedHost(c: CheckContext, name: string, fn: (page: Page, frame: Frame) => Promise<void>): Promise<void> {
+  const harness = hosts.browser(c);
+  const started = Date.now();
+  // The deployment's SDK, fetched by the run and served on the run's own origin: a page the run serves may not reach
+  // into a loopback deployment (Chromium's private network access), and it is the same script.
+  // A deployment of its own (prepared, so a fault the self-test switches on is in it).
+  const own = suiteTarget();
+  await new WidgetSession(own, 'bridge-sdk').open();
+  const sdk = await own.send({ method: 'GET', url: `${own.environment.platformOrigin}${WIDGET_SDK.path}`, headers: [], body: null });
+  await own.close();
+  if (sdk.status !== 200) return c.notRun(`needs the widget SDK: ${WIDGET_SDK.path} answered ${sdk.status}`);
+  const pages: Record<string, string> = {
+    '/host': `<!doctype html><html><head><title>conformance host</title></head><body><script>${browserAsset('scripted-host.js').replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
+    '/widget': `<!doctype html><html><head><title>widget</title><script src="${RUN_HOST}${WIDGET_SDK.path}"></script></head><body></body></html>`,
+  };
+  const context = await harness.ownContext({
+    clock: true,
+    extra: {
+      [RUN_HOST]: (path) =>
+        path === WIDGET_SDK.path
+          ? { status: 200, headers: { 'content-type': 'text/javascript' }, body: Buffer.from(sdk.body) }
+          : { status: pages[path] ? 200 : 404, headers: { 'content-type': 'text/html' }, body: pages[path] ?? '' },
+    },
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${RUN_HOST}/host#widget=${encodeURIComponent(`${RUN_HOST}/widget`)}`);
+    await fn(page, await waitForWidget(page));
+  } finally {
+    await context.close();
+    hosts.time(name, Date.now() - started);
+  }
+}
+async function waitForWidget(page: Page): Promise<Frame> {
+  for (let i = 0; i < 400; i++) {
+    const frame = page
+      .mainFrame()
+      .childFrames()
+      .find((f) => f.url().endsWith('/widget'));
+    if (frame && (await frame.evaluate('window.bridge !== undefined').catch(() => false))) return frame;
+    await page.waitForTimeout(25);
+  }
+  throw new Error(`the deployment's ${WIDGET_SDK.path} defined no window.bridge in the widget`);
+}
