@@ -7,7 +7,8 @@ import type { Target } from '../../src/harness/target.js';
 /** Debian's Chromium, which .ci/run installs; CHROMIUM_PATH names another. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const LAUNCH_ARGS = [
+/** The flags a headless Chromium needs on a machine with a closed network (no background connections, no sandbox as root). */
+export const CHROMIUM_LAUNCH_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -24,7 +25,7 @@ async function launchChromium(): Promise<Browser | string> {
     return `needs Chromium: none at ${CHROMIUM_PATH}; install chromium (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary`;
   }
   try {
-    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS });
+    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_LAUNCH_ARGS });
   } catch (error) {
     return `needs Chromium: ${CHROMIUM_PATH} did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
   }

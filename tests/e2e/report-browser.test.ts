@@ -6,34 +6,22 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeReports } from '../../src/harness/write-reports.js';
 import { failingReport } from '../harness/sample-reports.js';
+import { CHROMIUM_LAUNCH_ARGS, CHROMIUM_PATH } from '../../suites/lib/browser.js';
 
 /** report.html as a person sees it: opened in headless Chromium (Debian's, which .ci/run installs when absent). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
+const available = existsSync(CHROMIUM_PATH);
 let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (!available) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_LAUNCH_ARGS });
 }, 60_000);
 afterAll(async () => browser?.close());
 
 describe('report.html in a browser', () => {
   test('shows the verdict, the counts and every check with its verdict, as report.json says', async (ctx) => {
-    if (!browser && process.env.CI) throw new Error(`CI must have Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium`);
-    if (!browser) ctx.skip(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or run .ci/run, which installs Debian's chromium)`);
+    if (!browser && process.env.CI) throw new Error(`CI must have Chromium at ${CHROMIUM_PATH}: .ci/run installs Debian's chromium`);
+    if (!browser) ctx.skip(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or run .ci/run, which installs Debian's chromium)`);
     const report = failingReport();
     const runDir = writeReports(mkdtempSync(join(tmpdir(), 'apc-html-')), report);
     const page = await browser!.newPage({ javaScriptEnabled: true });
