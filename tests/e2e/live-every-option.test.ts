@@ -16,7 +16,11 @@ import { spawnCli } from './spawn-cli.js';
 const ADDRESS_HEADER = 'x-forwarded-for';
 const OWNER_KEY = 'operator-key-e2e';
 const CLIENT = { id: 'suite', secret: 'client-secret-e2e' };
-const MOST_NOT_RUN = 45;
+/**
+ * 45 of the 278 checks issue 14 counted, plus the two publish checks added since that no public surface can show
+ * (publish.agent-custom-tools, publish.tool-billing: READING-WIDGET-PUBLISH-OBSERVED).
+ */
+const MOST_NOT_RUN = 47;
 /** A reason names what to add: an option, the in-process run, or says plainly that nothing can. */
 const SAYS_WHAT_TO_ADD = /--[a-z][a-z-]+|in-process|nothing a run can add/;
 
@@ -41,6 +45,9 @@ describe('a live run against serve with every option', () => {
       [
         'run',
         '--base-url',
+        served.url,
+        // One instance is its own fleet: the fleet checks (5.2-fleet) run against it and must pass.
+        '--also-base-url',
         served.url,
         '--agent-url',
         agentUrl,
