@@ -65,7 +65,15 @@ async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedReque
   await target.ready?.(vector.steps.filter((s) => s.expect?.ok === false).length);
   const now = env.now();
   const built = await buildCase(
-    { now: now + plan.delay, authority: env.authority, platformOrigin: env.platformOrigin, agentOrigin, nonce: env.nonce, naming: env.naming },
+    {
+      now: now + plan.delay,
+      authority: env.authority,
+      platformOrigin: env.platformOrigin,
+      agentOrigin,
+      nonce: env.nonce,
+      naming: env.naming,
+      clockMargin: env.clockMargin,
+    },
     scenario,
   );
   if (target.kind !== 'live') return built;

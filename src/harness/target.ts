@@ -73,6 +73,8 @@ interface TargetEnvironment {
    * answers read, with them. Absent: the spec's neutral names.
    */
   readonly naming?: ServiceNaming;
+  /** Seconds boundary times keep from the skew limit (live: READING-LIVE-CLOCK-SKEW); absent, none. */
+  readonly clockMargin?: number;
 }
 
 /** Where a deployment's problem types and terms live, as the run was told (`run --problems-url` and the like). */

@@ -18,6 +18,11 @@ export interface ScenarioEnv {
   readonly nonce: (caseId: string, label: string, serial: number) => string;
   /** The deployment's names for Service (`run --service-name`): requests are sent and signed under them. Absent: the spec's. */
   readonly naming?: ServiceNaming;
+  /**
+   * Seconds boundary times keep from the clock skew limit, on the side their expectation needs: 0 for vectors and an
+   * injected clock; live, the clocks and the transit differ by what the run cannot measure (READING-LIVE-CLOCK-SKEW).
+   */
+  readonly clockMargin?: number;
 }
 
 export const VECTOR_ENV: ScenarioEnv = Object.freeze({
@@ -97,6 +102,11 @@ export class Kit {
 
   get now(): number {
     return this.env.now;
+  }
+
+  /** How far a boundary time keeps from the skew limit (ScenarioEnv.clockMargin). */
+  get clockMargin(): number {
+    return this.env.clockMargin ?? 0;
   }
 
   /** A fresh nonce per call, unless a scenario reuses one on purpose. */

@@ -31,6 +31,11 @@ export const CARD_MEMORY_TOLERANCE_S = 60;
 export const SDK_TOKEN_LEEWAY_S = 60;
 /** Seconds a 402 challenge's `expires` may stand from 300 s after the answer's Date. */
 export const CHALLENGE_EXPIRY_TOLERANCE_S = 5;
+/**
+ * Seconds a live run keeps a signature's times from the 60 s skew boundary, on the side its expectation needs: the run's
+ * clock, the deployment's and the request's transit differ by what the run cannot measure.
+ */
+export const LIVE_CLOCK_MARGIN_S = 5;
 
 export const READINGS = Object.freeze({
   checkOrder: reading('READING-CHECK-ORDER', ['7.3', '5.2'], 'Which code answers a request that breaks several rules', {
@@ -115,6 +120,19 @@ export const READINGS = Object.freeze({
     text: `7.4: "A challenge expires after ${LIMITS.paymentChallengeLifetime.value} seconds".`,
     accepted: `An expires ${LIMITS.paymentChallengeLifetime.value} s after the answer's Date header, within ${CHALLENGE_EXPIRY_TOLERANCE_S} s either way (against the run's own clock, within the 60 s skew 5.2 tolerates, when the answer has no Date); a credential for a challenge older than ${LIMITS.paymentChallengeLifetime.value} s refused with a fresh challenge. The checks present a credential ${LIMITS.paymentChallengeLifetime.value - CHALLENGE_EXPIRY_TOLERANCE_S} s after its challenge (it must be honoured) and ${LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1} s after (it must be refused); in between, either.`,
     reference: `expires = the time of issue + ${LIMITS.paymentChallengeLifetime.value} s.`,
+  }),
+  liveClockSkew: reading('READING-LIVE-CLOCK-SKEW', ['5.2', '7.3', '8'], 'The 60 s skew boundary, probed against a live deployment', {
+    text: '5.2: "created, expires | … clock skew tolerance 60 seconds"; 7.3 signature_expired: "expires past, or created ahead, by more than 60 seconds".',
+    accepted: `In-process, with the run's clock injected, the boundary is exact: created 60 s ahead and expires 60 s past are accepted, 61 s refused. Live, the run's clock and the deployment's differ, and the request takes its time to arrive, by amounts the run cannot measure to the second: the same checks keep ${LIVE_CLOCK_MARGIN_S} s further to the side their expectation needs (accepted at ${60 - LIVE_CLOCK_MARGIN_S} s, refused at ${61 + LIVE_CLOCK_MARGIN_S} s), so a deployment is judged on the rule and never on the run's own latency.`,
+    reference: 'Whole seconds of its own clock against created and expires; more than 60 s is refused.',
+  }),
+  concurrentRedemption: reading('READING-CONCURRENT-REDEMPTION', ['3', '7.4'], 'What presentations of one credential at the same moment are answered', {
+    text: '3: "Same credential presented again | Always | Resumes the original charge"; "Credential presented again on a paid resource | Usage already credited | 409 purchase_already_granted". Which of these answers a presentation that arrived before the credit, and resumed the charge while another presentation credited it, is not said.',
+    standard: 'The Payment HTTP authentication scheme draft: a success carries Payment-Receipt, whose reference names the payment.',
+    accepted:
+      'The usage credited once, whichever presentation credits it: one success, or several that each name the same payment in the reference of their Payment-Receipt; the other presentations 409 purchase_already_granted, or a 503 that asks for the same credential again. Successes naming different payments, or none, fail: the credential was redeemed more than once.',
+    reference:
+      'The presentation whose grant the store records, and one whose charge a settlement report credited while it was in flight, answer 200 with the one receipt; a presentation arriving after the credit answers 409.',
   }),
   purchaseBodyMembers: reading('READING-PURCHASE-BODY-MEMBERS', ['2.6', '7.4'], 'Which member of a 7.4 body carries what the spec names only by meaning', {
     text: '7.4: "403 and 503 carry no challenge and a stable error code in the body"; payment_unreconciled: "body says whether the refund is issued or pending"; funding_failed: "body has the purchase block". No member is named, and 2.6 gives two shapes: { error: { code, message } } and { error, error_code, error_description }.',

@@ -1,3 +1,4 @@
+import { LIVE_CLOCK_MARGIN_S } from '../../spec/readings.js';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
@@ -98,6 +99,7 @@ export class LiveTarget implements Target {
       agentOrigin: (caseId) => `${options.fixture.url}/r/${options.runId}/c/${caseId}`,
       now: () => Math.floor(Date.now() / 1000),
       nonce: () => randomNonce(),
+      clockMargin: LIVE_CLOCK_MARGIN_S,
       ...(options.deployment?.serviceName === undefined ? {} : { naming: serviceNaming(options.deployment.serviceName) }),
     };
     this.addresses = deploymentAddresses(options.deployment);

@@ -271,15 +271,21 @@ export const headers: Group = {
     // signature_expired
     {
       id: 'expired-61-seconds-ago',
-      description: 'expires 61 s in the past',
+      description: 'expires 61 s in the past (live, further past by the clock margin of READING-LIVE-CLOCK-SKEW)',
       flags: ['Time', 'Boundary'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now - 121, expires: k.now - 61 }), refused(AUTH_CODES.signature_expired))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ created: k.now - 121 - k.clockMargin, expires: k.now - 61 - k.clockMargin }), refused(AUTH_CODES.signature_expired))],
+      }),
     },
     {
       id: 'expired-created-61-ahead',
-      description: 'created 61 s in the future',
+      description: 'created 61 s in the future (live, further ahead by the clock margin of READING-LIVE-CLOCK-SKEW)',
       flags: ['Time', 'Boundary'],
-      build: (k) => ({ documents: k.docs(), steps: [k.step(k.request({ created: k.now + 61, expires: k.now + 121 }), refused(AUTH_CODES.signature_expired))] }),
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ created: k.now + 61 + k.clockMargin, expires: k.now + 121 + k.clockMargin }), refused(AUTH_CODES.signature_expired))],
+      }),
     },
     // signature_coverage_insufficient
     {

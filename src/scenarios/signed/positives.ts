@@ -100,13 +100,14 @@ export const positives: Group = {
     },
     {
       id: 'valid-skew-boundary',
-      description: 'created exactly 60 s ahead and, later, expires exactly 60 s past are still inside the tolerated skew',
+      description:
+        'created exactly 60 s ahead and, later, expires exactly 60 s past are still inside the tolerated skew (live, inside it by the clock margin of READING-LIVE-CLOCK-SKEW)',
       flags: ['Valid', 'Boundary'],
       build: (k) => ({
         documents: k.docs(),
         steps: [
-          k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl)),
-          k.step(k.request({ created: k.now - 120, expires: k.now - 60 }), accepted(k.alice.agentUrl)),
+          k.step(k.request({ created: k.now + 60 - k.clockMargin, expires: k.now + 120 - k.clockMargin }), accepted(k.alice.agentUrl)),
+          k.step(k.request({ created: k.now - 120 + k.clockMargin, expires: k.now - 60 + k.clockMargin }), accepted(k.alice.agentUrl)),
         ],
       }),
     },
