@@ -9,6 +9,7 @@ import { clientCredentialsOption, flag, serviceNameOption, stringOption, stringO
 import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 import type { ProgressSink } from '../harness/reporter.js';
 import type { DeploymentNames } from '../contract/run-context.js';
+import { WIDGET_HOST_POST_ID } from '../contract/widget-host.js';
 
 const NAME = 'run';
 
@@ -186,8 +187,14 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const allowWaits = flag(args, 'allow-waits');
   const ownerKey = stringOption(args, 'owner-key');
   const controlUrl = stringOption(args, 'control-url');
-  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined || controlUrl !== undefined))
-    throw new UsageError('--allow-waits, --owner-key and --control-url go with --base-url: they let checks of a live deployment run', NAME);
+  const widgetHostUrl = stringOption(args, 'widget-host-url');
+  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined || controlUrl !== undefined || widgetHostUrl !== undefined))
+    throw new UsageError('--allow-waits, --owner-key, --control-url and --widget-host-url go with --base-url: they let checks of a live deployment run', NAME);
+  if (widgetHostUrl !== undefined && !widgetHostUrl.includes(WIDGET_HOST_POST_ID))
+    throw new UsageError(
+      `--widget-host-url must name where the published widget goes with ${WIDGET_HOST_POST_ID} (e.g. https://platform.example/widgets/${WIDGET_HOST_POST_ID}/host), not "${widgetHostUrl}"`,
+      NAME,
+    );
   if (ownerKey !== undefined && !/^[\x21-\x7e]+$/.test(ownerKey))
     throw new UsageError('--owner-key must be the header value the deployment accepts: printable ASCII without spaces', NAME);
   if (allowSpend !== (spendCap !== undefined)) {
@@ -198,6 +205,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ['also-base-url', alsoBaseUrl],
     ['fixture-url', fixtureUrl],
     ['control-url', controlUrl],
+    ['widget-host-url', widgetHostUrl],
   ] as const) {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
@@ -252,6 +260,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(allowWaits ? { allowWaits: true } : {}),
             ...(ownerKey === undefined ? {} : { ownerKey }),
             ...(controlUrl === undefined ? {} : { controlUrl }),
+            ...(widgetHostUrl === undefined ? {} : { widgetHostUrl }),
           },
         }),
     progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
@@ -267,7 +276,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
+    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -293,6 +302,8 @@ export const runCommand: Command = {
     'A deployment may offer a test control (docs/contracts.md section 5; serve --test-control): --control-url URL lets',
     'the checks of faults and switches (buying closed, the purchase lock down, a charge that settles later, an agent',
     'blocked) put one agent or one test token in that state; their verdicts still come from the public routes.',
+    "A deployment's widget host page (docs/contracts.md section 6): --widget-host-url URL, with {postId} where the",
+    'published widget goes, lets the host-side browser checks of 4.6 and 7.1 drive it; without it they are not run.',
     'A deployment writes its own name where the spec writes Service (Acme-Terms-Version, X-Acme-Owner-Key,',
     'realm=acme): --service-name Acme sends, signs and reads those names (in-process, the embedded reference',
     'takes the name too); --problems-url, --payment-problems-url and --terms-url give its {problems_url},',
@@ -344,6 +355,11 @@ export const runCommand: Command = {
       type: 'string',
       value: 'URL',
       help: "the deployment's test control (docs/contracts.md section 5; serve --test-control): checks of faults and switches put it in a named state there",
+    },
+    'widget-host-url': {
+      type: 'string',
+      value: 'URL',
+      help: "the deployment's widget host page, {postId} where the published widget goes (docs/contracts.md section 6): the host-side checks of 4.6 and 7.1 drive it",
     },
     'service-name': {
       type: 'string',

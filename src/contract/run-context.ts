@@ -27,6 +27,8 @@ export type TargetConfig =
       readonly ownerKey?: string;
       /** `--control-url URL`: the deployment's test control (docs/contracts.md section 5), to put it in named states. */
       readonly controlUrl?: string;
+      /** `--widget-host-url URL`: the deployment's widget host page, `{postId}` in it (docs/contracts.md section 6); without it the host-side browser checks are not run. */
+      readonly widgetHostUrl?: string;
     };
 
 /**

@@ -27,6 +27,7 @@ export function rerunWords(options: RunOptions): string[] {
     if (live.allowWaits) add('allow-waits');
     if (live.ownerKey !== undefined) words.push('--owner-key', '"$OWNER_KEY"');
     if (live.controlUrl) add('control-url', live.controlUrl);
+    if (live.widgetHostUrl) add('widget-host-url', live.widgetHostUrl);
   }
   const names = options.deployment;
   if (names?.serviceName) add('service-name', names.serviceName);

@@ -55,6 +55,8 @@ export interface RunOptions {
     readonly ownerKey?: string;
     /** `--control-url`: the deployment's test control (docs/contracts.md section 5). */
     readonly controlUrl?: string;
+    /** `--widget-host-url`: the deployment's widget host page, `{postId}` in it (docs/contracts.md section 6). */
+    readonly widgetHostUrl?: string;
   };
   /**
    * `run --self-test`: besides the checks themselves, every check is tried against each mutant of the catalogue
@@ -295,6 +297,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.allowWaits ? { allowWaits: true } : {}),
       ...(options.live.ownerKey === undefined ? {} : { ownerKey: options.live.ownerKey }),
       ...(options.live.controlUrl === undefined ? {} : { controlUrl: options.live.controlUrl }),
+      ...(options.live.widgetHostUrl === undefined ? {} : { widgetHostUrl: options.live.widgetHostUrl }),
     };
   }
   const context: RunContext = {

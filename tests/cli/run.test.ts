@@ -57,7 +57,16 @@ describe('agent-platform-conformance run', () => {
       expect(stray.stderr).toContain('go with --base-url');
       const waits = await run(['--allow-waits']);
       expect(waits.code).toBe(2);
-      expect(waits.stderr).toContain('--allow-waits, --owner-key and --control-url go with --base-url');
+      expect(waits.stderr).toContain('--allow-waits, --owner-key, --control-url and --widget-host-url go with --base-url');
+      const hostStray = await run(['--widget-host-url', 'http://127.0.0.1:9/w/{postId}/host']);
+      expect(hostStray.code).toBe(2);
+      expect(hostStray.stderr).toContain('--widget-host-url go with --base-url');
+      const hostNoSlot = await run(['--base-url', 'http://127.0.0.1:9', '--widget-host-url', 'http://127.0.0.1:9/w/host']);
+      expect(hostNoSlot.code).toBe(2);
+      expect(hostNoSlot.stderr).toContain('--widget-host-url must name where the published widget goes with {postId}');
+      const hostNotUrl = await run(['--base-url', 'http://127.0.0.1:9', '--widget-host-url', '/w/{postId}/host']);
+      expect(hostNotUrl.code).toBe(2);
+      expect(hostNotUrl.stderr).toContain('--widget-host-url must be an http or https URL');
       const ownerKey = await run(['--base-url', 'http://127.0.0.1:9', '--owner-key', 'two words']);
       expect(ownerKey.code).toBe(2);
       expect(ownerKey.stderr).toContain('--owner-key must be the header value the deployment accepts');

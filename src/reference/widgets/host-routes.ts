@@ -37,6 +37,10 @@ export interface HostRouteOptions {
   readonly operations?: Readonly<Record<string, BridgeOperation>>;
   /** The iframe's allow attribute from the manifest's permissions; the valid names joined with "; " by default. */
   readonly allow?: (permissions: readonly string[]) => string;
+  /** Which links bridge.openLink opens: those on a redirectDomains domain (2.5, the default), or any. */
+  readonly openLinks?: 'allowlist' | 'any';
+  /** The 7.1 code a link off the allowlist is refused with (permission by default: READING-OPEN-LINK-GATE). */
+  readonly openLinkRefusal?: string;
 }
 
 const defaultAllow = (permissions: readonly string[]) => permissions.filter((p) => PERMISSION_NAME.test(p)).join('; ');
@@ -125,6 +129,8 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
           operations: options.operations ?? BRIDGE_OPERATIONS,
           detached: q.get('detached') === '1',
           redirectDomains: csp.openLinkAllowlist,
+          openLinks: options.openLinks ?? 'allowlist',
+          openLinkRefusal: options.openLinkRefusal ?? BRIDGE_ERRORS.permission.code,
           session: { ...(user ? { user } : {}), content: q.get('content') === 'catalog' ? 'catalog' : 'post' },
         };
         return html(
