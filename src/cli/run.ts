@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileProblem, readInputFile } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
@@ -134,6 +134,22 @@ function deploymentNames(args: CommandArgs, live: boolean): DeploymentNames | un
   return Object.keys(names).length ? names : undefined;
 }
 
+/** `--chromium PATH`: a Chromium or Chrome binary the run can execute, checked before any check runs. */
+function chromiumOption(args: CommandArgs, io: CliIo): string | undefined {
+  const value = stringOption(args, 'chromium');
+  if (value === undefined) return undefined;
+  const path = resolve(io.cwd, value);
+  let why: string | undefined;
+  try {
+    if (statSync(path).isDirectory()) why = 'it is a folder, not a program';
+    else accessSync(path, constants.X_OK);
+  } catch (error) {
+    why = (error as { code?: string }).code === 'EACCES' ? 'it is not executable' : fileProblem(error);
+  }
+  if (why !== undefined) throw new UsageError(`--chromium ${value}: no Chromium to run there (${why}); give the path of a Chromium or Chrome binary`, NAME);
+  return path;
+}
+
 /** The reports folder must be one the run can create or write into. */
 function reportsDirProblem(dir: string): void {
   try {
@@ -224,6 +240,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const out = stringOption(args, 'out');
   // Checked before any check runs, so a run's results are never thrown away for want of a place to write them.
   if (out !== undefined) reportsDirProblem(resolve(io.cwd, out));
+  const chromiumPath = chromiumOption(args, io);
   const expectedFile = stringOption(args, 'expected-failures');
   const expectedFailures =
     expectedFile === undefined ? undefined : { file: expectedFile, text: (await readInputFile(io, expectedFile, '--expected-failures')).toString('utf8') };
@@ -245,6 +262,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(deadlineSeconds === undefined ? {} : { deadlineSeconds }),
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
     ...(out === undefined ? {} : { out: resolve(io.cwd, out) }),
+    ...(chromiumPath === undefined ? {} : { chromiumPath }),
     ...(selfTest ? { selfTest: {} } : {}),
     ...(deployment ? { deployment } : {}),
     ...(baseUrl === undefined
@@ -276,7 +294,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
+    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--chromium PATH] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -342,6 +360,11 @@ export const runCommand: Command = {
       help: 'end the run after this long, exit 3 with an incomplete report (live default: 60 s + checks x per-request timeout)',
     },
     json: { type: 'boolean', help: 'print report.json on stdout instead of the text summary' },
+    chromium: {
+      type: 'string',
+      value: 'PATH',
+      help: 'the Chromium or Chrome binary the browser checks of 4.6 and 7.1 launch (default CHROMIUM_PATH, else /usr/bin/chromium)',
+    },
     'base-url': { type: 'string', value: 'URL', help: 'the live deployment to check (default: the embedded reference)' },
     'also-base-url': { type: 'string', value: 'URL', help: 'another instance of the deployment at --base-url, for the fleet checks (5.2-fleet)' },
     'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (default its loopback URL)' },

@@ -76,6 +76,8 @@ export interface RunContext {
   readonly selection: readonly string[];
   /** `run --self-test`: each check is also tried against the mutants naming its requirements. */
   readonly selfTest?: SelfTestConfig;
+  /** `run --chromium PATH`: the Chromium the browser checks launch (else CHROMIUM_PATH, else /usr/bin/chromium). */
+  readonly chromiumPath?: string;
   /** `run --service-name` and the like: the deployment's own names (in-process, the embedded reference takes the service name too). */
   readonly deployment?: DeploymentNames;
 }

@@ -40,6 +40,7 @@ export function rerunWords(options: RunOptions): string[] {
   if (options.maxBodyBytes !== undefined) add('max-body', options.maxBodyBytes);
   if (options.deadlineSeconds !== undefined) add('deadline', options.deadlineSeconds);
   if (options.expectedFailures) add('expected-failures', options.expectedFailures.file);
+  if (options.chromiumPath !== undefined) add('chromium', options.chromiumPath);
   if (options.selfTest) add('self-test');
   return words;
 }

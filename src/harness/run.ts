@@ -63,6 +63,8 @@ export interface RunOptions {
    * naming one of its requirements (in-process only); the report carries the mutation score and survivors.
    */
   readonly selfTest?: SelfTestConfig;
+  /** `run --chromium PATH`: the Chromium the browser checks of 4.6 and 7.1 launch. */
+  readonly chromiumPath?: string;
   /** `run --expected-failures FILE`: the file's name and text (YAML or JSON), read before the run. */
   readonly expectedFailures?: { readonly file: string; readonly text: string };
   /**
@@ -309,6 +311,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.selfTest ? { selfTest: options.selfTest } : {}),
     ...(options.deployment ? { deployment: options.deployment } : {}),
+    ...(options.chromiumPath === undefined ? {} : { chromiumPath: options.chromiumPath }),
   };
   const limits: LiveLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const startedAt = new Date(started).toISOString();

@@ -50,7 +50,8 @@ export class HostChecks {
   constructor(private readonly target: Target) {}
 
   async start(): Promise<void> {
-    const h = await BrowserHarness.start(this.target);
+    const chosen = runContext.chromiumPath;
+    const h = await BrowserHarness.start(this.target, chosen === undefined ? undefined : { path: chosen, option: '--chromium' });
     if (typeof h === 'string') this.unavailable = h;
     else this.harness = h;
   }

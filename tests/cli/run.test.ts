@@ -47,6 +47,20 @@ describe('agent-platform-conformance run', () => {
   );
 
   test(
+    '--chromium names the browser the browser checks launch: one that does not start has them not-run, naming the option',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+      const { code, stdout, stderr } = await run(['--chromium', '/bin/true', '--only', 'bridge.permissions-allow', '--out', out, '--json']);
+      expect(code, 'a run in which no selected check could run').toBe(2);
+      expect(stderr).toContain('--chromium /bin/true did not start');
+      const [result] = JSON.parse(stdout).results as Array<{ id: string; verdict: string; message: string }>;
+      expect(result).toMatchObject({ id: 'bridge.permissions-allow', verdict: 'not-run' });
+      expect(result!.message).toContain('needs Chromium: --chromium /bin/true did not start');
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  test(
     'an unreachable target exits 3, and bad options exit 2 without a stack trace',
     async () => {
       const live = await run(['--base-url', 'http://127.0.0.1:9', '--out', mkdtempSync(join(tmpdir(), 'apc-run-'))]);
@@ -70,6 +84,13 @@ describe('agent-platform-conformance run', () => {
       const ownerKey = await run(['--base-url', 'http://127.0.0.1:9', '--owner-key', 'two words']);
       expect(ownerKey.code).toBe(2);
       expect(ownerKey.stderr).toContain('--owner-key must be the header value the deployment accepts');
+      const noChromium = await run(['--chromium', '/no/such/chromium']);
+      expect(noChromium.code).toBe(2);
+      expect(noChromium.stderr).toContain('--chromium /no/such/chromium: no Chromium to run there (no such file)');
+      expect(noChromium.stderr).not.toMatch(/\n\s+at /);
+      const folder = await run(['--chromium', tmpdir()]);
+      expect(folder.code).toBe(2);
+      expect(folder.stderr).toContain('it is a folder, not a program');
       const seed = await run(['--seed', 'abc']);
       expect(seed.code).toBe(2);
       expect(seed.stderr).toContain('--seed must be a whole number');

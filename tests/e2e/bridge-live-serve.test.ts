@@ -60,9 +60,17 @@ describe('the host bridge checks, live against serve', () => {
     expect(report.counts.pass, 'checks passed').toBeGreaterThanOrEqual(26);
   }, 300_000);
 
-  it('without --widget-host-url the host-side checks are not-run naming the option; the SDK-side checks still run and pass', async (ctx) => {
+  it('without --widget-host-url the host-side checks are not-run naming the option; the SDK-side checks still run and pass (in the Chromium --chromium names)', async (ctx) => {
     if (!chromium) return ctx.skip(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
-    const { report, stderr } = await liveRun(['--only', 'bridge.timeout', '--only', 'bridge.permissions-allow', ...SDK_SIDE.flatMap((id) => ['--only', id])]);
+    const { report, stderr } = await liveRun([
+      '--chromium',
+      CHROMIUM_PATH,
+      '--only',
+      'bridge.timeout',
+      '--only',
+      'bridge.permissions-allow',
+      ...SDK_SIDE.flatMap((id) => ['--only', id]),
+    ]);
     const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.verdict]));
     expect(verdicts, stderr).toEqual({
       'bridge.timeout': 'not-run',
