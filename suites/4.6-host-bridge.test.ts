@@ -18,13 +18,17 @@ import { callInWidget } from './lib/widget-host.js';
  * reference-only route): the three call surfaces reach one transport, a widget written with ext-apps' own App calls a
  * tool, and the browser enforces the CSP merged from the manifest and grants its permissions. Against any
  * deployment: the run plays the host around the deployment's own /widgets/sdk.v2.js and checks the SDK's side of
- * 7.1, the .code it rejects with and the retries it makes.
+ * 7.1, the .code it rejects with and the retries it makes. bridge.openLink is judged by what the browser loads.
  */
 const target = suiteTarget();
 const hosts = new HostChecks(target);
 const TIMEOUT_MS = checkTimeout(90_000);
 const ALLOWED = 'api.allowed.example';
 const BLOCKED = 'blocked.example';
+const LINK_LISTED = 'links.listed.example';
+const LINK_UNLISTED = 'links.unlisted.example';
+/** How long the openLink check gives a link off the allowlist to settle; a host asking the user keeps it pending. */
+const GATE_WAIT_MS = 2000;
 /** The run's own origin for the host page it serves around the deployment's SDK. */
 const RUN_HOST = 'https://conformance-host.test';
 
@@ -165,6 +169,51 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
         );
         expect(policy, 'the permissions policy inside the widget').toEqual({ ok: true, value: { clipboard: true, camera: false } });
       }),
+  });
+
+  check({
+    id: 'bridge.open-link-redirect-domains',
+    title:
+      'bridge.openLink opens a link on a redirectDomains domain (the browser loads it); a link on another domain is not opened, and a refusal carries permission',
+    requirements: [REQUIREMENTS.widgetOpenLinkRedirectDomains.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) => {
+      const loaded: string[] = [];
+      const linkPage = (origin: string) => (path: string) => {
+        loaded.push(`${origin}${path}`);
+        return { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>opened</title>' };
+      };
+      const listed = `https://${LINK_LISTED}/listed`;
+      const unlisted = `https://${LINK_UNLISTED}/unlisted`;
+      return hosts.withHost(
+        c,
+        'bridge-open-link',
+        {
+          query: { user: 'alice' },
+          ui: { csp: { redirectDomains: [LINK_LISTED] } },
+          extra: { [`https://${LINK_LISTED}`]: linkPage(`https://${LINK_LISTED}`), [`https://${LINK_UNLISTED}`]: linkPage(`https://${LINK_UNLISTED}`) },
+        },
+        async (h) => {
+          // The unlisted link first: a host that opened it would have loaded it by the time the listed one loads.
+          const gated = await h.call(
+            `Promise.race([bridge.openLink(${JSON.stringify(unlisted)}).then(() => 'resolved'), new Promise((r) => setTimeout(() => r('pending'), ${GATE_WAIT_MS}))])`,
+          );
+          if (!gated.ok) {
+            expect(gated.isError, `the refused link rejects with an Error (${gated.message})`).toBe(true);
+            expect(gated.code, `the refused link's .code (${READINGS.openLinkGate.id}: ${gated.message})`).toBe(BRIDGE_ERRORS.permission.code);
+          }
+          const opened = await h.call(`bridge.openLink(${JSON.stringify(listed)})`);
+          expect(opened, 'bridge.openLink of a link on a redirectDomains domain resolves').toMatchObject({ ok: true });
+          for (let i = 0; i < 400 && !loaded.includes(listed); i++) await h.page.waitForTimeout(25);
+          expect(loaded, `the browser loaded the link on the listed ${LINK_LISTED}`).toContain(listed);
+          expect(
+            loaded.filter((url) => url.startsWith(`https://${LINK_UNLISTED}`)),
+            `the link on the unlisted ${LINK_UNLISTED} (the call ${gated.ok ? gated.value : `rejected with ${String(gated.code)}`})`,
+          ).toEqual([]);
+        },
+      );
+    },
   });
 
   check({

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileProblem, readInputFile } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
@@ -9,6 +9,7 @@ import { clientCredentialsOption, flag, serviceNameOption, stringOption, stringO
 import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 import type { ProgressSink } from '../harness/reporter.js';
 import type { DeploymentNames } from '../contract/run-context.js';
+import { WIDGET_HOST_POST_ID } from '../contract/widget-host.js';
 
 const NAME = 'run';
 
@@ -133,6 +134,22 @@ function deploymentNames(args: CommandArgs, live: boolean): DeploymentNames | un
   return Object.keys(names).length ? names : undefined;
 }
 
+/** `--chromium PATH`: a Chromium or Chrome binary the run can execute, checked before any check runs. */
+function chromiumOption(args: CommandArgs, io: CliIo): string | undefined {
+  const value = stringOption(args, 'chromium');
+  if (value === undefined) return undefined;
+  const path = resolve(io.cwd, value);
+  let why: string | undefined;
+  try {
+    if (statSync(path).isDirectory()) why = 'it is a folder, not a program';
+    else accessSync(path, constants.X_OK);
+  } catch (error) {
+    why = (error as { code?: string }).code === 'EACCES' ? 'it is not executable' : fileProblem(error);
+  }
+  if (why !== undefined) throw new UsageError(`--chromium ${value}: no Chromium to run there (${why}); give the path of a Chromium or Chrome binary`, NAME);
+  return path;
+}
+
 /** The reports folder must be one the run can create or write into. */
 function reportsDirProblem(dir: string): void {
   try {
@@ -186,8 +203,14 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const allowWaits = flag(args, 'allow-waits');
   const ownerKey = stringOption(args, 'owner-key');
   const controlUrl = stringOption(args, 'control-url');
-  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined || controlUrl !== undefined))
-    throw new UsageError('--allow-waits, --owner-key and --control-url go with --base-url: they let checks of a live deployment run', NAME);
+  const widgetHostUrl = stringOption(args, 'widget-host-url');
+  if (baseUrl === undefined && (allowWaits || ownerKey !== undefined || controlUrl !== undefined || widgetHostUrl !== undefined))
+    throw new UsageError('--allow-waits, --owner-key, --control-url and --widget-host-url go with --base-url: they let checks of a live deployment run', NAME);
+  if (widgetHostUrl !== undefined && !widgetHostUrl.includes(WIDGET_HOST_POST_ID))
+    throw new UsageError(
+      `--widget-host-url must name where the published widget goes with ${WIDGET_HOST_POST_ID} (e.g. https://platform.example/widgets/${WIDGET_HOST_POST_ID}/host), not "${widgetHostUrl}"`,
+      NAME,
+    );
   if (ownerKey !== undefined && !/^[\x21-\x7e]+$/.test(ownerKey))
     throw new UsageError('--owner-key must be the header value the deployment accepts: printable ASCII without spaces', NAME);
   if (allowSpend !== (spendCap !== undefined)) {
@@ -198,6 +221,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ['also-base-url', alsoBaseUrl],
     ['fixture-url', fixtureUrl],
     ['control-url', controlUrl],
+    ['widget-host-url', widgetHostUrl],
   ] as const) {
     if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} must be an http or https URL, not "${value}"`, NAME);
   }
@@ -216,6 +240,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const out = stringOption(args, 'out');
   // Checked before any check runs, so a run's results are never thrown away for want of a place to write them.
   if (out !== undefined) reportsDirProblem(resolve(io.cwd, out));
+  const chromiumPath = chromiumOption(args, io);
   const expectedFile = stringOption(args, 'expected-failures');
   const expectedFailures =
     expectedFile === undefined ? undefined : { file: expectedFile, text: (await readInputFile(io, expectedFile, '--expected-failures')).toString('utf8') };
@@ -237,6 +262,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(deadlineSeconds === undefined ? {} : { deadlineSeconds }),
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
     ...(out === undefined ? {} : { out: resolve(io.cwd, out) }),
+    ...(chromiumPath === undefined ? {} : { chromiumPath }),
     ...(selfTest ? { selfTest: {} } : {}),
     ...(deployment ? { deployment } : {}),
     ...(baseUrl === undefined
@@ -252,6 +278,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(allowWaits ? { allowWaits: true } : {}),
             ...(ownerKey === undefined ? {} : { ownerKey }),
             ...(controlUrl === undefined ? {} : { controlUrl }),
+            ...(widgetHostUrl === undefined ? {} : { widgetHostUrl }),
           },
         }),
     progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
@@ -267,7 +294,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--json]',
+    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--chromium PATH] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -293,6 +320,8 @@ export const runCommand: Command = {
     'A deployment may offer a test control (docs/contracts.md section 5; serve --test-control): --control-url URL lets',
     'the checks of faults and switches (buying closed, the purchase lock down, a charge that settles later, an agent',
     'blocked) put one agent or one test token in that state; their verdicts still come from the public routes.',
+    "A deployment's widget host page (docs/contracts.md section 6): --widget-host-url URL, with {postId} where the",
+    'published widget goes, lets the host-side browser checks of 4.6 and 7.1 drive it; without it they are not run.',
     'A deployment writes its own name where the spec writes Service (Acme-Terms-Version, X-Acme-Owner-Key,',
     'realm=acme): --service-name Acme sends, signs and reads those names (in-process, the embedded reference',
     'takes the name too); --problems-url, --payment-problems-url and --terms-url give its {problems_url},',
@@ -331,6 +360,11 @@ export const runCommand: Command = {
       help: 'end the run after this long, exit 3 with an incomplete report (live default: 60 s + checks x per-request timeout)',
     },
     json: { type: 'boolean', help: 'print report.json on stdout instead of the text summary' },
+    chromium: {
+      type: 'string',
+      value: 'PATH',
+      help: 'the Chromium or Chrome binary the browser checks of 4.6 and 7.1 launch (default CHROMIUM_PATH, else /usr/bin/chromium)',
+    },
     'base-url': { type: 'string', value: 'URL', help: 'the live deployment to check (default: the embedded reference)' },
     'also-base-url': { type: 'string', value: 'URL', help: 'another instance of the deployment at --base-url, for the fleet checks (5.2-fleet)' },
     'fixture-url': { type: 'string', value: 'URL', help: 'where the deployment reaches the fixture host (default its loopback URL)' },
@@ -344,6 +378,11 @@ export const runCommand: Command = {
       type: 'string',
       value: 'URL',
       help: "the deployment's test control (docs/contracts.md section 5; serve --test-control): checks of faults and switches put it in a named state there",
+    },
+    'widget-host-url': {
+      type: 'string',
+      value: 'URL',
+      help: "the deployment's widget host page, {postId} where the published widget goes (docs/contracts.md section 6): the host-side checks of 4.6 and 7.1 drive it",
     },
     'service-name': {
       type: 'string',

@@ -27,6 +27,8 @@ export type TargetConfig =
       readonly ownerKey?: string;
       /** `--control-url URL`: the deployment's test control (docs/contracts.md section 5), to put it in named states. */
       readonly controlUrl?: string;
+      /** `--widget-host-url URL`: the deployment's widget host page, `{postId}` in it (docs/contracts.md section 6); without it the host-side browser checks are not run. */
+      readonly widgetHostUrl?: string;
     };
 
 /**
@@ -74,6 +76,8 @@ export interface RunContext {
   readonly selection: readonly string[];
   /** `run --self-test`: each check is also tried against the mutants naming its requirements. */
   readonly selfTest?: SelfTestConfig;
+  /** `run --chromium PATH`: the Chromium the browser checks launch (else CHROMIUM_PATH, else /usr/bin/chromium). */
+  readonly chromiumPath?: string;
   /** `run --service-name` and the like: the deployment's own names (in-process, the embedded reference takes the service name too). */
   readonly deployment?: DeploymentNames;
 }

@@ -27,6 +27,7 @@ export function rerunWords(options: RunOptions): string[] {
     if (live.allowWaits) add('allow-waits');
     if (live.ownerKey !== undefined) words.push('--owner-key', '"$OWNER_KEY"');
     if (live.controlUrl) add('control-url', live.controlUrl);
+    if (live.widgetHostUrl) add('widget-host-url', live.widgetHostUrl);
   }
   const names = options.deployment;
   if (names?.serviceName) add('service-name', names.serviceName);
@@ -39,6 +40,7 @@ export function rerunWords(options: RunOptions): string[] {
   if (options.maxBodyBytes !== undefined) add('max-body', options.maxBodyBytes);
   if (options.deadlineSeconds !== undefined) add('deadline', options.deadlineSeconds);
   if (options.expectedFailures) add('expected-failures', options.expectedFailures.file);
+  if (options.chromiumPath !== undefined) add('chromium', options.chromiumPath);
   if (options.selfTest) add('self-test');
   return words;
 }

@@ -55,12 +55,16 @@ export interface RunOptions {
     readonly ownerKey?: string;
     /** `--control-url`: the deployment's test control (docs/contracts.md section 5). */
     readonly controlUrl?: string;
+    /** `--widget-host-url`: the deployment's widget host page, `{postId}` in it (docs/contracts.md section 6). */
+    readonly widgetHostUrl?: string;
   };
   /**
    * `run --self-test`: besides the checks themselves, every check is tried against each mutant of the catalogue
    * naming one of its requirements (in-process only); the report carries the mutation score and survivors.
    */
   readonly selfTest?: SelfTestConfig;
+  /** `run --chromium PATH`: the Chromium the browser checks of 4.6 and 7.1 launch. */
+  readonly chromiumPath?: string;
   /** `run --expected-failures FILE`: the file's name and text (YAML or JSON), read before the run. */
   readonly expectedFailures?: { readonly file: string; readonly text: string };
   /**
@@ -295,6 +299,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.allowWaits ? { allowWaits: true } : {}),
       ...(options.live.ownerKey === undefined ? {} : { ownerKey: options.live.ownerKey }),
       ...(options.live.controlUrl === undefined ? {} : { controlUrl: options.live.controlUrl }),
+      ...(options.live.widgetHostUrl === undefined ? {} : { widgetHostUrl: options.live.widgetHostUrl }),
     };
   }
   const context: RunContext = {
@@ -306,6 +311,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.selfTest ? { selfTest: options.selfTest } : {}),
     ...(options.deployment ? { deployment: options.deployment } : {}),
+    ...(options.chromiumPath === undefined ? {} : { chromiumPath: options.chromiumPath }),
   };
   const limits: LiveLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const startedAt = new Date(started).toISOString();

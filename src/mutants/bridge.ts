@@ -108,6 +108,24 @@ export const BRIDGE_MUTANTS: readonly Mutant[] = [
     platform: { widgets: host({ cspPolicy: partialMerge }) },
   },
   {
+    id: 'widget-host-opens-any-link',
+    description: 'the reference host opens every bridge.openLink URL, whatever redirectDomains lists',
+    requirements: [R.widgetOpenLinkRedirectDomains.id],
+    platform: { widgets: host({ openLinks: 'any' }) },
+  },
+  {
+    id: 'widget-host-drops-redirect-domains',
+    description: "the reference host loses the manifest's redirectDomains: a link on a listed domain is refused",
+    requirements: [R.widgetOpenLinkRedirectDomains.id],
+    platform: { widgets: host({ cspPolicy: (csp) => ({ ...buildCspPolicy(csp), openLinkAllowlist: [] }) }) },
+  },
+  {
+    id: 'widget-host-refuses-link-as-invalid-args',
+    description: 'the reference host refuses a link off the redirectDomains allowlist with invalid_args instead of permission',
+    requirements: [R.widgetOpenLinkRedirectDomains.id],
+    platform: { widgets: host({ openLinkRefusal: BRIDGE_ERRORS.invalid_args.code }) },
+  },
+  {
     id: 'widget-iframe-without-allow',
     description: "the reference host drops the manifest's permissions from the widget iframe's allow attribute",
     requirements: [R.widgetPermissionsAllow.id],

@@ -256,9 +256,18 @@ export const READINGS = Object.freeze({
     standard:
       "MCP Apps (SEP-1865, @modelcontextprotocol/ext-apps): the view talks JSON-RPC 2.0 to its host over postMessage (ui/initialize, tools/call, ui/open-link); JSON-RPC's method not found (-32601) is a request no handler answers.",
     accepted:
-      "The SDK checks (run by any deployment's /widgets/sdk.v2.js in a host the run plays) read the surfaces as window.bridge.callTool, window.openai.callTool (the ChatGPT Apps SDK's global) and window.App, and the transport as MCP Apps' JSON-RPC, a bridge error as a JSON-RPC error whose data.code is the 7.1 code (data.retryAfter the Retry-After in seconds). Attempts are judged by 7.1's handling column: 1 for a code to surface, exactly 2 for timeout, 1 or 2 for internal, at least 2 with Retry-After between them for rate_limited, 4 to 6 with growing waits for service_unavailable (\"about 5\"). The host checks run on the reference's own host page only (not part of the spec).",
+      "The SDK checks (run by any deployment's /widgets/sdk.v2.js in a host the run plays) read the surfaces as window.bridge.callTool, window.openai.callTool (the ChatGPT Apps SDK's global) and window.App, and the transport as MCP Apps' JSON-RPC, a bridge error as a JSON-RPC error whose data.code is the 7.1 code (data.retryAfter the Retry-After in seconds). Attempts are judged by 7.1's handling column: 1 for a code to surface, exactly 2 for timeout, 1 or 2 for internal, at least 2 with Retry-After between them for rate_limited, 4 to 6 with growing waits for service_unavailable (\"about 5\"). The host checks run on the reference's own host page (not part of the spec), or live on the host page run --widget-host-url names.",
     reference:
       "The SDK is a browser bundle of ext-apps' App with the pure retry policy (src/widgets/bridge/); host.* operations are custom JSON-RPC methods of their own name; a v1 app's method unknown to the host (method not found) is unknown_op. The host page is ext-apps' AppBridge; what 8 leaves open it decides as docs/widget-host.md says (no risk tier granted, no collaboration server, caps by option).",
+  }),
+  openLinkGate: reading('READING-OPEN-LINK-GATE', ['2.5', '4.6', '7.1'], 'What bridge.openLink does with a domain redirectDomains does not list', {
+    text: '2.5: "_meta.ui.csp.redirectDomains | list of bare domains; gated allowlist for bridge.openLink"; 7.1: "permission | Authorization denied". What the gate does, and which code a refused link carries, are not shown.',
+    standard:
+      'MCP Apps: ui/open-link asks the host to open a URL; the host may refuse (a JSON-RPC error) or ask the user first. HTML: window.open opens a new browsing context.',
+    accepted:
+      "A link on a listed domain is opened: the call resolves and the browser loads the URL (a new page or the same one). A link on an unlisted domain is not loaded while the check watches; the call may reject, stay pending (a confirmation the headless run never gives) or resolve after the gate, and a rejection's .code must be permission, 7.1's code for an authorization denied.",
+    reference:
+      'The host page opens a listed https URL with window.open; anything else needs a confirmation it has no UI for, and it refuses with permission (docs/widget-host.md).',
   }),
   widgetPermissions: reading('READING-WIDGET-PERMISSIONS', ['2.5'], 'What _meta.ui.permissions does', {
     text: '2.5: "_meta.ui.permissions | list of string (a browser permission name such as clipboard-write)"; it does not say how a host grants them.',

@@ -136,6 +136,11 @@ export const REQUIREMENTS = Object.freeze({
     '2.5',
     "The browser permissions of _meta.ui.permissions (such as clipboard-write) are granted to the widget's iframe (its allow attribute).",
   ),
+  widgetOpenLinkRedirectDomains: r(
+    'WIDGET-OPEN-LINK-REDIRECT-DOMAINS',
+    '2.5',
+    'bridge.openLink is gated by _meta.ui.csp.redirectDomains: a URL on a listed domain is opened; one on any other domain is not opened without passing the gate, and a refusal is a bridge error with a 7.1 code.',
+  ),
   widgetMcpAppSchemaVersion: r(
     'WIDGET-MCP-APP-SCHEMA-VERSION',
     '9',

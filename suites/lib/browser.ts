@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import type { Target } from '../../src/harness/target.js';
 
-/** Debian's Chromium, which .ci/run installs; CHROMIUM_PATH names another. */
+/** Debian's Chromium, which .ci/run installs; CHROMIUM_PATH names another (`run --chromium PATH` too, for a run). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The flags a headless Chromium needs on a machine with a closed network (no background connections, no sandbox as root). */
@@ -19,15 +19,23 @@ export const CHROMIUM_LAUNCH_ARGS = [
   '--disable-sync',
 ];
 
+/** Which Chromium a suite file launches: the run's `--chromium PATH`, else CHROMIUM_PATH or Debian's. */
+export interface ChromiumChoice {
+  readonly path: string;
+  /** Where the path came from, for the reason a check is not run: `--chromium` or the environment. */
+  readonly option?: '--chromium';
+}
+
 /** Headless Chromium for one suite file, or why there is none (the checks are then not-run with it). */
-async function launchChromium(): Promise<Browser | string> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    return `needs Chromium: none at ${CHROMIUM_PATH}; install chromium (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary`;
+async function launchChromium(choice: ChromiumChoice): Promise<Browser | string> {
+  const named = choice.option ? `${choice.option} ${choice.path}` : choice.path;
+  if (!existsSync(choice.path)) {
+    return `needs Chromium: none at ${named}; install chromium (apt-get install chromium), or give run --chromium PATH (or set CHROMIUM_PATH) to a Chromium or Chrome binary`;
   }
   try {
-    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_LAUNCH_ARGS });
+    return await chromium.launch({ executablePath: choice.path, args: CHROMIUM_LAUNCH_ARGS });
   } catch (error) {
-    return `needs Chromium: ${CHROMIUM_PATH} did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    return `needs Chromium: ${named} did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
   }
 }
 
@@ -54,8 +62,8 @@ export class BrowserHarness {
   ) {}
 
   /** The harness, or why the browser checks cannot run. */
-  static async start(target: Target): Promise<BrowserHarness | string> {
-    const browser = await launchChromium();
+  static async start(target: Target, choice: ChromiumChoice = { path: CHROMIUM_PATH }): Promise<BrowserHarness | string> {
+    const browser = await launchChromium(choice);
     if (typeof browser === 'string') return browser;
     const harness = new BrowserHarness(browser, target.kind === 'live');
     harness.current = target;

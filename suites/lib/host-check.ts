@@ -1,11 +1,12 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Target } from '../../src/harness/target.js';
-import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
 import { BrowserHarness, type ExtraOrigins } from './browser.js';
 import type { CheckContext } from './check.js';
 import { suiteTarget } from './target.js';
-import { callInWidget, HostPageMissing, hostLog, hostPageUrl, openHost, publishWidget, type CallOutcome, type HostQuery } from './widget-host.js';
+import { widgetHostPageUrl } from '../../src/contract/widget-host.js';
+import { context as runContext } from './context.js';
+import { callInWidget, HostPageMissing, hostLog, openHost, publishWidget, referenceHostPage, type CallOutcome, type HostQuery } from './widget-host.js';
 
 export interface HostOptions {
   readonly query?: HostQuery;
@@ -31,10 +32,15 @@ export interface Hosted {
   attempts(op: string): Promise<Array<{ at: number; code?: string }>>;
 }
 
+/** Why the host-side checks do not run live without the deployment's host page. */
+const NO_WIDGET_HOST_REASON =
+  "needs --widget-host-url URL: the deployment's widget host page, {postId} where the published widget goes (docs/contracts.md section 6); against serve: --widget-host-url <base-url>/_reference/widgets/{postId}/host";
+
 /**
  * The browser side of the host-bridge suites: one browser per suite file; per check a deployment of its own (so a
  * fault the self-test switches on is in it), the suites' widget published there, and the deployment's reference host
- * page opened on it. Without Chromium, without the upload or without the reference host page the check is not-run.
+ * page opened on it (live: the page `run --widget-host-url` names). Without Chromium, without the upload or without the
+ * host page the check is not-run.
  */
 export class HostChecks {
   private harness: BrowserHarness | undefined;
@@ -44,7 +50,8 @@ export class HostChecks {
   constructor(private readonly target: Target) {}
 
   async start(): Promise<void> {
-    const h = await BrowserHarness.start(this.target);
+    const chosen = runContext.chromiumPath;
+    const h = await BrowserHarness.start(this.target, chosen === undefined ? undefined : { path: chosen, option: '--chromium' });
     if (typeof h === 'string') this.unavailable = h;
     else this.harness = h;
   }
@@ -60,6 +67,16 @@ export class HostChecks {
     this.timings.push({ check, ms });
   }
 
+  /**
+   * The host page the checks drive, `{postId}` in it: in-process the reference's; live the one `run
+   * --widget-host-url` names, else the check is not-run (a deployment's host page is its own to name).
+   */
+  hostPage(c: CheckContext, harness: BrowserHarness): string {
+    const config = runContext.target;
+    if (config.kind !== 'live') return referenceHostPage(harness.origin);
+    return config.widgetHostUrl ?? c.notRun(NO_WIDGET_HOST_REASON);
+  }
+
   /** The harness, or the check is not-run. */
   browser(c: CheckContext): BrowserHarness {
     if (!this.harness) c.notRun(this.unavailable ?? 'needs Chromium');
@@ -69,6 +86,7 @@ export class HostChecks {
   /** Runs `fn` against a freshly published widget in the deployment's host page. */
   async withHost(c: CheckContext, name: string, options: HostOptions, fn: (h: Hosted) => Promise<void>): Promise<void> {
     const harness = this.browser(c);
+    const hostPage = this.hostPage(c, harness);
     const started = Date.now();
     const own = suiteTarget();
     let context: BrowserContext | undefined;
@@ -83,11 +101,9 @@ export class HostChecks {
         : await harness.context();
       let opened: { page: Page; frame: Frame };
       try {
-        opened = await openHost(context, hostPageUrl(harness.origin, published.postId, options.query), options.readyExpression);
+        opened = await openHost(context, widgetHostPageUrl(hostPage, published.postId, options.query), options.readyExpression);
       } catch (error) {
-        if (error instanceof HostPageMissing) {
-          return c.notRun(`needs the reference host page (${REFERENCE_ONLY_ROUTES.widgetHost}, not part of the spec): ${error.message}`);
-        }
+        if (error instanceof HostPageMissing) return c.notRun(`needs the deployment's widget host page (docs/contracts.md section 6): ${error.message}`);
         throw error;
       }
       page = opened.page;
@@ -102,7 +118,11 @@ export class HostChecks {
           if (outcome.ok) expect.fail(`${expression} resolved with ${JSON.stringify(outcome.value)}; it must reject`);
           return outcome as Extract<CallOutcome, { ok: false }>;
         },
-        attempts: async (op) => (await hostLog(page!)).filter((e) => e.op === op),
+        attempts: async (op) => {
+          const log = await hostLog(page!);
+          if (!log) return c.notRun('needs window.__hostLog in the host page (docs/contracts.md section 6): this check counts the calls the host answered');
+          return log.filter((e) => e.op === op);
+        },
       };
       await fn(hosted);
     } finally {

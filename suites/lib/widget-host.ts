@@ -2,7 +2,8 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { suiteWidgetFiles } from '../../src/harness/widget-bundle.js';
 import { jsonBody, WidgetSession } from '../../src/harness/widget-session.js';
 import type { Target } from '../../src/harness/target.js';
-import { REFERENCE_ONLY_ROUTES, widgetRoutePath } from '../../src/spec/publish.js';
+import type { WidgetHostLogEntry, WidgetHostSession } from '../../src/contract/widget-host.js';
+import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
 import { WIDGET_MANIFEST } from '../../src/spec/widgets.js';
 
 /** A widget the suite published on the target, or why it could not. */
@@ -36,24 +37,11 @@ export async function publishWidget(
   return { postId, session };
 }
 
-export interface HostQuery {
-  /** The signed-in user; absent: no session. */
-  readonly user?: string;
-  readonly content?: 'post' | 'catalog';
-  /** The bridge version the host plays (1: an old host). */
-  readonly bridge?: 1 | 2;
-  readonly detached?: boolean;
-}
+/** The session a check asks the host page for (docs/contracts.md section 6). */
+export type HostQuery = WidgetHostSession;
 
-/** The reference host page of a post (REFERENCE_ONLY_ROUTES.widgetHost). */
-export function hostPageUrl(origin: string, postId: string, query: HostQuery = {}): string {
-  const url = new URL(widgetRoutePath(REFERENCE_ONLY_ROUTES.widgetHost, postId), origin);
-  if (query.user) url.searchParams.set('user', query.user);
-  if (query.content) url.searchParams.set('content', query.content);
-  if (query.bridge) url.searchParams.set('bridge', String(query.bridge));
-  if (query.detached) url.searchParams.set('detached', '1');
-  return url.href;
-}
+/** The reference host page (REFERENCE_ONLY_ROUTES.widgetHost) on an origin, as a host page URL. */
+export const referenceHostPage = (origin: string) => `${origin}${REFERENCE_ONLY_ROUTES.widgetHost}`;
 
 export interface OpenHost {
   readonly page: Page;
@@ -103,7 +91,8 @@ export async function callInWidget(frame: Frame, expression: string): Promise<Ca
     catch (e) { return { ok: false, isError: e instanceof Error, code: e && e.code, message: String(e && e.message), name: String(e && e.name) }; }
   })()`)) as CallOutcome;
 }
-/** The calls the host page saw, oldest first (window.__hostLog of the reference host script). */
-export function hostLog(page: Page): Promise<Array<{ op: string; at: number; code?: string }>> {
-  return page.evaluate('window.__hostLog') as Promise<Array<{ op: string; at: number; code?: string }>>;
+/** The calls the host page saw, oldest first (window.__hostLog, docs/contracts.md section 6); undefined when the page keeps none. */
+export async function hostLog(page: Page): Promise<WidgetHostLogEntry[] | undefined> {
+  const log = await page.evaluate('window.__hostLog');
+  return Array.isArray(log) ? (log as WidgetHostLogEntry[]) : undefined;
 }

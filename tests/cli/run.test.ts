@@ -47,6 +47,20 @@ describe('agent-platform-conformance run', () => {
   );
 
   test(
+    '--chromium names the browser the browser checks launch: one that does not start has them not-run, naming the option',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+      const { code, stdout, stderr } = await run(['--chromium', '/bin/true', '--only', 'bridge.permissions-allow', '--out', out, '--json']);
+      expect(code, 'a run in which no selected check could run').toBe(2);
+      expect(stderr).toContain('--chromium /bin/true did not start');
+      const [result] = JSON.parse(stdout).results as Array<{ id: string; verdict: string; message: string }>;
+      expect(result).toMatchObject({ id: 'bridge.permissions-allow', verdict: 'not-run' });
+      expect(result!.message).toContain('needs Chromium: --chromium /bin/true did not start');
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  test(
     'an unreachable target exits 3, and bad options exit 2 without a stack trace',
     async () => {
       const live = await run(['--base-url', 'http://127.0.0.1:9', '--out', mkdtempSync(join(tmpdir(), 'apc-run-'))]);
@@ -57,10 +71,26 @@ describe('agent-platform-conformance run', () => {
       expect(stray.stderr).toContain('go with --base-url');
       const waits = await run(['--allow-waits']);
       expect(waits.code).toBe(2);
-      expect(waits.stderr).toContain('--allow-waits, --owner-key and --control-url go with --base-url');
+      expect(waits.stderr).toContain('--allow-waits, --owner-key, --control-url and --widget-host-url go with --base-url');
+      const hostStray = await run(['--widget-host-url', 'http://127.0.0.1:9/w/{postId}/host']);
+      expect(hostStray.code).toBe(2);
+      expect(hostStray.stderr).toContain('--widget-host-url go with --base-url');
+      const hostNoSlot = await run(['--base-url', 'http://127.0.0.1:9', '--widget-host-url', 'http://127.0.0.1:9/w/host']);
+      expect(hostNoSlot.code).toBe(2);
+      expect(hostNoSlot.stderr).toContain('--widget-host-url must name where the published widget goes with {postId}');
+      const hostNotUrl = await run(['--base-url', 'http://127.0.0.1:9', '--widget-host-url', '/w/{postId}/host']);
+      expect(hostNotUrl.code).toBe(2);
+      expect(hostNotUrl.stderr).toContain('--widget-host-url must be an http or https URL');
       const ownerKey = await run(['--base-url', 'http://127.0.0.1:9', '--owner-key', 'two words']);
       expect(ownerKey.code).toBe(2);
       expect(ownerKey.stderr).toContain('--owner-key must be the header value the deployment accepts');
+      const noChromium = await run(['--chromium', '/no/such/chromium']);
+      expect(noChromium.code).toBe(2);
+      expect(noChromium.stderr).toContain('--chromium /no/such/chromium: no Chromium to run there (no such file)');
+      expect(noChromium.stderr).not.toMatch(/\n\s+at /);
+      const folder = await run(['--chromium', tmpdir()]);
+      expect(folder.code).toBe(2);
+      expect(folder.stderr).toContain('it is a folder, not a program');
       const seed = await run(['--seed', 'abc']);
       expect(seed.code).toBe(2);
       expect(seed.stderr).toContain('--seed must be a whole number');

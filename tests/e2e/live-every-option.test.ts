@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEST_CONTROL_PATH } from '../../src/contract/test-control.js';
 import type { RunReport } from '../../src/harness/results.js';
 import { serveReference, type ServedReference } from '../../src/reference/index.js';
+import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
 import { spawnCli } from './spawn-cli.js';
 
 /**
@@ -57,6 +58,8 @@ describe('a live run against serve with every option', () => {
         OWNER_KEY,
         '--control-url',
         `${served.url}${TEST_CONTROL_PATH}`,
+        '--widget-host-url',
+        `${served.url}${REFERENCE_ONLY_ROUTES.widgetHost}`,
         '--service-name',
         'Acme',
         '--allow-spend',

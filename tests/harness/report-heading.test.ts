@@ -18,11 +18,13 @@ const options = {
     allowWaits: true,
     ownerKey: 'op-secret-1',
     controlUrl: 'http://127.0.0.1:8787/_reference/test-control',
+    widgetHostUrl: 'https://platform.example/widgets/{postId}/host',
   },
   agentUrl: 'https://agents.example/a/alice',
   agentClient: { id: 'suite', secret: 'client-secret-1' },
   deployment: { serviceName: 'Acme', termsUrl: 'https://platform.example/terms?v=2' },
   timeoutMs: 5000,
+  chromiumPath: '/opt/chrome/chrome',
 };
 
 const live = report([check('signed.valid-post', ['AUTH-SIGNATURE-VALID'], 'fail', { message: 'refused' })], {
@@ -41,7 +43,7 @@ const live = report([check('signed.valid-post', ['AUTH-SIGNATURE-VALID'], 'fail'
 });
 
 const REPEAT =
-  'agent-platform-conformance run --base-url https://platform.example --fixture-url https://fixtures.example:8443 --fixture-port 8443 --allow-spend --spend-cap 1500 --allow-waits --owner-key "$OWNER_KEY" --control-url http://127.0.0.1:8787/_reference/test-control --service-name Acme --terms-url \'https://platform.example/terms?v=2\' --agent-url https://agents.example/a/alice --agent-client suite:"$AGENT_CLIENT_SECRET" --timeout 5000 --only 7.3 --seed 42';
+  'agent-platform-conformance run --base-url https://platform.example --fixture-url https://fixtures.example:8443 --fixture-port 8443 --allow-spend --spend-cap 1500 --allow-waits --owner-key "$OWNER_KEY" --control-url http://127.0.0.1:8787/_reference/test-control --widget-host-url \'https://platform.example/widgets/{postId}/host\' --service-name Acme --terms-url \'https://platform.example/terms?v=2\' --agent-url https://agents.example/a/alice --agent-client suite:"$AGENT_CLIENT_SECRET" --timeout 5000 --chromium /opt/chrome/chrome --only 7.3 --seed 42';
 
 describe('the report of a live run', () => {
   test('validates against the report schema', () => {

@@ -11,12 +11,13 @@ import { BRIDGE_OPERATIONS } from '../../widgets/host/operations.js';
 import { buildCspPolicy } from '../../widgets/csp/index.js';
 import type { CspLists, WidgetCspPolicy } from '../../widgets/csp/policy.js';
 import { createBridgeHost, type BridgeHost, type BridgeHostLimits, type FunctionRun, type HostSession } from '../../widgets/host/host-core.js';
-import type { Clock, WidgetReader } from '../../widgets/publish/index.js';
+import type { Clock, ToolView, WidgetReader } from '../../widgets/publish/index.js';
 import { errorAnswer, renderAnswer } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute } from '../routes.js';
 import { browserAsset } from './browser-assets.js';
 import { widgetMcpServer } from './mcp-server.js';
 import { templateMatcher } from './path-template.js';
+import type { ToolCallRecorder } from './tool-calls.js';
 import type { ToolRunner } from './tool-runner.js';
 
 /** The sandbox of the widget iframe: scripts run, in an opaque origin (no allow-same-origin), so the widget cannot reach the host page. */
@@ -28,6 +29,8 @@ export interface HostRouteOptions {
   readonly reader: WidgetReader;
   readonly runner: ToolRunner;
   readonly clock: Clock;
+  /** Where answered tool calls are written, as the MCP and HTTP routes write theirs (via: host). */
+  readonly calls?: ToolCallRecorder;
   readonly limits?: BridgeHostLimits;
   /** Wraps the host core (the reference's own is used as it is). */
   readonly wrap?: (host: BridgeHost) => BridgeHost;
@@ -37,6 +40,10 @@ export interface HostRouteOptions {
   readonly operations?: Readonly<Record<string, BridgeOperation>>;
   /** The iframe's allow attribute from the manifest's permissions; the valid names joined with "; " by default. */
   readonly allow?: (permissions: readonly string[]) => string;
+  /** Which links bridge.openLink opens: those on a redirectDomains domain (2.5, the default), or any. */
+  readonly openLinks?: 'allowlist' | 'any';
+  /** The 7.1 code a link off the allowlist is refused with (permission by default: READING-OPEN-LINK-GATE). */
+  readonly openLinkRefusal?: string;
 }
 
 const defaultAllow = (permissions: readonly string[]) => permissions.filter((p) => PERMISSION_NAME.test(p)).join('; ');
@@ -66,10 +73,16 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
   const missing = (postId: string) =>
     renderAnswer(errorAnswer(NOT_FOUND, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
 
-  async function callTool(postId: string, name: string, args: Record<string, unknown>): Promise<FunctionRun> {
-    const found = await widget(postId);
-    if (!found) return { ok: false, code: BRIDGE_ERRORS.not_found.code, message: `no widget is published as post ${postId}` };
-    const server = widgetMcpServer({ ...found, sources: await reader.getFunctionSources(found.catalog.agentId), platformOrigin: '' }, runner);
+  async function callTool(session: HostSession, name: string, args: Record<string, unknown>): Promise<FunctionRun> {
+    const found = await widget(session.postId);
+    if (!found) return { ok: false, code: BRIDGE_ERRORS.not_found.code, message: `no widget is published as post ${session.postId}` };
+    const { catalog } = found;
+    // The page's user, as the page was given it: the reference host trusts its session (docs/widget-host.md).
+    const answered = options.calls
+      ? (tool: ToolView) => options.calls!({ agentId: catalog.agentId, authorId: catalog.authorId, tool, callerId: session.user ?? null, via: 'host' })
+      : undefined;
+    const sources = await reader.getFunctionSources(catalog.agentId);
+    const server = widgetMcpServer({ ...found, sources, platformOrigin: '', ...(answered ? { answered } : {}) }, runner);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'reference-host', version: String(WIDGET_SDK.version) });
     await server.connect(serverSide);
@@ -125,6 +138,8 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
           operations: options.operations ?? BRIDGE_OPERATIONS,
           detached: q.get('detached') === '1',
           redirectDomains: csp.openLinkAllowlist,
+          openLinks: options.openLinks ?? 'allowlist',
+          openLinkRefusal: options.openLinkRefusal ?? BRIDGE_ERRORS.permission.code,
           session: { ...(user ? { user } : {}), content: q.get('content') === 'catalog' ? 'catalog' : 'post' },
         };
         return html(

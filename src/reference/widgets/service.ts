@@ -44,7 +44,7 @@ export interface WidgetServiceOptions {
   /** Serve the reference-only folder upload (REFERENCE_ONLY_ROUTES); on by default. */
   readonly referenceUpload?: boolean;
   /** The reference host (4.6, REFERENCE_ONLY_ROUTES): its limits over REFERENCE_HOST_LIMITS, and its parts; false: not served. */
-  readonly host?: (Omit<HostRouteOptions, 'reader' | 'runner' | 'clock' | 'limits'> & { readonly limits?: Partial<BridgeHostLimits> }) | false;
+  readonly host?: (Omit<HostRouteOptions, 'reader' | 'runner' | 'clock' | 'limits' | 'calls'> & { readonly limits?: Partial<BridgeHostLimits> }) | false;
   /** Changes the widget SDK text served (faults of the self-test catalogue only). */
   readonly sdkSource?: SdkSourceTransform;
 }
@@ -81,7 +81,7 @@ export function createWidgetService(options: WidgetServiceOptions = {}): WidgetS
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
   if (options.host !== false) {
     const limits = { ...REFERENCE_HOST_LIMITS, ...options.host?.limits };
-    routes.push(...widgetHostRoutes({ ...options.host, reader: store, runner, clock, limits }));
+    routes.push(...widgetHostRoutes({ ...options.host, reader: store, runner, clock, limits, calls }));
   }
   return { routes, agentRoute: widgetAgentRoute(store, runner, users, calls), folders, store, usage };
 }

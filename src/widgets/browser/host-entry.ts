@@ -16,6 +16,10 @@ export interface HostPageConfig {
   readonly operations: Readonly<Record<string, BridgeOperation>>;
   readonly detached: boolean;
   readonly redirectDomains: readonly string[];
+  /** 'allowlist': only links on a redirectDomains domain open (2.5); 'any' opens every link (a fault the self-test uses). */
+  readonly openLinks: 'allowlist' | 'any';
+  /** The 7.1 code of a refused link (permission: READING-OPEN-LINK-GATE). */
+  readonly openLinkRefusal: string;
   readonly session: { readonly user?: string; readonly content: 'post' | 'catalog' };
 }
 
@@ -88,8 +92,8 @@ bridge.onopenlink = async ({ url }) => {
   const verdict = checkDispatch('openLink', hostInfo);
   if (!verdict.ok) fail('openLink', verdict.code, verdict.message);
   // redirectDomains (2.5): a listed https domain opens; anything else needs a confirmation this host has no UI for.
-  if (openLinkDecision(url, config.redirectDomains) !== 'direct')
-    fail('openLink', BRIDGE_ERRORS.permission.code, `${url} is not on the redirectDomains allowlist`);
+  if (config.openLinks !== 'any' && openLinkDecision(url, config.redirectDomains) !== 'direct')
+    fail('openLink', config.openLinkRefusal, `${url} is not on the redirectDomains allowlist`);
   window.__hostLog.push({ op: 'openLink', at: Date.now() });
   window.open(url, '_blank', 'noopener');
   return {};

@@ -17,8 +17,8 @@ export type FunctionRun = { readonly ok: true; readonly value: unknown } | { rea
 export interface BridgeHostPorts {
   /** Seconds since the epoch. */
   readonly clock: { now(): number };
-  /** Calls a tool of the post's widget (4.4) and answers its value or its 7.1 code. */
-  callTool(postId: string, name: string, args: Record<string, unknown>): Promise<FunctionRun>;
+  /** Calls a tool of the session's post's widget (4.4) for its user, and answers its value or its 7.1 code. */
+  callTool(session: HostSession, name: string, args: Record<string, unknown>): Promise<FunctionRun>;
   /** Runs a host.fn source under the handler time budget. */
   runFunction(fn: { readonly tool: string; readonly file: string; readonly source: string }, args: Record<string, unknown>): Promise<FunctionRun>;
   /** Whether the collaboration server (host.collab) is up; the reference runs none, so it fails closed by default. */
@@ -228,7 +228,7 @@ export function createBridgeHost(ports: BridgeHostPorts, limits: BridgeHostLimit
 
   async function callToolOp(s: HostSession, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const name = typeof args.name === 'string' ? args.name : refuse(BRIDGE_ERRORS.invalid_args.code, 'callTool needs a tool name');
-    const run = await ports.callTool(s.postId, name, objectArg(args.args));
+    const run = await ports.callTool(s, name, objectArg(args.args));
     return run.ok ? { value: run.value } : refuse(run.code, run.message);
   }
 

@@ -10,7 +10,8 @@ export interface ToolCall {
   readonly tool: Pick<ToolView, 'name' | 'billing'>;
   /** The user the caller's credential maps to; null for a caller without one (an MCP host). */
   readonly callerId: string | null;
-  readonly via: 'mcp' | 'http';
+  /** Where the call came in: the post's MCP endpoint, the agent's HTTP endpoint, or the widget host page's bridge. */
+  readonly via: 'mcp' | 'http' | 'host';
 }
 
 /** A payment charge of a billable tool (2.5), as written through the payment-token settlement. */
