@@ -120,10 +120,10 @@ export const BRIDGE_MUTANTS: readonly Mutant[] = [
     platform: { widgets: host({ cspPolicy: (csp) => ({ ...buildCspPolicy(csp), openLinkAllowlist: [] }) }) },
   },
   {
-    id: 'widget-host-refuses-link-as-invalid-args',
-    description: 'the reference host refuses a link off the redirectDomains allowlist with invalid_args instead of permission',
+    id: 'widget-host-refuses-link-as-internal',
+    description: 'the reference host refuses a link off the redirectDomains allowlist with internal (a handler fault) instead of a refusal',
     requirements: [R.widgetOpenLinkRedirectDomains.id],
-    platform: { widgets: host({ openLinkRefusal: BRIDGE_ERRORS.invalid_args.code }) },
+    platform: { widgets: host({ openLinkRefusal: BRIDGE_ERRORS.internal.code }) },
   },
   {
     id: 'widget-iframe-without-allow',

@@ -265,7 +265,7 @@ export const READINGS = Object.freeze({
     standard:
       'MCP Apps: ui/open-link asks the host to open a URL; the host may refuse (a JSON-RPC error) or ask the user first. HTML: window.open opens a new browsing context.',
     accepted:
-      "A link on a listed domain is opened: the call resolves and the browser loads the URL (a new page or the same one). A link on an unlisted domain is not loaded while the check watches; the call may reject, stay pending (a confirmation the headless run never gives) or resolve after the gate, and a rejection's .code must be permission, 7.1's code for an authorization denied.",
+      'A link on a listed domain is opened: the call resolves and the browser loads the URL (a new page or the same one). A link on an unlisted domain is not loaded while the check watches; the call may reject, stay pending (a confirmation the headless run never gives) or resolve after the gate, and a rejection\'s .code must be permission (7.1: "Authorization denied") or invalid_args (7.1: "per-operation argument validation failed", where the host judges the URL against the allowlist).',
     reference:
       'The host page opens a listed https URL with window.open; anything else needs a confirmation it has no UI for, and it refuses with permission (docs/widget-host.md).',
   }),
