@@ -249,7 +249,7 @@ export function paceSummaryLine(summary: PaceSummary, wallMs: number): string {
   const seen = summary.unruly
     ? 'the deployment answered too_many_failed_signatures even after a quiet window, so the run stopped pacing'
     : summary.throttled
-      ? `the deployment throttled, so the run paced (told requests to wait ${Math.round(summary.waitedMs / 1000)} s in all)`
+      ? `the deployment throttled, so the run paced (told requests to wait ${Math.round(summary.waitedMs / 1000)} s in all, some side by side)`
       : 'the deployment never throttled, so the run did not pace';
   return `from one address: ${summary.failing} failing signed requests sent in ${(wallMs / 60_000).toFixed(1)} min (the throttle's floor for them: ${summary.failing}/${PACED_FAILURES_PER_WINDOW} = ${floor.toFixed(1)} min); ${seen}`;
 }

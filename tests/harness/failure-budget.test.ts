@@ -119,7 +119,7 @@ describe('a run from one address paces its failing requests only while the deplo
   test('the summary names the failing requests, the wall time and the floor', () => {
     expect(pacedFloorMinutes(58)).toBe(2);
     expect(paceSummaryLine({ failing: 58, throttled: true, unruly: false, waitedMs: 120_000 }, 180_000)).toBe(
-      "from one address: 58 failing signed requests sent in 3.0 min (the throttle's floor for them: 58/29 = 2.0 min); the deployment throttled, so the run paced (told requests to wait 120 s in all)",
+      "from one address: 58 failing signed requests sent in 3.0 min (the throttle's floor for them: 58/29 = 2.0 min); the deployment throttled, so the run paced (told requests to wait 120 s in all, some side by side)",
     );
   });
 
