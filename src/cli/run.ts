@@ -311,7 +311,7 @@ export const runCommand: Command = {
     'test tokens (spt_test_<outcome>_...) and are reported not-run with the reason otherwise.',
     'Checks of time-bound rules (the key set re-read after 5 minutes, card memory, the throttle window, a',
     'challenge expiring at 300 s) wait in real time with --allow-waits, each wait announced (a run then takes',
-    "about 40 minutes more); --owner-key KEY gives the operator's platform key the deployment accepts in",
+    "30 to 45 minutes more); --owner-key KEY gives the operator's platform key the deployment accepts in",
     'X-Service-Owner-Key, for the key-continuity case that presents it. Without them they are reported not-run.',
     'A deployment of several instances sharing their stores: --also-base-url URL names a second instance of the one at',
     "--base-url (requests to it still name --base-url's host); the fleet checks (5.2-fleet) then send to both: a replay",

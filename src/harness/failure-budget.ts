@@ -15,10 +15,12 @@ import { missingCapabilities, type Capability } from './target.js';
  *
  * - it paces only once the deployment is seen to throttle. Until then failing requests go out as fast as the checks
  *   send them: a platform that never throttles where it should has failed that check, and waiting buys nothing;
- * - once it throttles, the request it refused (refused before reading, so nothing of it was spent) waits out the window
- *   and goes again, and from then on at most 29 failing requests leave in any 60 s;
- * - a deployment that still throttles after a whole quiet window is not throttling by the rule: pacing stops there
- *   (its answers are judged as they come), so no target can stretch a run with throttle answers.
+ * - once it throttles, the request it refused (refused before reading, so nothing of it was spent) waits until the
+ *   failures the pacer saw leave the deployment's window ("in the last 60 seconds", 7.3) and goes again, and from then on
+ *   at most 29 failing requests leave in any 60 s;
+ * - refused again after that wait, it waits a whole quiet window; a deployment that still throttles after a whole quiet
+ *   window is not throttling by the rule: pacing stops there (its answers are judged as they come), so no target can
+ *   stretch a run with throttle answers.
  *
  * Time is injected; the pacer never sleeps itself, it tells each request how long to wait.
  */
@@ -38,10 +40,14 @@ export type PaceMessage =
   | { readonly op: 'reserve'; readonly count: number }
   | { readonly op: 'settle'; readonly id: number; readonly used: number; readonly failed: number }
   | { readonly op: 'release'; readonly id: number }
-  | { readonly op: 'throttled'; readonly again: boolean }
+  /** `id`: the refused request's reservation, if it had one; `before`: the wait it was already given (ThrottleWait). */
+  | { readonly op: 'throttled'; readonly before: PreviousWait; readonly id?: number }
   | { readonly op: 'notice'; readonly line: string };
 
 /** Failing requests a paced run lets leave in any window: one fewer than the throttle's threshold. */
+/** The wait a refused request was given before this refusal: none yet, one until the failures seen left the window, a quiet window. */
+export type PreviousWait = 'none' | 'paced' | 'quiet';
+
 export const PACED_FAILURES_PER_WINDOW = LIMITS.failedSignatures.value - 1;
 const WINDOW_MS = LIMITS.failedSignaturesWindow.value * 1000;
 /** After a throttle answer the request waits this long: the whole window and a margin for the two clocks. */
@@ -84,7 +90,7 @@ export class FailurePacer {
         this.release(Number(m.id));
         return {};
       case 'throttled':
-        return { waitMs: this.throttled(m.again === true) };
+        return this.throttled(m.before === 'paced' || m.before === 'quiet' ? m.before : 'none', m.id === undefined ? undefined : Number(m.id));
       case 'notice':
         this.notice(String(m.line));
         return {};
@@ -153,28 +159,43 @@ export class FailurePacer {
   }
 
   /**
-   * The deployment answered too_many_failed_signatures: pacing starts, and the refused request waits out the window.
-   * `again`: it was already sent once after such a wait, so the deployment throttles a quiet address; pacing stops.
+   * The deployment answered too_many_failed_signatures: pacing starts, and the refused request waits until the failures
+   * the pacer saw in the last 60 s leave room for it (the deployment counted each of them before the pacer heard of it,
+   * so its window clears no later). Where the pacer saw too few failures to explain the throttle, or the request was
+   * refused again after such a wait (`before`), it waits a whole quiet window (`quiet`). Refused even after a quiet
+   * window, the deployment throttles a quiet address; pacing stops. `id`: the refused request's reservation, whose slot
+   * moves to the time it goes again.
    */
-  throttled(again: boolean): number {
-    if (this.unruly) return 0;
-    if (again) {
+  throttled(before: PreviousWait, id?: number): { waitMs: number; quiet: boolean } {
+    if (this.unruly) return { waitMs: 0, quiet: false };
+    if (before === 'quiet') {
       this.unruly = true;
       this.pacing = false;
       this.notice(
         'the deployment still answers too_many_failed_signatures after a quiet window of 60 s: it does not throttle by the rule, so the run stops pacing and judges its answers as they come',
       );
-      return 0;
+      return { waitMs: 0, quiet: false };
     }
+    const now = this.nowMs();
+    this.forget(now);
+    const failed = this.slots.filter((s) => s.failed);
+    // Room for the refused request, which may fail too: at most 28 seen failures left in the window when it goes.
+    const leaving = failed.length - (PACED_FAILURES_PER_WINDOW - 1);
+    const seen = failed.length >= LIMITS.failedSignatures.value;
+    const quiet = !seen || before === 'paced';
+    const waitMs = quiet ? THROTTLE_WAIT_MS : Math.max(0, Math.ceil(failed[leaving - 1]!.at + WINDOW_MS + MARGIN_MS - now));
+    for (const s of this.slots) if (s.id === id && !s.failed) s.at = Math.max(s.at, now + waitMs);
+    this.slots.sort((a, b) => a.at - b.at);
     if (!this.pacing) {
       this.notice(
-        `the deployment throttles this address (too_many_failed_signatures after ${this.failing} failing signed requests): from now on at most ${PACED_FAILURES_PER_WINDOW} failing requests leave in any 60 s; the throttled request waits ${THROTTLE_WAIT_MS / 1000} s and is sent again`,
+        `the deployment throttles this address (too_many_failed_signatures after ${this.failing} failing signed requests): from now on at most ${PACED_FAILURES_PER_WINDOW} failing requests leave in any 60 s; the throttled request waits ${(waitMs / 1000).toFixed(1)} s${quiet ? ' (a whole quiet window)' : ', until the failures seen leave the window'} and is sent again`,
       );
     }
     this.pacing = true;
     this.throttledOnce = true;
-    this.waitedMs += THROTTLE_WAIT_MS;
-    return THROTTLE_WAIT_MS;
+    this.waitedMs += waitMs;
+    if (waitMs > 0) this.announceTotal();
+    return { waitMs, quiet };
   }
 
   summary(): PaceSummary {
@@ -183,17 +204,21 @@ export class FailurePacer {
 
   private announce(waitMs: number, count: number): void {
     this.waitedMs += waitMs;
-    if (!this.announcedTotal) {
-      this.announcedTotal = true;
-      const more = Math.max(0, this.planned - this.failing);
-      if (this.planned > 0)
-        this.notice(
-          `pacing: about ${more} more failing signed requests are expected; at ${PACED_FAILURES_PER_WINDOW} a minute that is about ${Math.ceil(more / PACED_FAILURES_PER_WINDOW)} min of waiting in all (--client-address-header NAME against a deployment that honours it needs none)`,
-        );
-    }
+    this.announceTotal();
     this.notice(
       `pacing: waiting ${(waitMs / 1000).toFixed(1)} s before ${count} failing signed request${count === 1 ? '' : 's'} (${this.failing} sent so far)`,
     );
+  }
+
+  /** Before the first wait, once: the failing requests still expected and about how long they take at the paced rate. */
+  private announceTotal(): void {
+    if (this.announcedTotal) return;
+    this.announcedTotal = true;
+    const more = Math.max(0, this.planned - this.failing);
+    if (this.planned > 0)
+      this.notice(
+        `pacing: about ${more} more failing signed requests are expected; at ${PACED_FAILURES_PER_WINDOW} a minute that is about ${Math.ceil(more / PACED_FAILURES_PER_WINDOW)} min of waiting in all (--client-address-header NAME against a deployment that honours it needs none)`,
+      );
   }
 
   /** Slots that left the window no longer count; released ones are gone already. */
@@ -224,36 +249,42 @@ export function paceSummaryLine(summary: PaceSummary, wallMs: number): string {
   const seen = summary.unruly
     ? 'the deployment answered too_many_failed_signatures even after a quiet window, so the run stopped pacing'
     : summary.throttled
-      ? `the deployment throttled, so the run paced (told requests to wait ${Math.round(summary.waitedMs / 1000)} s in all)`
+      ? `the deployment throttled, so the run paced (told requests to wait ${Math.round(summary.waitedMs / 1000)} s in all, some side by side)`
       : 'the deployment never throttled, so the run did not pace';
   return `from one address: ${summary.failing} failing signed requests sent in ${(wallMs / 60_000).toFixed(1)} min (the throttle's floor for them: ${summary.failing}/${PACED_FAILURES_PER_WINDOW} = ${floor.toFixed(1)} min); ${seen}`;
 }
 
 /**
- * About how many failing signed requests the selected checks send from one address (for the expected total wait): the
- * refused steps of the signed-request cases a live run can stage (src/harness/live-staging.ts) with these options, and
- * the tampered requests of the property check. Other checks send a few.
+ * About how many failing signed requests the selected checks send from one address, by suite file (for the expected
+ * total wait, and to start the files that send them first): the refused steps of the signed-request cases a live run
+ * can stage (src/harness/live-staging.ts) with these options, and the tampered requests of the property check. Other
+ * checks send a few.
  */
-export function plannedFailingRequests(
+export function plannedFailingByFile(
   packageRoot: string,
   index: CheckIndex | undefined,
   files: readonly string[],
   selection: readonly string[],
   options: LiveStagingOptions,
-): number {
-  const selected = new Set(index?.checks.filter((c) => files.includes(c.file) && selectedBy(selection, c)).map((c) => c.id) ?? []);
+): Map<string, number> {
+  const fileOf = new Map(index?.checks.filter((c) => files.includes(c.file) && selectedBy(selection, c)).map((c) => [c.id, c.file]) ?? []);
+  const byFile = new Map<string, number>();
+  const add = (id: string, count: number) => {
+    const file = fileOf.get(id);
+    if (file !== undefined && count > 0) byFile.set(file, (byFile.get(file) ?? 0) + count);
+  };
+  add(TAMPERED_PROPERTY_CHECK, LIVE_PROPERTY_RUNS);
   const vectors = JSON.parse(readFileSync(join(packageRoot, 'vectors', 'signed-requests.json'), 'utf8')) as SignedRequestVectors;
   // What a live run from one address can do: waits if allowed; never choose client addresses.
   const live = { capabilities: new Set<Capability>(options.allowWaits ? ['clock-control'] : []) };
-  let count = selected.has(TAMPERED_PROPERTY_CHECK) ? LIVE_PROPERTY_RUNS : 0;
   for (const c of vectors.testGroups.flatMap((g) => g.cases)) {
-    if (!selected.has(`signed.${c.id}`)) continue;
+    if (!fileOf.has(`signed.${c.id}`)) continue;
     const plan = planLive(c, options);
     if ('notRun' in plan) continue;
     const staged = stageLive(c, c.now, { ...options, nonce: () => '', ...(plan.platformToken ? { platformToken: 'issued' } : {}) });
-    if (missingCapabilities(live, staged).length === 0) count += staged.steps.filter((s) => s.expect?.ok === false).length;
+    if (missingCapabilities(live, staged).length === 0) add(`signed.${c.id}`, staged.steps.filter((s) => s.expect?.ok === false).length);
   }
-  return count;
+  return byFile;
 }
 
 /** The property check whose drawn requests all fail live, and how many it draws there (suites/7.3-signed-properties.test.ts). */

@@ -68,7 +68,7 @@ export interface PacingRecord {
   readonly floorMs: number;
   /** Whether the deployment was seen to throttle (the run then paced). */
   readonly throttled: boolean;
-  /** All the waits the pacer told requests, summed. */
+  /** All the waits the pacer told requests, summed (requests of several suite files wait side by side, so it may pass the wall time). */
   readonly waitedMs: number;
 }
 

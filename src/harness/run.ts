@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
-import { FailurePacer, paceSummaryLine, pacingRecord, plannedFailingRequests, THROTTLE_WAIT_MS } from './failure-budget.js';
+import { FailurePacer, paceSummaryLine, pacingRecord, plannedFailingByFile, THROTTLE_WAIT_MS } from './failure-budget.js';
+import { failingFirstSequencer, PACED_MIN_WORKERS } from './paced-order.js';
 import { rerunWords } from './rerun.js';
 import { plannedWaitSeconds } from './live-waits.js';
 import { reachable } from './reachability.js';
@@ -257,20 +259,23 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       if (interrupted) break;
     }
   }
+  // From one address: the failing signed requests each suite file is planned to send (paced, so those files start first).
+  const failingByFile =
+    options.live && !options.live.clientAddressHeader
+      ? plannedFailingByFile(
+          PACKAGE_ROOT,
+          index,
+          planned.files.map((f) => relative(PACKAGE_ROOT, f)),
+          planned.selection,
+          { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey, control: options.live.controlUrl !== undefined },
+        )
+      : undefined;
   if (options.live && !interrupted) {
     // From one address the run's failing requests are paced by one pacer, which every suite file asks through the fixture host.
     pacer = new FailurePacer(
       () => Date.now(),
       (line) => options.progress?.notice?.(line),
-      options.live.clientAddressHeader
-        ? 0
-        : plannedFailingRequests(
-            PACKAGE_ROOT,
-            index,
-            planned.files.map((f) => relative(PACKAGE_ROOT, f)),
-            planned.selection,
-            { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey, control: options.live.controlUrl !== undefined },
-          ),
+      [...(failingByFile?.values() ?? [])].reduce((a, b) => a + b, 0),
     );
     const pace = pacer;
     try {
@@ -321,7 +326,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const runChecks = async () => {
     const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     // vitest loads only when a run starts: the library's root export and the other commands never load it.
-    const { createVitest } = await import('vitest/node');
+    const { createVitest, BaseSequencer } = await import('vitest/node');
+    // While paced requests wait, the files whose requests are not expected to fail run beside them.
+    const paced = failingByFile?.size
+      ? {
+          sequence: { sequencer: failingFirstSequencer(BaseSequencer, PACKAGE_ROOT, failingByFile) },
+          maxWorkers: Math.max(PACED_MIN_WORKERS, availableParallelism() - 1),
+        }
+      : {};
     const vitest = await createVitest('test', {
       root: PACKAGE_ROOT,
       config: false,
@@ -331,13 +343,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       isolate: false,
       reporters: [reporter, setupFaults],
       provide: { conformance: context, conformanceLimits: limits },
-      // From one address any check may meet the throttle once and wait out its window: room for that, unless --timeout says.
+      // From one address any check may meet the throttle and wait out its window twice: room for that, unless --timeout says.
       ...(options.timeoutMs
         ? { testTimeout: options.timeoutMs }
         : options.live && !options.live.clientAddressHeader
-          ? { testTimeout: THROTTLE_WAIT_MS + 30_000 }
+          ? { testTimeout: 2 * THROTTLE_WAIT_MS + 30_000 }
           : {}),
       passWithNoTests: true,
+      ...paced,
     });
     // vitest's own signal handlers exit the process at once; the run's handler below cancels and reports instead.
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -10,6 +10,7 @@ import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
 import { serviceNaming } from '../../spec/naming.js';
 import { checkSignal } from '../check-scope.js';
+import type { PreviousWait } from '../failure-budget.js';
 import { askPacer, originOnFixtureHost, publishOnFixtureHost } from '../fixture-client.js';
 import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, targetFaultOf } from '../live-http.js';
 import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
@@ -203,18 +204,21 @@ export class LiveTarget implements Target {
    * Sends a signed request from the run's one address, accounted with the run's pacer: a request the case expects to fail
    * uses the room it reserved (`ready`); one expected to succeed goes at once (under 30 failures in the window a platform
    * refuses nothing) and counts only if it failed all the same. A request the deployment throttled was refused before
-   * reading, so nothing of it was spent: it waits out the window and goes again, once.
+   * reading, so nothing of it was spent: it waits as the pacer says and goes again (refused again, once more after a
+   * quiet window; then its answer stands).
    */
   private async paceAround<T>(send: () => Promise<T>, answerOf: (outcome: T) => TargetResponse | undefined): Promise<T> {
     const fixture = this.options.fixture;
     const slot = this.reservation && this.reservation.left > 0 ? this.reservation : undefined;
     if (slot) slot.left--;
     let outcome = await send();
-    for (let again = false; ; again = true) {
+    for (let before: PreviousWait = 'none'; ; ) {
       const response = answerOf(outcome);
       if (response?.status !== 401 || errorCodeOf(response) !== AUTH_CODES.too_many_failed_signatures) break;
-      const { waitMs } = (await askPacer(fixture, { op: 'throttled', again }, this.dispatcher)) as { waitMs: number };
-      if (again || waitMs <= 0) break;
+      const message = { op: 'throttled', before, ...(slot ? { id: slot.id } : {}) };
+      const { waitMs, quiet } = (await askPacer(fixture, message, this.dispatcher)) as { waitMs: number; quiet: boolean };
+      if (waitMs <= 0) break;
+      before = quiet ? 'quiet' : 'paced';
       await checkSleep(waitMs);
       outcome = await send();
     }
