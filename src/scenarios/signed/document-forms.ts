@@ -19,7 +19,7 @@ const withMember = (k: Kit, value: string, type: string | null = SIGNATURE_AGENT
 /** A key set of alice's signing key and one entry beside it; the entry alone makes the set invalid under 2.4. */
 const keySetWithEntry = (id: string, description: string, entry: (k: Kit) => unknown): Scenario => ({
   id,
-  description: `${description} beside the signing key: the set is not a valid key set (2.4), key_set_invalid`,
+  description: `beside the signing key, ${description}: the set is not a valid key set (2.4), key_set_invalid`,
   flags: ['KeySet'],
   build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, entry(k)])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
 });
@@ -52,7 +52,10 @@ const keySets: Scenario[] = [
   keySetWithEntry('key-set-entry-other-crv', 'an OKP key with crv X25519, not Ed25519', (k) => ({ ...k.B.publicJwk, crv: 'X25519' })),
   keySetWithEntry('key-set-entry-other-kty', 'a key with kty EC, not OKP', (k) => ({ ...k.B.publicJwk, kty: 'EC' })),
   keySetWithEntry('key-set-entry-x-31-bytes', 'an Ed25519 key whose x is 31 bytes, not 32', (k) => ({ ...k.B.publicJwk, x: SHORT_X })),
-  keySetWithEntry('key-set-entry-x-not-base64url', 'an Ed25519 key whose x is written in base64 (+ and /), not base64url', (k) => ({ ...k.B.publicJwk, x: BASE64_X })),
+  keySetWithEntry('key-set-entry-x-not-base64url', 'an Ed25519 key whose x is written in base64 (+ and /), not base64url', (k) => ({
+    ...k.B.publicJwk,
+    x: BASE64_X,
+  })),
   keySetWithEntry('key-set-entry-x-missing', 'an Ed25519 key without x', (k) => ({ ...k.B.publicJwk, x: undefined })),
 ];
 
@@ -83,7 +86,7 @@ const cards: Scenario[] = [
   },
   {
     id: 'card-jwks-uri-array',
-    description: "first sight: a card whose jwks_uri is an array holding the key set URL, not that URL: card_key_set_mismatch",
+    description: 'first sight: a card whose jwks_uri is an array holding the key set URL, not that URL: card_key_set_mismatch',
     flags: ['Card'],
     build: (k) => ({
       documents: withCard(k, cardDocument(k.alice, { jwks_uri: [k.alice.keySetUrl] })),
