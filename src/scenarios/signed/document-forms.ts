@@ -168,6 +168,22 @@ const members: Scenario[] = [
       };
     },
   },
+  {
+    id: 'valid-directory-card-names-key-directory',
+    description: "type=directory: the card's jwks_uri names the key directory, the key set this Signature-Agent names",
+    flags: ['Valid', 'Directory', 'Card'],
+    build: (k) => {
+      const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
+      const keyDirectory = origin.agentUrl + WELL_KNOWN.keyDirectory;
+      return {
+        documents: {
+          [keyDirectory]: keySetDocument([k.A.publicJwk], MEDIA_TYPES.keyDirectory),
+          [origin.cardUrl]: cardDocument(origin, { jwks_uri: keyDirectory }),
+        },
+        steps: [k.step(withMember(k, origin.agentUrl, SIGNATURE_AGENT_TYPES.directory), accepted(origin.agentUrl))],
+      };
+    },
+  },
 ];
 
 /**
