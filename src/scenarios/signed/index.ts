@@ -11,7 +11,18 @@ import { state } from './state.js';
 import { valueForms } from './value-forms.js';
 
 /** Every signed-request scenario, grouped as vectors/signed-requests.json groups them. */
-export const SIGNED_REQUEST_GROUPS: readonly Group[] = [positives, credentials, headers, valueForms, body, documents, documentForms, fetchRules, state, precedence];
+export const SIGNED_REQUEST_GROUPS: readonly Group[] = [
+  positives,
+  credentials,
+  headers,
+  valueForms,
+  body,
+  documents,
+  documentForms,
+  fetchRules,
+  state,
+  precedence,
+];
 
 /** What each flag of vectors/signed-requests.json means. */
 export const SIGNED_REQUEST_FLAGS: Readonly<Record<string, string>> = {
