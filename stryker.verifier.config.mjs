@@ -9,11 +9,10 @@ const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.met
 
 export default {
   ...base,
-  // The file measured and held at its score so far (docs/mutation.md): the verifier's local checks. signature-agent.ts,
-  // key-set.ts and card.ts were measured once (their survivors are listed there); they, and the rest of src/verifier,
-  // join once their survivors are dealt with and their incremental results committed. messages.ts never does (the
-  // words of error_description only).
-  mutate: ['src/verifier/checks-local.ts'],
+  // The files measured and held at their score (docs/mutation.md): the verifier's local checks, the card, the key set
+  // and the Signature-Agent forms. The rest of src/verifier joins once its survivors are dealt with and its incremental
+  // results committed. messages.ts never does (the words of error_description only).
+  mutate: ['src/verifier/checks-local.ts', 'src/verifier/card.ts', 'src/verifier/key-set.ts', 'src/verifier/signature-agent.ts'],
   // The suites that judge 7.3 and 2.4 (vitest.mutation.verifier.config.ts), not the slower purchase checks.
   vitest: { ...base.vitest, configFile: 'vitest.mutation.verifier.config.ts' },
   incremental: true,

@@ -85,6 +85,25 @@ export const READINGS = Object.freeze({
       'Refused. A parameter sent as a Token: signature_params_invalid or signature_malformed. A Signature-Agent member that is not a String: signature_agent_invalid or signature_malformed.',
     reference: 'signature_params_invalid for a parameter (the rule of 5.2 is not met by a String), signature_agent_invalid for a member.',
   }),
+  cardNoKeySet: reading('READING-CARD-NO-KEY-SET', ['2.4', '7.3'], 'A card naming neither jwks_uri nor an inline jwks', {
+    text: '2.4: "Required self-naming fields: client_id …, url …, and jwks_uri equal to the key set URL (or an inline jwks member instead, never both)." 7.3: card_not_self_naming "client_id or url not as required"; card_key_set_mismatch "jwks_uri differs from the named key set URL, or both jwks_uri and inline jwks present".',
+    accepted:
+      'Refused, with card_key_set_mismatch (an absent jwks_uri is not the named key set URL) or card_not_self_naming (a required self-naming field is missing).',
+    reference: 'card_key_set_mismatch: the missing field is the one that names the key set.',
+  }),
+  agentUrlUserInfo: reading('READING-AGENT-URL-USER-INFO', ['5.2', '7.3'], 'A Signature-Agent URL carrying user information', {
+    text: '5.2: "Signature-Agent names the key set (https URL ending in /.well-known/jwks.json …)"; it says nothing of user information. 7.3: signature_agent_invalid "wrong URL form"; key_set_unreachable "Key set could not be read under the fetch rules".',
+    standard:
+      'RFC 9110 section 4.2.4: "A sender MUST NOT generate the userinfo subcomponent (and its "@" delimiter) when an "http" or "https" URI reference is generated within a message as a target URI or field value"; a recipient "SHOULD parse for userinfo and treat its presence as an error".',
+    accepted:
+      'Refused, with signature_agent_invalid (the URL form) or key_set_unreachable (fetch clients refuse a URL with credentials). Accepting it is the fault.',
+    reference: 'signature_agent_invalid, before any fetch; its fetch rules refuse such a URL as well.',
+  }),
+  directoryTrailingSlash: reading('READING-DIRECTORY-TRAILING-SLASH', ['5.2', '2.4'], 'A type=directory origin written with a trailing slash', {
+    text: '5.2: "alternatively … an origin with type=directory"; 2.4: the agent URL has "no trailing slash". An origin is serialized without a path (RFC 6454 section 6.2), while a URL parser writes the same origin with "/" as its path.',
+    accepted: 'Accepted with the agent URL written without the slash, or refused signature_agent_invalid (not an origin as serialized).',
+    reference: 'Accepted: the value parses to that origin with an empty path, and the agent URL is the origin without the slash.',
+  }),
   keyDirectoryHosted: reading('READING-KEY-DIRECTORY-HOSTED', ['2.4'], 'Which agents the key directory lists', {
     text: '2.4: "Key directory: served at the origin … It lists the Ed25519 keys of every agent the server hosts, one entry per thumbprint." 5.2: "Registration happens through the signed request itself."',
     accepted:

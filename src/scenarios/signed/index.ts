@@ -1,6 +1,7 @@
 import type { Group } from '../kit.js';
 import { body } from './body.js';
 import { credentials } from './credentials.js';
+import { documentForms } from './document-forms.js';
 import { documents } from './documents.js';
 import { fetchRules } from './fetch-rules.js';
 import { headers } from './headers.js';
@@ -10,7 +11,18 @@ import { state } from './state.js';
 import { valueForms } from './value-forms.js';
 
 /** Every signed-request scenario, grouped as vectors/signed-requests.json groups them. */
-export const SIGNED_REQUEST_GROUPS: readonly Group[] = [positives, credentials, headers, valueForms, body, documents, fetchRules, state, precedence];
+export const SIGNED_REQUEST_GROUPS: readonly Group[] = [
+  positives,
+  credentials,
+  headers,
+  valueForms,
+  body,
+  documents,
+  documentForms,
+  fetchRules,
+  state,
+  precedence,
+];
 
 /** What each flag of vectors/signed-requests.json means. */
 export const SIGNED_REQUEST_FLAGS: Readonly<Record<string, string>> = {
