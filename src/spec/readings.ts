@@ -96,7 +96,7 @@ export const READINGS = Object.freeze({
     standard:
       'RFC 9110 section 4.2.4: "A sender MUST NOT generate the userinfo subcomponent (and its "@" delimiter) when an "http" or "https" URI reference is generated within a message as a target URI or field value"; a recipient "SHOULD parse for userinfo and treat its presence as an error".',
     accepted:
-      'Refused, with signature_agent_invalid (the URL form) or key_set_unreachable (fetch clients refuse a URL with credentials). Accepting it is the fault.',
+      'Refused, with signature_agent_invalid (the URL form) or key_set_unreachable (fetch clients refuse a URL with credentials). Accepting it breaks the SHOULD of RFC 9110, not a MUST of the spec: the check is at SHOULD level, a warning.',
     reference: 'signature_agent_invalid, before any fetch; its fetch rules refuse such a URL as well.',
   }),
   directoryTrailingSlash: reading('READING-DIRECTORY-TRAILING-SLASH', ['5.2', '2.4'], 'A type=directory origin written with a trailing slash', {

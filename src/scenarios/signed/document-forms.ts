@@ -107,8 +107,8 @@ const members: Scenario[] = [
   },
   {
     id: 'agent-user-information',
-    description: 'a key set URL carrying user information (RFC 9110 4.2.4), its documents served at that URL',
-    flags: ['SignatureAgent'],
+    description: 'a key set URL carrying user information (RFC 9110 4.2.4: a recipient SHOULD treat it as an error), its documents served at that URL',
+    flags: ['SignatureAgent', 'Should'],
     build: (k) => {
       const url = new URL(k.alice.agentUrl);
       url.username = 'alice';

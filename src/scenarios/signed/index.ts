@@ -43,6 +43,7 @@ export const SIGNED_REQUEST_FLAGS: Readonly<Record<string, string>> = {
   Policy: 'Agents the platform refuses (credential_refused).',
   LargeBody: 'A body written as body_fill (length bytes of one value) to keep the file small.',
   Platform: 'A fault of the platform route, not of the request.',
+  Should: 'The rule it checks is a SHOULD of a standard the spec builds on, not a MUST of the spec: a deployment that fails it is warned, not failed.',
   Digest: 'Content-Digest against the body bytes.',
   FetchRules: 'A key set or card read under the fetch rules (documents with status, headers, delay).',
   Address: 'A key set or card on a host that is not publicly routable, as an address literal or by a name the case resolves (dns).',
