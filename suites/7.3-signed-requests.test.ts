@@ -33,8 +33,8 @@ const CHECK_TIMEOUT_MS = checkTimeout(target.kind === 'live' ? 180_000 : 30_000)
 /** A live run with --allow-waits: steps at later times are waited for. */
 const WAITS = target.kind === 'live' && target.capabilities.has('clock-control');
 
-/** Cases that need an origin no other case shares: a key directory names an origin (live, the fixture host opens one). */
-const NEEDS_OWN_ORIGIN = new Set(['valid-directory-origin', 'key-directory-wrong-media-type']);
+/** Cases naming an origin (type=directory) need one no other case shares: live, the fixture host opens one. */
+const needsOwnOrigin = (scenario: Scenario) => scenario.flags.includes('Directory');
 /** Cases whose point is refusing plain http, which a deployment reading fixtures over http must accept. */
 const NEEDS_HTTPS_FIXTURES = new Set(['agent-plain-http']);
 
@@ -55,7 +55,7 @@ async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedReque
   const missing = missingCapabilities(target, preview);
   if (missing.length) return c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
   let agentOrigin = env.agentOrigin(scenario.id);
-  if (target.kind === 'live' && NEEDS_OWN_ORIGIN.has(scenario.id)) {
+  if (target.kind === 'live' && needsOwnOrigin(scenario)) {
     const own = (await target.isolatedOrigin?.()) ?? { reason: 'the target gives no origin of its own' };
     if ('reason' in own) return c.notRun(`needs an origin of its own (a key directory is read per origin): ${own.reason}`);
     agentOrigin = own.url;
