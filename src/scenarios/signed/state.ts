@@ -6,7 +6,9 @@ import { accepted, refused, type Group, type Kit } from '../kit.js';
 import { flip } from './credentials.js';
 
 const OWNER_KEY = 'owner-key-4f1c2a9e';
+/** One address per throttle case: a live deployment keeps counting an address from one case into the next minute. */
 const THROTTLED = '198.51.100.7';
+const THROTTLED_IN_WINDOW = '198.51.100.10';
 const OTHER = '198.51.100.8';
 
 function failures(k: Kit, count: number, address: string, at = k.now): CaseStep[] {
@@ -159,13 +161,13 @@ export const state: Group = {
       build: (k) => ({
         documents: k.docs(),
         steps: [
-          ...failures(k, LIMITS.failedSignatures.value - 1, THROTTLED),
+          ...failures(k, LIMITS.failedSignatures.value - 1, THROTTLED_IN_WINDOW),
           k.step(k.request({ labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }), refused(AUTH_CODES.signature_invalid), {
-            client_address: THROTTLED,
+            client_address: THROTTLED_IN_WINDOW,
           }),
-          k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED }),
+          k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED_IN_WINDOW }),
           k.step(k.request(), accepted(k.alice.agentUrl), { client_address: OTHER }),
-          k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl), { client_address: THROTTLED, at: k.now + 60 }),
+          k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl), { client_address: THROTTLED_IN_WINDOW, at: k.now + 60 }),
         ],
       }),
     },
