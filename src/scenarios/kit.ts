@@ -104,6 +104,11 @@ export class Kit {
     return this.env.now;
   }
 
+  /** The agent a type=directory case names: an origin beside the case's own agents (live, the case's own origin). */
+  get directoryAgent(): AgentIdentity {
+    return agentAt(this.env.agentOrigin.replace('agents.', 'directory.'));
+  }
+
   /** How far a boundary time keeps from the skew limit (ScenarioEnv.clockMargin). */
   get clockMargin(): number {
     return this.env.clockMargin ?? 0;

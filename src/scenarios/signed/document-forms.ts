@@ -153,7 +153,7 @@ const members: Scenario[] = [
     description: 'type=directory naming an origin written with a trailing slash',
     flags: ['SignatureAgent', 'Directory'],
     build: (k) => {
-      const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
+      const origin = k.directoryAgent;
       return {
         documents: {
           [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk], MEDIA_TYPES.keyDirectory),
@@ -173,7 +173,7 @@ const members: Scenario[] = [
     description: "type=directory: the card's jwks_uri names the key directory, the key set this Signature-Agent names",
     flags: ['Valid', 'Directory', 'Card'],
     build: (k) => {
-      const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
+      const origin = k.directoryAgent;
       const keyDirectory = origin.agentUrl + WELL_KNOWN.keyDirectory;
       return {
         documents: {

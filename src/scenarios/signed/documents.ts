@@ -5,7 +5,7 @@ import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { LIMITS } from '../../spec/limits.js';
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
 import type { CaseDocument } from '../../cases/types.js';
-import { agentAt, cardDocument, keyFromName, keySetDocument } from '../identities.js';
+import { cardDocument, keyFromName, keySetDocument } from '../identities.js';
 import { accepted, allowing, refused, type Group, type Kit } from '../kit.js';
 import { signatureAgentHeader } from '../request-builder.js';
 
@@ -164,7 +164,7 @@ export const documents: Group = {
       description: 'a key directory served as application/json instead of its media type',
       flags: ['KeySet', 'Directory'],
       build: (k) => {
-        const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
+        const origin = k.directoryAgent;
         return {
           documents: { [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk]), [origin.cardUrl]: cardDocument(origin) },
           steps: [

@@ -1,6 +1,6 @@
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
-import { agentAt, cardDocument, keySetDocument } from '../identities.js';
+import { cardDocument, keySetDocument } from '../identities.js';
 import { accepted, type Group } from '../kit.js';
 import { signatureAgentHeader } from '../request-builder.js';
 
@@ -86,7 +86,7 @@ export const positives: Group = {
       description: 'type=directory: the member is an origin whose key directory is served with its media type',
       flags: ['Valid', 'Directory'],
       build: (k) => {
-        const origin = agentAt(k.env.agentOrigin.replace('agents.', 'directory.'));
+        const origin = k.directoryAgent;
         return {
           documents: {
             [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk], MEDIA_TYPES.keyDirectory),
