@@ -8,7 +8,7 @@ import { accessTokenOf, noPlatformTokenReason } from '../src/harness/live-stagin
 import { errorCodeOf } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
 import type { FleetTarget, Instance } from '../src/harness/targets/fleet.js';
-import type { ChallengeEcho } from '../src/purchase/index.js';
+import { type ChallengeEcho, decodeBase64urlJson } from '../src/purchase/index.js';
 import { accepted, buildCase, Kit, refused, type Scenario } from '../src/scenarios/kit.js';
 import { flip } from '../src/scenarios/signed/credentials.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
@@ -104,13 +104,9 @@ const granted = (exchange: PaidExchange) => exchange.status >= 200 && exchange.s
 
 /** The payment a success names: the reference of its Payment-Receipt (the Payment scheme draft: base64url JSON). */
 function receiptReference(exchange: PaidExchange): string | undefined {
-  const value = exchange.response.headers[HEADERS.paymentReceipt];
-  try {
-    const reference = (JSON.parse(Buffer.from(value ?? '', 'base64url').toString('utf8')) as { reference?: unknown }).reference;
-    return typeof reference === 'string' && reference !== '' ? reference : undefined;
-  } catch {
-    return undefined;
-  }
+  const decoded = decodeBase64urlJson(exchange.response.headers[HEADERS.paymentReceipt] ?? '');
+  const reference = decoded.ok ? (decoded.value as { reference?: unknown } | null)?.reference : undefined;
+  return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }
 
 /** 503s that ask for the same credential again: the purchase is still settling somewhere in the fleet. */
