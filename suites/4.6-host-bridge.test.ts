@@ -45,6 +45,16 @@ const PROBE_CONNECT = `new Promise((resolve) => {
   Promise.all([probe('https://${ALLOWED}/data'), probe('https://${BLOCKED}/data')]).then((statuses) => setTimeout(() => resolve({ statuses, seen }), 100));
 })`;
 
+/** The colour style.css gives the probe element, as getComputedStyle reports it. */
+const ASSET_COLOR = 'rgb(1, 2, 3)';
+/** A widget as an author writes one: the entry names its script and stylesheet by relative URL, beside it in the folder. */
+const ASSET_WIDGET = {
+  'index.html':
+    '<!doctype html><html><head><title>asset widget</title><link rel="widget-manifest" href="widget.json"><link rel="stylesheet" href="style.css"><script src="app.js"></script></head><body><p id="asset-probe">forecast</p></body></html>',
+  'app.js': `window.assetApp = bridge.callTool('forecast', { city: 'Bergen' });\n`,
+  'style.css': `#asset-probe { color: ${ASSET_COLOR}; }\n`,
+};
+
 type Probe = { statuses: Array<number | string>; seen: Array<{ uri: string; directive: string }> };
 
 describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
@@ -97,6 +107,30 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
         },
       );
     },
+  });
+
+  check({
+    id: 'bridge.folder-assets',
+    title:
+      'a widget whose entry loads a script (app.js) and a stylesheet by relative URL renders with both: the script calls a tool through the bridge, the style applies',
+    requirements: [REQUIREMENTS.widgetFolderAssets.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) =>
+      hosts.withHost(
+        c,
+        'bridge-folder-assets',
+        { query: { user: 'alice' }, files: ASSET_WIDGET, readyExpression: `window.bridge !== undefined && document.readyState === 'complete'` },
+        async (h) => {
+          const ran = await h.call(`Promise.resolve(typeof window.assetApp)`);
+          expect(ran, `app.js, loaded by the entry's relative src, ran (${READINGS.folderAssets.id})`).toEqual({ ok: true, value: 'object' });
+          const outcome = await h.call('window.assetApp');
+          expect(outcome, "app.js's bridge.callTool").toEqual({ ok: true, value: { city: 'Bergen', forecast: 'sunny in Bergen' } });
+          expect((await h.attempts('callTool')).length, "app.js's call reached the host").toBe(1);
+          const color = await h.call(`Promise.resolve(getComputedStyle(document.getElementById('asset-probe')).color)`);
+          expect(color, "style.css, linked by the entry's relative href, applies").toEqual({ ok: true, value: ASSET_COLOR });
+        },
+      ),
   });
 
   check({

@@ -3,6 +3,7 @@ import { BRIDGE_ERRORS } from '../spec/bridge-errors.js';
 import { WIDGET_AGENT_SLUG, WIDGET_ROUTES } from '../spec/publish.js';
 import { LIMITS } from '../spec/limits.js';
 import { PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
+import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { isBareDomain } from '../widgets/csp/bare-domain.js';
 import {
   agentSlug,
@@ -144,6 +145,12 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: 'a bundle whose HTML entry is missing is served with another HTML file of the folder as its entry',
     requirements: [WIDGET_PROBLEMS.entryMissing.id],
     platform: rules({ entryHtml: (files, uri) => files.get(uri) ?? [...files].find(([path]) => HTML.test(path))?.[1] }),
+  },
+  {
+    id: 'widget-render-serves-entry-only',
+    description: "the published snapshot keeps the HTML entry only, so the host serves none of the folder's static assets",
+    requirements: [R.widgetFolderAssets.id],
+    platform: rules({ staticAssets: () => new Map() }),
   },
   {
     id: 'publish-missing-source-empty',

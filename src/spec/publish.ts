@@ -24,8 +24,12 @@ export const REFERENCE_ONLY_ROUTES = Object.freeze({
   folders: '/_reference/folders',
   /** The reference host page (4.6): renders a post's widget in a sandboxed iframe and answers its bridge calls. */
   widgetHost: '/_reference/widgets/{postId}/host',
-  /** The widget's HTML entry with the SDK injected, under the CSP merged from its manifest (2.5). */
-  widgetRender: '/_reference/widgets/{postId}/render',
+  /**
+   * The published folder's files under the CSP merged from its manifest (2.5), {path} one or more segments of a
+   * folder path: the HTML entry (`_meta.ui.resourceUri`) with the SDK injected, and its static assets beside it, so
+   * the entry's relative URLs (a script, a stylesheet, the icon) resolve. Never the tool sources (4.5 step 3).
+   */
+  widgetRender: '/_reference/widgets/{postId}/render/{path}',
   /** Where the host page forwards the widget's server-mediated bridge calls. */
   widgetBridge: '/_reference/widgets/{postId}/bridge',
   /** The host page's script (ext-apps' AppBridge). */

@@ -288,6 +288,13 @@ export const READINGS = Object.freeze({
     reference:
       'The host page opens a listed https URL with window.open; anything else needs a confirmation it has no UI for, and it refuses with permission (docs/widget-host.md).',
   }),
+  folderAssets: reading('READING-FOLDER-ASSETS', ['2.5', '4.5'], "How a rendered widget reaches its folder's static assets", {
+    text: '2.5: "Folder layout: an HTML entry (default index.html) that links the manifest ..., widget.json, optional tools/<name>.js (one file per declared tool) and static assets"; the default policy has "script-src self plus unsafe-inline"; _meta.platform.iconRef and themeRef are paths in the folder. Where a host serves the files is not shown.',
+    accepted:
+      'Wherever the host serves them (beside the entry, or inlined into it): a script the entry loads by a relative src runs and a stylesheet it links by a relative href applies. Whether the host serves the tool sources is not judged.',
+    reference:
+      "The render route serves the folder as published at /_reference/widgets/{postId}/render/<folder path>, the entry at its own path (so its relative URLs resolve beside it), each file typed by its extension under the entry's CSP; tools/ and the declared tool sources, server-side functions, answer 404.",
+  }),
   widgetPermissions: reading('READING-WIDGET-PERMISSIONS', ['2.5'], 'What _meta.ui.permissions does', {
     text: '2.5: "_meta.ui.permissions | list of string (a browser permission name such as clipboard-write)"; it does not say how a host grants them.',
     standard: "MCP Apps: the host maps the view's permissions to the sandbox iframe's allow attribute (Permissions Policy).",

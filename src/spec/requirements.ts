@@ -141,6 +141,11 @@ export const REQUIREMENTS = Object.freeze({
     '2.5',
     'bridge.openLink is gated by _meta.ui.csp.redirectDomains: a URL on a listed domain is opened; one on any other domain is not opened without passing the gate, and a refusal is a bridge error with a 7.1 code.',
   ),
+  widgetFolderAssets: r(
+    'WIDGET-FOLDER-ASSETS',
+    '2.5',
+    "The rendered widget loads the static assets of its folder that its HTML entry names by relative URL: a script runs and a stylesheet applies, under the widget's CSP.",
+  ),
   widgetMcpAppSchemaVersion: r(
     'WIDGET-MCP-APP-SCHEMA-VERSION',
     '9',

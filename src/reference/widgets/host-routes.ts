@@ -11,10 +11,11 @@ import { BRIDGE_OPERATIONS } from '../../widgets/host/operations.js';
 import { buildCspPolicy } from '../../widgets/csp/index.js';
 import type { CspLists, WidgetCspPolicy } from '../../widgets/csp/policy.js';
 import { createBridgeHost, type BridgeHost, type BridgeHostLimits, type FunctionRun, type HostSession } from '../../widgets/host/host-core.js';
-import type { Clock, ToolView, WidgetReader } from '../../widgets/publish/index.js';
+import type { CatalogRecord, Clock, PostRecord, ToolView, WidgetReader } from '../../widgets/publish/index.js';
 import { errorAnswer, renderAnswer } from '../render.js';
-import { PLATFORM_ERROR_CODES, type PublicRoute } from '../routes.js';
+import { PLATFORM_ERROR_CODES, type PublicRoute, type RouteContext } from '../routes.js';
 import { browserAsset } from './browser-assets.js';
+import { contentTypeOf, folderPath, folderPathUrl } from './folder-files.js';
 import { widgetMcpServer } from './mcp-server.js';
 import { templateMatcher } from './path-template.js';
 import type { ToolCallRecorder } from './tool-calls.js';
@@ -24,6 +25,13 @@ import type { ToolRunner } from './tool-runner.js';
 const WIDGET_SANDBOX = 'allow-scripts allow-forms allow-popups';
 const PERMISSION_NAME = /^[a-z][a-z0-9-]*$/;
 const NOT_FOUND = 404;
+const CSP_HEADER = 'content-security-policy';
+/** The render route's multi-segment parameter: a path in the published folder. */
+const RENDER_PATH = 'path';
+
+/** Where the host page's iframe loads a widget: its entry's path in the folder, so the entry's relative URLs resolve beside it. */
+const renderPath = (postId: string, entryPath: string) =>
+  widgetRoutePath(REFERENCE_ONLY_ROUTES.widgetRender, postId).replace(`{${RENDER_PATH}}`, folderPathUrl(entryPath));
 
 export interface HostRouteOptions {
   readonly reader: WidgetReader;
@@ -53,6 +61,12 @@ const html = (text: string, headers: Record<string, string> = {}) =>
 
 const escapeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** A published post and the catalog record of its widget. */
+interface Published {
+  readonly post: PostRecord;
+  readonly catalog: CatalogRecord;
+}
+
 /**
  * The reference host (4.6), NOT part of the spec (REFERENCE_ONLY_ROUTES): a host page per published post that renders
  * its widget in a sandboxed iframe under the CSP merged from its manifest (2.5), with `allow` from its permissions,
@@ -72,6 +86,14 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
   };
   const missing = (postId: string) =>
     renderAnswer(errorAnswer(NOT_FOUND, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
+  /** A handler of a post's route, given its published widget; a post with none answers 404. */
+  const forWidget =
+    (handler: (ctx: RouteContext, found: Published, postId: string) => Promise<Response> | Response) =>
+    async (ctx: RouteContext): Promise<Response> => {
+      const postId = ctx.params.postId!;
+      const found = await widget(postId);
+      return found ? handler(ctx, found, postId) : missing(postId);
+    };
 
   async function callTool(session: HostSession, name: string, args: Record<string, unknown>): Promise<FunctionRun> {
     const found = await widget(session.postId);
@@ -121,16 +143,13 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     path: templateMatcher(REFERENCE_ONLY_ROUTES.widgetHost),
     access: 'public',
     methods: {
-      GET: async (ctx) => {
-        const postId = ctx.params.postId!;
-        const found = await widget(postId);
-        if (!found) return missing(postId);
+      GET: forWidget((ctx, found, postId) => {
         const q = ctx.url.searchParams;
         const ui = found.catalog.snapshot.manifest._meta.ui;
         const csp = cspPolicy(ui.csp);
         const user = q.get('user');
         const config = {
-          widgetUrl: widgetRoutePath(REFERENCE_ONLY_ROUTES.widgetRender, postId),
+          widgetUrl: renderPath(postId, found.catalog.snapshot.entryPath),
           bridgeUrl: widgetRoutePath(REFERENCE_ONLY_ROUTES.widgetBridge, postId),
           sandbox: WIDGET_SANDBOX,
           allow: allow(ui.permissions),
@@ -147,23 +166,40 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
             `<script type="application/json" id="host-config">${escapeJson(config)}</script></head>` +
             `<body><script src="${REFERENCE_ONLY_ROUTES.widgetHostScript}"></script></body></html>`,
         );
-      },
+      }),
     },
   };
 
   const render: PublicRoute = {
     name: REFERENCE_ONLY_ROUTES.widgetRender,
-    path: templateMatcher(REFERENCE_ONLY_ROUTES.widgetRender),
+    path: templateMatcher(REFERENCE_ONLY_ROUTES.widgetRender, RENDER_PATH),
     access: 'public',
     methods: {
-      GET: async (ctx) => {
-        const postId = ctx.params.postId!;
-        const found = await widget(postId);
-        const entry = found?.catalog.snapshot.entryHtml;
-        if (!found || entry === null || entry === undefined) return missing(postId);
-        const csp = cspPolicy(found.catalog.snapshot.manifest._meta.ui.csp);
-        return html(injectSdkScript(entry), { 'content-security-policy': csp.policy });
-      },
+      // The folder as published (the snapshot), never the folder as it is now: a widget changes when it is re-published.
+      GET: forWidget((ctx, found, postId) => {
+        const { snapshot } = found.catalog;
+        const csp = { [CSP_HEADER]: cspPolicy(snapshot.manifest._meta.ui.csp).policy };
+        const path = folderPath(ctx.params[RENDER_PATH]!);
+        if (path === snapshot.entryPath && snapshot.entryHtml !== null) return html(injectSdkScript(snapshot.entryHtml), csp);
+        // Never a tool source: they are not among the assets (PublishRules.staticAssets says why).
+        const file = path === null ? undefined : snapshot.assets.get(path);
+        if (path === null || file === undefined) {
+          const named = JSON.stringify(ctx.params[RENDER_PATH]);
+          return renderAnswer(errorAnswer(NOT_FOUND, PLATFORM_ERROR_CODES.notFound, `The widget of post ${JSON.stringify(postId)} has no file ${named}.`));
+        }
+        return new Response(file, {
+          status: 200,
+          headers: {
+            [HEADERS.contentType]: contentTypeOf(path),
+            [HEADERS.cacheControl]: 'no-store',
+            'x-content-type-options': 'nosniff',
+            // The widget's frame has an opaque origin (no allow-same-origin): a module script or a font it loads is a
+            // CORS request from origin null. The files are public, as the catalog is.
+            'access-control-allow-origin': '*',
+            ...csp,
+          },
+        });
+      }),
     },
   };
 
@@ -172,9 +208,7 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     path: templateMatcher(REFERENCE_ONLY_ROUTES.widgetBridge),
     access: 'public',
     methods: {
-      POST: async (ctx) => {
-        const postId = ctx.params.postId!;
-        if (!(await widget(postId))) return missing(postId);
+      POST: forWidget(async (ctx, _found, postId) => {
         const read = await ctx.read();
         let body: { op?: unknown; args?: unknown; session?: { user?: unknown; content?: unknown } };
         try {
@@ -191,7 +225,7 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
         const headers: Record<string, string> = { [HEADERS.contentType]: MEDIA_TYPES.json, [HEADERS.cacheControl]: 'no-store' };
         if (!answer.ok && answer.retryAfter !== undefined) headers[HEADERS.retryAfter] = String(answer.retryAfter);
         return new Response(JSON.stringify(json), { status: 200, headers });
-      },
+      }),
     },
   };
 

@@ -262,6 +262,7 @@ export async function publishWidget(request: PublishRequest, ports: PublishPorts
         manifestText,
         entryPath: view.resourceUri,
         entryHtml: entryOf(rules.entryHtml(files, view.resourceUri)),
+        assets: rules.staticAssets(files, view.tools),
         refusedFunctions: refused,
       },
       createdAt: previous?.createdAt ?? now,

@@ -70,6 +70,12 @@ export interface WidgetSnapshot {
   /** The HTML entry's path in the folder (`_meta.ui.resourceUri`) and its text, or null when the folder has none. */
   readonly entryPath: string;
   readonly entryHtml: string | null;
+  /**
+   * The folder's files a host serves beside the entry (2.5 "static assets", widget.json included), by folder path:
+   * every file but the tool sources. Bounded by the folder's own limits (a signed upload, or 64 MiB / 10,000 files read
+   * from disk).
+   */
+  readonly assets: ReadonlyMap<string, Uint8Array>;
   /** Tools whose source was not materialised. */
   readonly refusedFunctions: readonly RefusedFunction[];
 }

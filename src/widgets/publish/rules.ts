@@ -31,6 +31,8 @@ export interface PublishRules {
   readonly maxSourceBytes: number;
   /** 2.5: the HTML entry (`_meta.ui.resourceUri`) as the MCP App serves it; undefined when the folder lacks it. */
   entryHtml(files: ReadonlyMap<string, Uint8Array>, resourceUri: string): Uint8Array | undefined;
+  /** 2.5: the folder's static assets a host may serve beside the entry: every file but the tool sources. */
+  staticAssets(files: ReadonlyMap<string, Uint8Array>, tools: readonly Pick<ToolView, 'file'>[]): ReadonlyMap<string, Uint8Array>;
   /** 2.5: what a call of this tool writes: a payment charge when it is billable, attribution rows only when free. */
   usageOf(tool: Pick<ToolView, 'billing'>): ToolUsageKind;
 }
@@ -67,6 +69,16 @@ export function wrapSingleFile(files: ReadonlyMap<string, Uint8Array>): WrappedF
   return { files: wrapSingleHtmlFile(html), manifestText: JSON.stringify(manifest) };
 }
 
+/**
+ * 2.5's folder layout less the tool sources: a declared tool's file wherever it is, and everything under tools/ (the
+ * layout's place for them). Those are server-side functions (4.5 step 3 materialises them for the agent): a widget
+ * never loads them, and serving them would publish code the author wrote to run out of the browser's sight.
+ */
+export function staticAssets(files: ReadonlyMap<string, Uint8Array>, tools: readonly Pick<ToolView, 'file'>[]): ReadonlyMap<string, Uint8Array> {
+  const sources = new Set(tools.map((tool) => tool.file));
+  return new Map([...files].filter(([path]) => !sources.has(path) && !path.startsWith(WIDGET_MANIFEST.toolsDirectory)));
+}
+
 /** The rules as the spec gives them (src/spec/publish.ts for the values it leaves open). */
 export const PUBLISH_RULES: PublishRules = Object.freeze({
   parseManifest,
@@ -75,5 +87,6 @@ export const PUBLISH_RULES: PublishRules = Object.freeze({
   toolSource: (files: ReadonlyMap<string, Uint8Array>, tool: ToolView) => files.get(tool.file),
   maxSourceBytes: LIMITS.functionSourceSize.value,
   entryHtml: (files: ReadonlyMap<string, Uint8Array>, resourceUri: string) => files.get(resourceUri),
+  staticAssets,
   usageOf: (tool: Pick<ToolView, 'billing'>): ToolUsageKind => (tool.billing ? 'charge' : 'attribution'),
 });
