@@ -36,6 +36,9 @@ export const REFERENCE_ONLY_ROUTES = Object.freeze({
   widgetHostScript: '/_reference/widgets/host.v2.js',
 });
 
+/** 2.5 folder layout ("optional tools/<name>.js"): where tool sources live, server-side functions a host never serves. */
+export const TOOL_SOURCES_DIRECTORY = 'tools/';
+
 /**
  * 4.5 step 2: the dedicated agent's slug is `<prefix>-<userId6>-<bundleSlug>`, a remix's `...-r<N>`.
  * - prefix: the spec does not give it and docs/platform-sdk.md f found none; the reference uses "widget".

@@ -15,8 +15,6 @@ export const WIDGET_MANIFEST = Object.freeze({
   visibilities: Object.freeze(['app', 'model', 'user'] as const),
   defaultVisibility: Object.freeze(['app'] as const),
   exposes: Object.freeze(['http', 'tool'] as const),
-  /** The folder where the layout puts tool sources (server-side functions, never served to the browser). */
-  toolsDirectory: 'tools/',
   /** The default source of a tool: tools/<name>.js. */
   defaultToolFile: (toolName: string): string => `tools/${toolName}.js`,
 });

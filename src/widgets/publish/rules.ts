@@ -1,6 +1,7 @@
 import { parseManifest, type ManifestResult } from '../manifest/index.js';
 import { wrapSingleHtmlFile } from '../bundle/read-folder.js';
 import { LIMITS } from '../../spec/limits.js';
+import { TOOL_SOURCES_DIRECTORY } from '../../spec/publish.js';
 import { WIDGET_MANIFEST } from '../../spec/widgets.js';
 import type { ToolView } from './manifest-view.js';
 import { agentSlug } from './slug.js';
@@ -76,7 +77,7 @@ export function wrapSingleFile(files: ReadonlyMap<string, Uint8Array>): WrappedF
  */
 export function staticAssets(files: ReadonlyMap<string, Uint8Array>, tools: readonly Pick<ToolView, 'file'>[]): ReadonlyMap<string, Uint8Array> {
   const sources = new Set(tools.map((tool) => tool.file));
-  return new Map([...files].filter(([path]) => !sources.has(path) && !path.startsWith(WIDGET_MANIFEST.toolsDirectory)));
+  return new Map([...files].filter(([path]) => !sources.has(path) && !path.startsWith(TOOL_SOURCES_DIRECTORY)));
 }
 
 /** The rules as the spec gives them (src/spec/publish.ts for the values it leaves open). */
