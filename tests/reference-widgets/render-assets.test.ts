@@ -99,7 +99,17 @@ describe("the reference host's render route: the published folder beside its ent
   it('refuses a path that climbs, is absolute or hides a separator in a segment', async () => {
     const { get } = await published();
     // Each of these names a served file once decoded as one string, or once its "..", "\" or "//" is resolved.
-    for (const tail of ['css/..%2Fapp.js', 'css%2Fstyle.css', '%2Fapp.js', '/app.js', 'css//style.css', 'img/%2E%2E%5Capp.js', 'css/%5C..%5Capp.js', 'app.js%00', '%E0%A4%A']) {
+    for (const tail of [
+      'css/..%2Fapp.js',
+      'css%2Fstyle.css',
+      '%2Fapp.js',
+      '/app.js',
+      'css//style.css',
+      'img/%2E%2E%5Capp.js',
+      'css/%5C..%5Capp.js',
+      'app.js%00',
+      '%E0%A4%A',
+    ]) {
       await expectNotFound(await get(tail));
     }
     expect((await get('css/style.css')).status).toBe(200);

@@ -75,7 +75,7 @@ export function wrapSingleFile(files: ReadonlyMap<string, Uint8Array>): WrappedF
  * layout's place for them). Those are server-side functions (4.5 step 3 materialises them for the agent): a widget
  * never loads them, and serving them would publish code the author wrote to run out of the browser's sight.
  */
-export function staticAssets(files: ReadonlyMap<string, Uint8Array>, tools: readonly Pick<ToolView, 'file'>[]): ReadonlyMap<string, Uint8Array> {
+function staticAssets(files: ReadonlyMap<string, Uint8Array>, tools: readonly Pick<ToolView, 'file'>[]): ReadonlyMap<string, Uint8Array> {
   const sources = new Set(tools.map((tool) => tool.file));
   return new Map([...files].filter(([path]) => !sources.has(path) && !path.startsWith(TOOL_SOURCES_DIRECTORY)));
 }
