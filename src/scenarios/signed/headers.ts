@@ -74,6 +74,15 @@ export const headers: Group = {
       }),
     },
     {
+      id: 'malformed-signature-header-absent',
+      description: 'Signature-Input without a Signature header: a signed request (5.3) whose labels have no signature',
+      flags: ['Malformed'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ after: withoutHeader(HEADERS.signature) }), refused(AUTH_CODES.signature_malformed))],
+      }),
+    },
+    {
       id: 'malformed-no-web-bot-auth-tag',
       description: 'no label carries tag="web-bot-auth"',
       flags: ['Malformed'],

@@ -28,6 +28,8 @@ export const SCENARIO_LIMITS: Readonly<Record<string, readonly string[]>> = Obje
   'key-set-17-keys': [LIMITS.keysPerKeySet.id],
   'throttle-thirty-failures': [LIMITS.failedSignatures.id],
   'throttle-per-address-and-window': [LIMITS.failedSignatures.id, LIMITS.failedSignaturesWindow.id],
+  'throttle-failures-age-out': [LIMITS.failedSignatures.id, LIMITS.failedSignaturesWindow.id],
+  'replay-until-skew-ends': [LIMITS.clockSkew.id],
   'key-set-failure-cached': [LIMITS.keySetRereadInterval.id],
   'key-set-success-cached': [LIMITS.keySetRereadInterval.id],
   'card-refusal-remembered': [LIMITS.cardRefusalMemory.id],

@@ -9,6 +9,7 @@ const OWNER_KEY = 'owner-key-4f1c2a9e';
 /** One address per throttle case: a live deployment keeps counting an address from one case into the next minute. */
 const THROTTLED = '198.51.100.7';
 const THROTTLED_IN_WINDOW = '198.51.100.10';
+const THROTTLED_AGING = '198.51.100.11';
 const OTHER = '198.51.100.8';
 
 function failures(k: Kit, count: number, address: string, at = k.now): CaseStep[] {
@@ -44,6 +45,22 @@ export const state: Group = {
             k.step(request, accepted(k.alice.agentUrl)),
             k.step(request, refused(AUTH_CODES.signature_replayed)),
             k.step(k.request(), accepted(k.alice.agentUrl)),
+          ],
+        };
+      },
+    },
+    {
+      id: 'replay-until-skew-ends',
+      description:
+        'a nonce stays spent while its signature is still accepted: replayed exactly 60 s after its expires, inside the skew (live, inside it by the clock margin of READING-LIVE-CLOCK-SKEW)',
+      flags: ['Replay', 'Time', 'Caching', 'Boundary'],
+      build: (k) => {
+        const request = k.request({ created: k.now, expires: k.now + 60 });
+        return {
+          documents: k.docs(),
+          steps: [
+            k.step(request, accepted(k.alice.agentUrl)),
+            k.step(request, refused(AUTH_CODES.signature_replayed), { at: k.now + 60 + LIMITS.clockSkew.value - 2 * k.clockMargin }),
           ],
         };
       },
@@ -168,6 +185,24 @@ export const state: Group = {
           k.step(k.request(), refused(AUTH_CODES.too_many_failed_signatures), { client_address: THROTTLED_IN_WINDOW }),
           k.step(k.request(), accepted(k.alice.agentUrl), { client_address: OTHER }),
           k.step(k.request({ created: k.now + 60, expires: k.now + 120 }), accepted(k.alice.agentUrl), { client_address: THROTTLED_IN_WINDOW, at: k.now + 60 }),
+        ],
+      }),
+    },
+    {
+      id: 'throttle-failures-age-out',
+      description:
+        'each failure leaves the count when it is 60 s old: 29 failures, one more 50 s later, and 75 s after the first a valid request is accepted (a sliding or a fixed window both count at most one then)',
+      flags: ['Throttle', 'Caching'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          ...failures(k, LIMITS.failedSignatures.value - 1, THROTTLED_AGING),
+          k.step(
+            k.request({ created: k.now + 50, expires: k.now + 110, labels: [{ label: 'sig1', key: k.A, tamper: (s) => flip(s) }] }),
+            refused(AUTH_CODES.signature_invalid),
+            { client_address: THROTTLED_AGING, at: k.now + 50 },
+          ),
+          k.step(k.request({ created: k.now + 75, expires: k.now + 135 }), accepted(k.alice.agentUrl), { client_address: THROTTLED_AGING, at: k.now + 75 }),
         ],
       }),
     },
