@@ -19,6 +19,7 @@ export class BoundedMemo<V> {
   /** compute(), or its remembered answer for this key; an exception is thrown again and not remembered. */
   get(key: string, compute: () => V): V {
     const known = this.entries.get(key);
+    // Stryker disable next-line ConditionalExpression: computing again gives the very answer (see above)
     if (known !== undefined) return known;
     const value = compute();
     // Stryker disable all: which answers are kept, and for how long, changes no answer (see above), only the work

@@ -54,7 +54,7 @@ describe('bounded verifier stores', () => {
       cards.set(`https://a${i}.example`, { code: 'card_unreachable', description: 'gone', at: clock.t });
       largest = Math.max(largest, keySets.size, cards.size);
     }
-    expect(keySets.size).toBeLessThanOrEqual(2 * LIMITS.keySetRereadInterval.value);
+    expect(keySets.size).toBeLessThanOrEqual(4 * LIMITS.keySetRereadInterval.value);
     expect(largest).toBeLessThanOrEqual(4 * LIMITS.cardRefusalMemory.value);
   });
 });
