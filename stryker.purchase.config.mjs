@@ -10,6 +10,8 @@ export default {
   ...base,
   // messages.ts holds the words of problem details only, which the spec leaves open.
   mutate: ['src/purchase/**/*.ts', '!src/purchase/**/index.ts', '!src/purchase/messages.ts'],
+  // The suites that buy (vitest.mutation.purchase.config.ts), not the slower widget and browser checks.
+  vitest: { ...base.vitest, configFile: 'vitest.mutation.purchase.config.ts' },
   incremental: true,
   incrementalFile: 'mutation/purchase.incremental.json',
   jsonReporter: { fileName: 'reports/mutation/purchase.json' },
