@@ -3,8 +3,9 @@ import type { CaseDocuments, CaseExpect, CaseRequest, CaseStep, SignedRequestCas
 import { AUTH_ERRORS, type AuthErrorCode } from '../spec/auth-errors.js';
 import type { ServiceNaming } from '../spec/naming.js';
 import type { ReadingRecord } from '../spec/readings.js';
-import { PLATFORM_ROUTES } from '../spec/wire.js';
-import { agentAt, agentDocuments, keyFromName, type AgentIdentity, type KeyPair } from './identities.js';
+import { MEDIA_TYPES } from '../spec/media-types.js';
+import { PLATFORM_ROUTES, WELL_KNOWN } from '../spec/wire.js';
+import { agentAt, agentDocuments, cardDocument, keyFromName, keySetDocument, type AgentIdentity, type KeyPair } from './identities.js';
 import { buildSignedRequest, type LabelSpec, type RequestSpec } from './request-builder.js';
 
 /** What a scenario is built against: the time, the platform's host, and where nonces come from. */
@@ -107,6 +108,15 @@ export class Kit {
   /** The agent a type=directory case names: an origin beside the case's own agents (live, the case's own origin). */
   get directoryAgent(): AgentIdentity {
     return agentAt(this.env.agentOrigin.replace('agents.', 'directory.'));
+  }
+
+  /** The directory agent's key directory (key A, served with `mediaType`) and its card (with `card` members changed). */
+  directoryDocs(o: { mediaType?: string | undefined; card?: Record<string, unknown> } = { mediaType: MEDIA_TYPES.keyDirectory }): CaseDocuments {
+    const origin = this.directoryAgent;
+    return {
+      [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([this.A.publicJwk], o.mediaType),
+      [origin.cardUrl]: cardDocument(origin, o.card),
+    };
   }
 
   /** How far a boundary time keeps from the skew limit (ScenarioEnv.clockMargin). */

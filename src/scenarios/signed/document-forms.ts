@@ -155,10 +155,7 @@ const members: Scenario[] = [
     build: (k) => {
       const origin = k.directoryAgent;
       return {
-        documents: {
-          [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk], MEDIA_TYPES.keyDirectory),
-          [origin.cardUrl]: cardDocument(origin),
-        },
+        documents: k.directoryDocs(),
         steps: [
           k.step(
             withMember(k, `${origin.agentUrl}/`, SIGNATURE_AGENT_TYPES.directory),
@@ -176,10 +173,7 @@ const members: Scenario[] = [
       const origin = k.directoryAgent;
       const keyDirectory = origin.agentUrl + WELL_KNOWN.keyDirectory;
       return {
-        documents: {
-          [keyDirectory]: keySetDocument([k.A.publicJwk], MEDIA_TYPES.keyDirectory),
-          [origin.cardUrl]: cardDocument(origin, { jwks_uri: keyDirectory }),
-        },
+        documents: k.directoryDocs({ mediaType: MEDIA_TYPES.keyDirectory, card: { jwks_uri: keyDirectory } }),
         steps: [k.step(withMember(k, origin.agentUrl, SIGNATURE_AGENT_TYPES.directory), accepted(origin.agentUrl))],
       };
     },

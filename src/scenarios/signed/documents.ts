@@ -3,7 +3,7 @@ import { HEADERS } from '../../spec/headers.js';
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { LIMITS } from '../../spec/limits.js';
-import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
+import { SIGNATURE_AGENT_TYPES } from '../../spec/wire.js';
 import type { CaseDocument } from '../../cases/types.js';
 import { cardDocument, keyFromName, keySetDocument } from '../identities.js';
 import { accepted, allowing, refused, type Group, type Kit } from '../kit.js';
@@ -166,7 +166,7 @@ export const documents: Group = {
       build: (k) => {
         const origin = k.directoryAgent;
         return {
-          documents: { [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk]), [origin.cardUrl]: cardDocument(origin) },
+          documents: k.directoryDocs({ mediaType: undefined }),
           steps: [
             k.step(
               k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }),

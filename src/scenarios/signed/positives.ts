@@ -1,6 +1,5 @@
-import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
-import { cardDocument, keySetDocument } from '../identities.js';
+import { cardDocument } from '../identities.js';
 import { accepted, type Group } from '../kit.js';
 import { signatureAgentHeader } from '../request-builder.js';
 
@@ -88,10 +87,7 @@ export const positives: Group = {
       build: (k) => {
         const origin = k.directoryAgent;
         return {
-          documents: {
-            [origin.agentUrl + WELL_KNOWN.keyDirectory]: keySetDocument([k.A.publicJwk], MEDIA_TYPES.keyDirectory),
-            [origin.cardUrl]: cardDocument(origin),
-          },
+          documents: k.directoryDocs(),
           steps: [
             k.step(k.request({ signatureAgent: signatureAgentHeader(['sig1'], origin.agentUrl, SIGNATURE_AGENT_TYPES.directory) }), accepted(origin.agentUrl)),
           ],
