@@ -7,7 +7,14 @@ import type { ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
-import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, REFUND_STATES, type PaymentProblemRecord } from '../src/spec/payments.js';
+import {
+  CREDENTIAL_MEMBERS,
+  PAYMENT_PROBLEMS,
+  PURCHASE_BODY_MEMBERS,
+  REFUND_STATES,
+  STRIPE_PAYLOAD_MEMBERS,
+  type PaymentProblemRecord,
+} from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
@@ -19,6 +26,7 @@ import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 import { checkTimeout } from './lib/context.js';
 import { agingWaitSeconds } from '../src/harness/live-waits.js';
+import { paymentLiteral } from '../src/scenarios/purchases/dsl.js';
 
 /**
  * Section 7.4 (with 3 and 4.7) over HTTP at POST /api/mpp/credits: the 402 challenge, terms acceptance, card
@@ -242,12 +250,29 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
 
     check({
       id: 'purchase.malformed-credential',
-      title: 'an unreadable credential gets 402 malformed-credential with a fresh challenge',
+      title:
+        'an unreadable credential (not base64url; not one token; JSON null, an array, no challenge object, a challenge that is a string) gets 402 malformed-credential with a fresh challenge',
       requirements: ids(P.challengeShape),
       level: 'MUST',
       run: async (c) => {
         const b = await buyer(c, 'malformed');
-        expectPaidAnswer(await b.post({ headers: { [HEADERS.paymentAuthorization]: 'Payment not-base64url!' } }), PAYMENT_PROBLEMS.malformedCredential);
+        const payload = { [STRIPE_PAYLOAD_MEMBERS.spt]: token('settled') };
+        const unreadable = [
+          'Payment not-base64url!',
+          'Payment two tokens',
+          paymentLiteral(null),
+          paymentLiteral([]),
+          paymentLiteral({ [CREDENTIAL_MEMBERS.payload]: payload }),
+          paymentLiteral({ [CREDENTIAL_MEMBERS.challenge]: 'a challenge id', [CREDENTIAL_MEMBERS.payload]: payload }),
+        ];
+        for (const credential of unreadable) {
+          const answer = await b.post({ headers: { [HEADERS.paymentAuthorization]: credential } });
+          try {
+            expectPaidAnswer(answer, PAYMENT_PROBLEMS.malformedCredential);
+          } catch (error) {
+            throw new Error(`${HEADERS.paymentAuthorization}: ${credential}: ${(error as Error).message}`, { cause: error });
+          }
+        }
       },
     });
   });
@@ -530,6 +555,47 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const headers = cardPayment(offer.echo, paying, offer.version);
         expectPaidAnswer(await b.post({ headers }), E.charge_processing);
         await processorFinishes(c, paying, 'settled', true);
+        await processorFinishes(c, paying, 'settled', true);
+        await expectCreditedOnce(b);
+        expectPaidAnswer(await b.post({ headers }), E.purchase_already_granted);
+      },
+    });
+
+    check({
+      id: 'purchase.one-charge-settling-at-a-time',
+      title:
+        "while the buyer's card charge is still settling, a second challenge's credential gets 503 purchase_in_flight, nothing charged; once the processor reports the first settled, the same second credential is granted",
+      requirements: ids(E.purchase_in_flight, P.settledCreditedOnce, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'in-flight');
+        const first = await payable(c, b);
+        const paying = token('processing');
+        expectPaidAnswer(await b.post({ headers: cardPayment(first.echo, paying, first.version) }), E.charge_processing);
+        const second = await payable(c, b);
+        const secondHeaders = cardPayment(second.echo, token('settled'), second.version);
+        expectPaidAnswer(await b.post({ headers: secondHeaders }), E.purchase_in_flight);
+        if (target.purchases) expect(target.purchases.processor.charges.size, 'charges created').toBe(1);
+        await processorFinishes(c, paying, 'settled', true);
+        expectGranted(await b.post({ headers: secondHeaders }));
+      },
+    });
+
+    check({
+      id: 'purchase.outcome-unknown-settlement-credited',
+      title:
+        'charge_outcome_unknown, then the processor reports the charge settled: it is credited once (not refunded as matching nothing), and the credential then answers 409',
+      requirements: ids(P.settledCreditedOnce, E.charge_outcome_unknown, E.purchase_already_granted),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'unknown-reported');
+        const offer = await payable(c, b);
+        const paying = token('unknown');
+        const headers = cardPayment(offer.echo, paying, offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_outcome_unknown);
+        // The deployment never learned the charge's id; the report names it and the token it was paid with.
         await processorFinishes(c, paying, 'settled', true);
         await expectCreditedOnce(b);
         expectPaidAnswer(await b.post({ headers }), E.purchase_already_granted);

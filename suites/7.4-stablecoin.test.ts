@@ -7,6 +7,7 @@ import { decodeBase64urlJson, expiresAtSeconds, serializeCredential, type Challe
 import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
 import { REFERENCE_PRICED_PATH } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
+import { LIMITS } from '../src/spec/limits.js';
 import {
   CREDENTIAL_MEMBERS,
   PAYMENT_METHODS,
@@ -86,6 +87,17 @@ interface TransferShape {
   readonly feePayer?: true;
   /** Seconds past the challenge expiry the transaction stays valid. */
   readonly validPastExpiry?: number;
+  /** Valid before this clock second instead (null: no validBefore at all, valid for ever). */
+  readonly validBefore?: number | null;
+  readonly chainId?: number;
+  /** The contract the call goes to, instead of the quoted token. */
+  readonly token?: Hex;
+  /** A plain TIP-20 transfer of the amount to the recipient, with no memo. */
+  readonly plainTransfer?: true;
+  /** Native value the call carries beside the transfer. */
+  readonly value?: bigint;
+  /** Serialised without the wallet's signature. */
+  readonly unsigned?: true;
 }
 
 const transferData = (to: Hex, amount: bigint, memo: Hex): Hex =>
@@ -93,19 +105,25 @@ const transferData = (to: Hex, amount: bigint, memo: Hex): Hex =>
 
 /** A real signed Tempo (0x76) transaction making one transferWithMemo of the quote, valid until the challenge expiry; `shape` bends one part of it. */
 async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Promise<Hex> {
-  const data = transferData(shape.to ?? o.quote.recipient, shape.amount ?? BigInt(o.quote.amount), shape.memo ?? o.quote.memo);
-  const call = { to: o.quote.currency, data };
+  const to = shape.to ?? o.quote.recipient;
+  const amount = shape.amount ?? BigInt(o.quote.amount);
+  const data = shape.plainTransfer
+    ? encodeFunctionData({ abi: Abis.tip20, functionName: 'transfer', args: [to, amount] })
+    : transferData(to, amount, shape.memo ?? o.quote.memo);
+  const call = { to: shape.token ?? o.quote.currency, data, ...(shape.value === undefined ? {} : { value: shape.value }) };
+  const validBefore = shape.validBefore === undefined ? expiresAtSeconds(o.challenge) + (shape.validPastExpiry ?? 0) : shape.validBefore;
   const transaction = {
-    chainId: o.quote.chainId,
+    chainId: shape.chainId ?? o.quote.chainId,
     calls: shape.twice ? [call, call] : [call],
     nonce: 0,
     nonceKey: BigInt(++serial),
     gas: 200_000n,
     maxFeePerGas: 20_000_000_000n,
     maxPriorityFeePerGas: 1n,
-    validBefore: expiresAtSeconds(o.challenge) + (shape.validPastExpiry ?? 0),
+    ...(validBefore === null ? {} : { validBefore }),
     ...(shape.feePayer ? { feePayer: true } : {}),
   };
+  if (shape.unsigned) return Transaction.serialize(transaction as never) as Promise<Hex>;
   return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
 }
 
@@ -190,12 +208,19 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     { name: 'two transfers', shape: () => ({ twice: true }) },
     { name: 'a fee payer asked to sponsor it', shape: () => ({ feePayer: true }) },
     { name: 'validity past the challenge expiry', shape: () => ({ validPastExpiry: 60 }) },
+    { name: 'no validBefore (valid for ever)', shape: () => ({ validBefore: null }) },
+    { name: 'already expired', shape: (o) => ({ validBefore: expiresAtSeconds(o.challenge) - LIMITS.paymentChallengeLifetime.value - 1 }) },
+    { name: 'another chain', shape: (o) => ({ chainId: o.quote.chainId + 1 }) },
+    { name: 'another token contract', shape: () => ({ token: OTHER_ADDRESS }) },
+    { name: 'a plain transfer without the memo', shape: () => ({ plainTransfer: true }) },
+    { name: 'native value beside the transfer', shape: () => ({ value: 1n }) },
+    { name: 'no signature', shape: () => ({ unsigned: true }) },
   ];
 
   check({
     id: 'stablecoin.transaction-mismatch',
     title:
-      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer, validity past the expiry) gets a fresh stablecoin challenge and is never broadcast',
+      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer, validity past the expiry or none, already expired, another chain or token contract, a transfer without the memo, native value, no signature) gets a fresh stablecoin challenge and is never broadcast',
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {

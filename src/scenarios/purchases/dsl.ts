@@ -10,7 +10,7 @@ import {
 } from '../../spec/payments.js';
 import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../spec/problem-types.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
-import { PLATFORM_ROUTES } from '../../spec/wire.js';
+import { AUTH_SCHEMES, PLATFORM_ROUTES } from '../../spec/wire.js';
 import { quotedString } from '../../purchase/index.js';
 import { VECTOR_WALLETS, walletSource } from './credentials.js';
 import type { AnswerExpect, Caller, Deployment, InitialState, PurchaseBlock, PurchaseEvent, ReceiptRef, SettlementExpect, TransactionBuild } from './types.js';
@@ -145,6 +145,8 @@ export interface Scenario {
 }
 
 export const present = (spec: PresentSpec): ScenarioEvent => ({ type: 'present', ...spec });
+/** A Payment credential header whose token is the base64url of `value`'s JSON, whatever shape it has. */
+export const paymentLiteral = (value: unknown): string => `${AUTH_SCHEMES.payment} ${Buffer.from(JSON.stringify(value)).toString('base64url')}`;
 /** A request for a challenge (no credential). */
 export const ask = (expect: StatedExpect, spec: Omit<PresentSpec, 'expect'> = {}): ScenarioEvent => present({ ...spec, expect });
 /** A card credential for the challenge carried by event `challengeOf`. */

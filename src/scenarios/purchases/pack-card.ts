@@ -1,5 +1,5 @@
 import { HEADERS } from '../../spec/headers.js';
-import { PAYMENT_PROBLEMS as P } from '../../spec/payments.js';
+import { CREDENTIAL_MEMBERS as M, PAYMENT_PROBLEMS as P, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS as E } from '../../spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS as R } from '../../spec/purchase-requirements.js';
 import {
@@ -18,6 +18,7 @@ import {
   configure,
   granted,
   payCard,
+  paymentLiteral,
   present,
   problem,
   row,
@@ -29,6 +30,7 @@ import {
 const twice = (nano: string): string => String(2n * BigInt(nano));
 const required = problem(P.paymentRequired);
 const card = { method: STRIPE } as const;
+const aPayload = { [STRIPE_PAYLOAD_MEMBERS.spt]: 'spt_1' };
 
 /** POST /api/mpp/credits paid by card (the `stripe` method: a shared payment token). */
 export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
@@ -161,6 +163,22 @@ export const PACK_CARD_SCENARIOS: readonly Scenario[] = [
       present({ credential: { challengeOf: 0, spt: 'spt_1', echoOverride: { id: 'forged-challenge-id' } }, expect: problem(P.invalidChallenge) }),
       present({ credential: { challengeOf: 0, payload: {} }, expect: row(E['invalid-payload']) }),
       present({ credential: { challengeOf: 0, spt: 'spt_1', echoOverride: { method: 'lightning' } }, expect: row(E['method-unsupported']) }),
+      payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
+    ],
+  },
+  {
+    ...card,
+    id: 'pack-card-credential-unreadable-json',
+    description:
+      'A credential token that decodes to JSON but not to a credential (null, an array, no challenge object, a challenge that is a string): each is an unreadable credential (402 malformed-credential with a fresh challenge), never a failure of the server; the challenge is then paid.',
+    flags: ['Credential'],
+    covers: [],
+    events: [
+      ask(required),
+      present({ credential: { literal: paymentLiteral(null) }, expect: problem(P.malformedCredential) }),
+      present({ credential: { literal: paymentLiteral([]) }, expect: problem(P.malformedCredential) }),
+      present({ credential: { literal: paymentLiteral({ [M.payload]: aPayload }) }, expect: problem(P.malformedCredential) }),
+      present({ credential: { literal: paymentLiteral({ [M.challenge]: 'id', [M.payload]: aPayload }) }, expect: problem(P.malformedCredential) }),
       payCard(0, 'spt_1', granted(PACK_NANO, cardReceipt('pi_1'))),
     ],
   },
