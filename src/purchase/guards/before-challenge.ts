@@ -6,7 +6,7 @@ import { MESSAGES } from '../messages.js';
 import { codeAnswer, surfaceOf } from '../ports/outcome.js';
 import { stablecoinOf } from '../ports/stablecoin.js';
 import type { SharedGuard } from './guard.js';
-import { known } from './run.js';
+import { FACTS, known } from './run.js';
 
 export const SWITCHES: SharedGuard = {
   name: 'switches',
@@ -36,7 +36,7 @@ export const READABLE: SharedGuard = {
   codes: [PAYMENT_PROBLEMS.malformedCredential],
   why: 'Nothing a credential says can be judged until it parses; a fresh challenge rides on the refusal.',
   run: async (ctx) => {
-    const parsed = known(ctx.presented.parsed, 'the credential');
+    const parsed = known(ctx.presented.parsed, FACTS.credential);
     if (!parsed.ok) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.malformedCredential, MESSAGES.malformedCredential(parsed.detail));
     ctx.credential = parsed.credential;
     return undefined;
@@ -48,7 +48,7 @@ export const METHOD: SharedGuard = {
   codes: [PURCHASE_ERRORS['method-unsupported']],
   why: 'A method this surface does not sell by now cannot be paid, and its challenge is not looked up (400, no challenge): card always; the stablecoin only where transfers are offered.',
   run: async (ctx) => {
-    const method = known(ctx.credential, 'the credential').challenge.method;
+    const method = known(ctx.credential, FACTS.credential).challenge.method;
     if (!ctx.surface.methods(ctx).some((sold) => sold === method)) return purchaseAnswer(PURCHASE_ERRORS['method-unsupported'], surfaceOf(ctx.config));
     if (method === PAYMENT_METHODS.tempo) ctx.stablecoin = stablecoinOf(ctx.ports, ctx.config);
     return undefined;

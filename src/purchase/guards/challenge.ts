@@ -6,14 +6,14 @@ import { readTempoPayload } from '../tempo/payload.js';
 import { checkTempoTransaction } from '../tempo/transaction-check.js';
 import { quoteOf } from '../transfer/wallet.js';
 import type { SharedGuard } from './guard.js';
-import { known } from './run.js';
+import { FACTS, known } from './run.js';
 import { termsRefusal } from './terms.js';
 
 export const EXPIRY: SharedGuard = {
   name: 'expiry',
   codes: [PAYMENT_PROBLEMS.paymentExpired],
   why: 'A challenge is honoured for 300 seconds (section 8); a payment already sent behind an older one resumed above, so what is refused here was never paid.',
-  run: async (ctx) => (ctx.input.now > known(ctx.issued, 'the challenge').expiresAt ? ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.paymentExpired) : undefined),
+  run: async (ctx) => (ctx.input.now > known(ctx.issued, FACTS.challenge).expiresAt ? ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.paymentExpired) : undefined),
 };
 
 export const PAYLOAD: SharedGuard = {
@@ -21,7 +21,7 @@ export const PAYLOAD: SharedGuard = {
   codes: [PURCHASE_ERRORS['invalid-payload']],
   why: 'What pays must be in the payload before terms or payment are weighed: a card credential carries the shared payment token; a stablecoin one an unbroadcast transaction (never a hash, never a proof).',
   run: async (ctx) => {
-    const credential = known(ctx.credential, 'the credential');
+    const credential = known(ctx.credential, FACTS.credential);
     if (credential.challenge.method === PAYMENT_METHODS.tempo) {
       const payload = readTempoPayload(credential.payload);
       if (payload.kind !== 'transaction')
@@ -38,7 +38,7 @@ export const TERMS: SharedGuard = {
   codes: [PURCHASE_ERRORS['terms-acceptance-required'], PURCHASE_ERRORS['terms-version-stale']],
   why: 'Paying accepts the terms (7.4): a paid retry must carry assent to the current version, covered when signed, under a challenge issued with it; the last refusal that rides with a fresh challenge, before anything is counted or held.',
   run: async (ctx) => {
-    const refusal = termsRefusal(ctx.input, known(ctx.issued, 'the challenge'), ctx.config);
+    const refusal = termsRefusal(ctx.input, known(ctx.issued, FACTS.challenge), ctx.config);
     return refusal === undefined ? undefined : ctx.surface.fresh(ctx, refusal);
   },
 };
@@ -49,12 +49,12 @@ export const TRANSACTION: SharedGuard = {
   why: 'The transaction must pay the quote exactly and must not already answer another challenge; it is checked in full before anything is broadcast, and a mismatch is never broadcast.',
   methods: [PAYMENT_METHODS.tempo],
   run: async (ctx) => {
-    const issued = known(ctx.issued, 'the challenge');
+    const issued = known(ctx.issued, FACTS.challenge);
     const quote = quoteOf(issued);
     if (quote === undefined) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge);
-    const check = await checkTempoTransaction(known(ctx.serialized, 'the transaction'), quote, { expiresAt: issued.expiresAt, now: ctx.input.now });
+    const check = await checkTempoTransaction(known(ctx.serialized, FACTS.transaction), quote, { expiresAt: issued.expiresAt, now: ctx.input.now });
     if (!check.ok) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionDoesNotPay(check.mismatch, check.detail));
-    const stablecoin = known(ctx.stablecoin, 'the stablecoin');
+    const stablecoin = known(ctx.stablecoin, FACTS.stablecoin);
     if ((await stablecoin.ports.transfers.transferByHash(check.transfer.hash)) !== undefined)
       return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionUsed);
     ctx.transfer = check.transfer;

@@ -8,14 +8,14 @@ import { surfaceOf } from '../ports/outcome.js';
 import { sameTransfer, transferRecordFor } from '../transfer/record.js';
 import { broadcastTransferStep } from '../transfer/step.js';
 import type { PurchaseContext, SharedGuard } from './guard.js';
-import { cardTokenOf, giveBack, known, methodOf } from './run.js';
+import { cardTokenOf, giveBack, FACTS, known, methodOf } from './run.js';
 
 /** Opens the transfer record, claiming the challenge and the transaction hash; undefined once opened. */
 async function openTransfer<O>(ctx: PurchaseContext<O>): Promise<O | PurchaseAnswer | undefined> {
-  const issued = known(ctx.issued, 'the challenge');
-  const transfer = known(ctx.transfer, 'the transfer');
-  const stablecoin = known(ctx.stablecoin, 'the stablecoin').ports;
-  const opened = await stablecoin.transfers.openTransfer(transferRecordFor(issued, known(ctx.payer, 'the payer'), transfer, ctx.input.now));
+  const issued = known(ctx.issued, FACTS.challenge);
+  const transfer = known(ctx.transfer, FACTS.transfer);
+  const stablecoin = known(ctx.stablecoin, FACTS.stablecoin).ports;
+  const opened = await stablecoin.transfers.openTransfer(transferRecordFor(issued, known(ctx.payer, FACTS.payer), transfer, ctx.input.now));
   if (opened.opened) {
     ctx.transferRecord = opened.record;
     return undefined;
@@ -30,9 +30,9 @@ async function openTransfer<O>(ctx: PurchaseContext<O>): Promise<O | PurchaseAns
 
 /** Opens the charge record, claiming the challenge and the token; undefined once opened. */
 async function openCharge<O>(ctx: PurchaseContext<O>): Promise<O | PurchaseAnswer | undefined> {
-  const issued = known(ctx.issued, 'the challenge');
+  const issued = known(ctx.issued, FACTS.challenge);
   const token = cardTokenOf(ctx);
-  const opened = await ctx.ports.store.openCharge(chargeRecordFor(issued, known(ctx.payer, 'the payer'), token, ctx.input.now));
+  const opened = await ctx.ports.store.openCharge(chargeRecordFor(issued, known(ctx.payer, FACTS.payer), token, ctx.input.now));
   if (opened.opened) {
     ctx.charge = opened.record;
     return undefined;
@@ -67,10 +67,10 @@ export const CHARGE: SharedGuard = {
   why: 'Last, and always answering: the card charge is sent (or the transaction broadcast) and the processor or network outcome becomes the answer of what this surface sells.',
   run: async (ctx) => {
     if (methodOf(ctx) === PAYMENT_METHODS.tempo) {
-      const step = await broadcastTransferStep(known(ctx.transferRecord, 'the transfer record'), known(ctx.stablecoin, 'the stablecoin').ports);
+      const step = await broadcastTransferStep(known(ctx.transferRecord, FACTS.transferRecord), known(ctx.stablecoin, FACTS.stablecoin).ports);
       return ctx.surface.afterTransfer(ctx, step);
     }
-    const record = known(ctx.charge, 'the charge record');
+    const record = known(ctx.charge, FACTS.chargeRecord);
     return ctx.surface.afterCharge(
       ctx,
       await chargeStep(record, () => ctx.ports.processor.charge(record.token, record.price, record.idempotencyKey), ctx.ports),

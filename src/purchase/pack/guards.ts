@@ -9,7 +9,7 @@ import { EXPIRY, PAYLOAD, TERMS, TRANSACTION } from '../guards/challenge.js';
 import type { PurchaseContext, PurchaseGuard } from '../guards/guard.js';
 import { CHARGE, RECORD } from '../guards/payment.js';
 import { ownerlessCapRefusal } from '../guards/refusals.js';
-import { known } from '../guards/run.js';
+import { FACTS, known } from '../guards/run.js';
 import { SAME_CREDENTIAL } from '../guards/same-credential.js';
 import { MESSAGES } from '../messages.js';
 import { surfaceOf, type PurchaseOutcome } from '../ports/outcome.js';
@@ -34,13 +34,13 @@ const PACK_CHALLENGE: PackGuard = {
   why: 'The credential must echo, byte for byte, a pack challenge issued here and not yet redeemed; a pack challenge is honoured whatever resource issued it, a single-call one never here (7.4).',
   run: async (ctx) => {
     const { ports, surface } = ctx;
-    const credential = known(ctx.credential, 'the credential');
+    const credential = known(ctx.credential, FACTS.credential);
     const echo = credential.challenge;
     const issued = await ports.store.challenge(echo.id);
     if (issued === undefined || !sameEcho(issued.echo, echo)) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge);
     if (issued.kind !== PURCHASE_KINDS.pack) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surfaceOf(ctx.config));
     if (echo.method === PAYMENT_METHODS.tempo) {
-      const redeemed = await known(ctx.stablecoin, 'the stablecoin').ports.transfers.transferOf(issued.id);
+      const redeemed = await known(ctx.stablecoin, FACTS.stablecoin).ports.transfers.transferOf(issued.id);
       if (redeemed !== undefined) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge, MESSAGES.redeemedByTransaction);
     } else {
       const redeemed = await ports.store.chargeOf(issued.id);
@@ -58,7 +58,7 @@ const OWNERLESS: PackGuard = {
   name: 'ownerless',
   codes: [PURCHASE_ERRORS.ownerless_balance_cap],
   why: 'An agent without an owner may hold only so much purchased balance (7.4 403), unless a covered operator key claims it; the pack adds to the balance, a single call is spent on itself.',
-  run: (ctx) => ownerlessCapRefusal({ input: ctx.input, buyer: known(ctx.payer, 'the payer') }, ctx.ports, ctx.config),
+  run: (ctx) => ownerlessCapRefusal({ input: ctx.input, buyer: known(ctx.payer, FACTS.payer) }, ctx.ports, ctx.config),
 };
 
 /**

@@ -1,6 +1,6 @@
 import { PAYMENT_METHODS, PURCHASE_KINDS } from '../../spec/payments.js';
 import type { PurchaseSurface } from '../guards/guard.js';
-import { known, methodOf } from '../guards/run.js';
+import { FACTS, known, methodOf } from '../guards/run.js';
 import { withFreshChallenge } from '../issue.js';
 import type { PurchaseOutcome, PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
@@ -29,6 +29,6 @@ export function packSurface(input: PurchaseRequest, ports: PurchasePorts, config
     afterCharge: async (_ctx, step) => packChargeAnswer(step, ports, config, input.now),
     afterTransfer: async (_ctx, step) => packTransferAnswer(step, ports, config, input.now),
     // The pack's price now, as the pack has always counted it (not the challenge's quote).
-    walletCapAmount: (ctx) => known(ctx.stablecoin, 'the stablecoin').offer.amount,
+    walletCapAmount: (ctx) => known(ctx.stablecoin, FACTS.stablecoin).offer.amount,
   };
 }

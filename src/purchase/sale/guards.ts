@@ -8,7 +8,7 @@ import { EXPIRY, PAYLOAD, TERMS, TRANSACTION } from '../guards/challenge.js';
 import type { PurchaseContext, PurchaseGuard } from '../guards/guard.js';
 import { CHARGE, RECORD } from '../guards/payment.js';
 import { presentedCredential } from '../guards/presented.js';
-import { cardTokenOf, known, purchaseContext } from '../guards/run.js';
+import { cardTokenOf, FACTS, known, purchaseContext } from '../guards/run.js';
 import { SAME_CREDENTIAL } from '../guards/same-credential.js';
 import { MESSAGES } from '../messages.js';
 import { codeAnswer, surfaceOf } from '../ports/outcome.js';
@@ -63,7 +63,7 @@ const CALL_CHALLENGE: SaleGuard = {
   why: 'The credential must echo, byte for byte, a single-call challenge issued by this very resource and not yet paid (7.4: a call challenge is redeemed only where issued; a pack one only at /api/mpp/credits).',
   run: async (ctx) => {
     const { ports, surface } = ctx;
-    const echo = known(ctx.credential, 'the credential').challenge;
+    const echo = known(ctx.credential, FACTS.credential).challenge;
     const issued = await ports.store.challenge(echo.id);
     if (issued === undefined || !sameEcho(issued.echo, echo)) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge);
     if (issued.kind !== PURCHASE_KINDS.exact) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surfaceOf(ctx.config));
@@ -80,7 +80,7 @@ const CALL_BUYER: SaleGuard = {
   codes: [PURCHASE_ERRORS.terms_acceptance_unauthenticated, PURCHASE_ERRORS.buyer_inactive, PURCHASE_ERRORS.metered_not_ready],
   why: "The challenge names who buys: an agent's call only by a request authenticated as that agent, and only while it is active; a call naming no agent only while unidentified calls are sold.",
   run: async (ctx) => {
-    const issued = known(ctx.issued, 'the challenge');
+    const issued = known(ctx.issued, FACTS.challenge);
     const account = accountOf(issued);
     if (account !== null) {
       if (ctx.input.buyer?.agentUrl !== account) return purchaseAnswer(PURCHASE_ERRORS.terms_acceptance_unauthenticated, surfaceOf(ctx.config));
@@ -99,8 +99,8 @@ const CALL_PRICE: SaleGuard = {
   methods: [PAYMENT_METHODS.tempo],
   run: (ctx) => {
     const { sale } = ctx.config;
-    const issued = known(ctx.issued, 'the challenge');
-    const token = known(ctx.stablecoin, 'the stablecoin').offer.token;
+    const issued = known(ctx.issued, FACTS.challenge);
+    const token = known(ctx.stablecoin, FACTS.stablecoin).offer.token;
     if (issued.price.amount === sale.stablecoinAmount && issued.price.currency.toLowerCase() === token.toLowerCase() && issued.creditNano === sale.priceNano)
       return undefined;
     return purchaseAnswer(PURCHASE_ERRORS.metered_unavailable_for_stablecoin, surfaceOf(ctx.config));
@@ -113,7 +113,7 @@ const CALL_CARD: SaleGuard = {
   why: "The per-call card offer must still be payable (open, priced as quoted, sold in the card's country) and the card known, since the caps count it; after the pack's own market check, before anything is held.",
   methods: [PAYMENT_METHODS.stripe],
   run: async (ctx) => {
-    const instrument = await perCallCardInstrument(known(ctx.issued, 'the challenge'), cardTokenOf(ctx), ctx.ports, ctx.config);
+    const instrument = await perCallCardInstrument(known(ctx.issued, FACTS.challenge), cardTokenOf(ctx), ctx.ports, ctx.config);
     if (instrument === undefined) return purchaseAnswer(PURCHASE_ERRORS.metered_unavailable_for_card, surfaceOf(ctx.config));
     ctx.instrument = instrument;
     return undefined;
@@ -131,9 +131,9 @@ const CAPS: SaleGuard = {
   why: "Counting is a change, so it runs under the buyer's lock once nothing else refuses; the buyer's own cap, then the card's or wallet's, then the platform's (sale/caps.ts). A refusal after it gives the counts back.",
   run: async (ctx) => {
     const { input } = ctx;
-    const instrument = ctx.transfer?.wallet ?? known(ctx.instrument, 'the card');
+    const instrument = ctx.transfer?.wallet ?? known(ctx.instrument, FACTS.card);
     const subject = {
-      account: known(ctx.account, 'the account'),
+      account: known(ctx.account, FACTS.account),
       ...(input.identity === undefined ? {} : { identity: input.identity }),
       clientAddress: input.clientAddress,
       instrument,
@@ -151,10 +151,10 @@ const SALE_RECORD: SaleGuard = {
   codes: [],
   why: 'The sale is recorded with the caps it took once its payment record is open and before the payment is sent, so a payment that captures nothing gives them back exactly once.',
   run: async (ctx) => {
-    const caps = known(ctx.caps, 'the caps');
-    const issued = known(ctx.issued, 'the challenge');
+    const caps = known(ctx.caps, FACTS.caps);
+    const issued = known(ctx.issued, FACTS.challenge);
     await ctx.ports.sales.open(
-      saleOf(issued, known(ctx.account, 'the account'), known(ctx.payer, 'the payer'), ctx.input.now, { caps: caps.names, capDay: caps.day }),
+      saleOf(issued, known(ctx.account, FACTS.account), known(ctx.payer, FACTS.payer), ctx.input.now, { caps: caps.names, capDay: caps.day }),
     );
     return undefined;
   },

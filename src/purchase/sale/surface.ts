@@ -1,6 +1,6 @@
 import { PAYMENT_METHODS } from '../../spec/payments.js';
 import type { PurchaseSurface } from '../guards/guard.js';
-import { known, methodOf, releaseHeld } from '../guards/run.js';
+import { FACTS, known, methodOf, releaseHeld } from '../guards/run.js';
 import type { SaleOutcome } from './answer.js';
 import { resumeSale, saleChargeAnswer } from './charge.js';
 import { callMethodsOffered, freshSaleChallenge, isCallHere, offerFor } from './offer.js';
@@ -37,6 +37,6 @@ export function saleSurface(input: SaleRequest, ports: SalePorts, config: SaleCo
       await releaseHeld(ctx);
       return saleTransferAnswer(step, input, ports, config);
     },
-    walletCapAmount: (ctx) => known(ctx.issued, 'the challenge').price.amount,
+    walletCapAmount: (ctx) => known(ctx.issued, FACTS.challenge).price.amount,
   };
 }
