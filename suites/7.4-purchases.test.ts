@@ -277,6 +277,35 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     });
   });
 
+  describe('challenges the deployment did not issue', () => {
+    check({
+      id: 'purchase.challenge-not-issued',
+      title:
+        'a credential echoing a challenge id never issued, or an issued challenge with a member changed, gets 402 invalid-challenge with a fresh challenge, nothing charged',
+      requirements: ids(P.challengeShape),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'not-issued');
+        const offer = await payable(c, b);
+        const last = offer.echo.id.endsWith('A') ? 'B' : 'A';
+        const forged: ReadonlyArray<readonly [string, ChallengeEcho]> = [
+          ['an id never issued', { ...offer.echo, id: `${offer.echo.id.slice(0, -1)}${last}` }],
+          ['the realm changed', { ...offer.echo, realm: `${offer.echo.realm}.example` }],
+        ];
+        for (const [what, echo] of forged) {
+          const answer = await b.post({ headers: cardPayment(echo, token('settled'), offer.version) });
+          try {
+            expectPaidAnswer(answer, PAYMENT_PROBLEMS.invalidChallenge);
+          } catch (error) {
+            throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
+          }
+        }
+        expectNothingCharged();
+      },
+    });
+  });
+
   describe('paying by card', () => {
     check({
       id: 'purchase.granted-then-already-granted',
@@ -558,6 +587,26 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         await processorFinishes(c, paying, 'settled', true);
         await expectCreditedOnce(b);
         expectPaidAnswer(await b.post({ headers }), E.purchase_already_granted);
+      },
+    });
+
+    check({
+      id: 'purchase.grant-failed',
+      title: 'the card payment settled but the pack could not be credited: 503 grant_failed; the same credential credits once, charged once',
+      requirements: ids(E.grant_failed, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'grant-failed');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+        p.store.failGrants = 1;
+        expectPaidAnswer(await b.post({ headers }), E.grant_failed);
+        expect(await p.store.balance(b.agentUrl), 'nothing credited yet').toBe('0');
+        expectGranted(await b.post({ headers }));
+        await expectCreditedOnce(b);
+        expect(p.processor.charges.size, 'charges created').toBe(1);
       },
     });
 

@@ -8,6 +8,7 @@ import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
 import { REFERENCE_PRICED_PATH } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
+import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
 import {
   CREDENTIAL_MEMBERS,
   PAYMENT_METHODS,
@@ -298,6 +299,23 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   });
 
   check({
+    id: 'stablecoin.closed-market',
+    title: 'a wallet placed in a market where purchases are closed: 403 purchases_unavailable_region, nothing broadcast',
+    requirements: ids(E.purchases_unavailable_region, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'closed-market');
+      const p = target.purchases!;
+      p.stablecoin.locations.place(wallet.address, 'NZ');
+      p.config = { ...p.config, closedMarkets: ['NZ'] };
+      const o = await offer(b);
+      expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.purchases_unavailable_region);
+      expect(broadcasts(), 'broadcasts').toBe(0);
+    },
+  });
+
+  check({
     id: 'stablecoin.wallet-daily-cap',
     title: 'a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast',
     requirements: ids(E.wallet_daily_cap, P.noChallengeOnCodes),
@@ -349,6 +367,28 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
       expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
       expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
+    },
+  });
+
+  check({
+    id: 'stablecoin.tempo-unavailable-not-after-expiry',
+    title:
+      'network unreachable: 503 tempo_unavailable; the same credential presented after the challenge expired is never broadcast and is answered with a fresh challenge',
+    requirements: ids(E.tempo_unavailable, P.expiredFreshChallenge),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults', 'clock-control');
+      const b = await buyer(c, 'unavailable-expired');
+      const o = await offer(b);
+      const headers = tempoPayment(o, transaction(await signTransfer(o)));
+      target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
+      expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
+      // 7.4: "re-present the same credential after Retry-After while challenge and transaction are valid".
+      await b.advance(LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1);
+      const late = await b.post({ headers });
+      expect(late.status, `the same credential after expiry: ${late.status} ${late.refusal ?? ''}`).toBe(402);
+      tempoOffer(late);
+      expect(target.purchases!.stablecoin.network.broadcastHashes(), 'transfers that reached the network').toHaveLength(0);
     },
   });
 
