@@ -168,6 +168,14 @@ export const READINGS = Object.freeze({
       "The whole type URL is judged, never its last segment alone: against the embedded reference, its own {problems_url} and the Payment scheme's base; against a live deployment, the address of the first type of each kind it answers with, which every later type of that kind must share.",
     reference: '{problems_url} is <origin>/problems; {payment_problems_url} is https://paymentauth.org/problems.',
   }),
+  nonMatchingTransaction: reading('READING-NON-MATCHING-TRANSACTION', ['7.4'], 'Which problem answers a transaction that does not pay the quote', {
+    text: '7.4: "A non-matching transaction is answered with a fresh challenge and never broadcast." The invalid-payload row: "Payload readable but not admitted: stablecoin challenge admits payload.type transaction only". No problem type is named for a transaction of type transaction that pays the wrong amount, address, memo, chain or token, makes other calls, is unsigned, or is valid at the wrong times.',
+    standard:
+      'The Payment HTTP authentication scheme draft: verification-failed for a payment proof that does not verify, invalid-payload for a payload the method does not admit.',
+    accepted:
+      'A 402 carrying one fresh stablecoin challenge whose problem type is verification-failed or invalid-payload, and nothing broadcast.',
+    reference: 'verification-failed: the payload is of the admitted type, and what it carries does not pay the quote.',
+  }),
   purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
     text: '7.4: "A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components. An unsigned caller of a resource that sells single calls gets a 402 sized to that call". What a signed agent that sets neither (or sets one the signature does not cover) gets is not said.',
     accepted:

@@ -2,10 +2,10 @@ import { jsonOf, rewrite, setJson } from '../mutants/answer.js';
 import { isToken, parseAuthenticate, quotedString, type Clock } from '../purchase/index.js';
 import { HTTP_DATE_FIELD } from '../purchase/wire.js';
 import { HEADERS } from '../spec/headers.js';
-import { LINK_RELS, PAYMENT_CACHE_CONTROL, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../spec/payments.js';
+import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';
 import { PURCHASE_REQUIREMENTS as P } from '../spec/purchase-requirements.js';
-import { PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
+import { PURCHASE_ERROR_LIST, PURCHASE_ERRORS } from '../spec/purchase-errors.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
 import type { Variant } from './types.js';
 
@@ -136,6 +136,22 @@ export const PURCHASE_VARIANTS: readonly Variant[] = [
       answer: rewrite(
         () => deploymentClock !== undefined,
         (a) => a.headers.set(HTTP_DATE_FIELD, new Date((deploymentClock!.now() - 2) * 1000).toUTCString()),
+      ),
+    },
+  },
+  {
+    id: 'purchase-mismatch-invalid-payload',
+    description: 'answers a stablecoin transaction that does not pay the quote with the invalid-payload problem, not verification-failed',
+    readings: ['nonMatchingTransaction'],
+    requirements: [M.stablecoinNonMatching.id],
+    platform: {
+      answer: rewrite(
+        (a) => a.status === 402 && String(jsonOf(a)?.type ?? '').endsWith(`/${PAYMENT_PROBLEMS.verificationFailed.slug}`),
+        (a) => {
+          const body = jsonOf(a)!;
+          const type = String(body.type).replace(/[^/]*$/, PURCHASE_ERRORS['invalid-payload'].code);
+          setJson(a, { ...body, type, title: 'Invalid Payload' });
+        },
       ),
     },
   },
