@@ -370,6 +370,26 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     });
 
     check({
+      id: 'purchase.terms-changed-after-challenge',
+      title:
+        "terms changed after the challenge was issued: its credential with assent to the new version gets 402 terms-version-stale (the challenge's version is no longer current) with a fresh challenge naming the new version, nothing charged",
+      requirements: ids(E['terms-version-stale']),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'terms-changed');
+        const offer = await payable(c, b);
+        const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+        const next = `${offer.version}-next`;
+        p.config = { ...p.config, terms: { ...p.config.terms, version: next } };
+        const answer = await b.post({ headers: cardPayment(offer.echo, token('settled'), next) });
+        expectPaidAnswer(answer, E['terms-version-stale']);
+        expect(challengeOf(answer).version, 'the fresh challenge names the new version').toBe(next);
+        expectNothingCharged();
+      },
+    });
+
+    check({
       id: 'purchase.method-unsupported',
       title: 'a credential echoing a method the resource does not accept: 400 method-unsupported, no challenge',
       requirements: ids(E['method-unsupported']),
@@ -700,6 +720,27 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         arrange: (p) => (p.store.failAssent = true),
       },
     ];
+    check({
+      id: 'purchase.ownerless-claimed-by-owner-key',
+      title:
+        'an ownerless agent at the cap: a covered X-Service-Owner-Key the deployment does not hold is refused 403 ownerless_balance_cap; one it holds claims the agent and the purchase goes through',
+      requirements: ids(E.ownerless_balance_cap),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'ownerless-claimed');
+        const offer = await payable(c, b);
+        const key = records() ? 'rk_conformance_operator' : (target.ownerKey ?? c.notRun('needs --owner-key: an operator key the deployment holds'));
+        await arrange(target, c, { state: AGENT_STATES.ownerlessAtCap, agent: b.agentUrl }, (p) => {
+          p.buyers.ownerless.add(b.agentUrl);
+          p.config = { ...p.config, ownerlessBalanceCapNano: '0', ownerKeys: [key] };
+        });
+        const pay = (ownerKey: string) => ({ ...cardPayment(offer.echo, token('settled'), offer.version), [HEADERS.ownerKey]: ownerKey });
+        expectPaidAnswer(await b.post({ headers: pay(`${key}-not-held`) }), E.ownerless_balance_cap);
+        expectGranted(await b.post({ headers: pay(key) }));
+      },
+    });
+
     for (const fault of faults) {
       check({
         id: `purchase.${fault.record.code.replaceAll('_', '-')}`,

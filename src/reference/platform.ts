@@ -203,7 +203,8 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
       : createReferencePurchases<T>({
           origin,
           clock: ports.clock,
-          config: naming ? { naming, ...options.purchases } : (options.purchases ?? {}),
+          // The operator keys that continue a key (5.2) also claim an ownerless agent at its purchase cap (7.4).
+          config: { ...(naming ? { naming } : {}), ...(options.ownerKeys ? { ownerKeys: options.ownerKeys } : {}), ...options.purchases },
           ...(options.purchaseStores ? { stores: options.purchaseStores } : {}),
         });
   if (purchases && faults.some((f) => f.purchases) && options.purchaseStores)

@@ -21,11 +21,11 @@ const CLIENT = { id: 'suite', secret: 'client-secret-e2e' };
  * 45 of the 278 checks issue 14 counted, plus the two publish checks added since that no public surface can show
  * (publish.agent-custom-tools, publish.tool-billing: READING-WIDGET-PUBLISH-OBSERVED), plus two checks added since
  * whose steps lie minutes apart and so run only with --allow-waits (signed.replay-until-skew-ends,
- * signed.throttle-failures-age-out), plus three purchase checks added since that script the embedded reference's
- * stores and stablecoin network (payment-faults): purchase.grant-failed, stablecoin.closed-market and
- * stablecoin.tempo-unavailable-not-after-expiry.
+ * signed.throttle-failures-age-out), plus four purchase checks added since that script the embedded reference's
+ * stores, terms and stablecoin network (payment-faults): purchase.grant-failed, purchase.terms-changed-after-challenge,
+ * stablecoin.closed-market and stablecoin.tempo-unavailable-not-after-expiry.
  */
-const MOST_NOT_RUN = 52;
+const MOST_NOT_RUN = 53;
 /** A reason names what to add: an option, the in-process run, or says plainly that nothing can. */
 const SAYS_WHAT_TO_ADD = /--[a-z][a-z-]+|in-process|nothing a run can add/;
 
