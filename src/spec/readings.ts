@@ -172,8 +172,7 @@ export const READINGS = Object.freeze({
     text: '7.4: "A non-matching transaction is answered with a fresh challenge and never broadcast." The invalid-payload row: "Payload readable but not admitted: stablecoin challenge admits payload.type transaction only". No problem type is named for a transaction of type transaction that pays the wrong amount, address, memo, chain or token, makes other calls, is unsigned, or is valid at the wrong times.',
     standard:
       'The Payment HTTP authentication scheme draft: verification-failed for a payment proof that does not verify, invalid-payload for a payload the method does not admit.',
-    accepted:
-      'A 402 carrying one fresh stablecoin challenge whose problem type is verification-failed or invalid-payload, and nothing broadcast.',
+    accepted: 'A 402 carrying one fresh stablecoin challenge whose problem type is verification-failed or invalid-payload, and nothing broadcast.',
     reference: 'verification-failed: the payload is of the admitted type, and what it carries does not pay the quote.',
   }),
   purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
