@@ -20,7 +20,17 @@ import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { arrange, Buyer, cardPayment, freshTestToken, expectPaidAnswer, expectSucceeded, needCapabilities, type PaidExchange } from './lib/buyer.js';
+import {
+  arrange,
+  Buyer,
+  cardPayment,
+  freshTestToken,
+  expectPaidAnswer,
+  expectPaidAnswerOf,
+  expectSucceeded,
+  needCapabilities,
+  type PaidExchange,
+} from './lib/buyer.js';
 import { AGENT_STATES, TOKEN_STATES, type AgentState } from '../src/contract/test-control.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
@@ -267,11 +277,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         ];
         for (const credential of unreadable) {
           const answer = await b.post({ headers: { [HEADERS.paymentAuthorization]: credential } });
-          try {
-            expectPaidAnswer(answer, PAYMENT_PROBLEMS.malformedCredential);
-          } catch (error) {
-            throw new Error(`${HEADERS.paymentAuthorization}: ${credential}: ${(error as Error).message}`, { cause: error });
-          }
+          expectPaidAnswerOf(`${HEADERS.paymentAuthorization}: ${credential}`, answer, PAYMENT_PROBLEMS.malformedCredential);
         }
       },
     });
@@ -295,11 +301,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         ];
         for (const [what, echo] of forged) {
           const answer = await b.post({ headers: cardPayment(echo, token('settled'), offer.version) });
-          try {
-            expectPaidAnswer(answer, PAYMENT_PROBLEMS.invalidChallenge);
-          } catch (error) {
-            throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
-          }
+          expectPaidAnswerOf(what, answer, PAYMENT_PROBLEMS.invalidChallenge);
         }
         expectNothingCharged();
       },

@@ -57,6 +57,16 @@ export function expectPaidAnswer(
   if (problems.length) expect.fail(problems.join('\n'));
 }
 
+/** As expectPaidAnswer, for one of several presentations a check makes: the failure names `what` was presented. */
+export function expectPaidAnswerOf(
+  what: string,
+  exchange: { readonly response: TargetResponse; readonly facts: PaidExchangeFacts },
+  expected: PurchaseErrorRecord | PaymentProblemRecord,
+): void {
+  const problems = purchaseAnswerProblems(exchange.response, expected, exchange.facts);
+  if (problems.length) expect.fail(`${what}: ${problems.join('\n')}`);
+}
+
 /** A paid route's documented success: 2xx (the spec shows no body or status beyond that), with no challenge on it. */
 export function expectSucceeded(exchange: PaidExchange, what: string): void {
   expect(exchange.status >= 200 && exchange.status < 300, `${what} succeeds (2xx), got ${exchange.status} ${exchange.refusal ?? ''}`).toBe(true);
