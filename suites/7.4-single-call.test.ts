@@ -16,6 +16,7 @@ import {
   cardPayment,
   freshTestToken,
   expectPaidAnswer,
+  expectPaidAnswerOf,
   expectSucceeded,
   needCapabilities,
   type PaidExchange,
@@ -282,6 +283,45 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(0);
       },
     });
+
+    check({
+      id: 'single-call.metered-unavailable-card-country-or-price',
+      title: 'a card outside the per-call markets, or a price changed after the challenge: 403 metered_unavailable_for_card; a card inside them is served',
+      requirements: ids(E.metered_unavailable_for_card),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        // Registering the buyer may build the in-process reference anew: its purchase machine is read after.
+        const b = await buyer(c, 'card-country');
+        const p = purchases(c);
+        const before = p.saleOffer;
+        const charged = p.processor.chargeCalls();
+        try {
+          setSale(() => ({ cardCountries: ['DE', 'FR'] }));
+          const [inside, outside, repriced] = [token('settled'), token('settled'), token('settled')];
+          p.processor.countries.set(inside, 'FR').set(outside, 'GB').set(repriced, 'FR');
+          const refused = await payable(c, b);
+          expectPaidAnswerOf(
+            'a card from GB',
+            await call(c, b, { headers: cardPayment(refused.echo, outside, refused.version) }),
+            E.metered_unavailable_for_card,
+          );
+          const served = await payable(c, b);
+          expectServed(await call(c, b, { headers: cardPayment(served.echo, inside, served.version) }));
+
+          const quoted = await payable(c, b);
+          setSale((sale) => ({ price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } }));
+          expectPaidAnswerOf(
+            'the price changed after the challenge',
+            await call(c, b, { headers: cardPayment(quoted.echo, repriced, quoted.version) }),
+            E.metered_unavailable_for_card,
+          );
+          expect(p.processor.chargeCalls() - charged, 'charged once, for the card inside the markets').toBe(1);
+        } finally {
+          p.saleOffer = before;
+        }
+      },
+    });
   });
 
   describe('daily caps (429 with Retry-After)', () => {
@@ -390,6 +430,35 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     });
 
     check({
+      id: 'single-call.failed-call-no-receipt',
+      title:
+        'the call ran and failed: its error answer carries the terms headers and no Payment-Receipt; the charge is refunded, and the same credential again is 409 call_refunded',
+      requirements: ids(P.receiptOnSuccessOnly, P.termsOnFunded, E.call_refunded),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'failed-call');
+        const p = purchases(c);
+        const offer = await payable(c, b);
+        const paidWith = token('settled');
+        const headers = cardPayment(offer.echo, paidWith, offer.version);
+        p.sale.server.enqueue('failed');
+        const failed = await call(c, b, { headers });
+        // The spec gives no status for a call that ran and failed; the resource's own error answer or 409 call_refunded both fit.
+        expect(failed.status >= 200 && failed.status < 300, `a call that failed is not answered as a success (got ${failed.status})`).toBe(false);
+        expect(failed.response.headers[HEADERS.paymentReceipt], `no Payment-Receipt on the ${failed.status} of a call that failed`).toBeUndefined();
+        const terms = termsHeaderProblems(failed.response, failed.facts);
+        if (terms.length) expect.fail(`the funded call's ${failed.status}: ${terms.join('\n')}`);
+        expectPaidAnswer(await call(c, b, { headers }), E.call_refunded);
+        const charge = p.processor.chargeIdOf(paidWith);
+        expect(
+          charge === undefined ? [] : p.processor.refunds,
+          `the card charge ${charge ?? '(none)'} is refunded (409 call_refunded: "refunded, not served")`,
+        ).toContain(charge);
+      },
+    });
+
+    check({
       id: 'single-call.funding-failed',
       title: 'credited but the call could not be funded: 503 funding_failed with the purchase block',
       requirements: ids(E.funding_failed),
@@ -402,6 +471,46 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
         expectPaidAnswer(answer, E.funding_failed);
         expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toBeDefined();
+      },
+    });
+
+    check({
+      id: 'single-call.balance-after-funding-failed',
+      title:
+        'credited but unfunded (503 funding_failed): the request without a credential is then paid from the balance; a call meanwhile, while that one holds the balance, is 503 funding_unavailable',
+      requirements: ids(E.funding_failed, E.funding_unavailable, P.termsOnFunded),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'unfunded-then-balance');
+        const p = purchases(c);
+        const offer = await payable(c, b);
+        const funding = p.sale.ports.funding as MemoryFunding;
+        funding.failHold = true;
+        try {
+          expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.funding_failed);
+        } finally {
+          funding.failHold = false;
+        }
+        const server = p.sale.server;
+        const ran = server.ran.length;
+        let meanwhile: PaidExchange | undefined;
+        server.during = async () => {
+          server.during = undefined;
+          meanwhile = await call(c, b);
+        };
+        let served: PaidExchange;
+        try {
+          served = await call(c, b);
+        } finally {
+          server.during = undefined;
+        }
+        expectSucceeded(served, 'the call paid from the balance the purchase credited');
+        const terms = termsHeaderProblems(served.response, served.facts);
+        if (terms.length) expect.fail(`the call paid from the balance: ${terms.join('\n')}`);
+        if (meanwhile === undefined) return expect.fail('the call was never run, so no second call could be made while it held the balance');
+        expectPaidAnswerOf('a second call while the first holds the whole balance', meanwhile, E.funding_unavailable);
+        expect(server.ran.length - ran, 'calls run: the one paid from the balance').toBe(1);
       },
     });
 

@@ -21,7 +21,7 @@ import {
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
-import { Buyer, expectPaidAnswer, needCapabilities, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import { Buyer, expectPaidAnswer, expectPaidAnswerOf, needCapabilities, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -409,6 +409,32 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       await b.advance(600);
       expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
       expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
+    },
+  });
+
+  check({
+    id: 'stablecoin.settlement-pending-network-unreadable',
+    title:
+      'broadcast, then the network cannot be read: 503 tempo_settlement_pending (something was broadcast, so not tempo_unavailable); completes against the same transfer',
+    requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'pending-unreadable');
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      const headers = tempoPayment(o, transaction(serialized));
+      const network = target.purchases!.stablecoin.network;
+      network.pendingReads = 1;
+      expectPaidAnswerOf('the first presentation (broadcast, pending)', await b.post({ headers }), E.tempo_settlement_pending);
+      network.unreachable = true;
+      try {
+        expectPaidAnswerOf('the same credential while the network cannot be read', await b.post({ headers }), E.tempo_settlement_pending);
+      } finally {
+        network.unreachable = false;
+      }
+      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expect(network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
     },
   });
 });

@@ -169,6 +169,17 @@ const specific: Mutant[] = [
     platform: { answer: rewrite(challenged, (a) => a.headers.set(HEADERS.cacheControl, 'max-age=60')) },
   },
   {
+    id: 'purchase-receipt-on-failed-call',
+    description: 'a bought call that ran and failed is answered with a Payment-Receipt beside its error status',
+    requirements: [P.receiptOnSuccessOnly.id],
+    platform: {
+      answer: rewrite(
+        (a, request) => pathOf(request) === REFERENCE_PRICED_PATH && a.status >= 500 && refusalOf(a) === undefined,
+        (a) => a.headers.set(HEADERS.paymentReceipt, 'eyJzdGF0dXMiOiJzdWNjZXNzIn0'),
+      ),
+    },
+  },
+  {
     id: 'purchase-402-as-json',
     description: 'a 402 problem is labelled application/json',
     requirements: CHALLENGE_ROWS,

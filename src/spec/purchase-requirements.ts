@@ -46,6 +46,11 @@ export const PURCHASE_REQUIREMENTS = Object.freeze({
     '4.7',
     'POST /api/auth/cli/token answers a refused signed request with the same error_code and error_description values as a paid surface answers the same refused request.',
   ),
+  receiptOnSuccessOnly: r(
+    'PURCHASE-RECEIPT-SUCCESS-ONLY',
+    '7.4',
+    'Payment-Receipt rides on a success only: the Payment HTTP authentication scheme draft (draft-httpauth-payment, "Servers MUST NOT include a Payment-Receipt header on error responses"), which 7.4\'s challenges and credentials follow.',
+  ),
   purchaseKindCovered: r(
     'PURCHASE-SERVICE-PURCHASE-COVERED',
     '7.4',

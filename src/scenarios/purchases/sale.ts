@@ -106,7 +106,7 @@ export const SALE_SCENARIOS: readonly Scenario[] = [
     id: 'sale-call-refunded',
     description: 'The call fails: the resource answer (no receipt) and the charge refunded; presented again: 409 call_refunded, never run again.',
     flags: ['SingleCall', 'SameCredential', 'Refund'],
-    covers: [E.call_refunded.id],
+    covers: [E.call_refunded.id, R.receiptOnSuccessOnly.id],
     events: [
       { type: 'server', enqueue: ['failed'] },
       callNoCredential(exact),
