@@ -235,17 +235,14 @@ export {
   type DelegateCompletedResult,
   type DelegateResult,
 } from './inband/pointer.js';
+export { parseFrameText, describeProblems, type InbandProblem, type InbandCheck } from './inband/problems.js';
+export { checkPaymentSubmitFrame } from './inband/submit.js';
 export {
-  parseFrameText,
   checkPaymentRequiredFrame,
-  checkPaymentSubmitFrame,
   checkFundedFrame,
   checkPurchasePointerBody,
   checkPointerResponse,
   checkBalanceRequired,
-  describeProblems,
-  type InbandProblem,
-  type InbandCheck,
   type MppExpectation,
   type HeaderSource,
 } from './inband/validate.js';

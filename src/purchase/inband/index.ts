@@ -13,14 +13,6 @@ export {
   type InbandFrame,
 } from './frames.js';
 export { decimalAmount, purchasePointerBody, purchasePointerAnswer, balanceRequiredResult, delegateCompletedResult, type DelegateResult } from './pointer.js';
-export {
-  parseFrameText,
-  checkPaymentRequiredFrame,
-  checkPaymentSubmitFrame,
-  checkFundedFrame,
-  checkPurchasePointerBody,
-  checkPointerResponse,
-  checkBalanceRequired,
-  describeProblems,
-  type InbandCheck,
-} from './validate.js';
+export { parseFrameText, describeProblems, type InbandCheck } from './problems.js';
+export { checkPaymentSubmitFrame } from './submit.js';
+export { checkPaymentRequiredFrame, checkFundedFrame, checkPurchasePointerBody, checkPointerResponse, checkBalanceRequired } from './validate.js';

@@ -1,4 +1,3 @@
-import { escapePointer } from '../../schema/words.js';
 import { HEADERS } from '../../spec/headers.js';
 import {
   DELEGATE_MEMBERS,
@@ -8,7 +7,6 @@ import {
   INBAND_FRAME_TYPES,
   INBAND_SCHEMES,
   PAYMENT_REQUIREMENTS_MEMBERS,
-  PAYMENT_SUBMIT_MEMBERS,
   POINTER_BODY_MEMBERS,
   SCHEME_ENTRY_MEMBERS,
   type InbandFrameType,
@@ -16,40 +14,19 @@ import {
 import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../../spec/payments.js';
 import { paymentChallenges, singlePaymentChallenge } from '../challenge-parse.js';
 import { isJsonObject, type JsonObject } from '../json.js';
+import { at, checkType, describe, frameObject, Problems, type InbandCheck } from './problems.js';
 
-/** One thing wrong, at a JSON pointer (RFC 6901) into the frame or body; "" is the whole value. */
-export interface InbandProblem {
-  readonly pointer: string;
-  readonly message: string;
-}
-
-export type InbandCheck = { readonly ok: true } | { readonly ok: false; readonly problems: readonly InbandProblem[] };
+/*
+ * The judge's checks of the frames and bodies a deployment sends (suite 6 calls them). They are measured by their
+ * own unit tests, not by the suites' Stryker run: a conformant target never sends the bad frame that would show a
+ * loosened check (docs/mutation.md).
+ */
 
 /**
  * Which mpp entry requirements must hold: `challenge` (payment.required on a signed socket), `pointer`
  * (scheme and purchase_url only), `absent` (a deployment that sells no usage), `any` (either form, or none).
  */
 export type MppExpectation = 'challenge' | 'pointer' | 'absent' | 'any';
-
-const at = (base: string, ...members: (string | number)[]): string => base + members.map((m) => `/${escapePointer(String(m))}`).join('');
-
-class Problems {
-  readonly list: InbandProblem[] = [];
-  add(pointer: string, message: string): void {
-    this.list.push({ pointer, message });
-  }
-  result(): InbandCheck {
-    return this.list.length === 0 ? { ok: true } : { ok: false, problems: Object.freeze([...this.list]) };
-  }
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)}`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -137,55 +114,11 @@ function checkRequirements(value: unknown, pointer: string, expect: MppExpectati
   }
 }
 
-function checkType(value: JsonObject, expected: readonly InbandFrameType[], problems: Problems): boolean {
-  const type = value[FRAME_MEMBERS.type];
-  if (typeof type === 'string' && (expected as readonly string[]).includes(type)) return true;
-  problems.add(at('', FRAME_MEMBERS.type), `must be ${expected.map((t) => `"${t}"`).join(' or ')}, is ${describe(type)}`);
-  return false;
-}
-
-function frameObject(value: unknown, problems: Problems): value is JsonObject {
-  if (isJsonObject(value)) return true;
-  problems.add('', `a frame must be a JSON object, is ${describe(value)}`);
-  return false;
-}
-
-/** Reads one socket message as a frame: JSON text of an object. */
-export function parseFrameText(
-  text: string,
-): { readonly ok: true; readonly frame: JsonObject } | { readonly ok: false; readonly problems: readonly InbandProblem[] } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problems: [{ pointer: '', message: `the message is not JSON: ${error instanceof Error ? error.message : String(error)}` }] };
-  }
-  if (!isJsonObject(value)) return { ok: false, problems: [{ pointer: '', message: `a frame must be a JSON object, is ${describe(value)}` }] };
-  return { ok: true, frame: value };
-}
-
 /** 6: payment.required; requirements.schemes[0] is token; the mpp entry as `mpp` expects (any form by default). */
 export function checkPaymentRequiredFrame(value: unknown, options: { readonly mpp?: MppExpectation } = {}): InbandCheck {
   const problems = new Problems();
   if (frameObject(value, problems) && checkType(value, [INBAND_FRAME_TYPES.paymentRequired], problems)) {
     checkRequirements(value[FRAME_MEMBERS.requirements], at('', FRAME_MEMBERS.requirements), options.mpp ?? 'any', problems);
-  }
-  return problems.result();
-}
-
-/** 6: payment.submit with payment.scheme balance. */
-export function checkPaymentSubmitFrame(value: unknown): InbandCheck {
-  const problems = new Problems();
-  if (frameObject(value, problems) && checkType(value, [INBAND_FRAME_TYPES.paymentSubmit], problems)) {
-    const payment = value[FRAME_MEMBERS.payment];
-    const paymentAt = at('', FRAME_MEMBERS.payment);
-    if (!isJsonObject(payment)) problems.add(paymentAt, `must be the payment object, is ${describe(payment)}`);
-    else if (payment[PAYMENT_SUBMIT_MEMBERS.scheme] !== INBAND_SCHEMES.balance) {
-      problems.add(
-        at(paymentAt, PAYMENT_SUBMIT_MEMBERS.scheme),
-        `must be "${INBAND_SCHEMES.balance}" after the challenge was paid, is ${describe(payment[PAYMENT_SUBMIT_MEMBERS.scheme])}`,
-      );
-    }
   }
   return problems.result();
 }
@@ -251,9 +184,4 @@ export function checkBalanceRequired(value: unknown): InbandCheck {
     problems.add(at('', DELEGATE_MEMBERS.status), `must be "${DELEGATE_STATUSES.balanceRequired}", is ${describe(value[DELEGATE_MEMBERS.status])}`);
   }
   return problems.result();
-}
-
-/** The problems as one line each, `<pointer>: <message>`, for reports. */
-export function describeProblems(check: InbandCheck): string[] {
-  return check.ok ? [] : check.problems.map((p) => `${p.pointer === '' ? '(frame)' : p.pointer}: ${p.message}`);
 }

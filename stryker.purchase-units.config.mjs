@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * `npm run mutation:purchase-units`: the code of src/purchase that no conformance check can hold to account, killed
+ * by its unit and adapter tests instead (docs/mutation.md):
+ * - the judge's checks of a deployment's frames (inband/validate.ts): a conformant target never sends the bad frame
+ *   that shows a loosened check; the self-test's catalogue and these tests do;
+ * - the buyer's pointer rule (buyer/): the buying side, which no suite plays;
+ * - the in-memory adapters and fakes of the ports: held by the store contract every real adapter passes too.
+ */
+const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
+
+export const HELD_BY_UNIT_TESTS = [
+  'src/purchase/inband/validate.ts',
+  'src/purchase/buyer/**/*.ts',
+  'src/purchase/ports/memory.ts',
+  'src/purchase/ports/stablecoin-memory.ts',
+  'src/purchase/sale/memory.ts',
+];
+
+export default {
+  ...base,
+  mutate: HELD_BY_UNIT_TESTS,
+  vitest: { ...base.vitest, configFile: 'vitest.mutation.purchase-units.config.ts' },
+  incremental: true,
+  incrementalFile: 'mutation/purchase-units.incremental.json',
+  jsonReporter: { fileName: 'reports/mutation/purchase-units.json' },
+  htmlReporter: { fileName: 'reports/mutation/purchase-units.html' },
+  tempDirName: '.stryker-tmp-purchase-units',
+};
