@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
  * by its unit and adapter tests instead (docs/mutation.md):
  * - the judge's checks of a deployment's frames (inband/validate.ts): a conformant target never sends the bad frame
  *   that shows a loosened check; the self-test's catalogue and these tests do;
- * - the buyer's pointer rule (buyer/): the buying side, which no suite plays;
+ * - the buyer's side (buyer/, credential-write.ts): what a buyer decides and sends, which the suites use to build
+ *   their own requests and no deployment runs;
  * - the in-memory adapters and fakes of the ports: held by the store contract every real adapter passes too.
  */
 const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
@@ -13,6 +14,7 @@ const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.met
 export const HELD_BY_UNIT_TESTS = [
   'src/purchase/inband/validate.ts',
   'src/purchase/buyer/**/*.ts',
+  'src/purchase/credential-write.ts',
   'src/purchase/ports/memory.ts',
   'src/purchase/ports/stablecoin-memory.ts',
   'src/purchase/sale/memory.ts',

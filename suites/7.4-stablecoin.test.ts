@@ -43,6 +43,8 @@ let serial = 0;
 
 /** A well-known development key (never funded anywhere that matters). */
 const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+/** Another well-known development key, as a fee payer that would sponsor the wallet's transfer. */
+const sponsor = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
 const BROADCASTS_REASON = "presents a transaction a live deployment would broadcast from the suite's unfunded test wallet";
 /** An address and a memo no challenge quotes. */
@@ -86,6 +88,8 @@ interface TransferShape {
   readonly twice?: boolean;
   /** Asks a fee payer to sponsor it (the 0x78 hand-off) instead of paying its own fee. */
   readonly feePayer?: true;
+  /** Sponsored and complete: a fee payer's signature rides beside the wallet's (0x76). */
+  readonly sponsored?: true;
   /** Seconds past the challenge expiry the transaction stays valid. */
   readonly validPastExpiry?: number;
   /** Valid before this clock second instead (null: no validBefore at all, valid for ever). */
@@ -123,6 +127,7 @@ async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Promise<H
     maxPriorityFeePerGas: 1n,
     ...(validBefore === null ? {} : { validBefore }),
     ...(shape.feePayer ? { feePayer: true } : {}),
+    ...(shape.sponsored ? { feePayer: sponsor } : {}),
   };
   if (shape.unsigned) return Transaction.serialize(transaction as never) as Promise<Hex>;
   return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
@@ -208,6 +213,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     { name: 'another memo', shape: () => ({ memo: OTHER_MEMO }) },
     { name: 'two transfers', shape: () => ({ twice: true }) },
     { name: 'a fee payer asked to sponsor it', shape: () => ({ feePayer: true }) },
+    { name: "a fee payer's signature beside the wallet's", shape: () => ({ sponsored: true }) },
     { name: 'validity past the challenge expiry', shape: () => ({ validPastExpiry: 60 }) },
     { name: 'no validBefore (valid for ever)', shape: () => ({ validBefore: null }) },
     { name: 'already expired', shape: (o) => ({ validBefore: expiresAtSeconds(o.challenge) - LIMITS.paymentChallengeLifetime.value - 1 }) },
@@ -221,7 +227,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   check({
     id: 'stablecoin.transaction-mismatch',
     title:
-      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer, validity past the expiry or none, already expired, another chain or token contract, a transfer without the memo, native value, no signature) gets a fresh stablecoin challenge and is never broadcast',
+      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer asked for or signed, validity past the expiry or none, already expired, another chain or token contract, a transfer without the memo, native value, no signature) gets a fresh stablecoin challenge and is never broadcast',
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {

@@ -1,9 +1,9 @@
 import { CREDENTIAL_MEMBERS, REQUIRED_CHALLENGE_PARAMS } from '../spec/payments.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
 import { decodeBase64urlJson } from './base64url-json.js';
-import { jcsBase64url, tryCanonicalJson } from './canonical-json.js';
+import { tryCanonicalJson } from './canonical-json.js';
 import { encodeBase64url } from '../httpsig/base64url.js';
-import { challengeEcho, type ChallengeEcho, type PaymentChallenge } from './challenge.js';
+import type { ChallengeEcho } from './challenge.js';
 import { isJsonObject, type JsonObject } from './json.js';
 
 /**
@@ -89,21 +89,6 @@ export function parseCredential(headerValue: string): CredentialParse {
   const jcs = tryCanonicalJson(value);
   // Stryker disable next-line all: whether the token is JCS is told to the library's caller (interop tests read it); no answer depends on it.
   return { ok: true, credential, canonical: jcs !== null && encodeBase64url(new TextEncoder().encode(jcs)) === token };
-}
-
-/** The credential answering a challenge: its wire members echoed, with the payload and optional source. */
-export function credentialFor(challenge: PaymentChallenge, payload: JsonObject, source?: string): PaymentCredential {
-  return Object.freeze({ challenge: challengeEcho(challenge), payload, ...(source === undefined ? {} : { source }) });
-}
-
-/** The header value: `Payment ` and base64url without padding of the JCS of `{challenge, payload, source?}`. */
-export function serializeCredential(credential: PaymentCredential): string {
-  const body: JsonObject = {
-    [CREDENTIAL_MEMBERS.challenge]: credential.challenge,
-    [CREDENTIAL_MEMBERS.payload]: credential.payload,
-    ...(credential.source === undefined ? {} : { [CREDENTIAL_MEMBERS.source]: credential.source }),
-  };
-  return `${AUTH_SCHEMES.payment} ${jcsBase64url(body)}`;
 }
 
 /** Whether two echoes are the same challenge, member for member (JCS comparison, so member order does not matter). */

@@ -37,13 +37,12 @@ export {
 } from './challenge-parse.js';
 export {
   parseCredential,
-  credentialFor,
-  serializeCredential,
   sameEcho,
   type PaymentCredential,
   type CredentialRejection,
   type CredentialParse,
 } from './credential.js';
+export { credentialFor, serializeCredential } from './credential-write.js';
 export { termsHeaders, purchaseAnswer, paymentProblemAnswer, type PurchaseAnswer, type TermsNotice, type PaidSurface, type AnswerDetails } from './answers.js';
 export {
   STRIPE_REQUEST_MEMBERS,

