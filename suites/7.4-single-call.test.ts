@@ -168,7 +168,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
 
     check({
       id: 'single-call.metered-not-ready',
-      title: 'single calls without an agent identity not sold: 503 metered_not_ready',
+      title: 'single calls without an agent identity not sold: 503 metered_not_ready; a signed agent is still offered the call',
       requirements: ids(E.metered_not_ready, P.noChallengeOnCodes),
       level: 'MUST',
       run: async (c) => {
@@ -176,6 +176,8 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const b = await buyer(c, 'not-ready');
         setSale(() => ({ anonymous: false }));
         expectPaidAnswer(await call(c, b, { signed: false }), E.metered_not_ready);
+        // "sign with an agent key": the same resource still sells the call to a signed agent.
+        offered(await call(c, b, { headers: EXACT }));
       },
     });
   });
@@ -197,6 +199,54 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         // In process the resource is the test's own (it answers {"served": <calls run>}): what was served is its answer.
         if (server) expect(served.body, "the bought call is answered with the resource's own body").toEqual({ served: server.ran.length });
         expectPaidAnswer(await call(c, b, { signed: false, headers }), E.call_already_served);
+      },
+    });
+
+    check({
+      id: 'single-call.declined-fresh-challenge',
+      title: 'a declined card for a call ends in a fresh challenge (402 verification-failed) that buys the call',
+      requirements: ids(P.declineFreshChallenge),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'declined');
+        const offer = await payable(c, b);
+        const refused = await call(c, b, { headers: { ...EXACT, ...cardPayment(offer.echo, token('declined'), offer.version) } });
+        expectPaidAnswer(refused, PAYMENT_PROBLEMS.verificationFailed);
+        const fresh = offered(refused);
+        if (target.spend && !target.spend(fresh.amount)) c.notRun(`paying ${fresh.amount} would pass the run's --spend-cap`);
+        expectServed(await call(c, b, { headers: { ...EXACT, ...cardPayment(fresh.echo, token('settled'), fresh.version) } }));
+      },
+    });
+
+    check({
+      id: 'single-call.challenge-echo-and-buyer',
+      title:
+        'a call credential echoing an id never issued or a changed member: 402 invalid-challenge; one naming an agent, presented without its signature: 401 terms_acceptance_unauthenticated; nothing charged',
+      requirements: ids(P.challengeShape, E.terms_acceptance_unauthenticated),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'echo-buyer');
+        const charged = target.purchases?.processor.chargeCalls();
+        const offer = await payable(c, b);
+        const last = offer.echo.id.endsWith('A') ? 'B' : 'A';
+        const forged: ReadonlyArray<readonly [string, ChallengeEcho]> = [
+          ['an id never issued', { ...offer.echo, id: `${offer.echo.id.slice(0, -1)}${last}` }],
+          ['the realm changed', { ...offer.echo, realm: `${offer.echo.realm}.example` }],
+        ];
+        for (const [what, echo] of forged)
+          expectPaidAnswerOf(
+            what,
+            await call(c, b, { headers: { ...EXACT, ...cardPayment(echo, token('settled'), offer.version) } }),
+            PAYMENT_PROBLEMS.invalidChallenge,
+          );
+        expectPaidAnswerOf(
+          "the agent's call challenge presented unsigned",
+          await call(c, b, { signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }),
+          E.terms_acceptance_unauthenticated,
+        );
+        if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
       },
     });
 
