@@ -1,5 +1,5 @@
 import { afterAll, describe, expect } from 'vitest';
-import { termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { dailyCapRetryAfterProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import type { ChallengeEcho, MemoryFunding, SaleCaps } from '../src/purchase/index.js';
 import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
@@ -401,7 +401,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
           const one = await payable(c, b, { signed: cap.signed });
           expectServed(await call(c, b, { signed: cap.signed, headers: cardPayment(one.echo, first, one.version) }));
           const two = await payable(c, b, { signed: cap.signed });
-          expectPaidAnswer(await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) }), cap.record);
+          const capped = await call(c, b, { signed: cap.signed, headers: cardPayment(two.echo, second, two.version) });
+          expectPaidAnswer(capped, cap.record);
+          const retryAfter = dailyCapRetryAfterProblems(capped.response);
+          if (retryAfter.length) expect.fail(retryAfter.join('\n'));
         },
       });
     }

@@ -14,7 +14,7 @@ import {
   type PaymentProblemRecord,
 } from '../spec/payments.js';
 import type { ProblemBases } from '../spec/problem-types.js';
-import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../spec/readings.js';
+import { CHALLENGE_EXPIRY_TOLERANCE_S, DAILY_CAP_RETRY_AFTER_MAX_S, READINGS } from '../spec/readings.js';
 import type { PurchaseErrorRecord } from '../spec/types.js';
 import { missingNamedHeader } from './naming.js';
 import type { TargetResponse } from './target.js';
@@ -215,6 +215,15 @@ export function challengeExpiryProblems(
 }
 
 /** Whether the retry object carries what 2.6 and 7.4 give: sameCredential, and when true credentialHeader naming Payment-Authorization; any other member is allowed (READING-OPEN-JSON-BODIES). */
+/** READING-DAILY-CAP-RETRY-AFTER: a daily cap's Retry-After in seconds is at most a day of 25 hours (an HTTP-date is not judged). */
+export function dailyCapRetryAfterProblems(response: TargetResponse): string[] {
+  const field = response.headers[HEADERS.retryAfter]?.trim();
+  if (field === undefined || !/^\d+$/.test(field)) return [];
+  return Number(field) <= DAILY_CAP_RETRY_AFTER_MAX_S
+    ? []
+    : [`a daily limit asks for Retry-After ${field} s, over the ${DAILY_CAP_RETRY_AFTER_MAX_S} s of a day (${READINGS.dailyCapRetryAfter.id})`];
+}
+
 function retryProblems(got: unknown, sameCredential: boolean, code: string): string[] {
   const want = `{"${RETRY_MEMBERS.sameCredential}":${sameCredential}${sameCredential ? `,"${RETRY_MEMBERS.credentialHeader}":"${PAYMENT_CREDENTIAL_HEADER}"` : ''}}`;
   if (got === null || typeof got !== 'object' || Array.isArray(got)) return [`${code} carries the retry object ${want}, got ${JSON.stringify(got)}`];

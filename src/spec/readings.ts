@@ -36,6 +36,8 @@ export const CHALLENGE_EXPIRY_TOLERANCE_S = 5;
  * clock, the deployment's and the request's transit differ by what the run cannot measure.
  */
 export const LIVE_CLOCK_MARGIN_S = 5;
+/** The longest Retry-After a daily cap may ask for: a calendar day of 25 hours, across a change of summer time. */
+export const DAILY_CAP_RETRY_AFTER_MAX_S = 25 * 3600;
 
 export const READINGS = Object.freeze({
   checkOrder: reading('READING-CHECK-ORDER', ['7.3', '5.2'], 'Which code answers a request that breaks several rules', {
@@ -139,6 +141,12 @@ export const READINGS = Object.freeze({
     text: `7.4: "A challenge expires after ${LIMITS.paymentChallengeLifetime.value} seconds".`,
     accepted: `An expires ${LIMITS.paymentChallengeLifetime.value} s after the answer's Date header, within ${CHALLENGE_EXPIRY_TOLERANCE_S} s either way (against the run's own clock, within the 60 s skew 5.2 tolerates, when the answer has no Date); a credential for a challenge older than ${LIMITS.paymentChallengeLifetime.value} s refused with a fresh challenge. The checks present a credential ${LIMITS.paymentChallengeLifetime.value - CHALLENGE_EXPIRY_TOLERANCE_S} s after its challenge (it must be honoured) and ${LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1} s after (it must be refused); in between, either.`,
     reference: `expires = the time of issue + ${LIMITS.paymentChallengeLifetime.value} s.`,
+  }),
+  dailyCapRetryAfter: reading('READING-DAILY-CAP-RETRY-AFTER', ['7.4'], 'How long the Retry-After of a daily cap may be', {
+    text: '7.4: metered_instrument_cap, metered_platform_ceiling, metered_ip_cap, metered_principal_cap and wallet_daily_cap are daily limits: "retry after Retry-After". Section 8 gives no value of the caps and no hour at which a day starts.',
+    standard: 'RFC 9110 section 10.2.3: Retry-After is an HTTP-date or a number of seconds.',
+    accepted: `A number of seconds from 0 to ${DAILY_CAP_RETRY_AFTER_MAX_S} (a day of 25 hours, whatever hour and time zone the deployment's day starts in), or an HTTP-date, which is not judged; a daily limit never asks for a longer wait.`,
+    reference: 'The seconds until the next UTC midnight.',
   }),
   liveClockSkew: reading('READING-LIVE-CLOCK-SKEW', ['5.2', '7.3', '8'], 'The 60 s skew boundary, probed against a live deployment', {
     text: '5.2: "created, expires | … clock skew tolerance 60 seconds"; 7.3 signature_expired: "expires past, or created ahead, by more than 60 seconds".',
