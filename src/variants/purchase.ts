@@ -6,7 +6,8 @@ import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBE
 import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';
 import { PURCHASE_REQUIREMENTS as P } from '../spec/purchase-requirements.js';
 import { PURCHASE_ERROR_LIST, PURCHASE_ERRORS } from '../spec/purchase-errors.js';
-import { AUTH_SCHEMES } from '../spec/wire.js';
+import { DAILY_CAP_RETRY_AFTER_MAX_S } from '../spec/readings.js';
+import { AUTH_SCHEMES, PLATFORM_ROUTES } from '../spec/wire.js';
 import type { Variant } from './types.js';
 
 /**
@@ -21,6 +22,15 @@ const CHALLENGE_ROWS = [P.challengeShape.id, ...PURCHASE_ERROR_LIST.filter((r) =
 const BODY_ROWS = PURCHASE_ERROR_LIST.filter((r) => r.retry || r.kind === 'problem').map((r) => r.id);
 /** Rows answered with a code in the body. */
 const CODE_ROWS = [P.noChallengeOnCodes.id, ...PURCHASE_ERROR_LIST.filter((r) => r.kind === 'code').map((r) => r.id)];
+
+/** The daily caps of 7.4 (READING-DAILY-CAP-RETRY-AFTER). */
+const DAILY_CAP_ROWS = [
+  PURCHASE_ERRORS.metered_instrument_cap,
+  PURCHASE_ERRORS.metered_platform_ceiling,
+  PURCHASE_ERRORS.metered_ip_cap,
+  PURCHASE_ERRORS.metered_principal_cap,
+  PURCHASE_ERRORS.wallet_daily_cap,
+].map((r) => r.id);
 
 const isPayment = (scheme: string) => scheme.toLowerCase() === AUTH_SCHEMES.payment.toLowerCase();
 
@@ -152,6 +162,25 @@ export const PURCHASE_VARIANTS: readonly Variant[] = [
           const type = String(body.type).replace(/[^/]*$/, PURCHASE_ERRORS['invalid-payload'].code);
           setJson(a, { ...body, type, title: 'Invalid Payload' });
         },
+      ),
+    },
+  },
+  {
+    id: 'purchase-daily-cap-retry-after-day-long',
+    description:
+      'asks a daily cap to wait a whole 25-hour day (its day starts at local midnight, across a change of summer time), and the wallet cap as an HTTP-date',
+    readings: ['dailyCapRetryAfter'],
+    requirements: DAILY_CAP_ROWS,
+    platform: {
+      answer: rewrite(
+        (a) => a.status === 429 && a.headers.has(HEADERS.retryAfter),
+        (a, request) =>
+          a.headers.set(
+            HEADERS.retryAfter,
+            new URL(request.url).pathname === PLATFORM_ROUTES.mppCredits
+              ? new Date(Date.now() + DAILY_CAP_RETRY_AFTER_MAX_S * 1000).toUTCString()
+              : String(DAILY_CAP_RETRY_AFTER_MAX_S),
+          ),
       ),
     },
   },
