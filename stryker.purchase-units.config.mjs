@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 /**
  * `npm run mutation:purchase-units`: the code of src/purchase that no conformance check can hold to account, killed
  * by its unit and adapter tests instead (docs/mutation.md):
- * - the judge's checks of a deployment's frames (inband/validate.ts): a conformant target never sends the bad frame
- *   that shows a loosened check; the self-test's catalogue and these tests do;
+ * - the judge's readings of what a deployment sends (inband/validate.ts, the frames; challenge-parse.ts and
+ *   auth-params-parse.ts, the challenges): a conformant target never sends the bad value that shows a loosened
+ *   reading; the self-test's catalogue and these tests do;
  * - the buyer's side (buyer/, credential-write.ts): what a buyer decides and sends, which the suites use to build
  *   their own requests and no deployment runs;
  * - the in-memory adapters and fakes of the ports: held by the store contract every real adapter passes too.
@@ -13,6 +14,8 @@ const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.met
 
 export const HELD_BY_UNIT_TESTS = [
   'src/purchase/inband/validate.ts',
+  'src/purchase/challenge-parse.ts',
+  'src/purchase/auth-params-parse.ts',
   'src/purchase/buyer/**/*.ts',
   'src/purchase/credential-write.ts',
   'src/purchase/ports/memory.ts',

@@ -9,7 +9,7 @@ import {
   type ChallengeParamName,
 } from '../spec/payments.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
-import { parseAuthenticate, type AuthChallenge } from './auth-params.js';
+import { parseAuthenticate, type AuthChallenge } from './auth-params-parse.js';
 import { decodeBase64urlJson } from './base64url-json.js';
 import { tryCanonicalJson } from './canonical-json.js';
 import { challengeEcho, type ChallengeEcho, type PaymentChallenge } from './challenge.js';

@@ -11,7 +11,8 @@
 export { isJsonObject, type JsonValue, type JsonObject } from './json.js';
 export { canonicalJson, jcsBase64url, tryCanonicalJson } from './canonical-json.js';
 export { decodeBase64urlNoPad, decodeBase64urlJson, type Base64urlJsonFailure, type Base64urlJsonResult } from './base64url-json.js';
-export { isToken, quotedString, parseAuthenticate, type AuthChallenge, type AuthenticateParse } from './auth-params.js';
+export { isToken, quotedString } from './auth-params.js';
+export { parseAuthenticate, type AuthChallenge, type AuthenticateParse } from './auth-params-parse.js';
 export {
   instantOf,
   expiresAtSeconds,
