@@ -79,6 +79,7 @@ async function fundAndServe(
   config: SaleConfig,
 ): Promise<SaleOutcome> {
   const sale = await ports.sales.sale(challengeId);
+  // Stryker disable next-line all: every path here opened the sale first (sale-record guard, resumedSaleRefusal); a broken invariant, not a request.
   if (sale === undefined) throw new Error(`no sale under challenge ${challengeId}`);
   if (!FUNDABLE.includes(sale.state)) return settledAgainAnswer(sale.state as Exclude<SaleState, 'open' | 'declined'>, grant, config);
 
