@@ -2,7 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { errorCodeOf, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import type { ChallengeEcho, FakeChargeState } from '../src/purchase/index.js';
+import { parseAuthenticate, type ChallengeEcho, type FakeChargeState } from '../src/purchase/index.js';
 import type { ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
@@ -17,9 +17,9 @@ import {
 } from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
-import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../src/spec/readings.js';
+import { CHALLENGE_EXPIRY_TOLERANCE_S, READINGS } from '../src/spec/readings.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
-import { PLATFORM_ROUTES } from '../src/spec/wire.js';
+import { AUTH_SCHEMES, PLATFORM_ROUTES } from '../src/spec/wire.js';
 import {
   arrange,
   Buyer,
@@ -140,6 +140,33 @@ async function expectFreshChallengePaid(c: CheckContext, b: Buyer, refused: Paid
 function expectGranted(exchange: PaidExchange): void {
   expectSucceeded(exchange, 'a paid purchase');
   expect(exchange.response.headers[HEADERS.paymentReceipt], 'a Payment-Receipt').toBeDefined();
+}
+
+/** 7.4: "403 and 503 carry no challenge": no WWW-Authenticate field at all, of the Payment scheme or any other. */
+function expectNoChallengeField(exchange: PaidExchange): void {
+  const field = exchange.response.headers[HEADERS.wwwAuthenticate];
+  expect(field, `a ${exchange.status} carries no challenge (7.4), yet ${HEADERS.wwwAuthenticate} is ${JSON.stringify(field)}`).toBeUndefined();
+}
+
+/**
+ * The 401 terms_acceptance_unauthenticated: its row, the error_description every 401 on a paid surface carries, and
+ * a WWW-Authenticate with at least one challenge, none of the Payment scheme (READING-UNAUTHENTICATED-PURCHASE-401).
+ */
+function expectAcceptanceUnauthenticated(exchange: PaidExchange): void {
+  expectPaidAnswer(exchange, E.terms_acceptance_unauthenticated);
+  const description = exchange.body?.[PURCHASE_BODY_MEMBERS.errorDescription];
+  expect(
+    typeof description === 'string' && description !== '',
+    `the 401 carries an ${PURCHASE_BODY_MEMBERS.errorDescription}, got ${JSON.stringify(description)}`,
+  ).toBe(true);
+  const field = exchange.response.headers[HEADERS.wwwAuthenticate];
+  const parsed = field === undefined ? undefined : parseAuthenticate(field);
+  const schemes = parsed?.ok ? parsed.challenges.map((c) => c.scheme) : [];
+  const payment = schemes.some((scheme) => scheme.toLowerCase() === AUTH_SCHEMES.payment.toLowerCase());
+  expect(
+    schemes.length > 0 && !payment,
+    `a 401 carries ${HEADERS.wwwAuthenticate} with at least one challenge (RFC 9110 15.5.2), none of the ${AUTH_SCHEMES.payment} scheme (${READINGS.unauthenticatedPurchaseChallenge.id}); got ${JSON.stringify(field ?? null)}`,
+  ).toBe(true);
 }
 
 /**
@@ -329,17 +356,16 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
 
     check({
       id: 'purchase.terms-acceptance-unauthenticated',
-      title: 'an unauthenticated credential: 401 terms_acceptance_unauthenticated, nothing charged, no challenge',
-      requirements: ids(E.terms_acceptance_unauthenticated),
+      title:
+        'an unauthenticated credential: 401 terms_acceptance_unauthenticated with an error_description and a WWW-Authenticate challenge that is not Payment, nothing charged',
+      requirements: ids(E.terms_acceptance_unauthenticated, P.verifierCodeOnPaidSurface),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend');
         const b = await buyer(c, 'unauthenticated');
         const offer = await payable(c, b);
-        expectPaidAnswer(
-          await b.post({ signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }),
-          E.terms_acceptance_unauthenticated,
-        );
+        expectAcceptanceUnauthenticated(await b.post({ signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }));
+        expectNothingCharged();
       },
     });
 
@@ -746,7 +772,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     for (const fault of faults) {
       check({
         id: `purchase.${fault.record.code.replaceAll('_', '-')}`,
-        title: `${fault.describe}: ${fault.record.status} ${fault.record.code}, nothing charged`,
+        title: `${fault.describe}: ${fault.record.status} ${fault.record.code} with no WWW-Authenticate challenge, nothing charged`,
         requirements: ids(fault.record, P.noChallengeOnCodes),
         level: 'MUST',
         run: async (c) => {
@@ -754,7 +780,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
           const b = await buyer(c, fault.record.code);
           const offer = await payable(c, b);
           await arrange(target, c, { state: fault.state, agent: b.agentUrl }, (p) => fault.arrange(p, b));
-          expectPaidAnswer(await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) }), fault.record);
+          const answer = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) });
+          expectPaidAnswer(answer, fault.record);
+          expectNoChallengeField(answer);
           expectNothingCharged();
         },
       });

@@ -183,6 +183,19 @@ export const READINGS = Object.freeze({
     accepted: 'A 402 carrying one fresh stablecoin challenge whose problem type is verification-failed or invalid-payload, and nothing broadcast.',
     reference: 'verification-failed: the payload is of the admitted type, and what it carries does not pay the quote.',
   }),
+  unauthenticatedPurchaseChallenge: reading(
+    'READING-UNAUTHENTICATED-PURCHASE-401',
+    ['7.4'],
+    'What the 401 terms_acceptance_unauthenticated carries as WWW-Authenticate',
+    {
+      text: '7.4: terms_acceptance_unauthenticated "Acceptance is taken only from a request authenticated as the buying agent; nothing claimed or charged; no challenge"; "A 402 carries exactly one WWW-Authenticate: Payment challenge". The "no challenge" of the row is the Payment challenge the 402 rows carry; which challenge a 401 names is not said.',
+      standard:
+        'RFC 9110 section 15.5.2: "The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource."',
+      accepted:
+        'A WWW-Authenticate field holding at least one challenge, none of the Payment scheme (Bearer, or any scheme that would authenticate the buying agent), with the error_code and error_description a 401 on a paid surface carries.',
+      reference: 'WWW-Authenticate: Bearer realm="…" (the platform token authenticates a buyer; no error parameter, as no token was refused).',
+    },
+  ),
   purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
     text: '7.4: "A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components. An unsigned caller of a resource that sells single calls gets a 402 sized to that call". What a signed agent that sets neither (or sets one the signature does not cover) gets is not said.',
     accepted:
