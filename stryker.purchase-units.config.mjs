@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /**
  * `npm run mutation:purchase-units`: the code of src/purchase that no conformance check can hold to account, killed
  * by its unit and adapter tests instead (docs/mutation.md):
- * - the judge's readings of what a deployment sends (inband/validate.ts, the frames; challenge-parse.ts and
+ * - the judge's readings of what a deployment sends (inband/validate.ts and its problems.ts, the frames; challenge-parse.ts and
  *   auth-params-parse.ts, the challenges): a conformant target never sends the bad value that shows a loosened
  *   reading; the self-test's catalogue and these tests do;
  * - the buyer's side (buyer/, credential-write.ts): what a buyer decides and sends, which the suites use to build
@@ -14,6 +14,7 @@ const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.met
 
 export const HELD_BY_UNIT_TESTS = [
   'src/purchase/inband/validate.ts',
+  'src/purchase/inband/problems.ts',
   'src/purchase/challenge-parse.ts',
   'src/purchase/auth-params-parse.ts',
   'src/purchase/buyer/**/*.ts',

@@ -11,7 +11,6 @@ import {
   checkPaymentRequiredFrame,
   checkPointerResponse,
   describeProblems,
-  parseFrameText,
   paymentSubmitFrame,
   responseCreateFrame,
   serializeFrame,
@@ -200,10 +199,17 @@ async function openSocket(c: CheckContext, b: Buyer): Promise<TargetSocket> {
   );
 }
 
+/** The next frame the deployment sends: the JSON text of an object (6). */
 async function nextFrame(socket: TargetSocket): Promise<Record<string, unknown>> {
-  const read = parseFrameText(await socket.next());
-  if (!read.ok) return expect.fail(`a frame that is not a JSON object: ${read.problems.map((p) => p.message).join('; ')}`);
-  return read.frame;
+  const text = await socket.next();
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return expect.fail(`a frame that is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) return expect.fail(`a frame that is not a JSON object: ${text.slice(0, 200)}`);
+  return frame as Record<string, unknown>;
 }
 
 const member = (value: unknown, name: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);

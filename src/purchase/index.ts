@@ -235,8 +235,8 @@ export {
   type DelegateCompletedResult,
   type DelegateResult,
 } from './inband/pointer.js';
-export { parseFrameText, describeProblems, type InbandProblem, type InbandCheck } from './inband/problems.js';
-export { checkPaymentSubmitFrame } from './inband/submit.js';
+export { describeProblems, type InbandProblem, type InbandCheck } from './inband/problems.js';
+export { checkPaymentSubmitFrame, parseFrameText } from './inband/submit.js';
 export {
   checkPaymentRequiredFrame,
   checkFundedFrame,

@@ -13,6 +13,6 @@ export {
   type InbandFrame,
 } from './frames.js';
 export { decimalAmount, purchasePointerBody, purchasePointerAnswer, balanceRequiredResult, delegateCompletedResult, type DelegateResult } from './pointer.js';
-export { parseFrameText, describeProblems, type InbandCheck } from './problems.js';
-export { checkPaymentSubmitFrame } from './submit.js';
+export { describeProblems, type InbandCheck } from './problems.js';
+export { checkPaymentSubmitFrame, parseFrameText, type FrameRead } from './submit.js';
 export { checkPaymentRequiredFrame, checkFundedFrame, checkPurchasePointerBody, checkPointerResponse, checkBalanceRequired } from './validate.js';

@@ -1,20 +1,40 @@
-import { FRAME_MEMBERS, INBAND_FRAME_TYPES, INBAND_SCHEMES, PAYMENT_SUBMIT_MEMBERS } from '../../spec/inband.js';
-import { isJsonObject } from '../json.js';
-import { at, checkType, describe, frameObject, Problems, type InbandCheck } from './problems.js';
+import { FRAME_MEMBERS, INBAND_SCHEMES, PAYMENT_SUBMIT_MEMBERS } from '../../spec/inband.js';
+import { isJsonObject, type JsonObject } from '../json.js';
+import type { InbandCheck, InbandProblem } from './problems.js';
 
-/** 6: payment.submit with payment.scheme balance. */
-export function checkPaymentSubmitFrame(value: unknown): InbandCheck {
-  const problems = new Problems();
-  if (frameObject(value, problems) && checkType(value, [INBAND_FRAME_TYPES.paymentSubmit], problems)) {
-    const payment = value[FRAME_MEMBERS.payment];
-    const paymentAt = at('', FRAME_MEMBERS.payment);
-    if (!isJsonObject(payment)) problems.add(paymentAt, `must be the payment object, is ${describe(payment)}`);
-    else if (payment[PAYMENT_SUBMIT_MEMBERS.scheme] !== INBAND_SCHEMES.balance) {
-      problems.add(
-        at(paymentAt, PAYMENT_SUBMIT_MEMBERS.scheme),
-        `must be "${INBAND_SCHEMES.balance}" after the challenge was paid, is ${describe(payment[PAYMENT_SUBMIT_MEMBERS.scheme])}`,
-      );
-    }
+/*
+ * The deployment's reading of what a client sends on the agent socket (6). Section 6 shows one client frame,
+ * payment.submit "carries payment.scheme balance after the challenge was paid; the turn then runs", and no answer to
+ * anything else a client sends ("Other frame kinds and payloads of the socket: not shown", READING-UNPUBLISHED-VALUES):
+ * how a message that is not a JSON object, or a payment.submit of another scheme, is refused, and in which words, is
+ * each deployment's choice. Whatever this reading lets through, the socket runs only a turn the balance funds.
+ */
+
+/** One socket message read as a frame, or why it is not one. */
+export type FrameRead = { readonly ok: true; readonly frame: JsonObject } | { readonly ok: false; readonly problems: readonly InbandProblem[] };
+
+// Stryker disable next-line all: the refusal of a message section 6 shows no answer to; its pointer and words reach only the message of response.error.
+const refused = (pointer: string, message: string) => ({ ok: false, problems: [{ pointer, message }] }) as const;
+
+/** Reads one socket message as a frame: JSON text of an object. */
+export function parseFrameText(text: string): FrameRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+    // Stryker disable next-line all: text that is not JSON is refused either way (here, or as no object below); section 6 shows no answer to it.
+  } catch (error) {
+    // Stryker disable next-line all: as above; the words reach only the message of response.error.
+    return refused('', `the message is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return problems.result();
+  // Stryker disable next-line StringLiteral: the words reach only the message of response.error.
+  return isJsonObject(value) ? { ok: true, frame: value } : refused('', 'a frame must be a JSON object');
+}
+
+/** 6: whether a client's payment.submit (the socket dispatched on its type) runs the waiting turn: payment.scheme is balance. */
+export function checkPaymentSubmitFrame(frame: JsonObject): InbandCheck {
+  const payment = frame[FRAME_MEMBERS.payment];
+  const scheme = isJsonObject(payment) ? payment[PAYMENT_SUBMIT_MEMBERS.scheme] : undefined;
+  if (scheme === INBAND_SCHEMES.balance) return { ok: true };
+  // Stryker disable next-line all: the refusal of a payment.submit of another scheme, which section 6 does not show; its pointer and words reach only the message of response.error.
+  return refused(`/${FRAME_MEMBERS.payment}/${PAYMENT_SUBMIT_MEMBERS.scheme}`, `must be "${INBAND_SCHEMES.balance}" after the challenge was paid`);
 }

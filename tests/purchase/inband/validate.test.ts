@@ -85,11 +85,11 @@ describe('checkPaymentRequiredFrame names what is wrong, by JSON pointer', () =>
 });
 
 describe('the other frames', () => {
-  it('payment.submit must say scheme balance', () => {
+  it('payment.submit must say scheme balance (the deployment reading, submit.ts)', () => {
     expect(pointers(checkPaymentSubmitFrame({ type: INBAND_FRAME_TYPES.paymentSubmit, payment: { scheme: INBAND_SCHEMES.token, amount: '1' } }))).toEqual([
       '/payment/scheme',
     ]);
-    expect(pointers(checkPaymentSubmitFrame({ type: INBAND_FRAME_TYPES.paymentSubmit }))).toEqual(['/payment']);
+    expect(pointers(checkPaymentSubmitFrame({ type: INBAND_FRAME_TYPES.paymentSubmit }))).toEqual(['/payment/scheme']);
   });
 
   it('a funded frame must carry terms {url, version}', () => {
