@@ -9,12 +9,14 @@ import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
 import {
   CREDENTIAL_MEMBERS,
+  PAYMENT_METHOD_OF,
   PAYMENT_PROBLEMS,
   PURCHASE_BODY_MEMBERS,
   REFUND_STATES,
   STRIPE_PAYLOAD_MEMBERS,
   type PaymentProblemRecord,
 } from '../src/spec/payments.js';
+import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S, READINGS } from '../src/spec/readings.js';
@@ -221,6 +223,22 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       run: async (c) => {
         const b = await buyer(c, 'methods');
         expectPaidAnswer(await b.post({ headers: { [HEADERS.paymentMethods]: 'no-such-method' } }), E.mpp_not_configured);
+      },
+    });
+
+    check({
+      id: 'purchase.payment-methods-list',
+      title:
+        'Service-Payment-Methods is read as an HTTP list: a method not offered, an empty element and the card, with spaces after the commas, get a card challenge',
+      requirements: ids(PURCHASE_METHOD_REQUIREMENTS.methodsHint),
+      level: 'MUST',
+      run: async (c) => {
+        const b = await buyer(c, 'methods-list');
+        // RFC 9110 5.6.1: optional whitespace around the commas, and empty elements a recipient ignores; card is always accepted (7.4).
+        const listed = `${UNOFFERED_METHOD}, , ${PAYMENT_METHOD_OF.card}`;
+        const answer = await b.post({ headers: { [HEADERS.paymentMethods]: listed } });
+        expectPaidAnswerOf(`${HEADERS.paymentMethods}: ${listed}`, answer, PAYMENT_PROBLEMS.paymentRequired);
+        expect(answer.challenges[0]?.challenge.method, 'the method the challenge names').toBe(PAYMENT_METHOD_OF.card);
       },
     });
 

@@ -47,19 +47,18 @@ export const surfaceOf = (config: PurchaseConfig): PaidSurface => ({
 
 /** A header counts on a signed request only when covered; on a bearer-authenticated or unauthenticated one, as sent. */
 export function trustedHeader(input: PurchaseRequest, name: string): string | undefined {
-  const value = headerOf(input.headers, name);
-  if (value === undefined) return undefined;
   if (input.signed && !input.coveredHeaders.some((c) => c.toLowerCase() === name)) return undefined;
-  return value;
+  return headerOf(input.headers, name);
 }
 
-/** Method ids of Service-Payment-Methods (`tempo, stripe`; under the deployment's name), or undefined when absent or not covered. */
+/**
+ * Method ids of Service-Payment-Methods (`tempo, stripe`; under the deployment's name), or undefined when absent or
+ * not covered. An empty element of the list (RFC 9110 5.6.1) stays as '', which names no method offered.
+ */
 export function acceptedMethods(input: PurchaseRequest, naming?: ServiceNaming): string[] | undefined {
-  const value = trustedHeader(input, deployedHeader(HEADERS.paymentMethods, naming));
-  return value
+  return trustedHeader(input, deployedHeader(HEADERS.paymentMethods, naming))
     ?.split(',')
-    .map((m) => m.trim().toLowerCase())
-    .filter((m) => m !== '');
+    .map((m) => m.trim().toLowerCase());
 }
 
 /**
