@@ -33,6 +33,7 @@ import {
   PAYMENT_REQUIREMENTS_MEMBERS,
   SCHEME_ENTRY_MEMBERS,
 } from '../src/spec/inband.js';
+import { ENDPOINT_ERRORS } from '../src/spec/endpoint-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
@@ -324,7 +325,7 @@ describe(`6 the agent socket (${target.description})`, () => {
  * payment probes) at /agents/<name>; live, the agent `run --agent-url` names when it is on the target's origin.
  */
 interface Relay {
-  send(path: string, headers?: ReadonlyArray<readonly [string, string]>): Promise<TargetResponse>;
+  send(path: string, headers?: ReadonlyArray<readonly [string, string]>, post?: Uint8Array): Promise<TargetResponse>;
 }
 
 async function relay(c: CheckContext, t: Target): Promise<Relay> {
@@ -350,11 +351,16 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
       ...(fault ? { mutants: [fault] } : {}),
     });
     return {
-      async send(path, headers = []) {
-        const request = new Request(`${origin}${AGENT_MOUNT_PREFIX}${name}${path}`, { headers: headers.map(([n, v]) => [n, v] as [string, string]) });
+      async send(path, headers = [], post) {
+        const method = post ? 'POST' : 'GET';
+        const request = new Request(`${origin}${AGENT_MOUNT_PREFIX}${name}${path}`, {
+          method,
+          headers: headers.map(([n, v]) => [n, v] as [string, string]),
+          ...(post ? { body: post } : {}),
+        });
         const response = await platform.fetch(request, { clientAddress: '127.0.0.1' });
         const answer = { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
-        c.record({ request: recordRequest({ method: 'GET', url: request.url, headers, body: null }), response: recordResponse(answer) });
+        c.record({ request: recordRequest({ method, url: request.url, headers, body: post ?? null }), response: recordResponse(answer) });
         return answer;
       },
     };
@@ -366,8 +372,8 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
     );
   }
   return {
-    async send(path, headers = []) {
-      const request: TargetRequest = { method: 'GET', url: `${agentUrl!.replace(/\/+$/, '')}${path}`, headers, body: null };
+    async send(path, headers = [], post) {
+      const request: TargetRequest = { method: post ? 'POST' : 'GET', url: `${agentUrl!.replace(/\/+$/, '')}${path}`, headers, body: post ?? null };
       const response = await t.send(request);
       c.record({ request: recordRequest(request), response: recordResponse(response) });
       if (response.status === NOT_FOUND) c.notRun(`the agent does not declare ${path}`);
@@ -414,6 +420,30 @@ describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an a
       const response = await r.send(PROBES.paymentSeen.path, [[HEADERS.paymentAuthorization, 'Payment e30']]);
       expect(response.status, 'the probe answers').toBe(200);
       expect(readPaidAnswer(response).body?.[PAYMENT_SEEN_MEMBER], 'the agent saw a Payment-Authorization').toBe(false);
+    },
+  });
+
+  check({
+    id: 'events.relay-request-kept',
+    title:
+      "a request carrying a buyer's Payment-Authorization still reaches the agent with its other fields and body: a JSON POST to a JSON endpoint is served",
+    requirements: ids(E.upstream_payment_not_relayed, ENDPOINT_ERRORS.unsupportedMediaType),
+    level: 'MUST',
+    run: async (c) => {
+      const r = await relay(c, target);
+      const body = encoder.encode(JSON.stringify({ relayed: serial++ }));
+      const response = await r.send(
+        PROBES.echo.path,
+        [
+          [HEADERS.contentType, MEDIA_TYPES.json],
+          [HEADERS.paymentAuthorization, 'Payment e30'],
+        ],
+        body,
+      );
+      // 7.4 withholds the credential only; the agent declares the probe for JSON, so only a request stripped of its Content-Type gets 415 (7.2).
+      expect(response.status, `the agent's answer to a JSON POST (${ENDPOINT_ERRORS.unsupportedMediaType.status} if the relay dropped its Content-Type)`).toBe(
+        200,
+      );
     },
   });
 });
