@@ -97,6 +97,12 @@ async function expectCreditedOnce(b: Buyer): Promise<void> {
   if (p) expect(await p.store.balance(b.agentUrl), "the deployment's balance for the buyer").toBe(p.config.pack.creditNano);
 }
 
+/** In-process, the buyer's balance by the deployment's records ('0' live, where a refusal's answer is all there is to judge). */
+async function creditedBalance(b: Buyer): Promise<string> {
+  const p = records();
+  return p ? String(await p.store.balance(b.agentUrl)) : '0';
+}
+
 async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `purchase-${name}-${serial++}`, c.record).register();
 }
@@ -306,7 +312,7 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     check({
       id: 'purchase.malformed-credential',
       title:
-        'an unreadable credential (not base64url; not one token; JSON null, an array, no challenge object, a challenge that is a string) gets 402 malformed-credential with a fresh challenge',
+        'an unreadable credential (not base64url; not one token; no token; base64url of text that is not JSON, or of bytes that are not UTF-8; JSON null, an array, no challenge object, a challenge that is a string) gets 402 malformed-credential with a fresh challenge',
       requirements: ids(P.challengeShape),
       level: 'MUST',
       run: async (c) => {
@@ -315,6 +321,9 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const unreadable = [
           'Payment not-base64url!',
           'Payment two tokens',
+          'Payment',
+          `Payment ${Buffer.from('{"challenge": not JSON').toString('base64url')}`,
+          `Payment ${Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64url')}`,
           paymentLiteral(null),
           paymentLiteral([]),
           paymentLiteral({ [CREDENTIAL_MEMBERS.payload]: payload }),
@@ -432,6 +441,37 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         expectPaidAnswer(answer, E['terms-version-stale']);
         expect(challengeOf(answer).version, 'the fresh challenge names the new version').toBe(next);
         expectNothingCharged();
+      },
+    });
+
+    check({
+      id: 'purchase.card-payload-without-token',
+      title:
+        'a card credential whose payload carries no shared payment token (none, an empty string, a number) gets a 402 with a fresh challenge (invalid-payload, malformed-credential or verification-failed), never the pack',
+      requirements: ids(E['invalid-payload']),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'no-token');
+        const offer = await payable(c, b);
+        const payloads: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+          ['no token', {}],
+          ['an empty token', { [STRIPE_PAYLOAD_MEMBERS.spt]: '' }],
+          ['a token that is a number', { [STRIPE_PAYLOAD_MEMBERS.spt]: 4242 }],
+        ];
+        const allowed = [E['invalid-payload'], PAYMENT_PROBLEMS.malformedCredential, PAYMENT_PROBLEMS.verificationFailed];
+        for (const [what, payload] of payloads) {
+          const answer = await b.post({
+            headers: {
+              [HEADERS.paymentAuthorization]: paymentLiteral({ [CREDENTIAL_MEMBERS.challenge]: offer.echo, [CREDENTIAL_MEMBERS.payload]: payload }),
+              [HEADERS.termsAccepted]: offer.version,
+            },
+          });
+          // READING-CARD-PAYLOAD-WITHOUT-TOKEN: the payload is readable but carries nothing the card method can charge.
+          const refusal = allowed.find((r) => answer.refusal === ('slug' in r ? r.slug : r.code)) ?? E['invalid-payload'];
+          expectPaidAnswerOf(`${what} (${READINGS.cardPayloadWithoutToken.id})`, answer, refusal);
+        }
+        expect(await creditedBalance(b), 'nothing credited').toBe('0');
       },
     });
 

@@ -196,6 +196,18 @@ export const READINGS = Object.freeze({
       reference: 'WWW-Authenticate: Bearer realm="…" (the platform token authenticates a buyer; no error parameter, as no token was refused).',
     },
   ),
+  cardPayloadWithoutToken: reading(
+    'READING-CARD-PAYLOAD-WITHOUT-TOKEN',
+    ['7.4'],
+    'Which problem answers a card credential whose payload carries no shared payment token',
+    {
+      text: '7.4: a card challenge is paid with "a shared payment token"; invalid-payload: "Payload readable but not admitted". No row names a card payload without a token, or with one that is empty or not a string.',
+      standard:
+        'The Payment HTTP authentication scheme draft: malformed-credential for a credential that cannot be read, invalid-payload for a payload the method does not admit, verification-failed for a payment that does not verify (a processor refusing the token).',
+      accepted: 'A 402 carrying one fresh challenge whose problem type is invalid-payload, malformed-credential or verification-failed; never the pack.',
+      reference: 'invalid-payload, before terms or payment are weighed: the credential is readable and its payload carries nothing to charge.',
+    },
+  ),
   purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
     text: '7.4: "A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components. An unsigned caller of a resource that sells single calls gets a 402 sized to that call". What a signed agent that sets neither (or sets one the signature does not cover) gets is not said.',
     accepted:
