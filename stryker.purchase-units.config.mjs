@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
  * `npm run mutation:purchase-units`: the code of src/purchase that no conformance check can hold to account, killed
  * by its unit and adapter tests instead (docs/mutation.md):
  * - the judge's readings of what a deployment sends (inband/validate.ts and its problems.ts, the frames; challenge-parse.ts and
- *   auth-params-parse.ts, the challenges): a conformant target never sends the bad value that shows a loosened
+ *   auth-params-parse.ts with quotable.ts, the challenges): a conformant target never sends the bad value that shows a loosened
  *   reading; the self-test's catalogue and these tests do;
  * - the buyer's side (buyer/, credential-write.ts): what a buyer decides and sends, which the suites use to build
  *   their own requests and no deployment runs;
@@ -17,6 +17,7 @@ export const HELD_BY_UNIT_TESTS = [
   'src/purchase/inband/problems.ts',
   'src/purchase/challenge-parse.ts',
   'src/purchase/auth-params-parse.ts',
+  'src/purchase/quotable.ts',
   'src/purchase/buyer/**/*.ts',
   'src/purchase/credential-write.ts',
   'src/purchase/ports/memory.ts',

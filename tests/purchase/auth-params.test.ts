@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isToken, parseAuthenticate, quotedString } from '../../src/purchase/index.js';
+import { assertQuotable, isQuotable } from '../../src/purchase/quotable.js';
 
 describe('parseAuthenticate (RFC 9110 section 11)', () => {
   it('reads several challenges from one comma-joined value', () => {
@@ -85,5 +86,29 @@ describe('quotedString / isToken', () => {
     expect(isToken('Payment-Authorization')).toBe(true);
     expect(isToken('a b')).toBe(false);
     expect(isToken('')).toBe(false);
+  });
+});
+
+describe('isQuotable / assertQuotable (RFC 9110 5.6.4: HTAB, SP, VCHAR, obs-text)', () => {
+  it.each([
+    [0x09, true],
+    [0x0a, false],
+    [0x1f, false],
+    [0x20, true],
+    [0x21, true],
+    [0x7e, true],
+    [0x7f, false],
+    [0x80, true],
+    [0xff, true],
+    [0x100, false],
+    [0x2603, false],
+  ])('U+%s: %s', (code, quotable) => {
+    expect(isQuotable(String.fromCharCode(code))).toBe(quotable);
+  });
+
+  it('names the first character a quoted-string cannot carry', () => {
+    expect(() => assertQuotable('ok\tand \u00ff')).not.toThrow();
+    expect(() => assertQuotable('a\u0007b\u0001')).toThrow(new TypeError('a quoted-string cannot carry U+0007'));
+    expect(() => assertQuotable('\u{1f600}')).toThrow(new TypeError('a quoted-string cannot carry U+1f600'));
   });
 });
