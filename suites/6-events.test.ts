@@ -5,6 +5,7 @@ import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
 import { createMemoryFetcher } from '../src/fetch/index.js';
 import { activeDeviation } from '../src/mutants/active.js';
+import { AGENT_STATES } from '../src/contract/test-control.js';
 import {
   checkBalanceRequired,
   checkFundedFrame,
@@ -39,7 +40,7 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded } from './lib/buyer.js';
+import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -276,6 +277,40 @@ describe(`6 the agent socket (${target.description})`, () => {
         }
       } finally {
         socket.close();
+      }
+    },
+  });
+
+  check({
+    id: 'events.payment-required-not-selling',
+    title:
+      'a turn the balance does not cover while buying is not open for the caller (mpp_disabled) still waits with payment.required: token at index 0, every scheme entry well formed',
+    requirements: ids(I.paymentRequired),
+    level: 'MUST',
+    run: async (c) => {
+      const b = await buyer(c, 'socket-not-selling');
+      let restore = () => {};
+      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl }, (p) => {
+        const config = p.config;
+        p.config = { ...config, mppEnabled: false };
+        restore = () => {
+          p.config = config;
+        };
+      });
+      try {
+        const socket = await openSocket(c, b);
+        try {
+          socket.send(serializeFrame(responseCreateFrame(`turn-${serial++}`, 'hello')));
+          const frame = await nextFrame(socket);
+          // 6 and 7.4 name payment.required as the in-band answer; with nothing to buy it may carry a pointer, no mpp entry, or an mpp entry of its own.
+          expect(frame[FRAME_MEMBERS.type], 'the answer to a turn the balance does not cover').toBe(INBAND_FRAME_TYPES.paymentRequired);
+          const checked = checkPaymentRequiredFrame(frame, { mpp: 'any' });
+          if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+        } finally {
+          socket.close();
+        }
+      } finally {
+        restore();
       }
     },
   });
