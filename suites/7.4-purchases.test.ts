@@ -827,6 +827,31 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       },
     });
 
+    check({
+      id: 'purchase.ownerless-cap-only-at-cap',
+      title:
+        'ownerless_balance_cap refuses only an agent without an owner at the cap: an agent with an owner whatever its balance, and an ownerless agent below the cap, buy the pack',
+      requirements: ids(E.ownerless_balance_cap),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        // Every balance is at a cap of 0: an agent with an owner is not limited by it.
+        const owned = await buyer(c, 'owned-over-cap');
+        const first = await payable(c, owned);
+        const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+        p.config = { ...p.config, ownerlessBalanceCapNano: '0' };
+        expectGranted(await owned.post({ headers: cardPayment(first.echo, token('settled'), first.version) }));
+        // An ownerless agent, under a cap of two packs more than it holds.
+        const ownerless = await buyer(c, 'ownerless-below-cap');
+        const second = await payable(c, ownerless);
+        const q = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+        q.buyers.ownerless.add(ownerless.agentUrl);
+        const held = BigInt(await q.store.balance(ownerless.agentUrl));
+        q.config = { ...q.config, ownerlessBalanceCapNano: String(held + 2n * BigInt(q.config.pack.creditNano)) };
+        expectGranted(await ownerless.post({ headers: cardPayment(second.echo, token('settled'), second.version) }));
+      },
+    });
+
     for (const fault of faults) {
       check({
         id: `purchase.${fault.record.code.replaceAll('_', '-')}`,
