@@ -33,6 +33,7 @@ import {
   INBAND_SCHEMES,
   PAYMENT_REQUIREMENTS_MEMBERS,
   SCHEME_ENTRY_MEMBERS,
+  type InbandFrameType,
 } from '../src/spec/inband.js';
 import { ENDPOINT_ERRORS } from '../src/spec/endpoint-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
@@ -238,6 +239,35 @@ async function requiredTurn(
   return { socket, frame, challenge: parsed.challenge, echo: parsed.echo, challengeValue };
 }
 
+/**
+ * Pays the challenge of a payment.required frame at its purchase_url (a settled card, assenting to its terms), then
+ * sends payment.submit with scheme balance; the terms object every funded frame must then carry.
+ */
+async function payThenSubmit(c: CheckContext, b: Buyer, turn: Awaited<ReturnType<typeof requiredTurn>>): Promise<Record<string, string | undefined>> {
+  const mpp = mppEntry(turn.frame);
+  const terms = mpp[SCHEME_ENTRY_MEMBERS.terms] as Record<string, string>;
+  const purchaseUrl = new URL(mpp[SCHEME_ENTRY_MEMBERS.purchaseUrl] as string);
+  if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin) c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
+  const amount = Number(member(turn.challenge.request, 'amount'));
+  if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
+  const paid = await b.post({
+    path: purchaseUrl.pathname,
+    // The credential echoes the challenge's members exactly as they arrived, whatever their encoding.
+    headers: cardPayment(turn.echo, freshTestToken('settled'), terms[TERMS_OBJECT_MEMBERS.version]!),
+  });
+  expectSucceeded(paid, `the purchase at purchase_url ${purchaseUrl.href}`);
+  const requirements = turn.frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;
+  turn.socket.send(serializeFrame(paymentSubmitFrame(`submit-${serial++}`, String(requirements[PAYMENT_REQUIREMENTS_MEMBERS.amount]))));
+  return { [TERMS_OBJECT_MEMBERS.url]: terms[TERMS_OBJECT_MEMBERS.url], [TERMS_OBJECT_MEMBERS.version]: terms[TERMS_OBJECT_MEMBERS.version] };
+}
+
+/** A frame of a funded turn: of `type`, with a terms object {url, version}, the one the challenge named. */
+function expectFundedFrame(frame: Record<string, unknown>, type: InbandFrameType, want: Record<string, string | undefined>): void {
+  const checked = checkFundedFrame(frame, { type });
+  if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+  expect(frame[FRAME_MEMBERS.terms], `${type} carries the terms the challenge named`).toMatchObject(want);
+}
+
 describe(`6 the agent socket (${target.description})`, () => {
   check({
     id: 'events.socket-upgrade-refused',
@@ -323,33 +353,42 @@ describe(`6 the agent socket (${target.description})`, () => {
     run: async (c) => {
       if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
       const b = await buyer(c, 'socket-paid');
-      const { socket, frame, challenge, echo } = await requiredTurn(c, b);
+      const turn = await requiredTurn(c, b);
       try {
-        const mpp = mppEntry(frame);
-        const terms = mpp[SCHEME_ENTRY_MEMBERS.terms] as Record<string, string>;
-        const purchaseUrl = new URL(mpp[SCHEME_ENTRY_MEMBERS.purchaseUrl] as string);
-        if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin)
-          c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
-        const amount = Number(member(challenge.request, 'amount'));
-        if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
-        const paid = await b.post({
-          path: purchaseUrl.pathname,
-          // The credential echoes the challenge's members exactly as they arrived, whatever their encoding.
-          headers: cardPayment(echo, freshTestToken('settled'), terms[TERMS_OBJECT_MEMBERS.version]!),
-        });
-        expectSucceeded(paid, `the purchase at purchase_url ${purchaseUrl.href}`);
-        const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown>;
-        socket.send(serializeFrame(paymentSubmitFrame(`submit-${serial++}`, String(requirements[PAYMENT_REQUIREMENTS_MEMBERS.amount]))));
-        const want = { [TERMS_OBJECT_MEMBERS.url]: terms[TERMS_OBJECT_MEMBERS.url], [TERMS_OBJECT_MEMBERS.version]: terms[TERMS_OBJECT_MEMBERS.version] };
+        const want = await payThenSubmit(c, b, turn);
         for (const type of [INBAND_FRAME_TYPES.paymentAccepted, INBAND_FRAME_TYPES.responseDone]) {
-          const funded = await nextFrame(socket);
+          const funded = await nextFrame(turn.socket);
           expect(funded[FRAME_MEMBERS.type], 'the frame after payment.submit').toBe(type);
-          const checked = checkFundedFrame(funded, { type });
-          if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
-          expect(funded[FRAME_MEMBERS.terms], `${type} carries the terms the challenge named`).toMatchObject(want);
+          expectFundedFrame(funded, type, want);
         }
       } finally {
-        socket.close();
+        turn.socket.close();
+      }
+    },
+  });
+
+  check({
+    id: 'events.funded-turn-error-terms',
+    title: 'a funded turn that fails while it runs ends in response.error carrying the terms object; every frame after payment.submit carries it',
+    requirements: ids(I.fundedTerms),
+    level: 'MUST',
+    run: async (c) => {
+      if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
+      const b = await buyer(c, 'socket-turn-fails');
+      await arrange(target, c, { state: AGENT_STATES.turnFails, agent: b.agentUrl }, (p) => p.failingTurns.add(b.agentUrl));
+      const turn = await requiredTurn(c, b);
+      try {
+        const want = await payThenSubmit(c, b, turn);
+        // payment.accepted may come first (6 names it, not its order); the turn ends in response.error.
+        let funded = await nextFrame(turn.socket);
+        if (funded[FRAME_MEMBERS.type] === INBAND_FRAME_TYPES.paymentAccepted) {
+          expectFundedFrame(funded, INBAND_FRAME_TYPES.paymentAccepted, want);
+          funded = await nextFrame(turn.socket);
+        }
+        expect(funded[FRAME_MEMBERS.type], 'the frame ending a funded turn that failed').toBe(INBAND_FRAME_TYPES.responseError);
+        expectFundedFrame(funded, INBAND_FRAME_TYPES.responseError, want);
+      } finally {
+        turn.socket.close();
       }
     },
   });

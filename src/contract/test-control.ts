@@ -39,6 +39,8 @@ export const AGENT_STATES = Object.freeze({
   fundingFails: 'funding-fails',
   /** The platform blocks the agent (5.2 agent_blocked). */
   agentBlocked: 'agent-blocked',
+  /** A funded turn of the agent on its socket fails while it runs (6: response.error, with the terms object). */
+  turnFails: 'turn-fails',
 } as const);
 
 /** States of one test token's charge at the card processor (`token`): what the processor does next, on its own. */

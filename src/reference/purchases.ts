@@ -50,6 +50,7 @@ import type { PublicRoute, RouteContext, VerifiedRoute } from './routes.js';
 import { PurchasedBalanceLedger, agentSocketRoute, createDelegate, llmChatCompletionsRoute, machineChallengeIssuer, type Delegate } from './paid/index.js';
 import type { SocketRoute } from './upgrade.js';
 import type { ReferenceTestControl, ScopedPurchases } from './test-control.js';
+import { AGENT_STATES } from '../contract/test-control.js';
 
 /** What each test token outcome (src/contract/test-tokens.ts) makes the reference's card processor answer. */
 const TEST_OUTCOMES: Readonly<Record<TestTokenOutcome, ChargeOutcome>> = {
@@ -159,6 +160,8 @@ export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseSto
   processorFinishes(token: string, state: FakeChargeState, report?: boolean): Promise<SettlementResult | undefined>;
   /** `serve --test-control`: the states a run put agents in, which change what their paid requests see. */
   testControl?: ReferenceTestControl;
+  /** Agents whose funded turns on the agent socket fail while they run (the test control's turn-fails; a test adds them in process). */
+  readonly failingTurns: Set<string>;
 }
 
 /** The purchase machine as `buyer`'s request sees it: the deployment's own, unless the test control scoped a state to the buyer. */
@@ -294,6 +297,7 @@ export function createReferencePurchases<T extends PurchaseStores = MemoryPurcha
     saleOffer,
     guards: { pack: PACK_GUARDS, sale: SALE_GUARDS },
     routes: SPEC_ROUTE_POLICY,
+    failingTurns: new Set<string>(),
     settlementIntake: (report) => settleReported(report, ports),
     async processorFinishes(token, state, report = false) {
       const chargeId = processor.chargeIdOf(token);
@@ -450,6 +454,10 @@ export function paidRails(
         () => purchases.config,
         () => purchases.guards.pack,
       ),
+      runTurn: ({ payer, input }) => {
+        if (purchases.failingTurns.has(payer) || purchases.testControl?.holds(payer, AGENT_STATES.turnFails)) throw new Error('the turn failed (turn-fails)');
+        return `echo: ${input}`;
+      },
     }),
     delegate: createDelegate({ balances: ledger, callPriceNano: price.delegateCallNano, run: async (call) => ({ ran: call }) }),
   };

@@ -66,6 +66,11 @@ export class ReferenceTestControl {
     else await processor.processorFinishes(request.token, request.outcome);
   }
 
+  /** Whether `agent` was put in `state` (for a state no purchase view holds: a socket turn that fails). */
+  holds(agent: string, state: AgentState): boolean {
+    return this.agents.get(agent)?.has(state) ?? false;
+  }
+
   /** The purchase machine as `buyer`'s request sees it: `view` itself unless a state of the buyer changes it. */
   scoped(buyer: string | null, view: PurchaseView): ScopedPurchases {
     const states = buyer === null ? undefined : this.agents.get(buyer);
