@@ -2,7 +2,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { errorCodeOf, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import { parseAuthenticate, type ChallengeEcho, type FakeChargeState } from '../src/purchase/index.js';
+import { decodeBase64urlJson, parseAuthenticate, type ChallengeEcho, type FakeChargeState } from '../src/purchase/index.js';
 import type { ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
@@ -175,6 +175,57 @@ function expectAcceptanceUnauthenticated(exchange: PaidExchange): void {
     schemes.length > 0 && !payment,
     `a 401 carries ${HEADERS.wwwAuthenticate} with at least one challenge (RFC 9110 15.5.2), none of the ${AUTH_SCHEMES.payment} scheme (${READINGS.unauthenticatedPurchaseChallenge.id}); got ${JSON.stringify(field ?? null)}`,
   ).toBe(true);
+}
+
+/**
+ * In-process only: holds the next call of one of the reference's port methods until released, so that another
+ * presentation can run to its end in between (a race the suite makes deterministic). `held` resolves once a call waits.
+ */
+function holdNextCall<T extends object>(object: T, method: keyof T & string): { held: Promise<void>; release: () => void } {
+  const original = object[method] as (...args: unknown[]) => unknown;
+  let release!: () => void;
+  let reached!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const held = new Promise<void>((resolve) => (reached = resolve));
+  Object.assign(object, {
+    [method]: async function (this: unknown, ...args: unknown[]) {
+      Object.assign(object, { [method]: original });
+      reached();
+      await gate;
+      return original.apply(this, args);
+    },
+  });
+  return { held, release };
+}
+
+/** The payment a success names: the reference of its Payment-Receipt (the Payment scheme draft: base64url JSON). */
+function receiptReference(exchange: PaidExchange): string | undefined {
+  const decoded = decodeBase64urlJson(exchange.response.headers[HEADERS.paymentReceipt] ?? '');
+  const reference = decoded.ok ? (decoded.value as { reference?: unknown } | null)?.reference : undefined;
+  return typeof reference === 'string' && reference !== '' ? reference : undefined;
+}
+
+/** 503s that ask for the same credential again. */
+const SAME_CREDENTIAL_503S: readonly PurchaseErrorRecord[] = Object.values(E).filter((r) => r.status === 503 && r.retry?.sameCredential === true);
+
+/**
+ * READING-CONCURRENT-REDEMPTION: a presentation of a credential another presentation redeemed meanwhile is that one
+ * purchase told again (a success naming the same payment), 409 purchase_already_granted, or a 503 asking for the same
+ * credential again; never a refusal of the credential, never a second credit.
+ */
+function expectSamePurchase(late: PaidExchange, first: PaidExchange): void {
+  if (late.status >= 200 && late.status < 300) {
+    expect(receiptReference(late), `a second success names the payment of the first (${READINGS.concurrentRedemption.id})`).toBe(receiptReference(first));
+    return;
+  }
+  const code = errorCodeOf(late.body);
+  const settling = SAME_CREDENTIAL_503S.find((r) => r.code === code && late.status === 503);
+  if (settling) return expectPaidAnswer(late, settling);
+  if (late.status !== 409)
+    expect.fail(
+      `the credential presented while another presentation redeemed it was answered ${late.status} ${late.refusal ?? ''}: it is that purchase, answered 409 ${E.purchase_already_granted.code}, a success naming the same payment, or a 503 asking for the same credential (${READINGS.concurrentRedemption.id})`,
+    );
+  expectPaidAnswer(late, E.purchase_already_granted);
 }
 
 /**
@@ -736,6 +787,43 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         expectGranted(await b.post({ headers: secondHeaders }));
       },
     });
+
+    for (const race of [
+      {
+        id: 'purchase.same-credential-race-at-challenge',
+        where: "while the challenge's guard looks the challenge up",
+        hold: (p: ReferencePurchases) => holdNextCall(p.ports.store, 'challenge'),
+      },
+      {
+        id: 'purchase.same-credential-race-at-record',
+        where: "while the card's market is read, before the charge record is opened",
+        hold: (p: ReferencePurchases) => holdNextCall(p.ports.processor, 'instrumentCountry'),
+      },
+    ]) {
+      check({
+        id: race.id,
+        title: `the same credential presented twice at once, the second held ${race.where} until the first was granted: one purchase, credited once; the second is 409, the same success or a 503 of that credential`,
+        requirements: ids(P.resumeSameCredential, P.settledCreditedOnce, E.purchase_already_granted),
+        level: 'MUST',
+        run: async (c) => {
+          need(c, 'spend', 'payment-faults');
+          const b = await buyer(c, race.id.slice('purchase.'.length));
+          const offer = await payable(c, b);
+          const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+          const headers = cardPayment(offer.echo, token('settled'), offer.version);
+          const hold = race.hold(p);
+          const second = b.post({ headers });
+          await hold.held;
+          const first = await b.post({ headers });
+          hold.release();
+          const late = await second;
+          expectGranted(first);
+          expectSamePurchase(late, first);
+          await expectCreditedOnce(b);
+          expect(p.processor.charges.size, 'charges created').toBe(1);
+        },
+      });
+    }
 
     check({
       id: 'purchase.outcome-unknown-settlement-credited',

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS } from '../../spec/payments.js';
+import { PAYMENT_PROBLEMS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { withFreshChallenge } from '../issue.js';
@@ -50,7 +50,7 @@ export const METHOD: SharedGuard = {
   run: async (ctx) => {
     const method = known(ctx.credential, FACTS.credential).challenge.method;
     if (!ctx.surface.methods(ctx).some((sold) => sold === method)) return purchaseAnswer(PURCHASE_ERRORS['method-unsupported'], surfaceOf(ctx.config));
-    if (method === PAYMENT_METHODS.tempo) ctx.stablecoin = stablecoinOf(ctx.ports, ctx.config);
+    ctx.stablecoin = stablecoinOf(ctx.ports, ctx.config);
     return undefined;
   },
 };

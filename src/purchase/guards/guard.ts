@@ -55,7 +55,7 @@ export interface PurchaseContext<O> {
   payer?: string;
   /** The challenge the credential answers, issued here, unredeemed. */
   issued?: IssuedChallenge;
-  /** A stablecoin credential: what the deployment sells transfers by. */
+  /** What the deployment sells transfers by (undefined when it sells none); only a stablecoin credential's guards read it. */
   stablecoin?: Stablecoin;
   /** A stablecoin credential: the signed transaction its payload carries. */
   serialized?: string;
