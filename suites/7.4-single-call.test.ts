@@ -1,11 +1,15 @@
 import { afterAll, describe, expect } from 'vitest';
-import { dailyCapRetryAfterProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { dailyCapRetryAfterProblems, readPaidAnswer, termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import type { ChallengeEcho, MemoryFunding, SaleCaps } from '../src/purchase/index.js';
+import type { ChallengeEcho, FakeChargeState, MemoryFunding, SaleCaps } from '../src/purchase/index.js';
 import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
+import { deployedHeader } from '../src/spec/naming.js';
+import { defaultCovered } from '../src/scenarios/request-builder.js';
+import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
@@ -16,6 +20,7 @@ import {
   arrange,
   Buyer,
   cardPayment,
+  exchangeFacts,
   freshTestToken,
   expectPaidAnswer,
   expectPaidAnswerOf,
@@ -24,7 +29,7 @@ import {
   type PaidExchange,
   type PaidRequestOptions,
 } from './lib/buyer.js';
-import { AGENT_STATES } from '../src/contract/test-control.js';
+import { AGENT_STATES, TOKEN_STATES } from '../src/contract/test-control.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -103,6 +108,89 @@ function setSale(change: (sale: ReferencePurchases['saleOffer']) => Partial<Refe
 function setCaps(caps: Partial<SaleCaps>): void {
   setSale((sale) => ({ caps: { ...sale.caps, ...caps } }));
 }
+
+/** The card processor finishes the charge `paying` paid (in process, or through the test control). */
+async function processorFinishes(
+  c: CheckContext,
+  paying: string,
+  outcome: Extract<FakeChargeState, 'settled' | 'declined' | 'cancelled-unsettled'>,
+): Promise<void> {
+  await arrange(target, c, { state: TOKEN_STATES.chargeFinishes, token: paying, outcome }, (p) => p.processorFinishes(paying, outcome));
+}
+
+/** An unsigned request to a priced resource from the network address `address` (client-address control). */
+async function callFrom(c: CheckContext, b: Buyer, address: string, headers: Readonly<Record<string, string>> = {}): Promise<PaidExchange> {
+  need(c, 'client-address');
+  const url = b.kit.url(REFERENCE_PRICED_PATH);
+  const naming = target.environment.naming;
+  const request = {
+    method: 'POST',
+    url,
+    headers: Object.entries(headers).map(([n, v]) => [naming ? deployedHeader(n, naming) : n, v] as const),
+    body: null,
+    clientAddress: address,
+  };
+  const response = await target.send(request);
+  c.record({ request: recordRequest(request), response: recordResponse(response) });
+  if (response.status === NOT_FOUND) c.notRun(`the target serves no priced single-call resource at ${REFERENCE_PRICED_PATH}`);
+  return { ...readPaidAnswer(response, naming), response, facts: exchangeFacts(target, b.sync(), url) };
+}
+
+/** A buyer whose case publishes a second agent beside it (the kit's bob, signing with key B). */
+async function buyerWithPeer(c: CheckContext, name: string): Promise<Buyer> {
+  const b = new Buyer(target, `single-call-${name}-${serial++}`, c.record);
+  await target.prepare({
+    id: b.caseId,
+    description: b.caseId,
+    now: b.now,
+    platform: { authority: target.environment.authority },
+    documents: { ...b.kit.docs(), ...b.kit.docs(b.kit.bob, [b.kit.B]) },
+    steps: [],
+  });
+  return b;
+}
+
+/** A request to the priced resource signed as the kit's second agent (bob), covering every header it sends. */
+async function callAsPeer(c: CheckContext, b: Buyer, headers: Readonly<Record<string, string>>): Promise<PaidExchange> {
+  b.sync();
+  const entries = Object.entries(headers);
+  const signed = b.kit.request({
+    url: b.kit.url(REFERENCE_PRICED_PATH),
+    body: new Uint8Array(0),
+    headers: entries,
+    keySetUrl: b.kit.bob.keySetUrl,
+    labels: [{ label: 'sig1', key: b.kit.B, covered: [...defaultCovered('sig1', false), ...entries.map(([n]) => `"${n.toLowerCase()}"`)] }],
+  });
+  const request = { method: signed.method, url: signed.url, headers: signed.headers, body: null };
+  const response = await target.send(request);
+  c.record({ request: recordRequest(request), response: recordResponse(response) });
+  if (response.status === NOT_FOUND) c.notRun(`the target serves no priced single-call resource at ${REFERENCE_PRICED_PATH}`);
+  return { ...readPaidAnswer(response, target.environment.naming), response, facts: exchangeFacts(target, b.now, signed.url) };
+}
+
+/**
+ * A buyer on a platform that also takes its own bearer tokens (platform-config): `bearer(subject)` is the
+ * Authorization header of a platform token naming that agent (5.3), a credential with no signing identity.
+ */
+async function bearerBuyer(c: CheckContext, name: string): Promise<{ b: Buyer; bearer: (subject: string) => Promise<Record<string, string>> }> {
+  need(c, 'platform-config');
+  const b = new Buyer(target, `single-call-${name}-${serial++}`, c.record);
+  await target.prepare({
+    id: b.caseId,
+    description: b.caseId,
+    now: b.now,
+    platform: { authority: target.environment.authority, token_keys: platformTokenKeys(), token_issuer: PLATFORM_TOKEN_ISSUER, agent_scope: AGENT_SCOPE },
+    documents: b.kit.docs(),
+    steps: [],
+  });
+  const bearer = async (subject: string) => ({
+    [HEADERS.authorization]: `Bearer ${await platformToken({ iss: PLATFORM_TOKEN_ISSUER, sub: subject, iat: b.now - 10, exp: b.now + 600, jti: `${subject}-${serial++}`, scope: AGENT_SCOPE })}`,
+  });
+  return { b, bearer };
+}
+
+/** Calls the resource ran (in process; live, what the answers say is all there is). */
+const ran = (): number | undefined => target.purchases?.sale.server.ran.length;
 
 function expectServed(exchange: PaidExchange): void {
   expectSucceeded(exchange, 'a bought call');
@@ -270,15 +358,22 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
 
     check({
       id: 'single-call.declined-fresh-challenge',
-      title: 'a declined card for a call ends in a fresh challenge (402 verification-failed) that buys the call',
-      requirements: ids(P.declineFreshChallenge),
+      title:
+        'a declined card for a call ends in a fresh challenge (402 verification-failed), presented again too; the fresh challenge buys the call, the decline counting on no daily limit',
+      requirements: ids(P.declineFreshChallenge, E.metered_principal_cap),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend');
         const b = await buyer(c, 'declined');
+        // In process the agent may buy one call a day: a declined card bought nothing, so it takes none of it.
+        if (target.purchases) setCaps({ principalPerDay: 1 });
         const offer = await payable(c, b);
-        const refused = await call(c, b, { headers: { ...EXACT, ...cardPayment(offer.echo, token('declined'), offer.version) } });
+        const declined = { ...EXACT, ...cardPayment(offer.echo, token('declined'), offer.version) };
+        const refused = await call(c, b, { headers: declined });
         expectPaidAnswer(refused, PAYMENT_PROBLEMS.verificationFailed);
+        // Section 3: the same credential resumes its charge, which still reports nothing captured: a fresh challenge again.
+        const again = await call(c, b, { headers: declined });
+        expectPaidAnswerOf('the declined credential presented again', again, PAYMENT_PROBLEMS.verificationFailed);
         const fresh = offered(refused);
         if (target.spend && !target.spend(fresh.amount)) c.notRun(`paying ${fresh.amount} would pass the run's --spend-cap`);
         expectServed(await call(c, b, { headers: { ...EXACT, ...cardPayment(fresh.echo, token('settled'), fresh.version) } }));
@@ -362,16 +457,28 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
 
     check({
       id: 'single-call.pack-challenge-honoured-at-credits',
-      title: 'a pack challenge a priced resource issued is honoured at /api/mpp/credits',
-      requirements: ids(E.challenge_origin_mismatch),
+      title:
+        'a pack challenge a priced resource issued is honoured at /api/mpp/credits; presented again at the resource, it buys no call (403 challenge_kind_mismatch or 409 purchase_already_granted)',
+      requirements: ids(E.challenge_origin_mismatch, E.challenge_kind_mismatch, E.purchase_already_granted),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend');
         const b = await buyer(c, 'pack-elsewhere');
         const pack = offered(await call(c, b, { headers: { [HEADERS.purchase]: PURCHASE_KINDS.pack } }));
         if (target.spend && !target.spend(pack.amount)) c.notRun(`paying ${pack.amount} would pass the run's --spend-cap`);
-        const paid = await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) });
+        const headers = cardPayment(pack.echo, token('settled'), pack.version);
+        const paid = await b.post({ path: PLATFORM_ROUTES.mppCredits, headers });
         expectSucceeded(paid, `the pack bought at ${PLATFORM_ROUTES.mppCredits} with a challenge ${REFERENCE_PRICED_PATH} issued`);
+        // The redeemed pack credential presented for a call at the resource that issued it buys no call: a pack challenge
+        // for a call (403 challenge_kind_mismatch), or a pack credential presented again on a paid resource (409).
+        const before = ran();
+        const again = await call(c, b, { headers: { ...EXACT, ...headers } });
+        expectPaidAnswerOf(
+          `the redeemed pack credential presented at ${REFERENCE_PRICED_PATH}`,
+          again,
+          again.status === 409 ? E.purchase_already_granted : E.challenge_kind_mismatch,
+        );
+        expect(ran(), 'calls run').toBe(before);
       },
     });
 
@@ -444,6 +551,77 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     });
   });
 
+  describe('a charge not yet settled', () => {
+    check({
+      id: 'single-call.charge-processing',
+      title:
+        "a call's card charge still processing: 503 charge_processing, again while it is; once settled, the same credential on a request not signed by the agent is 401 terms_acceptance_unauthenticated, and signed it serves the call once",
+      requirements: ids(E.charge_processing, E.terms_acceptance_unauthenticated, P.resumeSameCredential, E.call_already_served),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'processing');
+        const offer = await payable(c, b);
+        const paying = token('processing');
+        const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
+        expectPaidAnswerOf('the first presentation', await call(c, b, { headers }), E.charge_processing);
+        expectPaidAnswerOf('the same credential while the charge still processes', await call(c, b, { headers }), E.charge_processing);
+        expect(ran(), 'calls run while the charge processes').toBe(0);
+        await processorFinishes(c, paying, 'settled');
+        expectPaidAnswerOf(
+          "the agent's settled credential presented unsigned",
+          await call(c, b, { signed: false, headers: cardPayment(offer.echo, paying, offer.version) }),
+          E.terms_acceptance_unauthenticated,
+        );
+        expect(ran(), 'calls run for the unsigned presentation').toBe(0);
+        expectServed(await call(c, b, { headers }));
+        expect(ran(), 'calls run').toBe(target.purchases ? 1 : undefined);
+        expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
+      },
+    });
+
+    check({
+      id: 'single-call.charge-outcome-unknown',
+      title:
+        "a call's card charge whose outcome the processor does not tell: 503 charge_outcome_unknown; once settled, the same credential serves the call once",
+      requirements: ids(E.charge_outcome_unknown, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'outcome-unknown');
+        const offer = await payable(c, b);
+        const paying = token('unknown');
+        const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
+        expectPaidAnswer(await call(c, b, { headers }), E.charge_outcome_unknown);
+        expect(ran(), 'calls run').toBe(target.purchases ? 0 : undefined);
+        await processorFinishes(c, paying, 'settled');
+        expectServed(await call(c, b, { headers }));
+        expect(ran(), 'calls run').toBe(target.purchases ? 1 : undefined);
+      },
+    });
+
+    check({
+      id: 'single-call.resumed-elsewhere',
+      title:
+        'a call credential whose charge was sent at the resource that issued the challenge, presented at another priced resource once settled: 403 challenge_origin_mismatch; where issued it serves the call',
+      requirements: ids(E.challenge_origin_mismatch, M.unsignedSizedToCall, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'resumed-elsewhere');
+        const elsewhere = offered(await call(c, b, { signed: false, path: REFERENCE_OTHER_PRICED_PATH }));
+        if (target.spend && !target.spend(elsewhere.amount)) c.notRun(`paying ${elsewhere.amount} would pass the run's --spend-cap`);
+        const paying = token('processing');
+        const headers = cardPayment(elsewhere.echo, paying, elsewhere.version);
+        expectPaidAnswer(await call(c, b, { signed: false, path: REFERENCE_OTHER_PRICED_PATH, headers }), E.charge_processing);
+        await processorFinishes(c, paying, 'settled');
+        expectPaidAnswerOf(`presented at ${REFERENCE_PRICED_PATH}`, await call(c, b, { signed: false, headers }), E.challenge_origin_mismatch);
+        expect(ran(), 'calls run').toBe(target.purchases ? 0 : undefined);
+        expectServed(await call(c, b, { signed: false, path: REFERENCE_OTHER_PRICED_PATH, headers }));
+      },
+    });
+  });
+
   describe('daily caps (429 with Retry-After)', () => {
     const caps: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; signed: boolean; caps: Partial<SaleCaps> }> = [
       { record: E.metered_ip_cap, describe: 'unidentified purchases from one address', signed: false, caps: { ipPerDay: 1 } },
@@ -474,6 +652,58 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         },
       });
     }
+
+    check({
+      id: 'single-call.principal-cap-bearer',
+      title:
+        "an agent buying with the platform's bearer token is held to its own daily exact top-ups (429 metered_principal_cap), and another agent so buying is not",
+      requirements: ids(E.metered_principal_cap, P.noChallengeOnCodes),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const { b, bearer } = await bearerBuyer(c, 'bearer-cap');
+        setCaps({ principalPerDay: 1 });
+        const buys = async (subject: string) => {
+          // A bearer request's header fields are all the agent's own: it names the call it buys.
+          const offer = await payable(c, b, { signed: false, headers: { ...EXACT, ...(await bearer(subject)) } });
+          return call(c, b, { signed: false, headers: { ...EXACT, ...(await bearer(subject)), ...cardPayment(offer.echo, token('settled'), offer.version) } });
+        };
+        const [one, other] = [`${b.agentUrl}-one`, `${b.agentUrl}-other`];
+        expectServed(await buys(one));
+        const capped = await buys(one);
+        expectPaidAnswerOf('the same agent, a second call the same day', capped, E.metered_principal_cap);
+        const retryAfter = dailyCapRetryAfterProblems(capped.response);
+        if (retryAfter.length) expect.fail(retryAfter.join('\n'));
+        expectServed(await buys(other));
+      },
+    });
+
+    check({
+      id: 'single-call.caps-count-their-own',
+      title:
+        'each daily limit counts its own buyer: with one purchase a day per agent, card and address, another agent with another card, and another address, are still sold a call',
+      requirements: ids(E.metered_principal_cap, E.metered_instrument_cap, E.metered_ip_cap),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults', 'client-address');
+        const b = await buyerWithPeer(c, 'own-caps');
+        setCaps({ principalPerDay: 1, instrumentPerDay: 1, ipPerDay: 1 });
+        const one = await payable(c, b);
+        expectServed(await call(c, b, { headers: { ...EXACT, ...cardPayment(one.echo, token('settled'), one.version) } }));
+        const other = offered(await callAsPeer(c, b, EXACT));
+        expectSucceeded(
+          await callAsPeer(c, b, { ...EXACT, ...cardPayment(other.echo, token('settled'), other.version) }),
+          'the call bought by another agent, with another card',
+        );
+        for (const address of ['198.51.100.7', '198.51.100.8']) {
+          const offer = offered(await callFrom(c, b, address));
+          expectSucceeded(
+            await callFrom(c, b, address, cardPayment(offer.echo, token('settled'), offer.version)),
+            `the unidentified call bought from ${address}`,
+          );
+        }
+      },
+    });
   });
 
   describe('after the payment settled', () => {
