@@ -686,6 +686,26 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     });
 
     check({
+      id: 'purchase.resume-unauthenticated',
+      title:
+        'a credential whose charge is still processing, presented again without authentication: 401 terms_acceptance_unauthenticated, or the resumed charge (503 charge_processing); never a credit',
+      requirements: ids(E.terms_acceptance_unauthenticated, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'resume-unsigned');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('processing'), offer.version);
+        expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+        // Section 3 resumes the charge "Always"; the 401 row takes acceptance only from the buying agent: either answer fits.
+        const again = await b.post({ signed: false, headers });
+        if (again.status === 401) expectAcceptanceUnauthenticated(again);
+        else expectPaidAnswerOf('the same credential, unauthenticated', again, E.charge_processing);
+        expect(await creditedBalance(b), 'nothing credited').toBe('0');
+      },
+    });
+
+    check({
       id: 'purchase.charge-outcome-unknown-503',
       title:
         'a charge whose outcome the card processor does not tell: 503 charge_outcome_unknown with no challenge; the same credential again is a 503 of that charge',
