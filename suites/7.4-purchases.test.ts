@@ -3,7 +3,7 @@ import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { errorCodeOf, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { decodeBase64urlJson, parseAuthenticate, type ChallengeEcho, type FakeChargeState } from '../src/purchase/index.js';
-import type { ReferencePurchases } from '../src/reference/purchases.js';
+import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
@@ -12,6 +12,7 @@ import {
   PAYMENT_METHOD_OF,
   PAYMENT_PROBLEMS,
   PURCHASE_BODY_MEMBERS,
+  PURCHASE_KINDS,
   REFUND_STATES,
   STRIPE_PAYLOAD_MEMBERS,
   type PaymentProblemRecord,
@@ -701,6 +702,33 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const again = await b.post({ signed: false, headers });
         if (again.status === 401) expectAcceptanceUnauthenticated(again);
         else expectPaidAnswerOf('the same credential, unauthenticated', again, E.charge_processing);
+        expect(await creditedBalance(b), 'nothing credited').toBe('0');
+      },
+    });
+
+    check({
+      id: 'purchase.call-charge-not-resumed-here',
+      title:
+        "a single call's credential whose card charge was sent at the priced resource, presented at /api/mpp/credits: 403 challenge_kind_mismatch or challenge_origin_mismatch, not that charge resumed as a pack",
+      requirements: ids(E.challenge_kind_mismatch, E.challenge_origin_mismatch, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'call-at-pack');
+        // A signed agent asks for a single call with Service-Purchase: exact, covered (READING-PURCHASE-KIND-DEFAULT).
+        const asked = await b.post({ path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+        if (asked.status === 404) c.notRun(`the target serves no priced single-call resource at ${REFERENCE_PRICED_PATH}`);
+        const offer = challengeOf(asked);
+        mayPay(c, offer);
+        const headers = cardPayment(offer.echo, token('processing'), offer.version);
+        expectPaidAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers }), E.charge_processing);
+        // 7.4: a single-call challenge is redeemed only where issued, and a call challenge is not a pack's.
+        const here = await b.post({ headers });
+        expectPaidAnswerOf(
+          `the call's credential at ${PLATFORM_ROUTES.mppCredits}`,
+          here,
+          here.refusal === E.challenge_origin_mismatch.code ? E.challenge_origin_mismatch : E.challenge_kind_mismatch,
+        );
         expect(await creditedBalance(b), 'nothing credited').toBe('0');
       },
     });
