@@ -134,7 +134,7 @@ const CAPS: SaleGuard = {
     const instrument = ctx.transfer?.wallet ?? known(ctx.instrument, FACTS.card);
     const subject = {
       account: known(ctx.account, FACTS.account),
-      ...(input.identity === undefined ? {} : { identity: input.identity }),
+      identity: input.identity,
       clientAddress: input.clientAddress,
       instrument,
     };

@@ -83,7 +83,7 @@ export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => 
       now: options.ports.clock.now(),
       resource: new URL(request.url).pathname,
       clientAddress,
-      ...(agent?.identity === undefined ? {} : { identity: agent.identity }),
+      identity: agent?.identity,
       body: bytes,
     };
     // Stryker disable next-line OptionalChaining: the reference deployment always passes its guards; a library caller without them gets SALE_GUARDS.
