@@ -874,6 +874,31 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     }
 
     check({
+      id: 'purchase.charge-call-fault',
+      title:
+        "the card processor's connection fails while the charge is sent: 503 charge_outcome_unknown; meanwhile another challenge's credential is 503 purchase_in_flight; the same credential later completes that charge once",
+      requirements: ids(E.charge_outcome_unknown, E.purchase_in_flight, P.resumeSameCredential, P.settledCreditedOnce),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'charge-fault');
+        const first = await payable(c, b);
+        const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+        const paying = token('processing');
+        const headers = cardPayment(first.echo, paying, first.version);
+        // The charge reaches the processor, whose answer is lost on the way back.
+        p.processor.enqueue('throw');
+        expectPaidAnswer(await b.post({ headers }), E.charge_outcome_unknown);
+        const second = await payable(c, b);
+        expectPaidAnswer(await b.post({ headers: cardPayment(second.echo, token('settled'), second.version) }), E.purchase_in_flight);
+        await p.processorFinishes(paying, 'settled');
+        expectGranted(await b.post({ headers }));
+        await expectCreditedOnce(b);
+        expect(p.processor.charges.size, 'charges created').toBe(1);
+      },
+    });
+
+    check({
       id: 'purchase.outcome-unknown-settlement-credited',
       title:
         'charge_outcome_unknown, then the processor reports the charge settled: it is credited once (not refunded as matching nothing), and the credential then answers 409',
