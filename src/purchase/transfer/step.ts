@@ -37,7 +37,8 @@ async function followTransferStep(
     case 'settled':
       return { kind: 'settled', record: await stablecoin.transfers.updateTransfer(record.challengeId, 'settled') };
     case 'pending':
-      return { kind: 'pending', record: record.state === 'broadcast' ? record : await stablecoin.transfers.updateTransfer(record.challengeId, 'broadcast') };
+      // Seen by the network, so broadcast (also an unsent one whose failed broadcast did reach it).
+      return { kind: 'pending', record: await stablecoin.transfers.updateTransfer(record.challengeId, 'broadcast') };
     case 'failed': {
       const failed = await stablecoin.transfers.updateTransfer(record.challengeId, 'failed');
       await stablecoin.walletCaps.release(record.hash);
@@ -74,7 +75,8 @@ export function resumeTransferStep(record: TransferRecord, stablecoin: Stablecoi
     case 'broadcast':
       return followTransferStep(record, stablecoin);
     case 'unsent':
-      if (now <= record.expiresAt && now < record.validBefore) return broadcastTransferStep(record, stablecoin);
+      // The transaction is valid before no later than the challenge expires (the transaction check refuses one valid longer), so while it is valid the challenge is too.
+      if (now < record.validBefore) return broadcastTransferStep(record, stablecoin);
       return followTransferStep(record, stablecoin, PAYMENT_PROBLEMS.paymentExpired);
   }
 }
