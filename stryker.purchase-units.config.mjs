@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
  *   reading; the self-test's catalogue and these tests do;
  * - the buyer's side (buyer/, credential-write.ts): what a buyer decides and sends, which the suites use to build
  *   their own requests and no deployment runs;
- * - the in-memory adapters and fakes of the ports: held by the store contract every real adapter passes too.
+ * - the in-memory adapters and fakes of the ports: held by the store contract every real adapter passes too;
+ * - transfer/settle.ts, a stablecoin settlement report: no route takes one (section 3 credits a settlement the card
+ *   processor reports; a transfer completes when its credential is presented again, 7.4 tempo_settlement_pending).
  */
 const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
 
@@ -23,6 +25,7 @@ export const HELD_BY_UNIT_TESTS = [
   'src/purchase/ports/memory.ts',
   'src/purchase/ports/stablecoin-memory.ts',
   'src/purchase/sale/memory.ts',
+  'src/purchase/transfer/settle.ts',
 ];
 
 export default {

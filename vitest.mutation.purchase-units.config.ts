@@ -15,6 +15,7 @@ export default defineConfig({
       'tests/purchase/challenge.test.ts',
       'tests/purchase/credential.test.ts',
       'tests/purchase/sale-tempo.test.ts',
+      'tests/purchase/tempo/settle.test.ts',
       'tests/stores/purchase-stores.test.ts',
     ],
     pool: 'threads',

@@ -16,8 +16,9 @@ export async function settleTransferReported(
   ports: Pick<PurchasePorts, 'clock' | 'store' | 'stablecoin'>,
 ): Promise<TransferSettlement> {
   const transfers = ports.stablecoin?.transfers;
-  const record = transfers === undefined ? undefined : await transfers.transferByHash(report.hash);
-  if (transfers === undefined || record === undefined) return { credited: false, reason: 'unmatched' };
+  if (transfers === undefined) return { credited: false, reason: 'unmatched' };
+  const record = await transfers.transferByHash(report.hash);
+  if (record === undefined) return { credited: false, reason: 'unmatched' };
   const settled = await transfers.updateTransfer(record.challengeId, 'settled');
   try {
     const result = await ports.store.grant(transferGrant(settled, ports.clock.now()));
