@@ -34,7 +34,7 @@ export const FACTS = Object.freeze({
 // Stryker restore all
 /** A fact an earlier guard established. */
 export function known<T>(value: T | undefined, what: (typeof FACTS)[keyof typeof FACTS]): T {
-  // Stryker disable next-line StringLiteral: the message of a programming mistake, never an answer.
+  // Stryker disable next-line StringLiteral,ConditionalExpression: every fact is established by an earlier guard before it is read, so this throws only for a wrong order of guards (a programming mistake), never for a request.
   if (value === undefined) throw new TypeError(`the order of guards is wrong: ${what} is not known yet`);
   return value;
 }
@@ -66,6 +66,7 @@ export async function giveBack(ctx: PurchaseContext<unknown>): Promise<void> {
 export async function runGuards<C extends PurchaseContext<unknown>>(guards: readonly PurchaseGuard<C>[], ctx: C): Promise<OutcomeOf<C>> {
   try {
     for (const guard of guards) {
+      // Stryker disable next-line StringLiteral: every guard naming methods stands after the credential is read, so the method is known there.
       if (guard.methods !== undefined && !(guard.methods as readonly string[]).includes(methodOf(ctx) ?? '')) continue;
       const answer = await guard.run(ctx);
       if (answer !== undefined) return answer;
