@@ -734,6 +734,23 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     });
 
     check({
+      id: 'purchase.forged-echo-after-charge',
+      title:
+        'a credential carrying the token of a charge already sent but echoing its challenge with the realm changed is not that credential: 402 invalid-challenge with a fresh challenge, the charge not resumed',
+      requirements: ids(P.challengeShape, P.resumeSameCredential),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'forged-after-charge');
+        const offer = await payable(c, b);
+        const paying = token('processing');
+        expectPaidAnswer(await b.post({ headers: cardPayment(offer.echo, paying, offer.version) }), E.charge_processing);
+        const forged = { ...offer.echo, realm: `${offer.echo.realm}.example` };
+        expectPaidAnswerOf('the realm changed', await b.post({ headers: cardPayment(forged, paying, offer.version) }), PAYMENT_PROBLEMS.invalidChallenge);
+      },
+    });
+
+    check({
       id: 'purchase.charge-outcome-unknown-503',
       title:
         'a charge whose outcome the card processor does not tell: 503 charge_outcome_unknown with no challenge; the same credential again is a 503 of that charge',

@@ -49,8 +49,9 @@ export async function chargeOfSameCredential(
   store: PurchasePorts['store'],
 ): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
   const { credential, token } = presented;
-  if (credential === undefined || token === undefined) return undefined;
+  if (credential === undefined) return undefined;
   const record = await store.chargeOf(credential.challenge.id);
+  // A credential without a card token (a stablecoin one) matches no charge: every charge record holds its token.
   if (record === undefined || record.token !== token) return undefined;
   const issued = await store.challenge(record.challengeId);
   return issued !== undefined && sameEcho(issued.echo, credential.challenge) ? { record, issued } : undefined;
