@@ -17,6 +17,7 @@ import {
   PURCHASE_KINDS,
   TEMPO_PAYLOAD_MEMBERS,
   TEMPO_PAYLOAD_TYPES,
+  TEMPO_TRANSACTION_TYPE,
   TIP20_TRANSFER_WITH_MEMO,
 } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
@@ -104,6 +105,14 @@ interface TransferShape {
   readonly value?: bigint;
   /** Serialised without the wallet's signature. */
   readonly unsigned?: true;
+  /** Serialised with a signature from which no signer can be recovered (r = 0). */
+  readonly recoversNoSigner?: true;
+  /** The call names no contract (it would create one). */
+  readonly createsContract?: true;
+  /** The call goes to the token contract with no call data. */
+  readonly noCallData?: true;
+  /** These bytes instead of a transaction. */
+  readonly raw?: Hex;
 }
 
 const transferData = (to: Hex, amount: bigint, memo: Hex): Hex =>
@@ -111,12 +120,17 @@ const transferData = (to: Hex, amount: bigint, memo: Hex): Hex =>
 
 /** A real signed Tempo (0x76) transaction making one transferWithMemo of the quote, valid until the challenge expiry; `shape` bends one part of it. */
 async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Promise<Hex> {
+  if (shape.raw !== undefined) return shape.raw;
   const to = shape.to ?? o.quote.recipient;
   const amount = shape.amount ?? BigInt(o.quote.amount);
   const data = shape.plainTransfer
     ? encodeFunctionData({ abi: Abis.tip20, functionName: 'transfer', args: [to, amount] })
     : transferData(to, amount, shape.memo ?? o.quote.memo);
-  const call = { to: shape.token ?? o.quote.currency, data, ...(shape.value === undefined ? {} : { value: shape.value }) };
+  const call = {
+    ...(shape.createsContract ? {} : { to: shape.token ?? o.quote.currency }),
+    ...(shape.noCallData ? {} : { data }),
+    ...(shape.value === undefined ? {} : { value: shape.value }),
+  };
   const validBefore = shape.validBefore === undefined ? expiresAtSeconds(o.challenge) + (shape.validPastExpiry ?? 0) : shape.validBefore;
   const transaction = {
     chainId: shape.chainId ?? o.quote.chainId,
@@ -131,6 +145,7 @@ async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Promise<H
     ...(shape.sponsored ? { feePayer: sponsor } : {}),
   };
   if (shape.unsigned) return Transaction.serialize(transaction as never) as Promise<Hex>;
+  if (shape.recoversNoSigner) return Transaction.serialize(transaction as never, { r: 0n, s: 1n, yParity: 0 } as never) as Promise<Hex>;
   return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
 }
 
@@ -208,7 +223,8 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     },
   });
 
-  const mismatches: ReadonlyArray<{ readonly name: string; readonly shape: (o: TempoOffer) => TransferShape }> = [
+  /** `now`: the target's clock as the buyer knows it; `exactClock` cases run only where it is the deployment's very clock (in-process, where it stands). */
+  const mismatches: ReadonlyArray<{ readonly name: string; readonly shape: (o: TempoOffer, now: number) => TransferShape; readonly exactClock?: true }> = [
     { name: 'an amount one base unit short', shape: (o) => ({ amount: BigInt(o.quote.amount) - 1n }) },
     { name: 'another recipient', shape: () => ({ to: OTHER_ADDRESS }) },
     { name: 'another memo', shape: () => ({ memo: OTHER_MEMO }) },
@@ -223,21 +239,28 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     { name: 'a plain transfer without the memo', shape: () => ({ plainTransfer: true }) },
     { name: 'native value beside the transfer', shape: () => ({ value: 1n }) },
     { name: 'no signature', shape: () => ({ unsigned: true }) },
+    { name: 'a signature from which no signer is recovered', shape: () => ({ recoversNoSigner: true }) },
+    { name: 'a call that names no contract (it would create one)', shape: () => ({ createsContract: true }) },
+    { name: 'a call to the token contract without call data', shape: () => ({ noCallData: true }) },
+    { name: 'bytes of the Tempo type that do not decode', shape: () => ({ raw: `${TEMPO_TRANSACTION_TYPE}deadbeef` }) },
+    // Valid before a time is not valid at it: the transaction can no longer land.
+    { name: 'valid before the very second it is presented', shape: (_o, now) => ({ validBefore: now }), exactClock: true },
   ];
 
   check({
     id: 'stablecoin.transaction-mismatch',
     title:
-      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer asked for or signed, validity past the expiry or none, already expired, another chain or token contract, a transfer without the memo, native value, no signature) gets a fresh stablecoin challenge and is never broadcast',
+      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer asked for or signed, validity past the expiry or none, already expired or expiring as presented, another chain or token contract, a transfer without the memo, native value, no signature or one recovering no signer, a call to no contract or without call data, bytes that do not decode) gets a fresh stablecoin challenge and is never broadcast',
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
       need(c, 'spend');
       const b = await buyer(c, 'non-matching');
       for (const mismatch of mismatches) {
+        if (mismatch.exactClock && !target.purchases) continue;
         const o = await offer(b);
-        const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, mismatch.shape(o)))) });
         try {
+          const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, mismatch.shape(o, b.now)))) });
           // The spec names no problem type; either of the Payment scheme's fits (READINGS.nonMatchingTransaction).
           expectPaidAnswer(answer, answer.refusal === E['invalid-payload'].code ? E['invalid-payload'] : PAYMENT_PROBLEMS.verificationFailed);
           tempoOffer(answer);

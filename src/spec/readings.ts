@@ -177,7 +177,7 @@ export const READINGS = Object.freeze({
     reference: '{problems_url} is <origin>/problems; {payment_problems_url} is https://paymentauth.org/problems.',
   }),
   nonMatchingTransaction: reading('READING-NON-MATCHING-TRANSACTION', ['7.4'], 'Which problem answers a transaction that does not pay the quote', {
-    text: '7.4: "A non-matching transaction is answered with a fresh challenge and never broadcast." The invalid-payload row: "Payload readable but not admitted: stablecoin challenge admits payload.type transaction only". No problem type is named for a transaction of type transaction that pays the wrong amount, address, memo, chain or token, makes other calls, is unsigned, or is valid at the wrong times.',
+    text: '7.4: "A non-matching transaction is answered with a fresh challenge and never broadcast." The invalid-payload row: "Payload readable but not admitted: stablecoin challenge admits payload.type transaction only". No problem type is named for a transaction of type transaction that pays the wrong amount, address, memo, chain or token, makes other calls, is unsigned or signed by no recoverable signer, is valid at the wrong times, or whose bytes do not decode.',
     standard:
       'The Payment HTTP authentication scheme draft: verification-failed for a payment proof that does not verify, invalid-payload for a payload the method does not admit.',
     accepted: 'A 402 carrying one fresh stablecoin challenge whose problem type is verification-failed or invalid-payload, and nothing broadcast.',
