@@ -1,16 +1,39 @@
 import { afterAll, describe, expect } from 'vitest';
+import { keccak256, encodeFunctionData, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { Abis, Transaction } from 'viem/tempo';
 import { dailyCapRetryAfterProblems, readPaidAnswer, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import type { ChallengeEcho, FakeChargeState, MemoryFunding, SaleCaps } from '../src/purchase/index.js';
+import {
+  decodeBase64urlJson,
+  expiresAtSeconds,
+  serializeCredential,
+  type ChallengeEcho,
+  type FakeChargeState,
+  type MemoryFunding,
+  type PaymentChallenge,
+  type SaleCaps,
+} from '../src/purchase/index.js';
+import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
 import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { deployedHeader } from '../src/spec/naming.js';
 import { defaultCovered } from '../src/scenarios/request-builder.js';
 import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../src/spec/payments.js';
+import {
+  CREDENTIAL_MEMBERS,
+  PAYMENT_METHODS,
+  PAYMENT_PROBLEMS,
+  PURCHASE_BODY_MEMBERS,
+  PURCHASE_KINDS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+  TIP20_TRANSFER_WITH_MEMO,
+} from '../src/spec/payments.js';
+import { READINGS } from '../src/spec/readings.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
@@ -188,6 +211,67 @@ async function bearerBuyer(c: CheckContext, name: string): Promise<{ b: Buyer; b
   });
   return { b, bearer };
 }
+
+/** A well-known development key (never funded anywhere that matters), the stablecoin buyer's wallet. */
+const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+/** Service-Payment-Methods of a buyer preferring the stablecoin (covered when signed). */
+const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
+
+interface TempoOffer {
+  readonly challenge: PaymentChallenge;
+  readonly echo: ChallengeEcho;
+  readonly quote: TempoQuote;
+  readonly version: string;
+}
+
+/** The one stablecoin challenge of a 402. */
+function tempoOffer(exchange: PaidExchange, what = 'the challenge'): TempoOffer {
+  const [first] = exchange.challenges;
+  if (!first) return expect.fail(`${what}: expected a Payment challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
+  expect(first.challenge.method, `${what} names the stablecoin`).toBe(PAYMENT_METHODS.tempo);
+  const quote = tempoQuoteOf(first.challenge.request);
+  if (!quote.ok) return expect.fail(`${what}'s stablecoin request: ${quote.detail}`);
+  return { challenge: first.challenge, echo: first.echo, quote: quote.quote, version: exchange.termsVersion ?? '' };
+}
+
+/**
+ * A real signed Tempo (0x76) transaction making one transferWithMemo of the quote (or of `amount`), valid until
+ * the challenge expiry, paying its own fee.
+ */
+async function signTransfer(o: TempoOffer, amount: bigint = BigInt(o.quote.amount)): Promise<Hex> {
+  const data = encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [o.quote.recipient, amount, o.quote.memo] });
+  const transaction = {
+    chainId: o.quote.chainId,
+    calls: [{ to: o.quote.currency, data }],
+    nonce: 0,
+    nonceKey: BigInt(++serial),
+    gas: 200_000n,
+    maxFeePerGas: 20_000_000_000n,
+    maxPriorityFeePerGas: 1n,
+    validBefore: expiresAtSeconds(o.challenge),
+  };
+  return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
+}
+
+/** The paid retry of a stablecoin challenge: the credential carrying the signed transaction, and the assent. */
+function tempoPayment(o: TempoOffer, serialized: Hex): Record<string, string> {
+  const credential = {
+    [CREDENTIAL_MEMBERS.challenge]: o.echo,
+    [CREDENTIAL_MEMBERS.payload]: { [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized },
+    [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${o.quote.chainId}:${wallet.address}`,
+  };
+  return { [HEADERS.paymentAuthorization]: serializeCredential(credential as never), [HEADERS.termsAccepted]: o.version };
+}
+
+/** A call bought by stablecoin: served, with a Payment-Receipt of method tempo whose reference is the transaction hash. */
+function expectServedByTransfer(exchange: PaidExchange, serialized: Hex): void {
+  expectServed(exchange);
+  const receipt = decodeBase64urlJson(exchange.response.headers[HEADERS.paymentReceipt] ?? '');
+  expect(receipt, 'the receipt').toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.tempo, reference: keccak256(serialized) } });
+}
+
+/** Transfers the embedded reference's simulated network was given (in process only). */
+const broadcasts = (): number => target.purchases?.stablecoin.network.broadcasts.length ?? 0;
 
 /** Calls the resource ran (in process; live, what the answers say is all there is). */
 const ran = (): number | undefined => target.purchases?.sale.server.ran.length;
@@ -547,6 +631,165 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         } finally {
           p.saleOffer = before;
         }
+      },
+    });
+  });
+
+  describe('buying one call by stablecoin', () => {
+    /** A stablecoin call challenge for a signed agent preferring tempo (Service-Purchase: exact). */
+    const tempoCall = async (c: CheckContext, b: Buyer): Promise<TempoOffer> => tempoOffer(await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO } }));
+    /** The problem of a fresh challenge for a transaction that pays nothing: either of the Payment scheme's (READING-NON-MATCHING-TRANSACTION). */
+    const freshProblem = (answer: PaidExchange) => (answer.refusal === E['invalid-payload'].code ? E['invalid-payload'] : PAYMENT_PROBLEMS.verificationFailed);
+
+    check({
+      id: 'single-call.stablecoin-fresh-challenge',
+      title:
+        "a stablecoin call challenge: the agent's, presented without its signature, is 401 terms_acceptance_unauthenticated; a transaction one base unit short gets a fresh stablecoin challenge, still the agent's, that buys the call; an unsigned buyer's too",
+      requirements: ids(M.stablecoinNonMatching, E.terms_acceptance_unauthenticated, M.stablecoinTransaction),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'tempo-fresh');
+        const o = await tempoCall(c, b);
+        const unsigned = await call(c, b, { signed: false, headers: tempoPayment(o, await signTransfer(o)) });
+        expectPaidAnswerOf("the agent's stablecoin call challenge presented unsigned", unsigned, E.terms_acceptance_unauthenticated);
+        // The retry names no methods: the fresh challenge is a stablecoin one all the same (READING-NON-MATCHING-TRANSACTION).
+        const short = await call(c, b, { headers: { ...EXACT, ...tempoPayment(o, await signTransfer(o, BigInt(o.quote.amount) - 1n)) } });
+        expectPaidAnswerOf(`a transaction one base unit short (${READINGS.nonMatchingTransaction.id})`, short, freshProblem(short));
+        const fresh = tempoOffer(short, 'the fresh challenge');
+        expect(broadcasts(), 'broadcasts').toBe(0);
+        expectPaidAnswerOf(
+          'the fresh challenge presented unsigned',
+          await call(c, b, { signed: false, headers: tempoPayment(fresh, await signTransfer(fresh)) }),
+          E.terms_acceptance_unauthenticated,
+        );
+        const paid = await signTransfer(fresh);
+        expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...tempoPayment(fresh, paid) } }), paid);
+
+        const theirs = tempoOffer(await call(c, b, { signed: false, headers: PREFER_TEMPO }), "an unsigned buyer's challenge");
+        const unpaid = await call(c, b, { signed: false, headers: tempoPayment(theirs, await signTransfer(theirs, BigInt(theirs.quote.amount) - 1n)) });
+        expectPaidAnswerOf('an unsigned transaction one base unit short', unpaid, freshProblem(unpaid));
+        tempoOffer(unpaid, "the unsigned buyer's fresh challenge");
+        expect(broadcasts(), 'broadcasts').toBe(1);
+      },
+    });
+
+    check({
+      id: 'single-call.stablecoin-terms-changed',
+      title:
+        "per-call terms changed after a stablecoin call challenge (the token it is priced in, the call's cost on the balance): 403 metered_unavailable_for_stablecoin, nothing broadcast",
+      requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'tempo-terms');
+        const p = purchases(c);
+        const [config, saleOffer] = [p.config, p.saleOffer];
+        const changes: ReadonlyArray<readonly [string, () => void]> = [
+          ['the token', () => (p.config = { ...config, stablecoin: { ...config.stablecoin!, token: '0x20c00000000000000000000000000000000000ff' } })],
+          ["the call's cost on the balance", () => setSale((sale) => ({ priceNano: String(BigInt(sale.priceNano) + 1n) }))],
+        ];
+        for (const [what, change] of changes) {
+          const o = await tempoCall(c, b);
+          const payment = tempoPayment(o, await signTransfer(o));
+          change();
+          try {
+            expectPaidAnswerOf(
+              `${what} changed`,
+              await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO, ...payment } }),
+              E.metered_unavailable_for_stablecoin,
+            );
+          } finally {
+            p.config = config;
+            p.saleOffer = saleOffer;
+          }
+        }
+        expect(broadcasts(), 'broadcasts').toBe(0);
+      },
+    });
+
+    check({
+      id: 'single-call.stablecoin-settles-later',
+      title:
+        'a stablecoin call whose transfer is pending (503 tempo_settlement_pending), or whose network is unreachable (503 tempo_unavailable), is served once by the same credential (on a request not signed by the agent, 401 terms_acceptance_unauthenticated); one the network reports failed gets a fresh challenge and takes no daily purchase',
+      requirements: ids(
+        E.tempo_settlement_pending,
+        E.tempo_unavailable,
+        P.resumeSameCredential,
+        E.terms_acceptance_unauthenticated,
+        M.stablecoinNonMatching,
+        E.metered_principal_cap,
+      ),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'tempo-later');
+        const network = purchases(c).stablecoin.network;
+        const faults: ReadonlyArray<readonly [string, () => void, PurchaseErrorRecord]> = [
+          ['pending', () => (network.pendingReads = 1), E.tempo_settlement_pending],
+          [
+            'unreachable',
+            () => {
+              network.pendingReads = 0;
+              network.unreachableBroadcasts = 1;
+            },
+            E.tempo_unavailable,
+          ],
+        ];
+        for (const [what, fault, record] of faults) {
+          const o = await tempoCall(c, b);
+          const serialized = await signTransfer(o);
+          const headers = { ...EXACT, ...tempoPayment(o, serialized) };
+          fault();
+          const before = ran();
+          expectPaidAnswerOf(`the transfer ${what}`, await call(c, b, { headers }), record);
+          expectPaidAnswerOf(
+            `the transfer ${what}, the credential presented unsigned`,
+            await call(c, b, { signed: false, headers: tempoPayment(o, serialized) }),
+            E.terms_acceptance_unauthenticated,
+          );
+          expect(ran(), 'calls run').toBe(before);
+          expectServedByTransfer(await call(c, b, { headers }), serialized);
+          expect(ran(), 'calls run').toBe((before ?? 0) + 1);
+          expectPaidAnswerOf(`the transfer ${what}, once served`, await call(c, b, { headers }), E.call_already_served);
+        }
+        // Two calls bought today; a third may be, and the failed transfer between bought nothing.
+        setCaps({ principalPerDay: 3 });
+        network.finalOutcome = 'failed';
+        const o = await tempoCall(c, b);
+        const failed = await call(c, b, { headers: { ...EXACT, ...tempoPayment(o, await signTransfer(o)) } });
+        expectPaidAnswerOf('a transfer the network reports failed', failed, freshProblem(failed));
+        const fresh = tempoOffer(failed, 'the fresh challenge');
+        network.finalOutcome = 'settled';
+        const paid = await signTransfer(fresh);
+        expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...tempoPayment(fresh, paid) } }), paid);
+      },
+    });
+
+    check({
+      id: 'single-call.stablecoin-wallet-cap',
+      title:
+        "a stablecoin call over the wallet's daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast, and the refused purchase takes none of the agent's daily calls",
+      requirements: ids(E.wallet_daily_cap, E.metered_principal_cap, P.noChallengeOnCodes),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'tempo-wallet-cap');
+        const p = purchases(c);
+        setCaps({ principalPerDay: 2 });
+        const amount = BigInt(p.saleOffer.stablecoinAmount ?? '0');
+        p.config = { ...p.config, stablecoin: { ...p.config.stablecoin!, walletDailyCap: String(2n * amount - 1n) } };
+        const first = await tempoCall(c, b);
+        const serialized = await signTransfer(first);
+        expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...tempoPayment(first, serialized) } }), serialized);
+        const second = await tempoCall(c, b);
+        const capped = await call(c, b, { headers: { ...EXACT, ...tempoPayment(second, await signTransfer(second)) } });
+        expectPaidAnswer(capped, E.wallet_daily_cap);
+        const retryAfter = dailyCapRetryAfterProblems(capped.response);
+        if (retryAfter.length) expect.fail(retryAfter.join('\n'));
+        expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
+        const byCard = await payable(c, b);
+        expectServed(await call(c, b, { headers: { ...EXACT, ...cardPayment(byCard.echo, token('settled'), byCard.version) } }));
       },
     });
   });
