@@ -753,8 +753,8 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
     check({
       id: 'purchase.charge-outcome-unknown-503',
       title:
-        'a charge whose outcome the card processor does not tell: 503 charge_outcome_unknown with no challenge; the same credential again is a 503 of that charge',
-      requirements: ids(E.charge_outcome_unknown, P.resumeSameCredential),
+        "a charge whose outcome the card processor does not tell: 503 charge_outcome_unknown with no challenge; another challenge's credential meanwhile is 503 purchase_in_flight, and the same credential again a 503 of that charge",
+      requirements: ids(E.charge_outcome_unknown, E.purchase_in_flight, P.resumeSameCredential),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend');
@@ -762,6 +762,13 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const offer = await payable(c, b);
         const headers = cardPayment(offer.echo, token('unknown'), offer.version);
         expectPaidAnswer(await b.post({ headers }), E.charge_outcome_unknown);
+        // A charge sent whose outcome is unknown is still settling: another challenge's credential waits for it.
+        const other = await payable(c, b);
+        expectPaidAnswerOf(
+          "another challenge's credential meanwhile",
+          await b.post({ headers: cardPayment(other.echo, token('settled'), other.version) }),
+          E.purchase_in_flight,
+        );
         // Asked again, the processor knows the charge (still processing) or still cannot tell: either is that charge's 503.
         const again = await b.post({ headers });
         const code = errorCodeOf(again.body);
