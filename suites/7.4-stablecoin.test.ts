@@ -312,6 +312,38 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   }
 
   check({
+    id: 'stablecoin.payload-not-a-transaction',
+    title:
+      'a stablecoin payload carrying no transaction (a signed transaction under another payload.type or under none; payload.type transaction without the transaction) gets a fresh stablecoin challenge, nothing broadcast',
+    requirements: ids(E['invalid-payload'], M.stablecoinTransaction),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend');
+      const b = await buyer(c, 'payload-not-transaction');
+      const payloads: ReadonlyArray<readonly [string, (serialized: Hex) => Record<string, string>]> = [
+        [
+          'payload.type transfer beside the signed transaction',
+          (serialized) => ({ [TEMPO_PAYLOAD_MEMBERS.type]: 'transfer', [TEMPO_PAYLOAD_MEMBERS.signature]: serialized }),
+        ],
+        ['no payload.type beside the signed transaction', (serialized) => ({ [TEMPO_PAYLOAD_MEMBERS.signature]: serialized })],
+        ['payload.type transaction without the transaction', () => ({ [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction })],
+      ];
+      const accepted = [E['invalid-payload'], PAYMENT_PROBLEMS.malformedCredential, PAYMENT_PROBLEMS.verificationFailed];
+      for (const [what, payload] of payloads) {
+        const o = await offer(b);
+        try {
+          const answer = await b.post({ headers: tempoPayment(o, payload(await signTransfer(o))) });
+          expectPaidAnswer(answer, accepted.find((r) => answer.refusal === ('slug' in r ? r.slug : r.code)) ?? E['invalid-payload']);
+          tempoOffer(answer);
+          if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
+        } catch (error) {
+          throw new Error(`${what} (${READINGS.stablecoinPayloadNotTransaction.id}): ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    },
+  });
+
+  check({
     id: 'stablecoin.location-unknown',
     title: 'a wallet that cannot be placed where the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown, nothing broadcast',
     requirements: ids(E.stablecoin_location_unknown, P.noChallengeOnCodes),

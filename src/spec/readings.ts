@@ -208,6 +208,19 @@ export const READINGS = Object.freeze({
       reference: 'invalid-payload, before terms or payment are weighed: the credential is readable and its payload carries nothing to charge.',
     },
   ),
+  stablecoinPayloadNotTransaction: reading(
+    'READING-STABLECOIN-PAYLOAD-NOT-TRANSACTION',
+    ['7.4'],
+    'Which problem answers a stablecoin credential whose payload carries no transaction',
+    {
+      text: '7.4: the paid retry "carries an unbroadcast transaction signed by the paying wallet (payload.type transaction)"; invalid-payload: "Payload readable but not admitted: stablecoin challenge admits payload.type transaction only". No row names a payload with no type, of a type 7.4 does not name, or of type transaction without the transaction.',
+      standard:
+        'The Payment HTTP authentication scheme draft: malformed-credential for a credential that cannot be read, invalid-payload for a payload the method does not admit, verification-failed for a payment proof that does not verify.',
+      accepted:
+        'A 402 carrying one fresh stablecoin challenge whose problem type is invalid-payload, malformed-credential or verification-failed, and nothing broadcast; never the pack.',
+      reference: 'invalid-payload, before terms or payment are weighed: the credential is readable and its payload carries no transaction to broadcast.',
+    },
+  ),
   purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
     text: '7.4: "A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components. An unsigned caller of a resource that sells single calls gets a 402 sized to that call". What a signed agent that sets neither (or sets one the signature does not cover) gets is not said.',
     accepted:
