@@ -424,6 +424,28 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   });
 
   check({
+    id: 'stablecoin.grant-failed',
+    title: 'the transfer settled but the pack could not be credited: 503 grant_failed; the same credential credits once, against the same transfer',
+    requirements: ids(E.grant_failed, P.resumeSameCredential, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'grant-failed');
+      const p = target.purchases!;
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      const headers = tempoPayment(o, transaction(serialized));
+      p.store.failGrants = 1;
+      expectPaidAnswerOf('the first presentation (settled, not credited)', await b.post({ headers }), E.grant_failed);
+      expect(await p.store.balance(b.agentUrl), 'nothing credited yet').toBe('0');
+      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
+      expectPaidAnswerOf('the same credential once credited', await b.post({ headers }), E.purchase_already_granted);
+      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
+    },
+  });
+
+  check({
     id: 'stablecoin.tempo-unavailable',
     title: 'network unreachable: 503 tempo_unavailable with the retry object; the same credential completes once',
     requirements: ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes),
