@@ -171,6 +171,15 @@ function expectTempoReceipt(exchange: PaidExchange, hash: Hex): void {
   expect(receipt, 'the receipt').toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.tempo, reference: hash } });
 }
 
+/** The 402 problems a refusal that asks for a fresh payment may name (the spec names none for a transfer that failed). */
+const FRESH_CHALLENGE_PROBLEMS = [...Object.values(PAYMENT_PROBLEMS), E['invalid-payload']];
+
+/** A 402 with exactly one fresh Payment challenge and the rest of 7.4's 402, whichever problem it names. */
+function expectFreshChallenge(what: string, exchange: PaidExchange): void {
+  const named = FRESH_CHALLENGE_PROBLEMS.find((r) => exchange.refusal === ('slug' in r ? r.slug : r.code));
+  expectPaidAnswerOf(what, exchange, named ?? PAYMENT_PROBLEMS.verificationFailed);
+}
+
 function broadcasts(): number {
   return target.purchases!.stablecoin.network.calls.filter((call) => call.kind === 'broadcast').length;
 }
@@ -442,6 +451,38 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
       expectPaidAnswerOf('the same credential once credited', await b.post({ headers }), E.purchase_already_granted);
       expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
+    },
+  });
+
+  check({
+    id: 'stablecoin.transfer-failed',
+    title:
+      'a transfer the network reports failed paid nothing: a fresh challenge, at once or when the same credential resumes it, and again to that credential after; nothing credited, a new payment is sold',
+    requirements: ids(P.declineFreshChallenge, P.resumeSameCredential, M.stablecoinTransaction),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'transfer-failed');
+      const p = target.purchases!;
+      const network = p.stablecoin.network;
+      // Section 3: a charge that "reports nothing captured" ends in a fresh challenge; a failed transfer captured nothing.
+      network.finalOutcome = 'failed';
+      const failed = await offer(b);
+      const failedHeaders = tempoPayment(failed, transaction(await signTransfer(failed)));
+      expectFreshChallenge('a transfer that failed at once', await b.post({ headers: failedHeaders }));
+      expectFreshChallenge('the same credential again', await b.post({ headers: failedHeaders }));
+      network.pendingReads = 1;
+      const resumed = await offer(b);
+      const resumedHeaders = tempoPayment(resumed, transaction(await signTransfer(resumed)));
+      expectPaidAnswerOf('a transfer still pending', await b.post({ headers: resumedHeaders }), E.tempo_settlement_pending);
+      expectFreshChallenge('the same credential once the transfer failed', await b.post({ headers: resumedHeaders }));
+      expectFreshChallenge('that credential again', await b.post({ headers: resumedHeaders }));
+      expect(await p.store.balance(b.agentUrl), 'nothing credited').toBe('0');
+      network.finalOutcome = 'settled';
+      network.pendingReads = 0;
+      const next = await offer(b);
+      const serialized = await signTransfer(next);
+      expectTempoReceipt(await b.post({ headers: tempoPayment(next, transaction(serialized)) }), keccak256(serialized));
     },
   });
 
