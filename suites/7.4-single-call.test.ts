@@ -357,8 +357,17 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
       run: async (c) => {
         need(c, 'payment-faults');
         const b = await buyer(c, 'not-ready');
+        const earlier = await payable(c, b, { signed: false });
         setSale(() => ({ anonymous: false }));
         expectPaidAnswer(await call(c, b, { signed: false }), E.metered_not_ready);
+        // A challenge issued while such calls were sold buys none once they are not: nothing charged.
+        const charged = purchases(c).processor.chargeCalls();
+        expectPaidAnswerOf(
+          'an unidentified call challenge presented once such calls are not sold',
+          await call(c, b, { signed: false, headers: cardPayment(earlier.echo, token('settled'), earlier.version) }),
+          E.metered_not_ready,
+        );
+        expect(purchases(c).processor.chargeCalls(), 'charges sent').toBe(charged);
         // "sign with an agent key": the same resource still sells the call to a signed agent.
         offered(await call(c, b, { headers: EXACT }));
       },
@@ -423,8 +432,9 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
   describe('buying one call', () => {
     check({
       id: 'single-call.served-once',
-      title: 'an exact purchase is served once; the same credential again is 409 call_already_served',
-      requirements: ids(E.call_already_served, P.termsOnFunded),
+      title:
+        'an exact purchase is served once; the same credential again is 409 call_already_served, and its challenge paid with another card buys nothing (402 invalid-challenge or 409)',
+      requirements: ids(E.call_already_served, P.termsOnFunded, P.challengeShape),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend');
@@ -437,6 +447,17 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         // In process the resource is the test's own (it answers {"served": <calls run>}): what was served is its answer.
         if (server) expect(served.body, "the bought call is answered with the resource's own body").toEqual({ served: server.ran.length });
         expectPaidAnswer(await call(c, b, { signed: false, headers }), E.call_already_served);
+        // Its challenge paid again with another card buys nothing more: the challenge is spent (a fresh one rides), or the call served.
+        const charged = target.purchases?.processor.chargeCalls();
+        const before = ran();
+        const other = await call(c, b, { signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) });
+        expectPaidAnswerOf(
+          'the same challenge paid with another card',
+          other,
+          other.status === 409 ? E.call_already_served : PAYMENT_PROBLEMS.invalidChallenge,
+        );
+        expect(ran(), 'calls run').toBe(before);
+        if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
       },
     });
 
@@ -492,6 +513,28 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
           E.terms_acceptance_unauthenticated,
         );
         if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
+      },
+    });
+
+    check({
+      id: 'single-call.terms-acceptance-required',
+      title:
+        'a call credential without Service-Terms-Accepted: 402 terms-acceptance-required, whose fresh challenge names a method the agent lists in Service-Payment-Methods and buys the call; nothing charged before',
+      requirements: ids(E['terms-acceptance-required'], M.methodsHint, P.challengeShape),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend');
+        const b = await buyer(c, 'terms');
+        const byCard = { ...EXACT, [HEADERS.paymentMethods]: PAYMENT_METHODS.stripe };
+        const charged = target.purchases?.processor.chargeCalls();
+        const offer = await payable(c, b, { headers: byCard });
+        const refused = await call(c, b, { headers: { ...byCard, ...cardPayment(offer.echo, token('settled'), null) } });
+        expectPaidAnswer(refused, E['terms-acceptance-required']);
+        const fresh = offered(refused);
+        expect(fresh.method, 'the method of the fresh challenge, for an agent listing only card').toBe(PAYMENT_METHODS.stripe);
+        if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
+        if (target.spend && !target.spend(fresh.amount)) c.notRun(`paying ${fresh.amount} would pass the run's --spend-cap`);
+        expectServed(await call(c, b, { headers: { ...byCard, ...cardPayment(fresh.echo, token('settled'), fresh.version) } }));
       },
     });
 
@@ -597,7 +640,8 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
 
     check({
       id: 'single-call.metered-unavailable-card-country-or-price',
-      title: 'a card outside the per-call markets, or a price changed after the challenge: 403 metered_unavailable_for_card; a card inside them is served',
+      title:
+        'a card outside the per-call markets or of no known country, or a price, currency or cost on the balance changed after the challenge: 403 metered_unavailable_for_card (purchases_unavailable_region for the unknown country too); a card inside them is served',
       requirements: ids(E.metered_unavailable_for_card),
       level: 'MUST',
       run: async (c) => {
@@ -620,12 +664,35 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
           const served = await payable(c, b);
           expectServed(await call(c, b, { headers: cardPayment(served.echo, inside, served.version) }));
 
-          const quoted = await payable(c, b);
-          setSale((sale) => ({ price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } }));
+          const changes: ReadonlyArray<readonly [string, (sale: ReferencePurchases['saleOffer']) => Partial<ReferencePurchases['saleOffer']>]> = [
+            ['the price', (sale) => ({ price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } })],
+            ['the currency', (sale) => ({ price: { ...sale.price, currency: 'eur' } })],
+            ["the call's cost on the balance", (sale) => ({ priceNano: String(BigInt(sale.priceNano) + 1n) })],
+          ];
+          for (const [what, change] of changes) {
+            const quoted = await payable(c, b);
+            const priced = p.saleOffer;
+            setSale(change);
+            try {
+              expectPaidAnswerOf(
+                `${what} changed after the challenge`,
+                await call(c, b, { headers: cardPayment(quoted.echo, repriced, quoted.version) }),
+                E.metered_unavailable_for_card,
+              );
+            } finally {
+              p.saleOffer = priced;
+            }
+          }
+          // "its country cannot be established": closed for the instrument's market (purchases_unavailable_region), or
+          // the per-call card offer cannot be paid (metered_unavailable_for_card).
+          const unplaced = token('settled');
+          p.processor.countries.set(unplaced, undefined);
+          const unknown = await payable(c, b);
+          const refusedUnplaced = await call(c, b, { headers: cardPayment(unknown.echo, unplaced, unknown.version) });
           expectPaidAnswerOf(
-            'the price changed after the challenge',
-            await call(c, b, { headers: cardPayment(quoted.echo, repriced, quoted.version) }),
-            E.metered_unavailable_for_card,
+            'a card whose country cannot be established',
+            refusedUnplaced,
+            refusedUnplaced.refusal === E.purchases_unavailable_region.code ? E.purchases_unavailable_region : E.metered_unavailable_for_card,
           );
           expect(p.processor.chargeCalls() - charged, 'charged once, for the card inside the markets').toBe(1);
         } finally {
@@ -665,6 +732,16 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         );
         const paid = await signTransfer(fresh);
         expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...tempoPayment(fresh, paid) } }), paid);
+        // Its challenge paid again with another transaction buys nothing more: the challenge is spent (a fresh one rides), or the call served.
+        const before = ran();
+        const again = await call(c, b, { headers: { ...EXACT, ...tempoPayment(fresh, await signTransfer(fresh)) } });
+        expectPaidAnswerOf(
+          'the same challenge paid with another transaction',
+          again,
+          again.status === 409 ? E.call_already_served : PAYMENT_PROBLEMS.invalidChallenge,
+        );
+        expect(ran(), 'calls run').toBe(before);
+        expect(broadcasts(), 'broadcasts').toBe(1);
 
         const theirs = tempoOffer(await call(c, b, { signed: false, headers: PREFER_TEMPO }), "an unsigned buyer's challenge");
         const unpaid = await call(c, b, { signed: false, headers: tempoPayment(theirs, await signTransfer(theirs, BigInt(theirs.quote.amount) - 1n)) });
@@ -1073,8 +1150,8 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     check({
       id: 'single-call.balance-after-funding-failed',
       title:
-        'credited but unfunded (503 funding_failed): the request without a credential is then paid from the balance; a call meanwhile, while that one holds the balance, is 503 funding_unavailable',
-      requirements: ids(E.funding_failed, E.funding_unavailable, P.termsOnFunded),
+        'credited but unfunded (503 funding_failed): the credential again is 409 purchase_already_granted, and the request without a credential is paid from the balance; a call meanwhile, while that one holds the balance, is 503 funding_unavailable',
+      requirements: ids(E.funding_failed, E.funding_unavailable, E.purchase_already_granted, P.termsOnFunded),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend', 'payment-faults');
@@ -1082,12 +1159,19 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const p = purchases(c);
         const offer = await payable(c, b);
         const funding = p.sale.ports.funding as MemoryFunding;
+        const paidWith = token('settled');
         funding.failHold = true;
         try {
-          expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.funding_failed);
+          expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, paidWith, offer.version) }), E.funding_failed);
         } finally {
           funding.failHold = false;
         }
+        // Section 3: the credential presented again once its usage is credited is 409 purchase_already_granted, and takes nothing of the balance.
+        expectPaidAnswerOf(
+          'the credential presented again',
+          await call(c, b, { headers: cardPayment(offer.echo, paidWith, offer.version) }),
+          E.purchase_already_granted,
+        );
         const server = p.sale.server;
         const ran = server.ran.length;
         let meanwhile: PaidExchange | undefined;

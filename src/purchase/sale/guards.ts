@@ -10,7 +10,6 @@ import { CHARGE, RECORD } from '../guards/payment.js';
 import { presentedCredential } from '../guards/presented.js';
 import { cardTokenOf, FACTS, known, purchaseContext } from '../guards/run.js';
 import { SAME_CREDENTIAL } from '../guards/same-credential.js';
-import { MESSAGES } from '../messages.js';
 import { codeAnswer, surfaceOf } from '../ports/outcome.js';
 import type { SaleOutcome } from './answer.js';
 import { serveFromBalance } from './balance.js';
@@ -60,7 +59,7 @@ const UNIDENTIFIED: SaleGuard = {
 const CALL_CHALLENGE: SaleGuard = {
   name: 'call-challenge',
   codes: [PAYMENT_PROBLEMS.invalidChallenge, PURCHASE_ERRORS.challenge_kind_mismatch, PURCHASE_ERRORS.challenge_origin_mismatch],
-  why: 'The credential must echo, byte for byte, a single-call challenge issued by this very resource and not yet paid (7.4: a call challenge is redeemed only where issued; a pack one only at /api/mpp/credits).',
+  why: "The credential must echo, byte for byte, a single-call challenge issued by this very resource (7.4: a call challenge is redeemed only where issued; a pack one only at /api/mpp/credits); one already paid by another credential is refused by the record guard's atomic open, with the same answer and the counts it took given back.",
   run: async (ctx) => {
     const { ports, surface } = ctx;
     const echo = known(ctx.credential, FACTS.credential).challenge;
@@ -68,8 +67,6 @@ const CALL_CHALLENGE: SaleGuard = {
     if (issued === undefined || !sameEcho(issued.echo, echo)) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge);
     if (issued.kind !== PURCHASE_KINDS.exact) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surfaceOf(ctx.config));
     if (issued.origin !== ctx.input.resource) return purchaseAnswer(PURCHASE_ERRORS.challenge_origin_mismatch, surfaceOf(ctx.config));
-    const paid = echo.method === PAYMENT_METHODS.tempo ? await ports.stablecoin?.transfers.transferOf(issued.id) : await ports.store.chargeOf(issued.id);
-    if (paid !== undefined) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge, MESSAGES.redeemedByPayment);
     ctx.issued = issued;
     return undefined;
   },
