@@ -548,7 +548,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   check({
     id: 'stablecoin.settlement-pending-network-unreadable',
     title:
-      'broadcast, then the network cannot be read: 503 tempo_settlement_pending (something was broadcast, so not tempo_unavailable); completes against the same transfer',
+      'broadcast, then the network cannot be read (on a later presentation, or at once after the broadcast): 503 tempo_settlement_pending (something was broadcast, so not tempo_unavailable); completes against the same transfer',
     requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -568,6 +568,23 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       }
       expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
       expect(network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
+      // The broadcast is accepted and the very first read of its status fails: it was broadcast all the same.
+      const next = await offer(b);
+      const nextSerialized = await signTransfer(next);
+      const nextHeaders = tempoPayment(next, transaction(nextSerialized));
+      network.pendingReads = 0;
+      const status = network.status;
+      network.status = () => {
+        network.status = status;
+        throw new Error('stablecoin network unreachable');
+      };
+      try {
+        expectPaidAnswerOf('a transfer broadcast whose status cannot be read at once', await b.post({ headers: nextHeaders }), E.tempo_settlement_pending);
+      } finally {
+        network.status = status;
+      }
+      expectTempoReceipt(await b.post({ headers: nextHeaders }), keccak256(nextSerialized));
+      expect(network.broadcastHashes(), 'one transfer more reached the network').toHaveLength(2);
     },
   });
 });
