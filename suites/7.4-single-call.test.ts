@@ -533,6 +533,17 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const fresh = offered(refused);
         expect(fresh.method, 'the method of the fresh challenge, for an agent listing only card').toBe(PAYMENT_METHODS.stripe);
         if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
+        // A stablecoin challenge's echo forged, presented by the agent now listing only card: the fresh challenge is a card one too.
+        const tempoAnswer = await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO } });
+        if (tempoAnswer.challenges[0]?.challenge.method === PAYMENT_METHODS.tempo) {
+          const t = tempoOffer(tempoAnswer);
+          const forged = { ...t, echo: { ...t.echo, id: `${t.echo.id.slice(0, -1)}${t.echo.id.endsWith('A') ? 'B' : 'A'}` } };
+          const refusedForged = await call(c, b, { headers: { ...byCard, ...tempoPayment(forged, await signTransfer(t)) } });
+          expectPaidAnswerOf('a forged stablecoin echo', refusedForged, PAYMENT_PROBLEMS.invalidChallenge);
+          expect(offered(refusedForged).method, 'the method of the fresh challenge for a forged stablecoin echo, to an agent listing only card').toBe(
+            PAYMENT_METHODS.stripe,
+          );
+        }
         if (target.spend && !target.spend(fresh.amount)) c.notRun(`paying ${fresh.amount} would pass the run's --spend-cap`);
         expectServed(await call(c, b, { headers: { ...byCard, ...cardPayment(fresh.echo, token('settled'), fresh.version) } }));
       },
