@@ -970,30 +970,47 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
       },
     });
 
-    check({
-      id: 'purchase.same-transfer-race-at-lock',
-      title:
-        "the same stablecoin credential presented twice at once, the second held at the buyer's lock until the first was granted: one transfer broadcast, credited once; the second is 409, the same success or a 503 of that credential",
-      requirements: ids(P.resumeSameCredential, P.settledCreditedOnce, E.purchase_already_granted),
-      level: 'MUST',
-      run: async (c) => {
-        need(c, 'spend', 'payment-faults');
-        const b = await buyer(c, 'transfer-race');
-        const asked = await b.post({ headers: PREFER_TEMPO });
-        const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
-        const headers = await stablecoinPayment(asked);
-        const hold = holdNextCall(p.ports.lock, 'acquire');
-        const second = b.post({ headers });
-        await hold.held;
-        const first = await b.post({ headers });
-        hold.release();
-        const late = await second;
-        expectGranted(first);
-        expectSamePurchase(late, first);
-        await expectCreditedOnce(b);
-        expect(p.stablecoin.network.calls.filter((call) => call.kind === 'broadcast').length, 'transfers broadcast').toBe(1);
+    for (const race of [
+      {
+        id: 'purchase.same-transfer-race-at-challenge',
+        where: "while the challenge's guard looks the challenge up",
+        hold: (p: ReferencePurchases) => holdNextCall(p.ports.store, 'challenge'),
       },
-    });
+      {
+        id: 'purchase.same-transfer-race-at-transaction',
+        where: 'while the transaction guard looks its hash up',
+        hold: (p: ReferencePurchases) => holdNextCall(p.stablecoin.transfers, 'transferByHash'),
+      },
+      {
+        id: 'purchase.same-transfer-race-at-lock',
+        where: "at the buyer's lock, before the transfer record is opened",
+        hold: (p: ReferencePurchases) => holdNextCall(p.ports.lock, 'acquire'),
+      },
+    ]) {
+      check({
+        id: race.id,
+        title: `the same stablecoin credential presented twice at once, the second held ${race.where} until the first was granted: one transfer broadcast, credited once; the second is 409, the same success or a 503 of that credential`,
+        requirements: ids(P.resumeSameCredential, P.settledCreditedOnce, E.purchase_already_granted),
+        level: 'MUST',
+        run: async (c) => {
+          need(c, 'spend', 'payment-faults');
+          const b = await buyer(c, race.id.slice('purchase.'.length));
+          const asked = await b.post({ headers: PREFER_TEMPO });
+          const p = records() ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
+          const headers = await stablecoinPayment(asked);
+          const hold = race.hold(p);
+          const second = b.post({ headers });
+          await hold.held;
+          const first = await b.post({ headers });
+          hold.release();
+          const late = await second;
+          expectGranted(first);
+          expectSamePurchase(late, first);
+          await expectCreditedOnce(b);
+          expect(p.stablecoin.network.calls.filter((call) => call.kind === 'broadcast').length, 'transfers broadcast').toBe(1);
+        },
+      });
+    }
 
     check({
       id: 'purchase.outcome-unknown-settlement-credited',

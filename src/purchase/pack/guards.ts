@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS } from '../../spec/payments.js';
+import { PAYMENT_PROBLEMS, PURCHASE_KINDS } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { tokenOf } from '../charge/record.js';
@@ -31,7 +31,7 @@ const BUYER: PackGuard = {
 const PACK_CHALLENGE: PackGuard = {
   name: 'pack-challenge',
   codes: [PAYMENT_PROBLEMS.invalidChallenge, PURCHASE_ERRORS.challenge_kind_mismatch],
-  why: 'The credential must echo, byte for byte, a pack challenge issued here and not yet redeemed; a pack challenge is honoured whatever resource issued it, a single-call one never here (7.4).',
+  why: 'The credential must echo, byte for byte, a pack challenge issued here and not yet redeemed by a card charge (a transfer is judged by the transaction and record guards); a pack challenge is honoured whatever resource issued it, a single-call one never here (7.4).',
   run: async (ctx) => {
     const { ports, surface } = ctx;
     const credential = known(ctx.credential, FACTS.credential);
@@ -39,19 +39,12 @@ const PACK_CHALLENGE: PackGuard = {
     const issued = await ports.store.challenge(echo.id);
     if (issued === undefined || !sameEcho(issued.echo, echo)) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge);
     if (issued.kind !== PURCHASE_KINDS.pack) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surfaceOf(ctx.config));
-    // Stryker disable next-line ConditionalExpression,BlockStatement: each branch only answers early what the record guard's atomic open answers the same below (a redeemed challenge refused, this very credential resumed), so neither branch, nor the other's taken, changes an answer (READING-CHECK-ORDER).
-    if (echo.method === PAYMENT_METHODS.tempo) {
-      const redeemed = await known(ctx.stablecoin, FACTS.stablecoin).ports.transfers.transferOf(issued.id);
-      // Stryker disable next-line ConditionalExpression,BlockStatement: the record guard's atomic open refuses a redeemed challenge with the same answer; which guard answers first the spec leaves open (READING-CHECK-ORDER).
-      if (redeemed !== undefined) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge, MESSAGES.redeemedByTransaction);
-      // Stryker disable next-line BlockStatement: as above: without the card branch the record guard resumes this very credential or refuses the redeemed challenge, the same answers.
-    } else {
-      const redeemed = await ports.store.chargeOf(issued.id);
-      // The same credential racing its own first presentation: that presentation opened the charge since the same-credential guard.
-      if (redeemed !== undefined && redeemed.token === tokenOf(credential)) return surface.resumeCharge(ctx, redeemed, issued);
-      // Stryker disable next-line ConditionalExpression,BlockStatement: as above, for a card charge.
-      if (redeemed !== undefined) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge, MESSAGES.redeemedByPayment);
-    }
+    // A challenge a card charge redeemed (a stablecoin one has none: the transaction and record guards judge its transfer).
+    const redeemed = await ports.store.chargeOf(issued.id);
+    // The same credential racing its own first presentation: that presentation opened the charge since the same-credential guard.
+    if (redeemed !== undefined && redeemed.token === tokenOf(credential)) return surface.resumeCharge(ctx, redeemed, issued);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: the record guard's atomic open refuses a redeemed challenge with the same answer; which guard answers first the spec leaves open (READING-CHECK-ORDER).
+    if (redeemed !== undefined) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge, MESSAGES.redeemedByPayment);
     ctx.issued = issued;
     return undefined;
   },
