@@ -507,7 +507,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   check({
     id: 'stablecoin.tempo-unavailable-not-after-expiry',
     title:
-      'network unreachable: 503 tempo_unavailable; the same credential presented after the challenge expired is never broadcast and is answered with a fresh challenge',
+      'network unreachable: 503 tempo_unavailable; the same credential presented after the challenge expired is never broadcast: while the network still cannot be read 503 tempo_unavailable or a fresh challenge, then a fresh challenge',
     requirements: ids(E.tempo_unavailable, P.expiredFreshChallenge),
     level: 'MUST',
     run: async (c) => {
@@ -515,10 +515,20 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const b = await buyer(c, 'unavailable-expired');
       const o = await offer(b);
       const headers = tempoPayment(o, transaction(await signTransfer(o)));
-      target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
+      const network = target.purchases!.stablecoin.network;
+      network.unreachableBroadcasts = 1;
       expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
       // 7.4: "re-present the same credential after Retry-After while challenge and transaction are valid".
       await b.advance(LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1);
+      network.unreachable = true;
+      try {
+        const unreadable = await b.post({ headers });
+        const what = `the same credential after expiry while the network cannot be read (${READINGS.unsentTransferAfterExpiry.id})`;
+        if (unreadable.status === 402) expectFreshChallenge(what, unreadable);
+        else expectPaidAnswerOf(what, unreadable, E.tempo_unavailable);
+      } finally {
+        network.unreachable = false;
+      }
       const late = await b.post({ headers });
       expect(late.status, `the same credential after expiry: ${late.status} ${late.refusal ?? ''}`).toBe(402);
       tempoOffer(late);

@@ -221,6 +221,18 @@ export const READINGS = Object.freeze({
       reference: 'invalid-payload, before terms or payment are weighed: the credential is readable and its payload carries no transaction to broadcast.',
     },
   ),
+  unsentTransferAfterExpiry: reading(
+    'READING-UNSENT-TRANSFER-AFTER-EXPIRY',
+    ['7.4', '3'],
+    'What answers a transfer never broadcast, presented again after its challenge expired while the network cannot be read',
+    {
+      text: '7.4: tempo_unavailable (stablecoin network unreachable): "Nothing broadcast; re-present the same credential after Retry-After while challenge and transaction are valid"; tempo_settlement_pending is for a "transfer broadcast, not yet settled". Section 3: a credential whose challenge is older than 300 seconds, "No charge record read", is "Refused as expired and answered with a fresh challenge". For a transfer recorded but never broadcast, presented after its challenge (and so its transaction) expired while the network still cannot be read, no row is written.',
+      accepted:
+        'A 503 tempo_unavailable (the network still cannot be read), or a 402 with one fresh challenge (the transaction can no longer land); never tempo_settlement_pending (nothing was broadcast), and nothing broadcast.',
+      reference:
+        '503 tempo_unavailable: a broadcast that failed may still have reached the network, so the reference reads the network before it refuses the credential as expired, and credits a transfer that landed.',
+    },
+  ),
   purchaseKindDefault: reading('READING-PURCHASE-KIND-DEFAULT', ['7.4'], 'What a signed agent naming no Service-Purchase is sold', {
     text: '7.4: "A signed agent sets Service-Purchase to exact (per-call sizing) or pack (usage pack) among its covered components. An unsigned caller of a resource that sells single calls gets a 402 sized to that call". What a signed agent that sets neither (or sets one the signature does not cover) gets is not said.',
     accepted:
