@@ -1037,6 +1037,65 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     });
   });
 
+  describe('what is served', () => {
+    check({
+      id: 'single-call.the-call-bought',
+      title:
+        "the call bought, or paid from a balance, is the request the buyer sent (its body reaches the resource); a balance spent by the call covers no further one (402, not 503 funding_unavailable); a resource's 300 is answered without Payment-Receipt",
+      requirements: ids(M.unsignedSizedToCall, E.funding_unavailable, P.receiptOnSuccessOnly, P.termsOnFunded),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'the-call');
+        const p = purchases(c);
+        const server = p.sale.server;
+        const sent = (q: number) => new TextEncoder().encode(JSON.stringify({ q }));
+        /** The call signed as the agent with a body (covered by Content-Digest). */
+        const withBody = async (body: Uint8Array, headers: Record<string, string>) => {
+          b.sync();
+          const entries = Object.entries(headers);
+          const built = b.kit.request({
+            url: b.kit.url(REFERENCE_PRICED_PATH),
+            body,
+            headers: entries,
+            labels: [{ label: 'sig1', key: b.kit.A, covered: [...defaultCovered('sig1', true), ...entries.map(([n]) => `"${n.toLowerCase()}"`)] }],
+          });
+          return b.send(built);
+        };
+        const offer = await payable(c, b);
+        expectServed(await withBody(sent(1), { ...EXACT, ...cardPayment(offer.echo, token('settled'), offer.version) }));
+        expect(server.ran.at(-1)?.body, 'the body the bought call ran with').toEqual(sent(1));
+
+        // A pack's balance covering exactly one call pays for it, with the request's body, and is then spent.
+        const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
+        expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
+        setSale(() => ({ priceNano: p.config.pack.creditNano }));
+        const fromBalance = await withBody(sent(2), EXACT);
+        expectSucceeded(fromBalance, 'the call paid from the balance');
+        expect(server.ran.at(-1)?.body, 'the body the call paid from the balance ran with').toEqual(sent(2));
+        const spent = await call(c, b, { headers: EXACT });
+        expectPaidAnswerOf('a call once the balance was spent', spent, PAYMENT_PROBLEMS.paymentRequired);
+
+        // The resource answers 300: not a success, so no Payment-Receipt, and the terms headers of a funded call.
+        const serve = server.serve.bind(server);
+        server.serve = async (call) => {
+          const result = await serve(call);
+          return result.outcome === 'served' ? { ...result, response: { ...result.response, status: 300 } } : result;
+        };
+        try {
+          const bought = await payable(c, b);
+          const multiple = await call(c, b, { headers: { ...EXACT, ...cardPayment(bought.echo, token('settled'), bought.version) } });
+          expect(multiple.status, "the resource's own status").toBe(300);
+          expect(multiple.response.headers[HEADERS.paymentReceipt], 'no Payment-Receipt on a 300').toBeUndefined();
+          const terms = termsHeaderProblems(multiple.response, multiple.facts);
+          if (terms.length) expect.fail(`the funded call's 300: ${terms.join('\n')}`);
+        } finally {
+          server.serve = serve;
+        }
+      },
+    });
+  });
+
   describe('after the payment settled', () => {
     check({
       id: 'single-call.sale-serve-pending',
