@@ -352,6 +352,73 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   });
 
   check({
+    id: 'stablecoin.paid-challenge-other-credential',
+    title:
+      'a challenge a transfer already paid, presented with its echo altered (402 invalid-challenge) or with another payload (a fresh challenge), is not that credential: nothing broadcast again, credited once',
+    requirements: ids(P.challengeShape, M.stablecoinNonMatching),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'paid-other-credential');
+      const p = target.purchases!;
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      expectTempoReceipt(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+      const altered = { ...o, echo: { ...o.echo, realm: `${o.echo.realm}.example` } };
+      expectPaidAnswerOf(
+        'the paid transaction under an echo whose realm was changed',
+        await b.post({ headers: tempoPayment(altered, transaction(serialized)) }),
+        PAYMENT_PROBLEMS.invalidChallenge,
+      );
+      expectFreshChallenge(
+        'the paid challenge with bytes that do not decode as its transaction',
+        await b.post({ headers: tempoPayment(o, transaction(`${TEMPO_TRANSACTION_TYPE}deadbeef`)) }),
+      );
+      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
+      expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
+    },
+  });
+
+  check({
+    id: 'stablecoin.same-credential-unsigned',
+    title:
+      'a credential whose transfer was credited, presented again without a signature: 401 terms_acceptance_unauthenticated or 409 purchase_already_granted, nothing broadcast again',
+    requirements: ids(E.terms_acceptance_unauthenticated, E.purchase_already_granted, P.resumeSameCredential),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'same-unsigned');
+      const o = await offer(b);
+      const serialized = await signTransfer(o);
+      const headers = tempoPayment(o, transaction(serialized));
+      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      // Acceptance is taken only from the authenticated buyer (401); section 3 resumes the same credential "Always" (409 once credited).
+      const unsigned = await b.post({ signed: false, headers });
+      expectPaidAnswerOf('the same credential, unsigned', unsigned, unsigned.status === 409 ? E.purchase_already_granted : E.terms_acceptance_unauthenticated);
+      expect(broadcasts(), 'broadcast once').toBe(1);
+    },
+  });
+
+  check({
+    id: 'stablecoin.not-offered',
+    title:
+      'a deployment that sells no stablecoin offers card to a buyer preferring tempo over card, and answers one naming tempo only with 503 mpp_not_configured',
+    requirements: ids(M.methodsHint, E.mpp_not_configured),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'payment-faults');
+      const b = await buyer(c, 'not-offered');
+      const p = target.purchases!;
+      const { stablecoin: _, ...withoutStablecoin } = p.config;
+      p.config = withoutStablecoin;
+      const card = await b.post({ headers: PREFER_TEMPO });
+      expectPaidAnswerOf('tempo preferred over card', card, PAYMENT_PROBLEMS.paymentRequired);
+      expect(card.challenges[0]?.challenge.method, 'the method offered').toBe(PAYMENT_METHODS.stripe);
+      expectPaidAnswerOf('tempo only', await b.post({ headers: { [HEADERS.paymentMethods]: PAYMENT_METHODS.tempo } }), E.mpp_not_configured);
+    },
+  });
+
+  check({
     id: 'stablecoin.location-unknown',
     title:
       'a wallet that cannot be placed where the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown, nothing broadcast; once placed in an open market, it is sold to',
@@ -533,6 +600,32 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       expect(late.status, `the same credential after expiry: ${late.status} ${late.refusal ?? ''}`).toBe(402);
       tempoOffer(late);
       expect(target.purchases!.stablecoin.network.broadcastHashes(), 'transfers that reached the network').toHaveLength(0);
+    },
+  });
+
+  check({
+    id: 'stablecoin.tempo-unavailable-not-after-transaction-expiry',
+    title:
+      'network unreachable: 503 tempo_unavailable; the same credential presented once its transaction expired, its challenge still valid, is never broadcast and is answered with a fresh challenge',
+    requirements: ids(E.tempo_unavailable, M.stablecoinNonMatching),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults', 'clock-control');
+      const b = await buyer(c, 'unavailable-transaction-expired');
+      const o = await offer(b);
+      // Valid before a second well inside the challenge's life; in-process the target's clock stands at b.now.
+      const validFor = LIMITS.paymentChallengeLifetime.value / 2;
+      const headers = tempoPayment(o, transaction(await signTransfer(o, { validBefore: b.now + validFor })));
+      const network = target.purchases!.stablecoin.network;
+      network.unreachableBroadcasts = 1;
+      const first = await b.post({ headers });
+      if (first.status === 402)
+        c.notRun('the target refuses a transaction valid until before its challenge expires, so none is left unsent to present after it expired');
+      expectPaidAnswer(first, E.tempo_unavailable);
+      // 7.4: "re-present the same credential after Retry-After while challenge and transaction are valid". Valid before a second is not valid at it.
+      await b.advance(validFor);
+      expectFreshChallenge('the same credential at the second its transaction stops being valid', await b.post({ headers }));
+      expect(network.broadcastHashes(), 'transfers that reached the network').toHaveLength(0);
     },
   });
 
