@@ -977,11 +977,6 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         hold: (p: ReferencePurchases) => holdNextCall(p.ports.store, 'challenge'),
       },
       {
-        id: 'purchase.same-transfer-race-at-transaction',
-        where: 'while the transaction guard looks its hash up',
-        hold: (p: ReferencePurchases) => holdNextCall(p.stablecoin.transfers, 'transferByHash'),
-      },
-      {
         id: 'purchase.same-transfer-race-at-lock',
         where: "at the buyer's lock, before the transfer record is opened",
         hold: (p: ReferencePurchases) => holdNextCall(p.ports.lock, 'acquire'),

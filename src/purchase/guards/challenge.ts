@@ -46,7 +46,7 @@ export const TERMS: SharedGuard = {
 export const TRANSACTION: SharedGuard = {
   name: 'transaction',
   codes: [PAYMENT_PROBLEMS.invalidChallenge, PAYMENT_PROBLEMS.verificationFailed],
-  why: 'The transaction must pay the quote exactly and must not already answer another challenge (this very credential, recorded by a presentation racing it, resumes); it is checked in full before anything is broadcast, and a mismatch is never broadcast.',
+  why: 'The transaction must pay the quote exactly; it is checked in full before anything is broadcast, and a mismatch is never broadcast.',
   methods: [PAYMENT_METHODS.tempo],
   run: async (ctx) => {
     const issued = known(ctx.issued, FACTS.challenge);
@@ -54,11 +54,9 @@ export const TRANSACTION: SharedGuard = {
     if (quote === undefined) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge);
     const check = await checkTempoTransaction(known(ctx.serialized, FACTS.transaction), quote, { expiresAt: issued.expiresAt, now: ctx.input.now });
     if (!check.ok) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionDoesNotPay(check.mismatch, check.detail));
-    const stablecoin = known(ctx.stablecoin, FACTS.stablecoin);
-    const used = await stablecoin.ports.transfers.transferByHash(check.transfer.hash);
-    // This very credential racing its own first presentation, which recorded the transfer since the same-credential guard: resume it (section 3).
-    if (used !== undefined && used.challengeId === issued.id) return ctx.surface.resumeTransfer(ctx, used, issued, stablecoin.ports);
-    if (used !== undefined) return ctx.surface.fresh(ctx, PAYMENT_PROBLEMS.verificationFailed, MESSAGES.transactionUsed);
+    // Whether the transaction is already recorded is the record guard's atomic open to say: this very credential, racing its
+    // own first presentation, resumes there; a transaction of another challenge cannot pay this quote (each memo is drawn for
+    // its challenge), and would be refused there all the same.
     ctx.transfer = check.transfer;
     return undefined;
   },
