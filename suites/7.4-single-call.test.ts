@@ -1175,7 +1175,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     check({
       id: 'single-call.failed-call-no-receipt',
       title:
-        'the call ran and failed: its error answer carries the terms headers and no Payment-Receipt; the charge is refunded, and the same credential again is 409 call_refunded',
+        'the call ran and failed: its error answer carries the terms headers and no Payment-Receipt; the charge is refunded, the same credential again is 409 call_refunded, and the next call is offered a purchase',
       requirements: ids(P.receiptOnSuccessOnly, P.termsOnFunded, E.call_refunded),
       level: 'MUST',
       run: async (c) => {
@@ -1198,6 +1198,9 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
           charge === undefined ? [] : p.processor.refunds,
           `the card charge ${charge ?? '(none)'} is refunded (409 call_refunded: "refunded, not served")`,
         ).toContain(charge);
+        // Refunded, the purchase leaves nothing to pay a call with: the next call is offered a purchase (402), not served, nor
+        // 503 funding_unavailable (which says the balance covers the call).
+        expectPaidAnswerOf('a call after the refund', await call(c, b, { headers: EXACT }), PAYMENT_PROBLEMS.paymentRequired);
       },
     });
 
