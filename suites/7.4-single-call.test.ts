@@ -1139,6 +1139,44 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     });
 
     check({
+      id: 'single-call.claimed-once',
+      title:
+        'the same credential presented again just before its first presentation claims the call: the call runs once, and the presentation that lost answers 409 call_in_progress or call_already_served',
+      requirements: ids(E.call_in_progress, E.call_already_served),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'claimed-once');
+        const offer = await payable(c, b);
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        const sales = purchases(c).sale.sales;
+        const move = sales.move.bind(sales);
+        let other: PaidExchange | undefined;
+        // The first presentation, funded, is about to claim the call: the second presentation comes in right then.
+        // The sale store's port may answer later (SaleStore.move is Awaitable); the in-memory one's own type says now.
+        sales.move = ((...args: Parameters<typeof move>) => {
+          if (args[2] !== 'serving' || other !== undefined) return move(...args);
+          sales.move = move;
+          return call(c, b, { headers }).then((answer) => {
+            other = answer;
+            return move(...args);
+          });
+        }) as unknown as typeof move;
+        let first: PaidExchange;
+        try {
+          first = await call(c, b, { headers });
+        } finally {
+          sales.move = move;
+        }
+        if (other === undefined) return expect.fail('the call was never claimed, so no presentation came in before it');
+        const [won, lost] = first.status === 409 ? [other, first] : [first, other];
+        expectServed(won);
+        expectPaidAnswerOf('the presentation that lost the claim', lost, lost.refusal === E.call_in_progress.code ? E.call_in_progress : E.call_already_served);
+        expect(purchases(c).sale.server.ran, 'the call ran once').toHaveLength(1);
+      },
+    });
+
+    check({
       id: 'single-call.grant-failed',
       title: 'the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves',
       requirements: ids(E.grant_failed, P.resumeSameCredential),
