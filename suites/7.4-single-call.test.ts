@@ -452,7 +452,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const before = ran();
         const other = await call(c, b, { signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) });
         expectPaidAnswerOf(
-          'the same challenge paid with another card',
+          `the same challenge paid with another card (${READINGS.challengePaidAgain.id})`,
           other,
           other.status === 409 ? E.call_already_served : PAYMENT_PROBLEMS.invalidChallenge,
         );
@@ -747,7 +747,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const before = ran();
         const again = await call(c, b, { headers: { ...EXACT, ...tempoPayment(fresh, await signTransfer(fresh)) } });
         expectPaidAnswerOf(
-          'the same challenge paid with another transaction',
+          `the same challenge paid with another transaction (${READINGS.challengePaidAgain.id})`,
           again,
           again.status === 409 ? E.call_already_served : PAYMENT_PROBLEMS.invalidChallenge,
         );

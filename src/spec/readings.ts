@@ -246,6 +246,12 @@ export const READINGS = Object.freeze({
     reference:
       "200 with {ok, granted, packId, balance, paymentIntentId, receipt} (the platform's SDK shape), and the called resource's own answer for a single call.",
   }),
+  challengePaidAgain: reading('READING-CHALLENGE-PAID-AGAIN', ['3', '7.4'], 'What a challenge already paid answers when another credential presents it', {
+    text: 'Section 3: "Credential with a charge already sent | Same credential presented again | Always | Resumes the original charge"; "Single-call credential | Presented again | Call already served | 409 call_already_served". A different credential (another card token, another transaction) for a challenge another credential already paid is not named.',
+    accepted:
+      'A 402 invalid-challenge with a fresh challenge, or, for a single call already served, 409 call_already_served; never a second charge, broadcast or run of the call.',
+    reference: '402 invalid-challenge with a fresh challenge (the record of the payment is opened atomically, and the challenge already has one).',
+  }),
   sseFraming: reading('READING-SSE-FRAMING', ['4.1', '4.2'], 'How a stream of server-sent events is read', {
     text: '4.1: "data frames are lines of the form data: <json> followed by a blank line, and a stream may end with data: [DONE]".',
     standard:
