@@ -1141,7 +1141,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     check({
       id: 'single-call.claimed-once',
       title:
-        'the same credential presented again just before its first presentation claims the call: the call runs once, and the presentation that lost answers 409 call_in_progress or call_already_served',
+        'the same credential presented again just before its first presentation claims the call, or just before it is funded: the call runs once, and the presentation that lost answers 409 call_in_progress or call_already_served',
       requirements: ids(E.call_in_progress, E.call_already_served),
       level: 'MUST',
       run: async (c) => {
@@ -1173,6 +1173,37 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         expectServed(won);
         expectPaidAnswerOf('the presentation that lost the claim', lost, lost.refusal === E.call_in_progress.code ? E.call_in_progress : E.call_already_served);
         expect(purchases(c).sale.server.ran, 'the call ran once').toHaveLength(1);
+
+        // Again, the second presentation coming in just before the first is funded: it funds and serves the call, and
+        // the first, its hold spent, answers from the state it finds (never funding_failed: the call was funded).
+        const next = await payable(c, b);
+        const paying = cardPayment(next.echo, token('settled'), next.version);
+        const funding = purchases(c).sale.ports.funding as MemoryFunding;
+        const hold = funding.hold.bind(funding);
+        let meanwhile: PaidExchange | undefined;
+        let entered = false;
+        funding.hold = ((...args: Parameters<typeof hold>) => {
+          if (entered) return hold(...args);
+          entered = true;
+          return call(c, b, { headers: paying }).then((answer) => {
+            meanwhile = answer;
+            return hold(...args);
+          });
+        }) as unknown as typeof hold;
+        let earlier: PaidExchange;
+        try {
+          earlier = await call(c, b, { headers: paying });
+        } finally {
+          funding.hold = hold;
+        }
+        if (meanwhile === undefined) return expect.fail('the call was never funded, so no presentation came in before it');
+        expectServed(meanwhile);
+        expectPaidAnswerOf(
+          'the presentation funded after the call was served',
+          earlier,
+          earlier.refusal === E.call_in_progress.code ? E.call_in_progress : E.call_already_served,
+        );
+        expect(purchases(c).sale.server.ran, 'each call ran once').toHaveLength(2);
       },
     });
 
