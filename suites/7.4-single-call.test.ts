@@ -1209,8 +1209,9 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
 
     check({
       id: 'single-call.grant-failed',
-      title: 'the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves',
-      requirements: ids(E.grant_failed, P.resumeSameCredential),
+      title:
+        'the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves, and once served is 409 call_already_served',
+      requirements: ids(E.grant_failed, P.resumeSameCredential, E.call_already_served),
       level: 'MUST',
       run: async (c) => {
         need(c, 'spend', 'payment-faults');
@@ -1222,6 +1223,13 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         expect(purchases().sale.server.ran, 'the call did not run').toHaveLength(0);
         expectServed(await call(c, b, { headers }));
         expect(purchases().processor.chargeCalls(), 'charged once').toBe(1);
+        // Served and credited, the credential again is 409 call_already_served, even while credits cannot be recorded (nothing is left to credit).
+        purchases().store.failGrants = 1;
+        try {
+          expectPaidAnswerOf('the served credential again while credits cannot be recorded', await call(c, b, { headers }), E.call_already_served);
+        } finally {
+          purchases().store.failGrants = 0;
+        }
       },
     });
 
