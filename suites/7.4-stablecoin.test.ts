@@ -354,7 +354,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   check({
     id: 'stablecoin.paid-challenge-other-credential',
     title:
-      'a challenge a transfer already paid, presented with its echo altered (402 invalid-challenge) or with another payload (a fresh challenge), is not that credential: nothing broadcast again, credited once',
+      'a challenge a transfer already paid, presented with its echo altered (402 invalid-challenge) or with another payload (a fresh challenge), or one whose transfer is settling presented with another transaction (402 invalid-challenge), is not that credential: nothing broadcast again, credited once',
     requirements: ids(P.challengeShape, M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
@@ -376,6 +376,18 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       );
       expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
       expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
+      // Another transaction for a challenge whose transfer is still settling is another credential, not that transfer resumed.
+      p.stablecoin.network.pendingReads = 1;
+      const settling = await offer(b);
+      const first = await signTransfer(settling);
+      expectPaidAnswerOf('a transfer still settling', await b.post({ headers: tempoPayment(settling, transaction(first)) }), E.tempo_settlement_pending);
+      expectPaidAnswerOf(
+        `another transaction for the challenge whose transfer is settling (${READINGS.challengePaidAgain.id})`,
+        await b.post({ headers: tempoPayment(settling, transaction(await signTransfer(settling))) }),
+        PAYMENT_PROBLEMS.invalidChallenge,
+      );
+      expectTempoReceipt(await b.post({ headers: tempoPayment(settling, transaction(first)) }), keccak256(first));
+      expect(p.stablecoin.network.broadcastHashes(), 'two transfers reached the network').toEqual([keccak256(serialized), keccak256(first)]);
     },
   });
 
