@@ -21,13 +21,11 @@ export function parseFrameText(text: string): FrameRead {
   let value: unknown;
   try {
     value = JSON.parse(text);
-    // Stryker disable next-line all: text that is not JSON is refused either way (here, or as no object below); section 6 shows no answer to it.
-  } catch (error) {
-    // Stryker disable next-line all: as above; the words reach only the message of response.error.
-    return refused('', `the message is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  } catch {
+    // Not JSON: no value, refused below as no object (section 6 shows no answer to either).
   }
   // Stryker disable next-line StringLiteral: the words reach only the message of response.error.
-  return isJsonObject(value) ? { ok: true, frame: value } : refused('', 'a frame must be a JSON object');
+  return isJsonObject(value) ? { ok: true, frame: value } : refused('', 'a frame must be the JSON text of an object');
 }
 
 /** 6: whether a client's payment.submit (the socket dispatched on its type) runs the waiting turn: payment.scheme is balance. */

@@ -108,8 +108,8 @@ describe('the other frames', () => {
   });
 
   it('a message that is not a JSON object is refused with a reason', () => {
-    expect(parseFrameText('{')).toMatchObject({ ok: false, problems: [{ pointer: '', message: expect.stringMatching(/not JSON/) }] });
-    expect(parseFrameText('[1]')).toMatchObject({ ok: false, problems: [{ pointer: '', message: expect.stringMatching(/JSON object/) }] });
+    expect(parseFrameText('{')).toMatchObject({ ok: false, problems: [{ pointer: '', message: expect.stringMatching(/JSON text of an object/) }] });
+    expect(parseFrameText('[1]')).toMatchObject({ ok: false, problems: [{ pointer: '', message: expect.stringMatching(/JSON text of an object/) }] });
   });
 });
 
