@@ -146,6 +146,29 @@ describe('TurnSession', () => {
     expect(sent[1]?.[FRAME_MEMBERS.type]).toBe(INBAND_FRAME_TYPES.responseDone);
   });
 
+  it('ends a funded turn that fails anywhere after the spend (the balance read, the turn) in response.error with the terms', async () => {
+    const { sent, receive, balances, purchases } = setup();
+    await receive(responseCreateFrame('c1', 'first'));
+    balances.balances.set(PAYER, PRICE * 2n);
+    const spend = balances.spend.bind(balances);
+    balances.spend = (agentUrl, nano) => {
+      const spent = spend(agentUrl, nano);
+      balances.balanceOf = () => {
+        throw new Error('ledger read down after the spend');
+      };
+      return spent;
+    };
+    await receive(paymentSubmitFrame('c2', '0'));
+    const failing = setup({}, { runTurn: () => Promise.reject(new Error('agent down')) });
+    failing.balances.balances.set(PAYER, PRICE);
+    await failing.receive(responseCreateFrame('c1', 'x'));
+    for (const frame of [sent.at(-1), failing.sent.at(-1)]) {
+      expect(frame?.[FRAME_MEMBERS.type]).toBe(INBAND_FRAME_TYPES.responseError);
+      expect(errorCode(frame)).toBe(SOCKET_ERROR_CODES.turnFailed);
+      expect(frame?.[FRAME_MEMBERS.terms]).toEqual({ url: purchases.config.terms.url, version: purchases.config.terms.version });
+    }
+  });
+
   it('refuses a price that is not positive', () => {
     expect(() => setup({}, { turnPriceNano: 0n })).toThrow(RangeError);
   });

@@ -129,24 +129,25 @@ export class TurnSession {
 
   private async attempt(turn: Turn, submitted: boolean): Promise<void> {
     const { payer } = this.caller;
+    // Read before anything is spent: every answer of a funded turn carries the terms object (section 6).
+    const terms = currentTerms(this.options.terms);
     const funded = payer !== null && (await this.options.balances.spend(payer, this.options.turnPriceNano));
     if (!funded) {
       this.waiting = turn;
       return this.askForPayment();
     }
     this.waiting = null;
-    const terms = currentTerms(this.options.terms);
-    if (submitted) {
-      const remaining = await this.options.balances.balanceOf(payer);
-      this.send(paymentAcceptedFrame(this.eventId(), { paymentId: `pay_${turn.responseId}`, balanceRemaining: String(remaining), terms }));
-    }
-    let output: string;
     try {
-      output = await this.runTurn({ agent: this.caller.agent, payer, input: turn.input });
+      if (submitted) {
+        const remaining = await this.options.balances.balanceOf(payer);
+        this.send(paymentAcceptedFrame(this.eventId(), { paymentId: `pay_${turn.responseId}`, balanceRemaining: String(remaining), terms }));
+      }
+      const output = await this.runTurn({ agent: this.caller.agent, payer, input: turn.input });
+      this.send(responseDoneFrame(this.eventId(), { responseId: turn.responseId, output: [textOutput(output)], terms }));
     } catch {
-      return this.send(responseErrorFrame(this.eventId(), { code: SOCKET_ERROR_CODES.turnFailed, message: 'The agent could not complete this turn.', terms }));
+      // Whatever fails once the turn was funded, its end is still a funded turn's: response.error with the terms.
+      this.send(responseErrorFrame(this.eventId(), { code: SOCKET_ERROR_CODES.turnFailed, message: 'The agent could not complete this turn.', terms }));
     }
-    this.send(responseDoneFrame(this.eventId(), { responseId: turn.responseId, output: [textOutput(output)], terms }));
   }
 
   private async askForPayment(): Promise<void> {
