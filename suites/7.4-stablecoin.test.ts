@@ -513,7 +513,8 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.grant-failed',
-    title: 'the transfer settled but the pack could not be credited: 503 grant_failed; the same credential credits once, against the same transfer',
+    title:
+      'the transfer settled but the pack could not be credited: 503 grant_failed; the same credential credits once, against the same transfer, even while the network cannot be read (or answers grant_failed again meanwhile)',
     requirements: ids(E.grant_failed, P.resumeSameCredential, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -526,7 +527,16 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       p.store.failGrants = 1;
       expectPaidAnswerOf('the first presentation (settled, not credited)', await b.post({ headers }), E.grant_failed);
       expect(await p.store.balance(b.agentUrl), 'nothing credited yet').toBe('0');
-      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      // The payment is known settled: while the network cannot be read it is not "broadcast, not yet settled", nor "nothing broadcast".
+      p.stablecoin.network.unreachable = true;
+      try {
+        const again = await b.post({ headers });
+        if (again.status === 503) expectPaidAnswerOf('the same credential while the network cannot be read', again, E.grant_failed);
+        else expectTempoReceipt(again, keccak256(serialized));
+      } finally {
+        p.stablecoin.network.unreachable = false;
+      }
+      if ((await p.store.balance(b.agentUrl)) === '0') expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
       expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
       expectPaidAnswerOf('the same credential once credited', await b.post({ headers }), E.purchase_already_granted);
       expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
