@@ -14,5 +14,5 @@ export {
 } from './frames.js';
 export { decimalAmount, purchasePointerBody, purchasePointerAnswer, balanceRequiredResult, delegateCompletedResult, type DelegateResult } from './pointer.js';
 export { describeProblems, type InbandCheck } from './problems.js';
-export { checkPaymentSubmitFrame, parseFrameText, type FrameRead } from './submit.js';
+export { checkPaymentSubmitFrame, parseFrameText } from './submit.js';
 export { checkPaymentRequiredFrame, checkFundedFrame, checkPurchasePointerBody, checkPointerResponse, checkBalanceRequired } from './validate.js';
