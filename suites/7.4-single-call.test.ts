@@ -897,14 +897,14 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
         expectPaidAnswerOf('the first presentation', await call(c, b, { headers }), E.charge_processing);
         expectPaidAnswerOf('the same credential while the charge still processes', await call(c, b, { headers }), E.charge_processing);
-        expect(ran(), 'calls run while the charge processes').toBe(0);
+        expect(ran(), 'calls run while the charge processes').toBe(target.purchases ? 0 : undefined);
         await processorFinishes(c, paying, 'settled');
         expectPaidAnswerOf(
           "the agent's settled credential presented unsigned",
           await call(c, b, { signed: false, headers: cardPayment(offer.echo, paying, offer.version) }),
           E.terms_acceptance_unauthenticated,
         );
-        expect(ran(), 'calls run for the unsigned presentation').toBe(0);
+        expect(ran(), 'calls run for the unsigned presentation').toBe(target.purchases ? 0 : undefined);
         expectServed(await call(c, b, { headers }));
         expect(ran(), 'calls run').toBe(target.purchases ? 1 : undefined);
         expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
