@@ -912,6 +912,28 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
     });
 
     check({
+      id: 'single-call.resumed-not-asked-again',
+      title:
+        "a call's card charge processing, then per-call card terms, the price and the terms version changed: once settled, the same credential resumes it and serves the call (earlier checks are not asked again)",
+      requirements: ids(P.resumeSameCredential, E.charge_processing),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, 'resumed-unchanged');
+        const offer = await payable(c, b);
+        const paying = token('processing');
+        const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
+        expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
+        const p = purchases(c);
+        setSale((sale) => ({ cardOpen: false, price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } }));
+        p.config = { ...p.config, terms: { ...p.config.terms, version: `${offer.version}-next` } };
+        await processorFinishes(c, paying, 'settled');
+        expectServed(await call(c, b, { headers }));
+        expect(p.sale.server.ran, 'the call ran once').toHaveLength(1);
+      },
+    });
+
+    check({
       id: 'single-call.charge-outcome-unknown',
       title:
         "a call's card charge whose outcome the processor does not tell: 503 charge_outcome_unknown; once settled, the same credential serves the call once",

@@ -1,5 +1,4 @@
 import { HEADERS } from '../../spec/headers.js';
-import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { isCallAnswer, type SaleOutcome } from './answer.js';
 import { decideSale } from './decide.js';
 import type { SaleGuard } from './guards.js';
@@ -54,8 +53,8 @@ export function renderSaleOutcome(outcome: SaleOutcome): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(outcome.headers)) headers.set(name, value);
   if (isCallAnswer(outcome)) return new Response(outcome.body, { status: outcome.status, headers });
+  // Every 7.4 answer names its Content-Type (answers.ts).
   const bytes = encoder.encode(JSON.stringify(outcome.body));
-  if (!headers.has(HEADERS.contentType)) headers.set(HEADERS.contentType, MEDIA_TYPES.json);
   headers.set(HEADERS.contentLength, String(bytes.byteLength));
   return new Response(bytes, { status: outcome.status, headers });
 }
@@ -80,6 +79,7 @@ export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => 
     const input: SaleRequest = {
       buyer: agent === null ? null : { agentUrl: agent.agentUrl },
       signed: agent?.signed ?? false,
+      // Stryker disable next-line ArrayDeclaration: an unsigned request's fields are all trusted (trustedHeader reads the covered list of a signed one only).
       coveredHeaders: agent?.coveredHeaders ?? [],
       headers: Object.fromEntries(request.headers),
       now: options.ports.clock.now(),
