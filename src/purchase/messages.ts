@@ -14,7 +14,6 @@ const TRANSACTION_USED = 'The transaction was already used for another challenge
 export const MESSAGES = {
   malformedCredential: (detail: string) => `${PAYMENT_PROBLEMS.malformedCredential.condition} (${detail})`,
   redeemedByPayment: `The challenge was already redeemed with another payment; ${PAY_FRESH}`,
-  redeemedByTransaction: `${REDEEMED_BY_TRANSACTION}; ${PAY_FRESH}`,
   cardPayloadWithoutToken: `A card credential's payload carries the shared payment token in ${STRIPE_PAYLOAD_MEMBERS.spt}; ${PAY_FRESH}`,
   transferPayloadNotAdmitted: (detail: string) => `${detail}; ${PAY_FRESH}`,
   transactionDoesNotPay: (mismatch: string, detail: string) =>
