@@ -1,19 +1,8 @@
 import { afterAll, describe, expect } from 'vitest';
-import { encodeFunctionData, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { Abis, Transaction } from 'viem/tempo';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { errorCodeOf, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import {
-  decodeBase64urlJson,
-  expiresAtSeconds,
-  parseAuthenticate,
-  serializeCredential,
-  type ChallengeEcho,
-  type FakeChargeState,
-} from '../src/purchase/index.js';
-import { tempoQuoteOf } from '../src/purchase/tempo/index.js';
+import { decodeBase64urlJson, parseAuthenticate, type ChallengeEcho, type FakeChargeState } from '../src/purchase/index.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
@@ -25,9 +14,6 @@ import {
   PURCHASE_BODY_MEMBERS,
   PURCHASE_KINDS,
   REFUND_STATES,
-  TEMPO_PAYLOAD_MEMBERS,
-  TEMPO_PAYLOAD_TYPES,
-  TIP20_TRANSFER_WITH_MEMO,
   STRIPE_PAYLOAD_MEMBERS,
   type PaymentProblemRecord,
 } from '../src/spec/payments.js';
@@ -50,6 +36,7 @@ import {
 } from './lib/buyer.js';
 import { AGENT_STATES, TOKEN_STATES, type AgentState } from '../src/contract/test-control.js';
 import { check, type CheckContext } from './lib/check.js';
+import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer } from './lib/stablecoin.js';
 import { suiteTarget } from './lib/target.js';
 import { checkTimeout } from './lib/context.js';
 import { agingWaitSeconds } from '../src/harness/live-waits.js';
@@ -213,38 +200,13 @@ function holdNextCall<T extends object>(object: T, method: keyof T & string): { 
   return { held, release };
 }
 
-/** A well-known development key (never funded anywhere that matters), paying stablecoin challenges. */
-const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHOD_OF.stablecoin}, ${PAYMENT_METHOD_OF.card}` };
-
 /**
  * The paid retry of a stablecoin challenge (7.4): a signed Tempo transaction making the one transferWithMemo it
  * quotes, valid until its expiry, with the assent and the methods hint.
  */
 async function stablecoinPayment(exchange: PaidExchange): Promise<Record<string, string>> {
-  const [first] = exchange.challenges;
-  if (!first) return expect.fail(`expected a stablecoin challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
-  const quote = tempoQuoteOf(first.challenge.request);
-  if (!quote.ok) return expect.fail(`the stablecoin challenge's request: ${quote.detail}`);
-  const { recipient, amount, memo, currency, chainId } = quote.quote;
-  const data = encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [recipient, BigInt(amount), memo] });
-  const transaction = {
-    chainId,
-    calls: [{ to: currency, data }],
-    nonce: 0,
-    nonceKey: BigInt(++serial),
-    gas: 200_000n,
-    maxFeePerGas: 20_000_000_000n,
-    maxPriorityFeePerGas: 1n,
-    validBefore: expiresAtSeconds(first.challenge),
-  };
-  const signed = (await wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never })) as Hex;
-  const credential = {
-    [CREDENTIAL_MEMBERS.challenge]: first.echo,
-    [CREDENTIAL_MEMBERS.payload]: { [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: signed },
-    [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${chainId}:${wallet.address}`,
-  };
-  return { ...PREFER_TEMPO, [HEADERS.paymentAuthorization]: serializeCredential(credential as never), [HEADERS.termsAccepted]: exchange.termsVersion ?? '' };
+  const offer = tempoOffer(exchange, 'the stablecoin challenge');
+  return { ...PREFER_TEMPO, ...stablecoinCredential(offer, await signTransfer(offer)) };
 }
 
 /** The payment a success names: the reference of its Payment-Receipt (the Payment scheme draft: base64url JSON). */

@@ -1,38 +1,17 @@
 import { afterAll, describe, expect } from 'vitest';
-import { keccak256, encodeFunctionData, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { Abis, Transaction } from 'viem/tempo';
+import { keccak256, type Hex } from 'viem';
 import { dailyCapRetryAfterProblems, readPaidAnswer, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import {
-  decodeBase64urlJson,
-  expiresAtSeconds,
-  serializeCredential,
-  type ChallengeEcho,
-  type FakeChargeState,
-  type MemoryFunding,
-  type PaymentChallenge,
-  type SaleCaps,
-} from '../src/purchase/index.js';
-import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
+import { decodeBase64urlJson, type ChallengeEcho, type FakeChargeState, type MemoryFunding, type SaleCaps } from '../src/purchase/index.js';
 import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH, type ReferencePurchases } from '../src/reference/purchases.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { deployedHeader } from '../src/spec/naming.js';
 import { defaultCovered } from '../src/scenarios/request-builder.js';
 import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
-import {
-  CREDENTIAL_MEMBERS,
-  PAYMENT_METHODS,
-  PAYMENT_PROBLEMS,
-  PURCHASE_BODY_MEMBERS,
-  PURCHASE_KINDS,
-  TEMPO_PAYLOAD_MEMBERS,
-  TEMPO_PAYLOAD_TYPES,
-  TIP20_TRANSFER_WITH_MEMO,
-} from '../src/spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../src/spec/payments.js';
 import { READINGS } from '../src/spec/readings.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
@@ -54,6 +33,7 @@ import {
 } from './lib/buyer.js';
 import { AGENT_STATES, TOKEN_STATES } from '../src/contract/test-control.js';
 import { check, type CheckContext } from './lib/check.js';
+import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer, type TempoOffer } from './lib/stablecoin.js';
 import { suiteTarget } from './lib/target.js';
 
 /**
@@ -212,56 +192,7 @@ async function bearerBuyer(c: CheckContext, name: string): Promise<{ b: Buyer; b
   return { b, bearer };
 }
 
-/** A well-known development key (never funded anywhere that matters), the stablecoin buyer's wallet. */
-const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-/** Service-Payment-Methods of a buyer preferring the stablecoin (covered when signed). */
-const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
-
-interface TempoOffer {
-  readonly challenge: PaymentChallenge;
-  readonly echo: ChallengeEcho;
-  readonly quote: TempoQuote;
-  readonly version: string;
-}
-
-/** The one stablecoin challenge of a 402. */
-function tempoOffer(exchange: PaidExchange, what = 'the challenge'): TempoOffer {
-  const [first] = exchange.challenges;
-  if (!first) return expect.fail(`${what}: expected a Payment challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
-  expect(first.challenge.method, `${what} names the stablecoin`).toBe(PAYMENT_METHODS.tempo);
-  const quote = tempoQuoteOf(first.challenge.request);
-  if (!quote.ok) return expect.fail(`${what}'s stablecoin request: ${quote.detail}`);
-  return { challenge: first.challenge, echo: first.echo, quote: quote.quote, version: exchange.termsVersion ?? '' };
-}
-
-/**
- * A real signed Tempo (0x76) transaction making one transferWithMemo of the quote (or of `amount`), valid until
- * the challenge expiry, paying its own fee.
- */
-async function signTransfer(o: TempoOffer, amount: bigint = BigInt(o.quote.amount)): Promise<Hex> {
-  const data = encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [o.quote.recipient, amount, o.quote.memo] });
-  const transaction = {
-    chainId: o.quote.chainId,
-    calls: [{ to: o.quote.currency, data }],
-    nonce: 0,
-    nonceKey: BigInt(++serial),
-    gas: 200_000n,
-    maxFeePerGas: 20_000_000_000n,
-    maxPriorityFeePerGas: 1n,
-    validBefore: expiresAtSeconds(o.challenge),
-  };
-  return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
-}
-
-/** The paid retry of a stablecoin challenge: the credential carrying the signed transaction, and the assent. */
-function tempoPayment(o: TempoOffer, serialized: Hex): Record<string, string> {
-  const credential = {
-    [CREDENTIAL_MEMBERS.challenge]: o.echo,
-    [CREDENTIAL_MEMBERS.payload]: { [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized },
-    [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${o.quote.chainId}:${wallet.address}`,
-  };
-  return { [HEADERS.paymentAuthorization]: serializeCredential(credential as never), [HEADERS.termsAccepted]: o.version };
-}
+const tempoPayment = stablecoinCredential;
 
 /** A call bought by stablecoin: served, with a Payment-Receipt of method tempo whose reference is the transaction hash. */
 function expectServedByTransfer(exchange: PaidExchange, serialized: Hex): void {
@@ -732,7 +663,7 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         const unsigned = await call(c, b, { signed: false, headers: tempoPayment(o, await signTransfer(o)) });
         expectPaidAnswerOf("the agent's stablecoin call challenge presented unsigned", unsigned, E.terms_acceptance_unauthenticated);
         // The retry names no methods: the fresh challenge is a stablecoin one all the same (READING-NON-MATCHING-TRANSACTION).
-        const short = await call(c, b, { headers: { ...EXACT, ...tempoPayment(o, await signTransfer(o, BigInt(o.quote.amount) - 1n)) } });
+        const short = await call(c, b, { headers: { ...EXACT, ...tempoPayment(o, await signTransfer(o, { amount: BigInt(o.quote.amount) - 1n })) } });
         expectPaidAnswerOf(`a transaction one base unit short (${READINGS.nonMatchingTransaction.id})`, short, freshProblem(short));
         const fresh = tempoOffer(short, 'the fresh challenge');
         expect(broadcasts(), 'broadcasts').toBe(0);
@@ -755,7 +686,10 @@ describe(`7.4 single-call sales at ${REFERENCE_PRICED_PATH} (${target.descriptio
         expect(broadcasts(), 'broadcasts').toBe(1);
 
         const theirs = tempoOffer(await call(c, b, { signed: false, headers: PREFER_TEMPO }), "an unsigned buyer's challenge");
-        const unpaid = await call(c, b, { signed: false, headers: tempoPayment(theirs, await signTransfer(theirs, BigInt(theirs.quote.amount) - 1n)) });
+        const unpaid = await call(c, b, {
+          signed: false,
+          headers: tempoPayment(theirs, await signTransfer(theirs, { amount: BigInt(theirs.quote.amount) - 1n })),
+        });
         expectPaidAnswerOf('an unsigned transaction one base unit short', unpaid, freshProblem(unpaid));
         tempoOffer(unpaid, "the unsigned buyer's fresh challenge");
         expect(broadcasts(), 'broadcasts').toBe(1);

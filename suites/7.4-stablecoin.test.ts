@@ -1,30 +1,28 @@
 import { afterAll, describe, expect } from 'vitest';
-import { encodeFunctionData, keccak256, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { Abis, Transaction } from 'viem/tempo';
+import { keccak256, type Hex } from 'viem';
 import { dailyCapRetryAfterProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
-import { decodeBase64urlJson, expiresAtSeconds, serializeCredential, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
-import { tempoQuoteOf, type TempoQuote } from '../src/purchase/tempo/index.js';
+import { decodeBase64urlJson, expiresAtSeconds } from '../src/purchase/index.js';
 import { REFERENCE_PRICED_PATH } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S, READINGS } from '../src/spec/readings.js';
-import {
-  CREDENTIAL_MEMBERS,
-  PAYMENT_METHODS,
-  PAYMENT_PROBLEMS,
-  PURCHASE_KINDS,
-  TEMPO_PAYLOAD_MEMBERS,
-  TEMPO_PAYLOAD_TYPES,
-  TEMPO_TRANSACTION_TYPE,
-  TIP20_TRANSFER_WITH_MEMO,
-} from '../src/spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES, TEMPO_TRANSACTION_TYPE } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { Buyer, expectPaidAnswer, expectPaidAnswerOf, needCapabilities, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
+import {
+  PREFER_TEMPO,
+  signTransfer,
+  stablecoinCredential,
+  tempoOffer,
+  transactionPayload,
+  wallet,
+  type TempoOffer,
+  type TransferShape,
+} from './lib/stablecoin.js';
 import { suiteTarget } from './lib/target.js';
 
 /**
@@ -43,11 +41,6 @@ const M = PURCHASE_METHOD_REQUIREMENTS;
 const ids = (...records: ReadonlyArray<{ readonly id: string }>) => records.map((r) => r.id);
 let serial = 0;
 
-/** A well-known development key (never funded anywhere that matters). */
-const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-/** Another well-known development key, as a fee payer that would sponsor the wallet's transfer. */
-const sponsor = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
-const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
 const BROADCASTS_REASON = "presents a transaction a live deployment would broadcast from the suite's unfunded test wallet";
 /** An address and a memo no challenge quotes. */
 const OTHER_ADDRESS: Hex = '0x00000000000000000000000000000000000000aa';
@@ -59,107 +52,15 @@ async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `stablecoin-${name}-${serial++}`, c.record).register();
 }
 
-interface TempoOffer {
-  readonly challenge: PaymentChallenge;
-  readonly echo: ChallengeEcho;
-  readonly quote: TempoQuote;
-  readonly version: string;
-}
-
-/** The one stablecoin challenge of a 402. */
-function tempoOffer(exchange: PaidExchange): TempoOffer {
-  const [first] = exchange.challenges;
-  if (!first) return expect.fail(`expected a Payment challenge, got ${exchange.status} ${exchange.refusal ?? ''}`);
-  expect(first.challenge.method, 'the challenge names the method the buyer prefers').toBe(PAYMENT_METHODS.tempo);
-  const quote = tempoQuoteOf(first.challenge.request);
-  if (!quote.ok) return expect.fail(`the stablecoin challenge's request: ${quote.detail}`);
-  return { challenge: first.challenge, echo: first.echo, quote: quote.quote, version: exchange.termsVersion ?? '' };
-}
-
 /** A stablecoin challenge for `path` (the pack by default), asked for with Service-Payment-Methods preferring tempo. */
 async function offer(b: Buyer, options: PaidRequestOptions = {}): Promise<TempoOffer> {
   return tempoOffer(await b.post({ ...options, headers: { ...PREFER_TEMPO, ...options.headers } }));
 }
 
-/** One way a transaction can differ from the quote (7.4: each is answered with a fresh challenge, never broadcast). */
-interface TransferShape {
-  readonly amount?: bigint;
-  readonly to?: Hex;
-  readonly memo?: Hex;
-  /** A second transfer beside the first. */
-  readonly twice?: boolean;
-  /** Asks a fee payer to sponsor it (the 0x78 hand-off) instead of paying its own fee. */
-  readonly feePayer?: true;
-  /** Sponsored and complete: a fee payer's signature rides beside the wallet's (0x76). */
-  readonly sponsored?: true;
-  /** Seconds past the challenge expiry the transaction stays valid. */
-  readonly validPastExpiry?: number;
-  /** Valid before this clock second instead (null: no validBefore at all, valid for ever). */
-  readonly validBefore?: number | null;
-  readonly chainId?: number;
-  /** The contract the call goes to, instead of the quoted token. */
-  readonly token?: Hex;
-  /** A plain TIP-20 transfer of the amount to the recipient, with no memo. */
-  readonly plainTransfer?: true;
-  /** Native value the call carries beside the transfer. */
-  readonly value?: bigint;
-  /** Serialised without the wallet's signature. */
-  readonly unsigned?: true;
-  /** Serialised with a signature from which no signer can be recovered (r = 0). */
-  readonly recoversNoSigner?: true;
-  /** The call names no contract (it would create one). */
-  readonly createsContract?: true;
-  /** The call goes to the token contract with no call data. */
-  readonly noCallData?: true;
-  /** These bytes instead of a transaction. */
-  readonly raw?: Hex;
-}
-
-const transferData = (to: Hex, amount: bigint, memo: Hex): Hex =>
-  encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [to, amount, memo] });
-
-/** A real signed Tempo (0x76) transaction making one transferWithMemo of the quote, valid until the challenge expiry; `shape` bends one part of it. */
-async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Promise<Hex> {
-  if (shape.raw !== undefined) return shape.raw;
-  const to = shape.to ?? o.quote.recipient;
-  const amount = shape.amount ?? BigInt(o.quote.amount);
-  const data = shape.plainTransfer
-    ? encodeFunctionData({ abi: Abis.tip20, functionName: 'transfer', args: [to, amount] })
-    : transferData(to, amount, shape.memo ?? o.quote.memo);
-  const call = {
-    ...(shape.createsContract ? {} : { to: shape.token ?? o.quote.currency }),
-    ...(shape.noCallData ? {} : { data }),
-    ...(shape.value === undefined ? {} : { value: shape.value }),
-  };
-  const validBefore = shape.validBefore === undefined ? expiresAtSeconds(o.challenge) + (shape.validPastExpiry ?? 0) : shape.validBefore;
-  const transaction = {
-    chainId: shape.chainId ?? o.quote.chainId,
-    calls: shape.twice ? [call, call] : [call],
-    nonce: 0,
-    nonceKey: BigInt(++serial),
-    gas: 200_000n,
-    maxFeePerGas: 20_000_000_000n,
-    maxPriorityFeePerGas: 1n,
-    ...(validBefore === null ? {} : { validBefore }),
-    ...(shape.feePayer ? { feePayer: true } : {}),
-    ...(shape.sponsored ? { feePayer: sponsor } : {}),
-  };
-  if (shape.unsigned) return Transaction.serialize(transaction as never) as Promise<Hex>;
-  if (shape.recoversNoSigner) return Transaction.serialize(transaction as never, { r: 0n, s: 1n, yParity: 0 } as never) as Promise<Hex>;
-  return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
-}
-
 /** The paid retry: a stablecoin credential carrying `payload`, the assent, and the methods hint (all covered). */
-function tempoPayment(o: TempoOffer, payload: Record<string, string>): Record<string, string> {
-  const credential = {
-    [CREDENTIAL_MEMBERS.challenge]: o.echo,
-    [CREDENTIAL_MEMBERS.payload]: payload,
-    [CREDENTIAL_MEMBERS.source]: `did:pkh:eip155:${o.quote.chainId}:${wallet.address}`,
-  };
-  return { ...PREFER_TEMPO, [HEADERS.paymentAuthorization]: serializeCredential(credential as never), [HEADERS.termsAccepted]: o.version };
-}
+const tempoPayment = (o: TempoOffer, payload: Record<string, string>): Record<string, string> => ({ ...PREFER_TEMPO, ...stablecoinCredential(o, payload) });
 
-const transaction = (serialized: Hex) => ({ [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized });
+const transaction = transactionPayload;
 
 /** Asserts a granted or served answer whose receipt is method tempo with the transaction hash as its reference. */
 function expectTempoReceipt(exchange: PaidExchange, hash: Hex): void {

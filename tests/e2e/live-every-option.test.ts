@@ -21,7 +21,7 @@ const CLIENT = { id: 'suite', secret: 'client-secret-e2e' };
  * What no option of a live run can reach: checks that script the embedded reference's card processor, stores, terms,
  * stablecoin network or races (payment-faults: 44 of them), what needs the deployment's clock, DNS or configuration,
  * the publish checks no public surface can show (READING-WIDGET-PUBLISH-OBSERVED), and checks whose steps lie minutes
- * apart (run only with --allow-waits). Counted 75 and 76 of 408 on 2026-11-28; a check that stops running live
+ * apart (run only with --allow-waits). Counted 76 of 408 on 2026-11-28; a check that stops running live
  * raises the count past the bound and fails this test.
  */
 const MOST_NOT_RUN = 76;
