@@ -137,6 +137,15 @@ export function purchaseStoreContract(name: string, open: PurchaseStoresFactory,
       expect(opens.filter((o) => !o.opened && o.clash === 'token')).toHaveLength(19);
     });
 
+    // Section 3: the same credential presented again resumes its charge. A store that answered the token's clash
+    // first would turn the same credential racing itself into "a token paid under another challenge".
+    test('the same record opened by 10 concurrent callers is opened once and clashes on its challenge for the rest', async () => {
+      const { store } = await fresh();
+      const opens = await Promise.all(Array.from({ length: 10 }, () => store.openCharge(charge('ch_1', 'spt_same'))));
+      expect(opens.filter((o) => o.opened)).toHaveLength(1);
+      expect(opens.filter((o) => !o.opened).map((o) => !o.opened && o.clash)).toEqual(Array(9).fill('challenge'));
+    });
+
     test("finds a buyer's charge still sent under another challenge", async () => {
       const { store } = await fresh();
       await store.openCharge(charge('ch_1', 'spt_a'));

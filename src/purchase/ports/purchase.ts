@@ -160,7 +160,7 @@ export interface PurchaseStore {
   chargeByKey(idempotencyKey: string): Awaitable<ChargeRecord | undefined>;
   /** The charge a shared payment token opened (a token pays once, so at most one). */
   chargeByToken(token: string): Awaitable<ChargeRecord | undefined>;
-  /** Atomically: opens the record unless the challenge or the token already has one. */
+  /** Atomically: opens the record unless the challenge or the token already has one; the challenge's clash is told first (the same credential again resumes its charge). */
   openCharge(record: ChargeRecord): Awaitable<OpenCharge>;
   /** Updates the state and, once known, the processor's id of an open charge. */
   updateCharge(challengeId: string, update: { readonly state: ChargeState; readonly chargeId?: string }): Awaitable<ChargeRecord>;

@@ -71,7 +71,7 @@ export type OpenTransfer =
 export interface TransferStore {
   transferOf(challengeId: string): Awaitable<TransferRecord | undefined>;
   transferByHash(hash: Hex): Awaitable<TransferRecord | undefined>;
-  /** Atomically: opens the record unless the challenge or the hash already has one. */
+  /** Atomically: opens the record unless the challenge or the hash already has one; the challenge's clash is told first (the same credential again resumes its transfer). */
   openTransfer(record: TransferRecord): Awaitable<OpenTransfer>;
   updateTransfer(challengeId: string, state: TransferState): Awaitable<TransferRecord>;
   /** A transfer of this buyer broadcast and not yet settled, under another challenge than `except` (7.4 purchase_in_flight). */
