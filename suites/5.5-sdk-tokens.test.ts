@@ -113,7 +113,8 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
 
   check({
     id: 'sdk-tokens.signature',
-    title: 'a token with a changed claim, or signed by another key, is refused',
+    title:
+      "a token with a changed claim, signed by another key, unsigned (alg none), an HMAC keyed with the issuer's public key (HS256) or without its signature, is refused",
     requirements: [S.tokenSignature.id],
     level: 'MUST',
     run: async (c) => {
@@ -121,6 +122,9 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
       await refused(c, { issuer: 'user', tampered: { [SDK_CLAIMS.exp]: Math.floor(Date.now() / 1000) + 86_400 } }, 'exp changed after signing');
       await refused(c, { issuer: 'user', signer: 'stranger', kid: 'issuer' }, "another key under the issuer's kid");
       await refused(c, { issuer: 'user', signer: 'stranger', kid: 'signer' }, "another key under that key's kid");
+      await refused(c, { issuer: 'user', forge: 'alg-none' }, 'unsigned, alg none');
+      await refused(c, { issuer: 'user', forge: 'hmac-with-public-key' }, "HS256 keyed with the issuer's public key");
+      await refused(c, { issuer: 'user', forge: 'signature-removed' }, 'its signature cut off');
     },
   });
 

@@ -181,6 +181,12 @@ const rows: Mutant[] = [
     agent: { options: withFault(acceptDespite('token_signature_invalid')) },
   },
   {
+    id: 'sdk-algorithm-unchecked',
+    description: "a token whose alg is neither EdDSA nor RS256 (alg none, an HMAC keyed with the issuer's public key) is accepted",
+    requirements: [S.tokenSignature.id],
+    agent: { options: withFault(acceptDespite('algorithm_not_allowed')) },
+  },
+  {
     id: 'sdk-unknown-key-accepted',
     description: "a token signed under a kid the issuer's key set lacks is accepted",
     requirements: [S.tokenSignature.id, S.trustedIssuers.id, S.portalMode.id],

@@ -117,7 +117,11 @@ export const SDK_AUTH_REQUIREMENTS = Object.freeze({
   ),
   tokenAudience: req('SDK-TOKEN-AUDIENCE', '5.5', "aud is the receiver's URL; a token for another receiver is refused."),
   tokenLifetime: req('SDK-TOKEN-LIFETIME', '5.5', 'The default token lifetime is 300 seconds; an expired or not-yet-valid token is refused.'),
-  tokenSignature: req('SDK-TOKEN-SIGNATURE', '5.1', "A token verifies under its issuer's key set; a changed claim or another key's signature is refused."),
+  tokenSignature: req(
+    'SDK-TOKEN-SIGNATURE',
+    '5.1',
+    "A token verifies under a key of its issuer's key set (Ed25519, or RSA between SDK agents, 2.4); a changed claim, another key's signature, an unsigned token (alg none) or one keyed otherwise (an HMAC) is refused.",
+  ),
   allowDeny: req('SDK-ALLOW-DENY', '2.1', 'Deny patterns take precedence over allow patterns; an empty allow list admits every caller that is not denied.'),
   trustedIssuers: req('SDK-TRUSTED-ISSUERS', '2.1', "A trusted issuer's tokens verify under its jwks_uri and carry its type as issuer_type."),
   allowedScopes: req(

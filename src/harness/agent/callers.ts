@@ -1,4 +1,4 @@
-import { decodeJwt, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import {
   createAuthSkill,
   mintSdkToken,
@@ -141,6 +141,29 @@ export interface SdkTokenRequest {
   readonly kid?: 'issuer' | 'signer';
   /** Claims changed after signing, the signature kept (a tampered token). */
   readonly tampered?: Readonly<Record<string, unknown>>;
+  /** The token re-made so that no key of the issuer's key set signed it (5.1: the agent signs with the key it publishes). */
+  readonly forge?: SdkTokenForgery;
+}
+
+/**
+ * How a forged token names its issuer's key without that key signing it: unsigned (alg none), an HMAC keyed with the
+ * issuer's public key (the classic algorithm confusion), or its signature cut off.
+ */
+type SdkTokenForgery = 'alg-none' | 'hmac-with-public-key' | 'signature-removed';
+
+async function forged(token: string, key: SdkSigningKey, how: SdkTokenForgery): Promise<string> {
+  const claims = decodeJwt(token);
+  switch (how) {
+    case 'alg-none':
+      return new UnsecuredJWT(claims).encode();
+    case 'hmac-with-public-key': {
+      const { d: _private, ...publicJwk } = key.privateJwk;
+      const secret = new TextEncoder().encode(JSON.stringify(publicJwk));
+      return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: decodeProtectedHeader(token).kid }).sign(secret);
+    }
+    case 'signature-removed':
+      return `${token.slice(0, token.lastIndexOf('.'))}.`;
+  }
 }
 
 function withChanges(claims: JWTPayload, changes: Readonly<Record<string, unknown>>): JWTPayload {
@@ -185,7 +208,7 @@ export async function sdkToken(
     const payload = Buffer.from(JSON.stringify(withChanges(decodeJwt(token), request.tampered))).toString('base64url');
     token = `${header}.${payload}.${signature}`;
   }
-  return token;
+  return request.forge ? forged(token, key, request.forge) : token;
 }
 
 /** A self-issued SDK token (2.2) of the caller for the agent at `audience`, minted with sdk-auth. */
