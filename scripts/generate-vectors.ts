@@ -45,4 +45,4 @@ const checks = await collectChecks(root);
 writeCheckIndex(root, checks);
 console.log(`${CHECK_INDEX_FILE}: ${checks.length} checks in ${new Set(checks.map((c) => c.file)).size} suite files`);
 writeFileSync(fileURLToPath(new URL('../docs/readings.md', import.meta.url)), readingsMarkdown());
-console.log('docs/readings.md: the readings of src/spec/readings.ts');
+console.log('docs/readings.md: the readings of src/spec/readings/');

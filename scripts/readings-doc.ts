@@ -1,6 +1,6 @@
 import { READING_LIST, type ReadingRecord } from '../src/spec/readings.js';
 
-/** docs/readings.md, written from the catalogue's readings (src/spec/readings.ts) by `npm run vectors`. */
+/** docs/readings.md, written from the catalogue's readings (src/spec/readings/) by `npm run vectors`. */
 export function readingsMarkdown(): string {
   const entry = (r: ReadingRecord) =>
     [
@@ -17,7 +17,7 @@ export function readingsMarkdown(): string {
   return [
     '# Readings of the spec',
     '',
-    '<!-- Written by `npm run vectors` from src/spec/readings.ts; edit that file, not this one. -->',
+    '<!-- Written by `npm run vectors` from src/spec/readings/ (one file per area); edit those files, not this one. -->',
     '',
     'Where the spec leaves a point open (it is silent, says "not shown", gives a tolerance such as "about 10',
     'minutes", or its words allow more than one reading), this page says how the suite reads it: the spec\'s',

@@ -59,7 +59,7 @@ export function accepted(agentUrl: string | null): CaseExpect {
 }
 
 /**
- * The reference's answer where the spec allows others too (a reading of src/spec/readings.ts): the codes in
+ * The reference's answer where the spec allows others too (a reading of src/spec/readings/): the codes in
  * `also` (null for acceptance) conform as well, and a deployment answering one of them passes.
  */
 export function allowing(expect: CaseExpect, also: readonly (AuthErrorCode | null)[], reading: ReadingRecord): CaseExpect {

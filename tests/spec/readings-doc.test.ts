@@ -5,7 +5,7 @@ import { READING_LIST } from '../../src/spec/readings.js';
 import { PROJECT_ROOT } from '../paths.js';
 
 describe('the readings of the spec', () => {
-  test('docs/readings.md is what npm run vectors writes from src/spec/readings.ts', () => {
+  test('docs/readings.md is what npm run vectors writes from src/spec/readings/', () => {
     expect(readFileSync(`${PROJECT_ROOT}docs/readings.md`, 'utf8')).toBe(readingsMarkdown());
   });
 

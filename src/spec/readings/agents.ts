@@ -1,0 +1,50 @@
+import { reading } from './record.js';
+
+/** Seconds of clock leeway a receiver may grant SDK tokens; checks probe past it. */
+export const SDK_TOKEN_LEEWAY_S = 60;
+
+/** Sections 4.1-4.3, 5.4, 5.5 and 7.2: an agent's endpoints, its tokens and its refusals. */
+export const AGENT_READINGS = {
+  sseFraming: reading('READING-SSE-FRAMING', ['4.1', '4.2'], 'How a stream of server-sent events is read', {
+    text: '4.1: "data frames are lines of the form data: <json> followed by a blank line, and a stream may end with data: [DONE]".',
+    standard:
+      'The event stream format (WHATWG HTML, server-sent events): lines end in CRLF, LF or CR; lines starting with a colon are comments; a field name may be followed by one space.',
+    accepted:
+      'Any event stream that a conforming parser reads as data events each holding JSON, optionally ending with [DONE]; comments and either line ending anywhere.',
+    reference: 'LF line ends, no comments.',
+  }),
+  sdkTokenLeeway: reading('READING-SDK-TOKEN-LEEWAY', ['5.5', '2.2'], 'Clock leeway for SDK tokens', {
+    text: '2.2 gives exp, iat and nbf as NumericDate; 5.5: "Default token lifetime 300 seconds". No leeway is given.',
+    accepted: `A token expired, or not yet valid, by up to ${SDK_TOKEN_LEEWAY_S} s may be accepted or refused; past that it is refused.`,
+    reference: 'No leeway.',
+  }),
+  probeNotDeclared: reading('READING-PROBE-NOT-DECLARED', ['4.1', '5.4', '7.2'], 'An agent under test without a conformance probe', {
+    text: "The agent suites call conformance probes an agent declares for the run (docs/contracts.md); the spec does not ask any agent to declare them, and 5.4's auth modes exist in the TypeScript SDK only.",
+    accepted: 'A probe answered 404 is not declared: its checks are reported not-run with that reason, never failed.',
+    reference: 'Declares every probe, and one per TypeScript auth mode.',
+  }),
+  tokenEndpointAnswers: reading('READING-TOKEN-ENDPOINT-ANSWERS', ['4.3', '5.1'], "What an agent's POST /auth/token answers", {
+    text: '4.3: "POST | /auth/token | Form fields: grant_type (client_credentials), client_id (string), client_secret (string), scope (space-separated string), target (string, an agent name with a leading @). Response body: not shown."; 5.1: "Token generation, discovery endpoints, allow/deny management and key publishing exist in the Python SDK only".',
+    standard:
+      'RFC 6749: the form is the client credentials grant (4.4, grant_type REQUIRED) with the client authenticated by client_id and client_secret in the body (2.3.1). A token is answered with a JSON access_token (5.1); an error with 400 and a JSON error (5.2): invalid_request for a missing required parameter, invalid_client when client authentication fails (an unknown client; 401 allowed), unsupported_grant_type for a grant type the server does not support.',
+    accepted:
+      'A good grant (a client the agent knows, client_credentials, scope, target @name) answered with any 2xx whose JSON body carries a non-empty string access_token, with any other members. Refusals: an unknown client 400 or 401 invalid_client; another grant type 400 unsupported_grant_type; a form without grant_type 400 invalid_request or unsupported_grant_type; a form broken in two ways (an unknown client and a bad grant) either code. An agent answering 404 at /auth/token serves no token endpoint (TypeScript agents have none): not-run.',
+    reference:
+      'RFC 6749 answers with Cache-Control: no-store: { access_token, token_type Bearer, expires_in, scope }, or { error, error_description }; the form checked first, then the grant type, then the client, then the target (invalid_target, RFC 8707, for a name that is no agent).',
+  }),
+  a2aGeneration: reading('READING-A2A-GENERATION', ['4.2'], 'Which A2A request POST /a2a answers', {
+    text: '4.2: "POST | /a2a | Agent-to-agent" and "Bodies of these endpoints follow their open protocols; their field shapes are not shown."',
+    standard:
+      'A2A (the Agent2Agent protocol) over JSON-RPC 2.0: a request { jsonrpc "2.0", id, method, params } is answered with { jsonrpc "2.0", id, result } or with an error object. The method that sends a message is tasks/send in 0.1, message/send in 0.2 and 0.3, SendMessage in 1.0 (with the header A2A-Version: 1.0 and its own message shape).',
+    accepted:
+      'A success of any generation: the check sends one message/send, SendMessage and tasks/send request each, and passes when one of them is answered 2xx with a JSON-RPC 2.0 response carrying the same id and a result (of any shape). A 401 is not-run (the agent asks a credential the run does not have).',
+    reference: 'Serves message/send (0.3) and SendMessage (1.0), answering a Message that repeats the text it was sent.',
+  }),
+  signatureFailureAnswer: reading('READING-SIGNATURE-FAILURE-ANSWER', ['7.2', '7.3'], 'How an agent endpoint refuses a signature that does not verify', {
+    text: '7.2: "401 | (signature failure) | A Web Bot Auth signature that does not verify is the answer itself"; the 401 row above it, "unauthorized", is for a caller "not verifiable".',
+    accepted:
+      "A 401 that names the signature failure: a 7.3 error_code other than those of a missing or bearer credential (any code whose condition the request meets, READING-CHECK-ORDER), as the 7.3 body's error_code or as the 2.6 error.code. The plain unauthorized of a request without any credential is not that answer.",
+    reference:
+      "The reference verifier's 401 as it stands (the 7.3 body, WWW-Authenticate, Accept-Signature where 7.3 asks it), with the agent's own host as the authority.",
+  }),
+};
