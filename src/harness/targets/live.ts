@@ -60,9 +60,13 @@ function checkSleep(ms: number): Promise<void> {
 /** How often a long wait says how much of it is left. */
 const PROGRESS_EVERY_MS = 30_000;
 
-/** A per-case address in 198.18.0.0/15 (benchmarking range), so one case's failures never count against another's. */
-function caseAddress(caseId: string): string {
-  const h = createHash('sha256').update(caseId).digest();
+/**
+ * The address a request of a case comes from, in 198.18.0.0/15 (benchmarking range): one per run, case and address the
+ * case names (a case may name several), so one case's failures never count against another's, nor against the same
+ * case of another run (a retry, or a second pipeline against one deployment) within the 60 s window of 7.3.
+ */
+export function caseAddress(runId: string, caseId: string, named = ''): string {
+  const h = createHash('sha256').update(`${runId}\0${caseId}\0${named}`).digest();
   return `198.${18 + (h[0]! & 1)}.${h[1]}.${h[2]! || 1}`;
 }
 
@@ -186,7 +190,7 @@ export class LiveTarget implements Target {
     if (url.origin !== this.origin) headers.push([HEADERS.host, url.host]);
     const sendTo = `${this.origin}${url.pathname}${url.search}`;
     const addressHeader = this.options.clientAddressHeader;
-    if (addressHeader) headers.push([addressHeader, r.clientAddress ?? caseAddress(this.currentCase)]);
+    if (addressHeader) headers.push([addressHeader, caseAddress(this.options.runId, this.currentCase, r.clientAddress)]);
     const signed = r.headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
     if (!signed || !this.paced) return this.exchange({ ...r, url: sendTo }, headers);
     return this.paceAround(
@@ -244,7 +248,7 @@ export class LiveTarget implements Target {
     const { pathname, search } = new URL(url);
     const sent: Array<[string, string]> = headers.map(([n, v]) => [n, v]);
     const addressHeader = this.options.clientAddressHeader;
-    if (addressHeader) sent.push([addressHeader, caseAddress(this.currentCase)]);
+    if (addressHeader) sent.push([addressHeader, caseAddress(this.options.runId, this.currentCase)]);
     const signed = headers.some(([n]) => n.toLowerCase() === HEADERS.signatureInput);
     const timeoutMs = this.options.timeoutMs ?? SOCKET_READ_TIMEOUT_MS;
     const open = async (): Promise<SocketOpening> => {
