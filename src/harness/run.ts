@@ -306,6 +306,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.controlUrl === undefined ? {} : { controlUrl: options.live.controlUrl }),
       ...(options.live.widgetHostUrl === undefined ? {} : { widgetHostUrl: options.live.widgetHostUrl }),
     };
+    // One signed request first: a deployment that cannot read the fixture host would fail every signed check for it.
+    const preflight = await preflightFixtures(target, fixture.url, options.deployment);
+    if (!preflight.ok) {
+      await fixture.close();
+      return { exitCode: 3, report: null, runDir: null, problem: preflight.problem };
+    }
+    if (preflight.note) options.progress?.notice?.(preflight.note);
   }
   const context: RunContext = {
     target,
@@ -476,6 +483,18 @@ function namingOf(names: DeploymentNames | undefined): { naming?: NamingRecord }
 function readExpectedFailures(source: { readonly file: string; readonly text: string }, index: CheckIndex | undefined): ExpectedFailures {
   const checks = new Set(index?.checks.map((c) => c.id) ?? []);
   return parseExpectedFailures(source.text, source.file, { checks, requirements: new Set(CATALOGUE.map((r) => r.id)) });
+}
+
+/** The preflight of a live run (src/harness/fixture-preflight.ts), loaded only by a live run. */
+async function preflightFixtures(config: TargetConfig, fixtureUrl: string, deployment: DeploymentNames | undefined) {
+  if (config.kind !== 'live') return { ok: true as const };
+  const [{ fixturePreflight }, { LiveTarget }] = await Promise.all([import('./fixture-preflight.js'), import('./targets/live.js')]);
+  const target = new LiveTarget({ ...config, ...(deployment ? { deployment } : {}) });
+  try {
+    return await fixturePreflight(target, fixtureUrl);
+  } finally {
+    await target.close();
+  }
 }
 
 /** The fixture host's port cannot be had: an input error naming the option, not a harness error. */
