@@ -23,6 +23,8 @@ const WHOLE_RUNS = [
 export default defineConfig({
   test: {
     environment: 'node',
+    // Every temporary folder of a run lives under one that is removed when the run ends (tests/temp-root.ts).
+    globalSetup: ['tests/temp-root.ts'],
     testTimeout: 20_000,
     pool: 'threads',
     projects: [

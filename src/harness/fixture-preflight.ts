@@ -15,9 +15,7 @@ const PREFLIGHT_CASE = 'preflight-fixture-host';
  */
 const FIXTURE_REFUSALS: ReadonlySet<AuthErrorCode> = new Set([AUTH_CODES.signature_agent_invalid, AUTH_CODES.key_set_unreachable, AUTH_CODES.card_unreachable]);
 
-export type PreflightOutcome =
-  | { readonly ok: true; readonly note?: string }
-  | { readonly ok: false; readonly problem: string };
+export type PreflightOutcome = { readonly ok: true; readonly note?: string } | { readonly ok: false; readonly problem: string };
 
 /**
  * Before any suite of a live run: one signed request proves the deployment reads the run's fixture host. A deployment

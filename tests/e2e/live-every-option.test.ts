@@ -11,20 +11,20 @@ import { spawnCli } from './spawn-cli.js';
 /**
  * Issue 14: a live run against serve with every option (the test control, the operator's key, a client of the agent,
  * spending, the deployment's own name) leaves not run only what needs a fault, the deployment's private configuration
- * or real waits (MOST_NOT_RUN at most), each with a reason that says what to add to run it. Without --allow-waits (its
+ * or real waits (NO_OPTION_GIVES), each with a reason that says what to add to run it. Without --allow-waits (its
  * waits take about 40 minutes; the checks they would run say so).
  */
 const ADDRESS_HEADER = 'x-forwarded-for';
 const OWNER_KEY = 'operator-key-e2e';
 const CLIENT = { id: 'suite', secret: 'client-secret-e2e' };
 /**
- * What no option of a live run can reach: checks that script the embedded reference's card processor, stores, terms,
- * stablecoin network or races (payment-faults: 46 of them), what needs the deployment's clock, DNS or configuration,
- * the publish checks no public surface can show (READING-WIDGET-PUBLISH-OBSERVED), and checks whose steps lie minutes
- * apart (run only with --allow-waits). Counted 77 of 409 on 2026-11-28 (single-call.resumed-not-asked-again changes the sale's terms: payment-faults); a check that stops running live
- * raises the count past the bound and fails this test.
+ * What no option of a live run can give, the only reasons a check of this run may be not run for: the embedded reference
+ * in-process (checks that script its card processor, stores, terms, stablecoin network or races, switch on a fault of
+ * its own routes, read its own records, READING-WIDGET-PUBLISH-OBSERVED, or configure its agent), real waits (--allow-waits: steps minutes
+ * apart), a fixture host at an https address, or nothing at all. A check not run for anything this run gave (the test
+ * control, the operator's key, a client of the agent, spending, a second instance...) fails the test, whatever the count.
  */
-const MOST_NOT_RUN = 77;
+const NO_OPTION_GIVES = /in-process|embedded reference|--allow-waits|https fixture|nothing a run can add/;
 /** A reason names what to add: an option, the in-process run, or says plainly that nothing can. */
 const SAYS_WHAT_TO_ADD = /--[a-z][a-z-]+|in-process|nothing a run can add/;
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => served?.close());
 
 describe('a live run against serve with every option', () => {
-  test(`passes, leaves at most ${MOST_NOT_RUN} checks not run, each saying what would run it, and its report names the target`, async () => {
+  test('passes, leaves not run only what no option gives, each saying what would run it, and its report names the target', async () => {
     const out = mkdtempSync(join(tmpdir(), 'apc-every-option-'));
     const agentUrl = served.agent!.urls.agentUrl;
     const { code, stdout, stderr } = await spawnCli(
@@ -80,8 +80,13 @@ describe('a live run against serve with every option', () => {
     const failures = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'error');
     expect(code, `${stderr.slice(-2000)}\n${failures.map((r) => `${r.id}: ${r.message ?? ''}`).join('\n')}`).toBe(0);
     const notRun = report.results.filter((r) => r.verdict === 'not-run');
-    expect(notRun.length, notRun.map((r) => `${r.id}: ${r.message}`).join('\n')).toBeLessThanOrEqual(MOST_NOT_RUN);
-    for (const r of notRun) expect(r.message ?? '', r.id).toMatch(SAYS_WHAT_TO_ADD);
+    const unexplained = notRun.filter((r) => !SAYS_WHAT_TO_ADD.test(r.message ?? '') || !NO_OPTION_GIVES.test(r.message ?? ''));
+    expect(
+      unexplained.map((r) => `${r.id}: ${r.message}`),
+      'checks not run for what this run gives, or not saying what would run them',
+    ).toEqual([]);
+    // Most checks run: what no option gives stays a small part of the whole (a fifth, against 77 of 409 on 2026-11-28).
+    expect(notRun.length, notRun.map((r) => `${r.id}: ${r.message}`).join('\n')).toBeLessThan(report.results.length / 5);
     // What the test control, the operator's key, the agent's client and the blocked agent let run, ran and passed.
     const verdict = (id: string) => report.results.find((r) => r.id === id)?.verdict;
     for (const id of [

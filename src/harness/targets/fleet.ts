@@ -40,8 +40,9 @@ export class FleetTarget implements Target {
     return this.instances[0].ready?.(expectedFailures) ?? Promise.resolve();
   }
 
-  prepare(c: SignedRequestCase): Promise<void> {
-    return this.instances[0].prepare(c);
+  /** Both instances enter the case: its requests come from the case's own client address whichever instance they reach. */
+  async prepare(c: SignedRequestCase): Promise<void> {
+    for (const instance of this.instances) await instance.prepare(c);
   }
 
   step(at: number, documents: SignedRequestCase['documents'] | undefined, why?: string): Promise<void> {
