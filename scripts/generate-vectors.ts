@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BROWSER_BUNDLES, bundleBrowserScript } from './browser-bundles.js';
 import { fileURLToPath } from 'node:url';
 import { writeCheckIndex, CHECK_INDEX_FILE } from '../src/harness/check-index.js';
 import { collectChecks } from '../src/harness/collect-checks.js';
+import { FIGURE_DOCUMENTS, withFigures } from './figures.js';
 import { readingsMarkdown } from './readings-doc.js';
 import { accessVectors } from '../src/scenarios/agents/access-vectors.js';
 import { sdkTokenVectors } from '../src/scenarios/agents/sdk-token-vectors.js';
@@ -46,3 +47,8 @@ writeCheckIndex(root, checks);
 console.log(`${CHECK_INDEX_FILE}: ${checks.length} checks in ${new Set(checks.map((c) => c.file)).size} suite files`);
 writeFileSync(fileURLToPath(new URL('../docs/readings.md', import.meta.url)), readingsMarkdown());
 console.log('docs/readings.md: the readings of src/spec/readings/');
+for (const document of FIGURE_DOCUMENTS) {
+  const path = fileURLToPath(new URL(`../${document}`, import.meta.url));
+  writeFileSync(path, withFigures(readFileSync(path, 'utf8')));
+  console.log(`${document}: its figures, from the generated files (scripts/figures.ts)`);
+}
