@@ -3,10 +3,11 @@ import type { LimitRecord } from './types.js';
 const MiB = 1024 * 1024;
 const KiB = 1024;
 
-const limit = (id: string, name: string, value: number, unit: LimitRecord['unit'], appliesTo: string, condition: string): LimitRecord =>
-  Object.freeze({ id, section: '8', level: 'MUST', name, value, unit, appliesTo, condition });
+/** `row` is the section 8 row the number is read from; `name` says what the number measures (the row's name by default). */
+const limit = (id: string, row: string, value: number, unit: LimitRecord['unit'], appliesTo: string, condition: string, name = row): LimitRecord =>
+  Object.freeze({ id, section: '8', level: 'MUST', row, name, value, unit, appliesTo, condition });
 
-/** Section 8, one record per number: a row with two numbers (size and time, validity and skew) gives two records sharing its name. */
+/** Section 8, one record per number: a row with two numbers (size and time, validity and skew) gives two records of that row, each named for its number. */
 export const LIMITS = Object.freeze({
   declaredEndpointBody: limit(
     'LIMIT-DECLARED-ENDPOINT-BODY',
@@ -32,16 +33,25 @@ export const LIMITS = Object.freeze({
     'milliseconds',
     'Fetches during signature verification',
     'within 5 seconds',
+    'Key set and card fetch time',
   ),
   keysPerKeySet: limit('LIMIT-KEYS-PER-KEY-SET', 'Keys per key set', 16, 'count', 'Key set', 'at most 16'),
   signatureValidity: limit('LIMIT-SIGNATURE-VALIDITY', 'Signature validity', 3600, 'seconds', 'Signed requests', 'expires - created at most 3600 s'),
-  clockSkew: limit('LIMIT-CLOCK-SKEW', 'Signature validity', 60, 'seconds', 'Signed requests', 'skew tolerance 60 s'),
-  nonceMinLength: limit('LIMIT-NONCE-MIN-LENGTH', 'Nonce length', 1, 'characters', 'Signed requests', '1 to 256 characters'),
-  nonceMaxLength: limit('LIMIT-NONCE-MAX-LENGTH', 'Nonce length', 256, 'characters', 'Signed requests', '1 to 256 characters'),
+  clockSkew: limit('LIMIT-CLOCK-SKEW', 'Signature validity', 60, 'seconds', 'Signed requests', 'skew tolerance 60 s', 'Clock skew tolerance'),
+  nonceMinLength: limit('LIMIT-NONCE-MIN-LENGTH', 'Nonce length', 1, 'characters', 'Signed requests', '1 to 256 characters', 'Shortest nonce'),
+  nonceMaxLength: limit('LIMIT-NONCE-MAX-LENGTH', 'Nonce length', 256, 'characters', 'Signed requests', '1 to 256 characters', 'Longest nonce'),
   thumbprintLength: limit('LIMIT-THUMBPRINT-LENGTH', 'Thumbprint length', 43, 'characters', 'keyid', '43 characters'),
   signatureSize: limit('LIMIT-SIGNATURE-SIZE', 'Signature size', 64, 'bytes', 'Signature', '64 bytes'),
   failedSignatures: limit('LIMIT-FAILED-SIGNATURES', 'Failed signatures', 30, 'count', 'All signed requests', '30 in 60 s per client address'),
-  failedSignaturesWindow: limit('LIMIT-FAILED-SIGNATURES-WINDOW', 'Failed signatures', 60, 'seconds', 'All signed requests', '30 in 60 s per client address'),
+  failedSignaturesWindow: limit(
+    'LIMIT-FAILED-SIGNATURES-WINDOW',
+    'Failed signatures',
+    60,
+    'seconds',
+    'All signed requests',
+    '30 in 60 s per client address',
+    'Failed signatures window',
+  ),
   keySetRereadInterval: limit('LIMIT-KEY-SET-REREAD', 'Key set re-read interval', 300, 'seconds', 'Per agent URL', '5 minutes'),
   cardRefusalMemory: limit('LIMIT-CARD-REFUSAL-MEMORY', 'Card refusal memory', 600, 'seconds', 'Per agent URL', 'about 10 minutes'),
   paymentChallengeLifetime: limit('LIMIT-PAYMENT-CHALLENGE-LIFETIME', 'Payment challenge lifetime', 300, 'seconds', 'Challenges', '300 seconds'),

@@ -68,6 +68,9 @@ export interface PurchaseErrorRecord extends RequirementRecord {
 
 export interface LimitRecord extends RequirementRecord {
   readonly section: '8';
+  /** The section 8 row the number is read from. */
+  readonly row: string;
+  /** What the number measures. */
   readonly name: string;
   readonly value: number;
   readonly unit: 'bytes' | 'seconds' | 'milliseconds' | 'count' | 'characters' | 'attempts';
