@@ -31,5 +31,3 @@ export type {
 } from './ports.js';
 export { MemoryNonceStore, MemoryFailureCounter, MemoryKeySetCache, MemoryCardRefusals, MemoryRegistrations, MemoryRevocations } from './memory-stores.js';
 export { createMemoryPorts, type MemoryPorts } from './memory-ports.js';
-// The DocumentFetcher on the wire (the fetch rules of 5.2), as README's Library example uses it; also at the root.
-export { createUndiciFetcher, type UndiciFetcher, type UndiciFetcherOptions } from '../fetch/undici-fetcher.js';

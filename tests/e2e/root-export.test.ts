@@ -25,3 +25,18 @@ describe('import "agent-platform-conformance"', () => {
     expect(loaded.filter((l) => /\/node_modules\/(vitest|@vitest)\//.test(l))).toEqual([]);
   });
 });
+
+/** The verifier's entry is the pure core: it takes its network through a port and loads no HTTP client. */
+describe('import "agent-platform-conformance/verifier"', () => {
+  test('loads neither undici nor vitest', async () => {
+    const { stderr } = await exec(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', "await import('./dist/src/verifier/index.js');"], {
+      cwd: PROJECT_ROOT,
+    });
+    const loaded = stderr.split('\n').filter((l) => l.startsWith('loaded '));
+    expect(
+      loaded.some((l) => l.includes('/dist/src/verifier/index.js')),
+      'the hook saw the import',
+    ).toBe(true);
+    expect(loaded.filter((l) => /\/node_modules\/(undici|vitest|@vitest)\//.test(l))).toEqual([]);
+  });
+});

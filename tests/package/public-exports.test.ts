@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as access from '../../src/access/index.js';
+import * as fetchers from '../../src/fetch/index.js';
 import * as httpsig from '../../src/httpsig/index.js';
 import * as root from '../../src/index.js';
 import * as purchase from '../../src/purchase/index.js';
@@ -134,8 +135,6 @@ const PUBLIC_NAMES: Readonly<Record<string, readonly string[]>> = {
     'type RevocationList',
     'SIGNED_REQUEST_CHECKS',
     'type SignatureAcceptance',
-    'type UndiciFetcher',
-    'type UndiciFetcherOptions',
     'type Verdict',
     'type VerifierConfig',
     'type VerifierPorts',
@@ -143,12 +142,20 @@ const PUBLIC_NAMES: Readonly<Record<string, readonly string[]>> = {
     'acceptSignatureValue',
     'bearerChallenge',
     'createMemoryPorts',
-    'createUndiciFetcher',
     'identityFromMember',
     'isSignedRequest',
     'judgeCard',
     'judgeKeySet',
     'verifyRequest',
+  ],
+  './fetch': [
+    'type MemoryDocument',
+    'type MemoryFetcher',
+    'type MemoryFetcherOptions',
+    'type UndiciFetcher',
+    'type UndiciFetcherOptions',
+    'createMemoryFetcher',
+    'createUndiciFetcher',
   ],
   './httpsig': [
     'ComponentError',
@@ -880,6 +887,7 @@ const PUBLIC_NAMES: Readonly<Record<string, readonly string[]>> = {
 const ENTRY_POINTS: Readonly<Record<string, { readonly source: string; readonly module: object }>> = {
   '.': { source: 'src/index.ts', module: root },
   './verifier': { source: 'src/verifier/index.ts', module: verifier },
+  './fetch': { source: 'src/fetch/index.ts', module: fetchers },
   './httpsig': { source: 'src/httpsig/index.ts', module: httpsig },
   './spec': { source: 'src/spec/index.ts', module: spec },
   './purchase': { source: 'src/purchase/index.ts', module: purchase },
