@@ -50,6 +50,12 @@ function acceptSignatureProblems(value: string | undefined, hasBody: boolean): s
   return problems.length ? problems : [`${HEADERS.acceptSignature} has no member: ${JSON.stringify(value)}`];
 }
 
+/** application/json or a structured +json type (RFC 6839), with any parameters. */
+function isJsonMediaType(value: string | undefined): boolean {
+  const type = (value ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === MEDIA_TYPES.json || /^application\/[a-z0-9!#$&^_.-]+\+json$/.test(type);
+}
+
 export interface RefusalJudgement {
   readonly code: string | null;
   readonly description: string | null;
@@ -70,8 +76,9 @@ export function judgeRefusal(response: TargetResponse, hasBody: boolean, naming?
   }
   const code = typeof body.error_code === 'string' ? body.error_code : null;
   const description = typeof body.error_description === 'string' ? body.error_description : null;
-  if (!(response.headers[HEADERS.contentType] ?? '').startsWith(MEDIA_TYPES.json))
-    problems.push(`Content-Type is ${JSON.stringify(response.headers[HEADERS.contentType] ?? null)}, not ${MEDIA_TYPES.json}`);
+  // Section 4: "Bodies are JSON unless stated"; 7.3 names no media type, so any JSON one (application/json or a +json type).
+  if (!isJsonMediaType(response.headers[HEADERS.contentType]))
+    problems.push(`Content-Type is ${JSON.stringify(response.headers[HEADERS.contentType] ?? null)}, not a JSON media type (${MEDIA_TYPES.json})`);
   if (body.error !== AUTH_ERROR_BODY_ERROR) problems.push(`body.error is ${JSON.stringify(body.error)}, not "${AUTH_ERROR_BODY_ERROR}"`);
   if (!isAuthErrorCode(code)) problems.push(`body.error_code ${JSON.stringify(code)} is not an error_code of 7.3`);
   if (!description) problems.push('body.error_description is missing or empty');
@@ -91,7 +98,7 @@ export function judgeRefusal(response: TargetResponse, hasBody: boolean, naming?
     const record = AUTH_ERRORS[code];
     const accept = response.headers[HEADERS.acceptSignature];
     if (record.acceptSignature) problems.push(...acceptSignatureProblems(accept, hasBody));
-    if (!record.retryAfter && response.headers[HEADERS.retryAfter] !== undefined) problems.push(`${code} carries Retry-After, which 7.3 does not give it`);
+    if (record.noRetryAfter && response.headers[HEADERS.retryAfter] !== undefined) problems.push(`${code} carries Retry-After, which 7.3 says it does not`);
   }
   return { code, description, problems };
 }

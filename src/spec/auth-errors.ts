@@ -45,7 +45,8 @@ function toRecord([code, condition, acceptSignature]: Row): AuthErrorRecord {
     code,
     condition,
     acceptSignature: acceptSignature === true,
-    retryAfter: false,
+    // Only too_many_failed_signatures is said to carry "no Retry-After"; 7.3 is silent for the others.
+    noRetryAfter: condition.includes('no Retry-After'),
   });
 }
 

@@ -17,8 +17,8 @@ export interface AuthErrorRecord extends RequirementRecord {
   readonly code: string;
   /** Whether the 401 carries Accept-Signature naming the expected covered components. */
   readonly acceptSignature: boolean;
-  /** Whether the answer carries Retry-After (the spec says none of 7.3 does; too_many_failed_signatures explicitly not). */
-  readonly retryAfter: false;
+  /** Whether 7.3 says the answer carries no Retry-After (too_many_failed_signatures); for the others it is silent. */
+  readonly noRetryAfter: boolean;
 }
 
 /** A row of 7.2: an answer of an agent-declared endpoint. */
