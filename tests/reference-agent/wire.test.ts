@@ -17,6 +17,7 @@ import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, AUTH_CODES, ENDPOINT_ERRORS,
 const clock = { now: () => VECTOR_ENV.now };
 const random = { bytes: (n: number) => new Uint8Array(n).fill(7) };
 const keys = generateAgentKeys();
+const keySets = callerKeySets();
 
 async function agent(over: Partial<StandardAgentOptions> = {}) {
   return createStandardAgent({
@@ -25,7 +26,7 @@ async function agent(over: Partial<StandardAgentOptions> = {}) {
     keyStore: createMemoryKeyStore(await keys),
     authSkill: {},
     access: { owner: CALLER_IDS.owner },
-    fetchKeySet: memoryKeySets(callerKeySets()),
+    fetchKeySet: memoryKeySets(await keySets),
     clock,
     random,
     ...over,

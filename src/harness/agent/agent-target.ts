@@ -1,6 +1,7 @@
 import type { TargetResponse } from '../target.js';
 import type { CallerRole } from '../../contract/callers.js';
 import type { SdkIssuerName, SdkTokenRequest } from './callers.js';
+import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 
 /**
  * Agents configured otherwise than the reference (4.3, 5.1, 5.4): in Portal mode, with no auth skill and no access
@@ -49,8 +50,11 @@ export interface AgentTarget {
   send(request: AgentRequest): Promise<TargetResponse>;
   /** A WebSocket upgrade to `path` (relative to the agent URL, query included). */
   upgrade(path: string, headers?: ReadonlyArray<readonly [string, string]>): Promise<UpgradeOutcome>;
-  /** A Bearer token the agent verifies for this caller; null when the target cannot make one (live). */
-  token(role: CallerRole): Promise<string | null>;
+  /**
+   * A Bearer token of this caller, signed with its key of `algorithm` (EdDSA by default; RS256 for its RSA key, 5.5); null
+   * when the target cannot make one (live, without a fixture host).
+   */
+  token(role: CallerRole, algorithm?: SdkJwtAlgorithm): Promise<string | null>;
   /** An SDK token (2.2) the check describes (other issuers, broken claims, other keys); null when the target cannot make one (live). */
   sdkToken(request: SdkTokenRequest): Promise<string | null>;
   /** The same kind of agent configured as `variant`; null when the target cannot have one (live). */

@@ -1,6 +1,10 @@
 import { CaughtErrors } from '../caught-errors.js';
 import { randomBytes } from 'node:crypto';
-import { createMemoryKeyStore, generateAgentKeys } from '../../reference/agent/keys.js';
+import { createMemoryKeyStore, type AgentKeys } from '../../reference/agent/keys.js';
+import { jwkThumbprint } from '../../httpsig/index.js';
+import { keyFromName } from '../../scenarios/identities.js';
+import { FIXED_RSA_KEYS } from '../../scenarios/agents/fixed-rsa-keys.js';
+import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
 import { activeDeviation } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
@@ -42,6 +46,19 @@ const TOKEN_CLIENT = Object.freeze({ id: 'conformance-client', secret: 'conforma
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
 
 /**
+ * The embedded agent's keys (5.5: the Ed25519 identity and the RSA key), fixed by its name: no key is generated while
+ * a check runs, since making an RSA key takes a random while (seconds on a loaded machine, past a check's time limit).
+ */
+function fixedAgentKeys(name: string): AgentKeys {
+  const ed25519 = keyFromName(`agent/${name}`);
+  const rsa = FIXED_RSA_KEYS['agent/reference']!;
+  return { ed25519: { ...ed25519.privateJwk, kid: ed25519.thumbprint }, rsa: { ...rsa, kid: jwkThumbprint(rsa as { kty: string }) } };
+}
+
+/** The callers' key sets (each an Ed25519 and an RSA key), made once per process. */
+let callerSets: Promise<Record<string, JsonWebKeySet>> | undefined;
+
+/**
  * The wall clock moved forward by `offset` seconds, or, frozen, a clock that stands still at the second it was made
  * and moves only when moved: a check that moves it then never sees a second of the wall clock go by besides.
  */
@@ -71,8 +88,8 @@ export class InProcessAgentTarget implements AgentTarget {
   private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
   private readonly clock: MovableClock;
   private readonly caught = new CaughtErrors();
-  /** The key sets the issuers publish, read by the agent at each fetch. */
-  private readonly keySets: Record<string, JsonWebKeySet> = callerKeySets();
+  /** The key sets the issuers publish, read by the agent at each fetch (filled before the agent answers). */
+  private readonly keySets: Record<string, JsonWebKeySet> = {};
 
   constructor(
     private readonly configuredAs?: AgentVariant,
@@ -91,10 +108,13 @@ export class InProcessAgentTarget implements AgentTarget {
       const variant = this.configuredAs ? VARIANTS[this.configuredAs] : undefined;
       const access = variant ? variant.access : CALLER_ACCESS;
       agent = (async () => {
+        // A key set a check already changed (a revoked key) stays as the check left it.
+        for (const [url, set] of Object.entries(await (callerSets ??= callerKeySets()))) if (!Object.hasOwn(this.keySets, url)) this.keySets[url] = set;
+        const name = variant ? variant.name : 'reference';
         const options: StandardAgentOptions = {
           agentUrl: this.agentUrl,
-          name: variant ? variant.name : 'reference',
-          keyStore: variant?.identity === false ? null : createMemoryKeyStore(await generateAgentKeys()),
+          name,
+          keyStore: variant?.identity === false ? null : createMemoryKeyStore(fixedAgentKeys(name)),
           authSkill: variant ? variant.authSkill : CALLER_AUTH_SKILL,
           ...(access ? { access } : {}),
           fetchKeySet: memoryKeySets(this.keySets),
@@ -141,8 +161,8 @@ export class InProcessAgentTarget implements AgentTarget {
     return outcome.opened ? { opened: true } : { opened: false, response: await collect(outcome.response) };
   }
 
-  async token(role: CallerRole): Promise<string> {
-    return callerToken(role, this.agentUrl, { clock: this.clock, random });
+  async token(role: CallerRole, algorithm?: SdkJwtAlgorithm): Promise<string> {
+    return callerToken(role, this.agentUrl, { clock: this.clock, random }, undefined, algorithm);
   }
 
   async sdkToken(request: SdkTokenRequest): Promise<string> {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
+import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 import { publishOnFixtureHost, type FixtureAccess } from '../fixture-client.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type TokenClient, type UpgradeOutcome } from './agent-target.js';
 import { callerKeySets, issuersUnder, sdkToken, type IssuerDirectory, type SdkTokenRequest } from './callers.js';
@@ -83,8 +84,8 @@ export class LiveAgentTarget implements AgentTarget {
   }
 
   /** A token of the caller (a self-issued agent whose key set the run published); null without a fixture host. */
-  async token(role: CallerRole): Promise<string | null> {
-    return this.sdkToken({ issuer: role });
+  async token(role: CallerRole, algorithm?: SdkJwtAlgorithm): Promise<string | null> {
+    return this.sdkToken({ issuer: role, ...(algorithm ? { algorithm } : {}) });
   }
 
   /**
@@ -101,7 +102,7 @@ export class LiveAgentTarget implements AgentTarget {
 
   private async publishIssuers(): Promise<void> {
     const documents = Object.fromEntries(
-      Object.entries(callerKeySets(this.issuers)).map(([url, set]) => [
+      Object.entries(await callerKeySets(this.issuers)).map(([url, set]) => [
         url,
         { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify(set) },
       ]),

@@ -1,6 +1,6 @@
 import { createAuthSkill, MemoryKeySetCache, type AuthSkillConfig, type Clock, type KeySetFetcher, type Random } from '../../sdk-auth/index.js';
 import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
-import { AUTH_SKILL_FIELDS } from '../../spec/sdk-auth.js';
+import { AUTH_SKILL_FIELDS, type SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 import { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions } from './agent.js';
 import type { AccessBlock } from './caller.js';
 import { loadOrCreateAgentKeys, type AgentKeyStore } from './keys.js';
@@ -42,6 +42,8 @@ export interface StandardAgentOptions {
   readonly signatures?: { readonly fetcher?: DocumentFetcher; readonly allowInsecureAgentUrls?: boolean } | false;
   /** Seconds of clock leeway the auth skill grants SDK tokens (READING-SDK-TOKEN-LEEWAY); none by default. */
   readonly tokenLeewaySeconds?: number;
+  /** The algorithms inbound SDK tokens are verified under (READING-SDK-TOKEN-ALGORITHM); EdDSA and RS256 by default. */
+  readonly tokenAlgorithms?: readonly SdkJwtAlgorithm[];
   /** Self-issued callers at plain-http loopback URLs are admitted too (serve --allow-insecure-fixtures, local runs only). */
   readonly allowInsecureLoopbackIssuers?: boolean;
   readonly sseFraming?: ReferenceAgentOptions['sseFraming'];
@@ -68,6 +70,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
       {
         ...(options.tokenLeewaySeconds ? { clockToleranceSeconds: options.tokenLeewaySeconds } : {}),
         ...(options.allowInsecureLoopbackIssuers ? { allowInsecureLoopbackIssuers: true } : {}),
+        ...(options.tokenAlgorithms ? { algorithms: options.tokenAlgorithms } : {}),
       },
     );
     if (!made.ok) throw new TypeError(`the reference agent's auth skill is not valid: ${made.message}`);
