@@ -3,7 +3,8 @@ import { issuerSubject, type AgentTarget, type SdkTokenRequest } from '../src/ha
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { PROBES, PROBE_DROPPED_SCOPE, PROBE_GRANTED_SCOPE, SCOPE_PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, LIMITS, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_REQUIRED_CLAIMS, SDK_SCOPES } from '../src/spec/index.js';
-import { bearer, jsonOf, probe } from './lib/agent.js';
+import { acceptedAlgorithms, bearer, jsonOf, probe, text } from './lib/agent.js';
+import { SDK_TOKEN_ALGORITHMS } from '../src/harness/agent/callers.js';
 import { READINGS, SDK_TOKEN_LEEWAY_S } from '../src/spec/readings.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
 import { NO_CALLERS_REASON } from '../src/harness/agent/live.js';
@@ -46,14 +47,34 @@ function variantOrNotRun(c: Pick<CheckContext, 'notRun'>, variant: Parameters<Ag
   return other;
 }
 
-/** The token reaches the handler of `path` as the issuer's subject. */
-async function admitted(c: CheckContext, request: SdkTokenRequest, label: string, on: AgentTarget = target, path: string = PROBES.user.path): Promise<void> {
-  const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
-  expect(response.status, `${label}: status`).toBe(200);
-  expect(jsonOf(response), `${label}: the handler's caller`).toMatchObject({ caller: issuerSubject(request.issuer) });
+/**
+ * The token reaches the handler of `path` as the issuer's subject, signed under at least one of the two algorithms
+ * (READING-SDK-TOKEN-ALGORITHM: the callers' key sets carry both keys; an agent may verify one or both).
+ */
+async function admitted(
+  c: CheckContext,
+  request: SdkTokenRequest,
+  label: string,
+  on: AgentTarget = target,
+  path: string = PROBES.user.path,
+  algorithms = SDK_TOKEN_ALGORITHMS,
+): Promise<void> {
+  const answers: string[] = [];
+  for (const algorithm of algorithms) {
+    const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, { ...request, algorithm }))] });
+    if (response.status === 200) {
+      expect(jsonOf(response), `${label} (${algorithm}): the handler's caller`).toMatchObject({ caller: issuerSubject(request.issuer) });
+      return;
+    }
+    answers.push(`${algorithm}: ${response.status} ${text(response).slice(0, 160)}`);
+  }
+  expect.fail(`${label}: not admitted under ${algorithms.join(' or ')} (${READINGS.sdkTokenAlgorithm.id}): ${answers.join('; ')}`);
 }
 
-/** The token is refused before the handler: `status` with the error code 7.2 names for it. */
+/**
+ * The token is refused before the handler, signed under each algorithm: `status` with the error code 7.2 names for it
+ * under an algorithm the agent verifies, 401 unauthorized under one it does not (its caller cannot be verified).
+ */
 async function refused(
   c: CheckContext,
   request: SdkTokenRequest,
@@ -62,9 +83,14 @@ async function refused(
   path: string = PROBES.user.path,
   status = E.unauthorized,
 ): Promise<void> {
-  const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
-  expect(response.status, `${label}: status`).toBe(status.status);
-  expect(jsonOf(response), `${label}: error.code`).toMatchObject({ error: { code: status.code } });
+  const verified = await acceptedAlgorithms(on, c);
+  for (const algorithm of SDK_TOKEN_ALGORITHMS) {
+    const expected = verified.includes(algorithm) ? status : E.unauthorized;
+    const what = `${label} (${algorithm}${verified.includes(algorithm) ? '' : ', which the agent does not verify'})`;
+    const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, { ...request, algorithm }))] });
+    expect(response.status, `${what}: status`).toBe(expected.status);
+    expect(jsonOf(response), `${what}: error.code`).toMatchObject({ error: { code: expected.code } });
+  }
 }
 
 describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
@@ -125,6 +151,22 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
       await refused(c, { issuer: 'user', forge: 'alg-none' }, 'unsigned, alg none');
       await refused(c, { issuer: 'user', forge: 'hmac-with-public-key' }, "HS256 keyed with the issuer's public key");
       await refused(c, { issuer: 'user', forge: 'signature-removed' }, 'its signature cut off');
+    },
+  });
+
+  check({
+    id: 'sdk-tokens.key-kinds',
+    title:
+      'a caller whose key set carries an Ed25519 and an RSA key is admitted under the algorithm the agent verifies (EdDSA, RS256 or both); under each, a token signed by a key its own header carries (jwk) is refused',
+    requirements: [S.tokenSignature.id],
+    level: 'MUST',
+    run: async (c) => {
+      await admitted(c, { issuer: 'user' }, 'a good token');
+      const verified = await acceptedAlgorithms(target, c);
+      expect(verified.length, `a good token of the caller is admitted under EdDSA or RS256 (${READINGS.sdkTokenAlgorithm.id})`).toBeGreaterThan(0);
+      for (const algorithm of verified)
+        await admitted(c, { issuer: 'member' }, `another caller's token signed ${algorithm}, which the agent verifies`, target, PROBES.user.path, [algorithm]);
+      await refused(c, { issuer: 'user', forge: 'embedded-jwk' }, "signed by a key of its own that its header carries, under the issuer's kid");
     },
   });
 

@@ -1,4 +1,4 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
 import { AUTH_MODE_PROBES, PROBES } from '../contract/probes.js';
 import { conformanceEndpoints } from '../reference/agent/conformance-endpoints.js';
 import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
@@ -11,6 +11,7 @@ import {
   ISSUER_TYPES,
   SDK_AUTH_REQUIREMENTS as S,
   SDK_CLAIMS,
+  SDK_JWT_ALGORITHMS,
   SDK_SCOPE_WILDCARD_SUFFIX,
   type EndpointAuthMode,
   type SdkTokenRefusalReason,
@@ -185,6 +186,30 @@ const rows: Mutant[] = [
     description: "a token whose alg is neither EdDSA nor RS256 (alg none, an HMAC keyed with the issuer's public key) is accepted",
     requirements: [S.tokenSignature.id],
     agent: { options: withFault(acceptDespite('algorithm_not_allowed')) },
+  },
+  {
+    id: 'sdk-rs256-signature-unchecked',
+    description: 'a token signed RS256 (with the RSA key) whose signature does not verify is accepted; EdDSA signatures are still checked',
+    requirements: [S.tokenSignature.id],
+    agent: {
+      options: withFault(({ token, verdict }) =>
+        refusedFor(verdict, 'token_signature_invalid') && decodeProtectedHeader(token).alg === SDK_JWT_ALGORITHMS.rsa ? unverified(token) : verdict,
+      ),
+    },
+  },
+  {
+    id: 'sdk-embedded-jwk-trusted',
+    description: "a token whose header carries a key (jwk) is verified with that key, not with its issuer's key set",
+    requirements: [S.tokenSignature.id],
+    agent: {
+      options: withFault(async ({ token, verdict }) => {
+        if (verdict.ok || decodeProtectedHeader(token).jwk === undefined) return verdict;
+        return jwtVerify(token, EmbeddedJWK).then(
+          () => unverified(token),
+          () => verdict,
+        );
+      }),
+    },
   },
   {
     id: 'sdk-unknown-key-accepted',

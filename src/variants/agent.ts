@@ -1,9 +1,9 @@
 import { jsonOf, rewrite, setJson } from '../mutants/answer.js';
 import { A2A } from '../spec/agent-endpoints.js';
-import { ENDPOINT_ERROR_LIST } from '../spec/endpoint-errors.js';
+import { ENDPOINT_ERROR_LIST, ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
-import { SDK_AUTH_REQUIREMENTS as S } from '../spec/sdk-auth.js';
+import { SDK_AUTH_REQUIREMENTS as S, SDK_JWT_ALGORITHMS } from '../spec/sdk-auth.js';
 import type { Variant } from './types.js';
 
 /** Sections 4.1-4.3, 5.4, 5.5 and 7.2: the reference agent making another choice the spec allows. */
@@ -12,6 +12,21 @@ import type { Variant } from './types.js';
 const ENDPOINT_REFUSALS = [...ENDPOINT_ERROR_LIST.map((r) => r.id), S.scopeTable.id, S.authModes.id, S.noVerifier.id, R.endpointSocketScope.id];
 const STREAMS = [R.endpointSseFraming.id, R.agentTransportEndpoints.id];
 const SDK_TOKENS = [S.tokenLifetime.id, LIMITS.sdkTokenLifetime.id, S.tokenClaims.id, S.tokenSignature.id, S.tokenAudience.id, LIMITS.sdkKeySetCache.id];
+/** Every check that presents a caller's token: 5.5's, and those of 5.4 and 7.2 (4.1's sockets) whose callers carry one. */
+const TOKEN_CALLERS = [
+  ...SDK_TOKENS,
+  S.allowDeny.id,
+  S.trustedIssuers.id,
+  S.allowedScopes.id,
+  S.portalMode.id,
+  S.scopeTable.id,
+  S.authModes.id,
+  E.unauthorized.id,
+  E.forbidden.id,
+  E.accessBlock.id,
+  R.endpointSocketScope.id,
+  R.endpointSocketTokenParam.id,
+];
 
 /** A refusal body with a member beyond those 2.6 and 7.3 name, at the top and inside the error object. */
 function withExtraMembers(body: Record<string, unknown>): Record<string, unknown> {
@@ -41,6 +56,20 @@ export const AGENT_VARIANTS: readonly Variant[] = [
     readings: ['sdkTokenLeeway'],
     requirements: SDK_TOKENS,
     agent: { options: (o) => ({ ...o, tokenLeewaySeconds: 30 }) },
+  },
+  {
+    id: 'sdk-tokens-rs256-only',
+    description: 'the auth skill verifies SDK tokens signed RS256 (an RSA key) only, as the TypeScript SDK does, and refuses EdDSA ones',
+    readings: ['sdkTokenAlgorithm'],
+    requirements: TOKEN_CALLERS,
+    agent: { options: (o) => ({ ...o, tokenAlgorithms: [SDK_JWT_ALGORITHMS.rsa] }) },
+  },
+  {
+    id: 'sdk-tokens-eddsa-only',
+    description: 'the auth skill verifies SDK tokens signed EdDSA (an Ed25519 identity) only, and refuses RS256 ones',
+    readings: ['sdkTokenAlgorithm'],
+    requirements: TOKEN_CALLERS,
+    agent: { options: (o) => ({ ...o, tokenAlgorithms: [SDK_JWT_ALGORITHMS.ed25519] }) },
   },
   {
     id: 'endpoint-errors-extra-members',

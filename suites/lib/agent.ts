@@ -3,7 +3,10 @@ import { requestUrlOf, type AgentRequest, type AgentTarget } from '../../src/har
 import type { TargetResponse } from '../../src/harness/target.js';
 import type { UpgradeOutcome } from '../../src/harness/agent/agent-target.js';
 import { NO_CALLERS_REASON } from '../../src/harness/agent/live.js';
+import { SDK_TOKEN_ALGORITHMS } from '../../src/harness/agent/callers.js';
+import { PROBES } from '../../src/contract/probes.js';
 import { HEADERS } from '../../src/spec/headers.js';
+import type { SdkJwtAlgorithm } from '../../src/spec/sdk-auth.js';
 import type { CheckContext } from './check.js';
 
 /** Sends a request to the agent and records the exchange for the report. */
@@ -61,9 +64,44 @@ export function bearer(token: string): readonly [string, string] {
   return [HEADERS.authorization, `Bearer ${token}`];
 }
 
-/** A token the agent verifies for this caller, or not-run (a live target cannot mint one). */
-export async function tokenOrNotRun(target: AgentTarget, c: Pick<CheckContext, 'notRun'>, role: Parameters<AgentTarget['token']>[0]): Promise<string> {
-  const token = await target.token(role);
+const accepted = new WeakMap<object, Map<AgentTarget, Promise<readonly SdkJwtAlgorithm[]>>>();
+
+/**
+ * The algorithms the agent verifies SDK tokens under (READING-SDK-TOKEN-ALGORITHM): of EdDSA (the callers' Ed25519
+ * identity) and RS256 (their RSA key), each under which a good token of the plain caller reaches the user probe. Asked
+ * once per check and agent (its answers are recorded); none when the run has no caller token, or the agent admits none.
+ */
+export function acceptedAlgorithms(target: AgentTarget, c: Pick<CheckContext, 'record'>): Promise<readonly SdkJwtAlgorithm[]> {
+  let byTarget = accepted.get(c);
+  if (!byTarget) accepted.set(c, (byTarget = new Map()));
+  let found = byTarget.get(target);
+  if (!found) {
+    found = (async () => {
+      const algorithms: SdkJwtAlgorithm[] = [];
+      for (const algorithm of SDK_TOKEN_ALGORITHMS) {
+        const token = await target.token('user', algorithm);
+        if (token === null) return [];
+        const response = await exchange(target, c, { method: 'GET', path: PROBES.user.path, headers: [bearer(token)] });
+        if (response.status === 200) algorithms.push(algorithm);
+      }
+      return algorithms;
+    })();
+    byTarget.set(target, found);
+  }
+  return found;
+}
+
+/**
+ * A token of this caller the agent verifies, or not-run (a live target without a fixture host cannot mint one): signed
+ * under an algorithm the agent is seen to verify (EdDSA first), EdDSA when it is seen to verify none.
+ */
+export async function tokenOrNotRun(
+  target: AgentTarget,
+  c: Pick<CheckContext, 'record' | 'notRun'>,
+  role: Parameters<AgentTarget['token']>[0],
+): Promise<string> {
+  const [algorithm] = await acceptedAlgorithms(target, c);
+  const token = await target.token(role, algorithm);
   if (token === null) c.notRun(`needs a caller the agent verifies as ${role}: ${NO_CALLERS_REASON}`);
   return token;
 }

@@ -18,6 +18,12 @@ export const AGENT_READINGS = {
     accepted: `A token expired, or not yet valid, by up to ${SDK_TOKEN_LEEWAY_S} s may be accepted or refused; past that it is refused.`,
     reference: 'No leeway.',
   }),
+  sdkTokenAlgorithm: reading('READING-SDK-TOKEN-ALGORITHM', ['5.5', '2.4', '5.1'], 'Which of the two keys an agent verifies SDK tokens under', {
+    text: '5.5: "Keys (the Ed25519 identity and the RSA key) are stored in the keys directory"; 2.4: "Between SDK agents a key set may also carry an RSA key"; 5.1: "the TypeScript SDK verifies inbound tokens through its key set manager". Which key signs a token, and which algorithms a receiver verifies, is not said.',
+    accepted:
+      "An agent verifying EdDSA (the Ed25519 identity), RS256 (the RSA key) or both. The run's callers publish both keys and sign each token both ways: a good token is accepted under at least one; every token 2.2, 5.1 and 5.5 refuse is refused under each algorithm, with the 7.2 answer the check names under an algorithm the agent verifies (found per check by a good token of the plain caller on the user probe) and 401 unauthorized under one it does not. The callers' other tokens (5.4, 7.2) are signed with an algorithm the agent verifies.",
+    reference: 'Verifies both (EdDSA and RS256); it signs the tokens of POST /auth/token with its Ed25519 identity.',
+  }),
   probeNotDeclared: reading('READING-PROBE-NOT-DECLARED', ['4.1', '5.4', '7.2'], 'An agent under test without a conformance probe', {
     text: "The agent suites call conformance probes an agent declares for the run (docs/contracts.md); the spec does not ask any agent to declare them, and 5.4's auth modes exist in the TypeScript SDK only.",
     accepted: 'A probe answered 404 is not declared: its checks are reported not-run with that reason, never failed.',
