@@ -5,6 +5,7 @@ import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { SDK_AUTH_REQUIREMENTS as S, SDK_JWT_ALGORITHMS } from '../spec/sdk-auth.js';
 import type { Variant } from './types.js';
+import type { UpgradeAnswer } from '../mutants/types.js';
 
 /** Sections 4.1-4.3, 5.4, 5.5 and 7.2: the reference agent making another choice the spec allows. */
 
@@ -35,7 +36,28 @@ function withExtraMembers(body: Record<string, unknown>): Record<string, unknown
   return { ...body, ...inner, request_id: 'req_0123456789' };
 }
 
+/** The socket checks of 4.1 and 7.2: a socket's scope, its ?token=, and the 7.2 answers of a refused upgrade. */
+const SOCKETS = [R.endpointSocketScope.id, R.endpointSocketTokenParam.id, E.unauthorized.id, E.forbidden.id];
+
+/** An upgrade at a path no socket is declared at answered a bare 403, as ASGI servers (Starlette) answer it, not 404. */
+const undeclaredUpgradeAs403 = (_r: unknown, decided: UpgradeAnswer): UpgradeAnswer =>
+  !decided.opened && decided.response.status === 404 ? { opened: false, response: new Response(null, { status: 403 }) } : decided;
+
 export const AGENT_VARIANTS: readonly Variant[] = [
+  {
+    id: 'socket-undeclared-403',
+    description: 'answers an upgrade at a path it declares no socket at with a bare 403 (as ASGI servers do), not 404',
+    readings: ['probeNotDeclared'],
+    requirements: SOCKETS,
+    agent: { upgrade: undeclaredUpgradeAs403 },
+  },
+  {
+    id: 'sockets-not-declared-403',
+    description: 'declares no socket at all and answers every upgrade with a bare 403',
+    readings: ['probeNotDeclared'],
+    requirements: SOCKETS,
+    agent: { options: (o) => ({ ...o, sockets: [] }), upgrade: undeclaredUpgradeAs403 },
+  },
   {
     id: 'sse-crlf-comments',
     description: 'writes server-sent events with CRLF line ends and a comment line before every frame',

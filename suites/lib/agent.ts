@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget } from '../../src/harness/agent/index.js';
 import type { TargetResponse } from '../../src/harness/target.js';
@@ -6,6 +7,7 @@ import { NO_CALLERS_REASON } from '../../src/harness/agent/live.js';
 import { SDK_TOKEN_ALGORITHMS } from '../../src/harness/agent/callers.js';
 import { PROBES } from '../../src/contract/probes.js';
 import { HEADERS } from '../../src/spec/headers.js';
+import { READINGS } from '../../src/spec/readings.js';
 import type { SdkJwtAlgorithm } from '../../src/spec/sdk-auth.js';
 import type { CheckContext } from './check.js';
 
@@ -35,16 +37,37 @@ export async function probe(target: AgentTarget, c: Pick<CheckContext, 'record' 
   return response;
 }
 
-/** An upgrade to a conformance probe socket; refused with 404, the socket is not declared (not-run). */
+/** A socket path no agent declares: how an upgrade there is refused is how this agent refuses an undeclared one. */
+function undeclaredSocketPath(): string {
+  return `/conformance-undeclared-${randomBytes(8).toString('hex')}/socket`;
+}
+
+/**
+ * An upgrade to a conformance probe socket. Refused with 404, the socket is not declared (not-run). Refused with another
+ * status, it is compared with an upgrade at a path no agent declares: a server may answer an undeclared upgrade 403 (as
+ * ASGI servers do) and a declared socket's scope 403 too. Where both get the same status, the socket is shown declared
+ * only if a caller of the run (the owner, whom both probe sockets admit) opens it; else the check is not run
+ * (READING-PROBE-NOT-DECLARED), never failed.
+ */
 export async function probeUpgrade(
   target: AgentTarget,
-  c: Pick<CheckContext, 'notRun'>,
+  c: Pick<CheckContext, 'record' | 'notRun'>,
   path: string,
   headers?: ReadonlyArray<readonly [string, string]>,
 ): Promise<UpgradeOutcome> {
   const outcome = await target.upgrade(path, headers);
-  if (!outcome.opened && outcome.response.status === 404) c.notRun(probeNotDeclared(path));
-  return outcome;
+  if (outcome.opened) return outcome;
+  const status = outcome.response.status;
+  if (status === 404) c.notRun(probeNotDeclared(path));
+  const elsewhere = undeclaredSocketPath();
+  const undeclared = await target.upgrade(elsewhere);
+  if (undeclared.opened || undeclared.response.status !== status) return outcome;
+  const [algorithm] = await acceptedAlgorithms(target, c);
+  const owner = await target.token('owner', algorithm);
+  if (owner !== null && (await target.upgrade(path.split('?')[0]!, [bearer(owner)])).opened) return outcome;
+  return c.notRun(
+    `socket probe not declared: the agent answers ${status} to an upgrade at ${path.split('?')[0]} as at ${elsewhere}, a path no agent declares, and ${owner === null ? 'the run has no caller to open it with' : 'the owner cannot open it'}; an agent under test declares the conformance sockets (docs/contracts.md section 4) to be checked by this (${READINGS.probeNotDeclared.id})`,
+  );
 }
 
 export function text(response: TargetResponse): string {

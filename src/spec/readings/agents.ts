@@ -25,9 +25,10 @@ export const AGENT_READINGS = {
     reference: 'Verifies both (EdDSA and RS256); it signs the tokens of POST /auth/token with its Ed25519 identity.',
   }),
   probeNotDeclared: reading('READING-PROBE-NOT-DECLARED', ['4.1', '5.4', '7.2'], 'An agent under test without a conformance probe', {
-    text: "The agent suites call conformance probes an agent declares for the run (docs/contracts.md); the spec does not ask any agent to declare them, and 5.4's auth modes exist in the TypeScript SDK only.",
-    accepted: 'A probe answered 404 is not declared: its checks are reported not-run with that reason, never failed.',
-    reference: 'Declares every probe, and one per TypeScript auth mode.',
+    text: "The agent suites call conformance probes an agent declares for the run (docs/contracts.md); the spec does not ask any agent to declare them, and 5.4's auth modes exist in the TypeScript SDK only. What a server answers to an upgrade at a path it declares no socket at is not said either (ASGI servers answer 403).",
+    accepted:
+      "An HTTP probe answered 404 is not declared: its checks are reported not-run with that reason, never failed. A socket probe whose upgrade is refused 404 is not declared; one refused with another status is compared with an upgrade at a path no agent declares: a different answer is the socket's own and is judged; the same answer is judged only if a caller of the run (the owner) opens the socket, and is otherwise not-run (the socket cannot be shown declared). A probe whose answer lacks what a later revision of docs/contracts.md section 4 asks it to report (the items echo, the counts of the scoped probes) is judged not-run on that point, naming the revision.",
+    reference: 'Declares every probe, and one per TypeScript auth mode; answers 404 to an upgrade at a path it declares no socket at.',
   }),
   tokenEndpointAnswers: reading('READING-TOKEN-ENDPOINT-ANSWERS', ['4.3', '5.1'], "What an agent's POST /auth/token answers", {
     text: '4.3: "POST | /auth/token | Form fields: grant_type (client_credentials), client_id (string), client_secret (string), scope (space-separated string), target (string, an agent name with a leading @). Response body: not shown."; 5.1: "Token generation, discovery endpoints, allow/deny management and key publishing exist in the Python SDK only".',
