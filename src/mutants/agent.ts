@@ -8,7 +8,9 @@ import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
 import { createMemoryKeyStore } from '../reference/agent/keys.js';
 import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
 import { renderAnswer } from '../reference/render.js';
-import { PORTAL_ROUTES, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
+import { PORTAL_ROUTES, SDK_AUTH_REQUIREMENTS as SDK, SDK_SCOPES, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
+import { signingKeyFromJwk } from '../sdk-auth/index.js';
+import { generateEd25519Jwk } from '../httpsig/index.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
@@ -419,6 +421,35 @@ const documents: Mutant[] = [
     description: 'the token endpoint resolves no @name: every good grant is refused invalid_target',
     requirements: [R.agentTokenEndpointForm.id],
     agent: { options: (o) => ({ ...o, resolveTarget: () => null }) },
+  },
+  {
+    id: 'agent-issued-token-aud-self',
+    description: 'POST /auth/token issues tokens whose aud is the issuing agent itself, whatever target names',
+    requirements: [SDK.issuedTokenClaims.id],
+    agent: { options: (o) => ({ ...o, mintFault: ({ request, skill }) => ({ ...request, audience: skill.agentUrl }) }) },
+  },
+  {
+    id: 'agent-issued-token-scope-widened',
+    description: 'POST /auth/token grants admin beside the scopes asked',
+    requirements: [SDK.issuedTokenClaims.id],
+    agent: { options: (o) => ({ ...o, mintFault: ({ request }) => ({ ...request, scopes: [...request.scopes, SDK_SCOPES.admin] }) }) },
+  },
+  {
+    id: 'agent-issued-token-unpublished-key',
+    description: 'POST /auth/token signs with an Ed25519 key the agent does not publish',
+    requirements: [SDK.issuedTokenClaims.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        mintFault: async ({ request }) => ({ ...request, key: await signingKeyFromJwk({ ...generateEd25519Jwk().privateJwk }) }),
+      }),
+    },
+  },
+  {
+    id: 'agent-issued-token-lifetime-hour',
+    description: 'POST /auth/token issues tokens living an hour, whatever token_ttl says',
+    requirements: [SDK.issuedTokenLifetime.id],
+    agent: { options: (o) => ({ ...o, mintFault: ({ request }) => ({ ...request, lifetime: 3600 }) }) },
   },
   {
     id: 'agent-key-directory-identity-made-up',

@@ -1,5 +1,5 @@
-import { jsonOf, rewrite, setJson } from '../mutants/answer.js';
-import { A2A } from '../spec/agent-endpoints.js';
+import { jsonAnswer, jsonOf, rewrite, setJson } from '../mutants/answer.js';
+import { A2A, AGENT_TOKEN_ROUTE } from '../spec/agent-endpoints.js';
 import { ENDPOINT_ERROR_LIST, ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
@@ -43,7 +43,27 @@ const SOCKETS = [R.endpointSocketScope.id, R.endpointSocketTokenParam.id, E.unau
 const undeclaredUpgradeAs403 = (_r: unknown, decided: UpgradeAnswer): UpgradeAnswer =>
   !decided.opened && decided.response.status === 404 ? { opened: false, response: new Response(null, { status: 403 }) } : decided;
 
+/**
+ * POST /auth/token answering shapes of its own (4.3: "Response body: not shown"): a grant 201 with the token under
+ * data.jwt, a refusal 422 (403 for the client) with the 2.6 error object.
+ */
+const tokenEndpointOwnShape = rewrite(
+  (_a, r) => new URL(r.url).pathname.endsWith(AGENT_TOKEN_ROUTE),
+  (a) => {
+    const body = jsonOf(a) ?? {};
+    if (a.status === 200) return void jsonAnswer(a, 201, { data: { jwt: body.access_token, lifetime: body.expires_in } });
+    jsonAnswer(a, body.error === 'invalid_client' ? 403 : 422, { error: { code: String(body.error), message: String(body.error_description) } });
+  },
+);
+
 export const AGENT_VARIANTS: readonly Variant[] = [
+  {
+    id: 'token-endpoint-own-shape',
+    description: 'answers POST /auth/token in shapes of its own: a grant 201 { data: { jwt } }, a refusal 403 or 422 { error: { code, message } }',
+    readings: ['tokenEndpointAnswers'],
+    requirements: [R.agentTokenEndpointForm.id, S.issuedTokenClaims.id, S.issuedTokenLifetime.id],
+    agent: { answer: tokenEndpointOwnShape },
+  },
   {
     id: 'socket-undeclared-403',
     description: 'answers an upgrade at a path it declares no socket at with a bare 403 (as ASGI servers do), not 404',

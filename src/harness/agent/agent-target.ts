@@ -15,6 +15,8 @@ export interface TokenClient {
   readonly secret: string;
   /** An agent name with a leading @. */
   readonly target: string;
+  /** The URL of the agent `target` names (the aud of the tokens issued for it), when the run knows it; null otherwise. */
+  readonly targetUrl: string | null;
 }
 
 /** A request to the agent; `path` is relative to the agent URL (query included), or an absolute URL on its origin. */
@@ -63,6 +65,8 @@ export interface AgentTarget {
   tokenClient(): TokenClient | null;
   /** A fresh agent like this one with a clock and key sets the check controls; null when the target cannot have one (live). */
   controlled(): ControlledAgent | null;
+  /** The token_ttl (2.1) the agent is configured with, when the run knows it (the embedded reference: the default); null live. */
+  readonly knownTokenTtl: number | null;
   /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */
   readonly servesOriginDirectory: boolean;
   close(): Promise<void>;

@@ -5,6 +5,8 @@ import { jwkThumbprint } from '../../httpsig/index.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { FIXED_RSA_KEYS } from '../../scenarios/agents/fixed-rsa-keys.js';
 import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
+import { LIMITS } from '../../spec/limits.js';
+import { AGENT_MOUNT_PREFIX, AGENT_NAME_SIGIL } from '../../spec/agent-endpoints.js';
 import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
 import { activeDeviation } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
@@ -40,8 +42,9 @@ const VARIANTS: Readonly<
   'no-identity': { name: 'no-identity-reference', authSkill: CALLER_AUTH_SKILL, access: CALLER_ACCESS, identity: false },
 });
 
-/** The client the embedded reference agent's token endpoint knows (4.3), asking for a token for the agent itself. */
+/** The client the embedded reference agent's token endpoint knows (4.3), and the agent it asks a token for. */
 const TOKEN_CLIENT = Object.freeze({ id: 'conformance-client', secret: 'conformance-client-secret' });
+const TOKEN_TARGET = 'conformance-peer';
 
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
 
@@ -83,6 +86,8 @@ export class InProcessAgentTarget implements AgentTarget {
   readonly description: string;
   readonly agentUrl: string;
   readonly servesOriginDirectory = true;
+  /** Its auth skill names no token_ttl: the default of 5.5. */
+  readonly knownTokenTtl = LIMITS.sdkTokenLifetime.value;
   /** The agent, and one per mutant whose fault is in how the agent is built (self-test). */
   private readonly agents = new Map<string, Promise<StandardAgent>>();
   private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
@@ -175,8 +180,9 @@ export class InProcessAgentTarget implements AgentTarget {
     return target;
   }
 
+  /** A token asked for a sibling agent on the same origin (the reference resolves @name to <origin>/agents/<name>), not itself. */
   tokenClient(): TokenClient {
-    return { ...TOKEN_CLIENT, target: `@${new URL(this.agentUrl).pathname.split('/').pop()}` };
+    return { ...TOKEN_CLIENT, target: `${AGENT_NAME_SIGIL}${TOKEN_TARGET}`, targetUrl: `${new URL(this.agentUrl).origin}${AGENT_MOUNT_PREFIX}${TOKEN_TARGET}` };
   }
 
   controlled(): ControlledAgent {

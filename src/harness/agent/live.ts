@@ -33,6 +33,7 @@ export class LiveAgentTarget implements AgentTarget {
   readonly description: string;
   readonly agentUrl: string;
   readonly servesOriginDirectory = false;
+  readonly knownTokenTtl = null;
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
   private readonly issuers: IssuerDirectory | undefined;
   private published: Promise<void> | undefined;
@@ -117,7 +118,9 @@ export class LiveAgentTarget implements AgentTarget {
   tokenClient(): TokenClient | null {
     if (!this.client) return null;
     const own = new URL(this.agentUrl).pathname.split('/').filter(Boolean).pop() ?? '';
-    return { id: this.client.id, secret: this.client.secret, target: this.client.target ?? `@${own}` };
+    // The agent itself, unless told another name: then the URL it names is not known to the run.
+    const target = this.client.target ?? `@${own}`;
+    return { id: this.client.id, secret: this.client.secret, target, targetUrl: target === `@${own}` ? this.agentUrl : null };
   }
 
   controlled(): null {

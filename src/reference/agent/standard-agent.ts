@@ -4,7 +4,7 @@ import { AUTH_SKILL_FIELDS, type SdkJwtAlgorithm } from '../../spec/sdk-auth.js'
 import { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions } from './agent.js';
 import type { AccessBlock } from './caller.js';
 import { loadOrCreateAgentKeys, type AgentKeyStore } from './keys.js';
-import { sdkTokenMinter, sdkTokenVerifier, type VerdictFault } from './sdk-auth-adapter.js';
+import { sdkTokenMinter, sdkTokenVerifier, type MintFault, type VerdictFault } from './sdk-auth-adapter.js';
 import { UNREACHABLE_DOCUMENTS, webBotAuthCheck } from './signatures.js';
 import type { DocumentFetcher } from '../../verifier/ports.js';
 
@@ -50,6 +50,8 @@ export interface StandardAgentOptions {
   readonly a2aMethods?: ReferenceAgentOptions['a2aMethods'];
   /** A fault of the inbound token check; only self-test mutants set it. */
   readonly verdictFault?: VerdictFault;
+  /** A fault of the tokens POST /auth/token mints; only self-test mutants set it. */
+  readonly mintFault?: MintFault;
   readonly onError?: ReferenceAgentOptions['onError'];
   readonly realm?: ReferenceAgentOptions['realm'];
 }
@@ -81,7 +83,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
       tokenEndpoint = {
         clients: options.clients ?? {},
         resolveTarget: options.resolveTarget ?? ((name) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? `${origin}${AGENT_MOUNT_PREFIX}${name}` : null)),
-        mint: sdkTokenMinter(made.skill, keys, { clock: options.clock, random: options.random }),
+        mint: sdkTokenMinter(made.skill, keys, { clock: options.clock, random: options.random }, options.mintFault),
       };
     }
   }

@@ -30,15 +30,20 @@ export const AGENT_READINGS = {
       "An HTTP probe answered 404 is not declared: its checks are reported not-run with that reason, never failed. A socket probe whose upgrade is refused 404 is not declared; one refused with another status is compared with an upgrade at a path no agent declares: a different answer is the socket's own and is judged; the same answer is judged only if a caller of the run (the owner) opens the socket, and is otherwise not-run (the socket cannot be shown declared). A probe whose answer lacks what a later revision of docs/contracts.md section 4 asks it to report (the items echo, the counts of the scoped probes) is judged not-run on that point, naming the revision.",
     reference: 'Declares every probe, and one per TypeScript auth mode; answers 404 to an upgrade at a path it declares no socket at.',
   }),
-  tokenEndpointAnswers: reading('READING-TOKEN-ENDPOINT-ANSWERS', ['4.3', '5.1'], "What an agent's POST /auth/token answers", {
-    text: '4.3: "POST | /auth/token | Form fields: grant_type (client_credentials), client_id (string), client_secret (string), scope (space-separated string), target (string, an agent name with a leading @). Response body: not shown."; 5.1: "Token generation, discovery endpoints, allow/deny management and key publishing exist in the Python SDK only".',
-    standard:
-      'RFC 6749: the form is the client credentials grant (4.4, grant_type REQUIRED) with the client authenticated by client_id and client_secret in the body (2.3.1). A token is answered with a JSON access_token (5.1); an error with 400 and a JSON error (5.2): invalid_request for a missing required parameter, invalid_client when client authentication fails (an unknown client; 401 allowed), unsupported_grant_type for a grant type the server does not support.',
-    accepted:
-      'A good grant (a client the agent knows, client_credentials, scope, target @name) answered with any 2xx whose JSON body carries a non-empty string access_token, with any other members. Refusals: an unknown client 400 or 401 invalid_client; another grant type 400 unsupported_grant_type; a form without grant_type 400 invalid_request or unsupported_grant_type; a form broken in two ways (an unknown client and a bad grant) either code. An agent answering 404 at /auth/token serves no token endpoint (TypeScript agents have none): not-run.',
-    reference:
-      'RFC 6749 answers with Cache-Control: no-store: { access_token, token_type Bearer, expires_in, scope }, or { error, error_description }; the form checked first, then the grant type, then the client, then the target (invalid_target, RFC 8707, for a name that is no agent).',
-  }),
+  tokenEndpointAnswers: reading(
+    'READING-TOKEN-ENDPOINT-ANSWERS',
+    ['4.3', '5.1', '5.5', '2.2'],
+    "What an agent's POST /auth/token answers, and the token it issues",
+    {
+      text: '4.3: "POST | /auth/token | Form fields: grant_type (client_credentials), client_id (string), client_secret (string), scope (space-separated string), target (string, an agent name with a leading @). Response body: not shown."; 5.1: "Token generation, discovery endpoints, allow/deny management and key publishing exist in the Python SDK only"; 5.5: "Default token lifetime 300 seconds. aud is the receiver\'s URL."',
+      standard:
+        'RFC 6749 is what the form fields come from (the client credentials grant, 4.4, with the client authenticated in the body, 2.3.1), but the spec does not say the answers take its shapes (5.1 access_token, 5.2 error codes): no check demands them.',
+      accepted:
+        "A good grant (a client the agent knows, client_credentials, scope, target @name) answered with any 2xx, whatever its body; an unknown client, another grant type and a form without grant_type each with any 4xx, whatever its body. An agent answering 404 at /auth/token serves no token endpoint (TypeScript agents have none): not-run. The token itself is judged where it can be seen: the first compact JWT in the answer (the body itself, or any string of its JSON at any depth) is an SDK token of 2.2 (every required claim with its type, token_type Bearer, iss the agent's URL, a signature under a key of the agent's own key set, aud the URL of the target where the run knows it: the agent itself live, a sibling @name in-process; every scope entry one that was asked, since allowed_scopes may drop some) and lives the agent's token_ttl: 300 s in-process (the reference's default); live a lifetime of 300 s passes and another is not run (token_ttl is the agent's configuration, 2.1). An answer carrying no JWT: those checks are not run.",
+      reference:
+        'RFC 6749 answers with Cache-Control: no-store: { access_token, token_type Bearer, expires_in, scope }, or { error, error_description } (400, 401 invalid_client); the form checked first, then the grant type, then the client, then the target (invalid_target, RFC 8707, for a name that is no agent). The access_token is an SDK token signed with its Ed25519 identity, for the scopes asked, living token_ttl.',
+    },
+  ),
   a2aGeneration: reading('READING-A2A-GENERATION', ['4.2'], 'Which A2A request POST /a2a answers', {
     text: '4.2: "POST | /a2a | Agent-to-agent" and "Bodies of these endpoints follow their open protocols; their field shapes are not shown."',
     standard:
