@@ -172,7 +172,8 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
 
   check({
     id: 'sdk-tokens.allow-deny',
-    title: 'deny beats allow; an empty allow list admits every issuer that is not denied',
+    title:
+      'an issuer both an allow and a deny glob match is refused (deny takes precedence), one no allow glob matches is refused, and an empty allow list admits every issuer not denied',
     requirements: [S.allowDeny.id],
     level: 'MUST',
     run: async (c) => {
@@ -244,12 +245,28 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
 
   check({
     id: 'sdk-tokens.portal-mode',
-    title: "in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks",
+    title:
+      "in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks and the namespace scopes it assigns reach the endpoint; a self-issued agent refuses them",
     requirements: [S.portalMode.id],
     level: 'MUST',
     run: async (c) => {
       const portal = variantOrNotRun(c, 'portal');
       await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);
+      await admitted(
+        c,
+        { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] },
+        `the authority's token assigning ${PROBE_GRANTED_SCOPE}, on an endpoint that needs it`,
+        portal,
+        SCOPE_PROBES.granted.path,
+      );
+      await refused(
+        c,
+        { issuer: 'authority', scopes: [SDK_SCOPES.read] },
+        `the authority's token without ${PROBE_GRANTED_SCOPE}, on an endpoint that needs it`,
+        portal,
+        SCOPE_PROBES.granted.path,
+        E.forbidden,
+      );
       await refused(c, { issuer: 'authority', signer: 'stranger', kid: 'signer' }, "the authority's iss signed by a key its key set lacks", portal);
       await refused(c, { issuer: 'authority' }, "the authority's token at a self-issued agent", target);
     },

@@ -16,6 +16,8 @@ export const PROBE_SMALL_CAP = 1024;
 /** Each probe's declaration: path, method and what it accepts, caps or asks of the caller. */
 export const PROBES = Object.freeze({
   open: { path: '/conformance/open', method: 'GET' },
+  /** 5.4: the literal scope `all`, which asks nothing of the caller. */
+  all: { path: '/conformance/all', method: 'GET', scopes: 'all' },
   echo: { path: '/conformance/echo', method: 'POST', accepts: [MEDIA_TYPES.json] },
   small: { path: '/conformance/small', method: 'POST', accepts: [MEDIA_TYPES.json], maxBodyBytes: PROBE_SMALL_CAP },
   item: { path: '/conformance/items/:id', method: 'GET' },
@@ -32,8 +34,9 @@ export const PROBES = Object.freeze({
   /** Says whether a Payment-Authorization reached the agent (a platform never relays a buyer's credential, 7.4). */
   paymentSeen: { path: '/conformance/payment-seen', method: 'GET' },
   /**
-   * How many times the handlers of echo and small ran for requests carrying ?mark=<mark> (7.2: on 413 "the agent is
-   * never called"): `{ mark, calls }`.
+   * How many times the handlers of echo, small and the scoped probes (user, owner, admin, group, list) ran for requests
+   * carrying ?mark=<mark> (7.2: on 413 "the agent is never called"; 5.4: "A scoped endpoint is checked before its
+   * handler runs"): `{ mark, calls }`.
    */
   calls: { path: '/conformance/calls/:mark', method: 'GET' },
 } satisfies Record<string, HttpEndpointDeclaration>);

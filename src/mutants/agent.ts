@@ -80,6 +80,12 @@ const rows: Mutant[] = [
     },
   },
   {
+    id: 'endpoint-401-message-empty',
+    description: 'the 401 unauthorized of a scoped endpoint carries an empty error.message',
+    requirements: [E.unauthorized.id],
+    agent: { options: (o) => ({ ...o, unauthorizedMessage: '' }) },
+  },
+  {
     id: 'endpoint-owner-counts-as-admin',
     description: 'the owner is admitted to admin endpoints',
     requirements: [E.forbidden.id],
@@ -320,6 +326,23 @@ const documents: Mutant[] = [
         (a, r) => pathOf(r).includes(ITEM_PREFIX) && a.status === 200,
         (a, r) => setJson(a, { ...jsonOf(a), params: { id: `${pathOf(r).slice(pathOf(r).lastIndexOf('/') + 1)}%` } }),
       ),
+    },
+  },
+  {
+    id: 'endpoint-query-not-passed',
+    description: 'the handler of a declared path is called without the query string the request carried',
+    requirements: [R.endpointPathParameters.id],
+    agent: { options: redeclared(PROBES.item.path, (e) => ({ ...e, handler: (ctx) => e.handler({ ...ctx, query: new URLSearchParams() }) })) },
+  },
+  {
+    id: 'endpoint-path-parameter-raw',
+    description: 'the handler of a declared path receives its :<param> as the path spells it, percent-encoded',
+    requirements: [R.endpointPathParameters.id],
+    agent: {
+      options: redeclared(PROBES.item.path, (e) => ({
+        ...e,
+        handler: (ctx) => e.handler({ ...ctx, params: { ...ctx.params, id: ctx.url.pathname.slice(ctx.url.pathname.lastIndexOf('/') + 1) } }),
+      })),
     },
   },
   {

@@ -22,6 +22,8 @@ import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { CALLER_IDS } from '../contract/callers.js';
 import { jsonAnswer, pathOf, rewrite } from './answer.js';
+import { decideEndpointAccess } from '../access/endpoint-gate.js';
+import { renderAnswer } from '../reference/render.js';
 import type { FaultRequest, Mutant } from './types.js';
 
 /** Sections 2.1, 2.2, 5.1, 5.4 and 5.5: faults of the reference agent's auth skill and access control. */
@@ -304,6 +306,18 @@ const rows: Mutant[] = [
     agent: { options: withSkill(({ authority: _a, ...skill }) => skill) },
   },
   {
+    id: 'sdk-portal-scopes-dropped',
+    description: 'the scopes the Portal authority assigns are dropped: its tokens verify, but carry no scope to the endpoint',
+    requirements: [S.portalMode.id],
+    agent: {
+      options: withFault(({ verdict }) =>
+        verdict.ok && verdict.context.issuer_type === ISSUER_TYPES.portal
+          ? { ...verdict, context: { ...verdict.context, scopes: [], namespaces: [] } }
+          : verdict,
+      ),
+    },
+  },
+  {
     id: 'sdk-portal-key-set-at-well-known',
     description: "the authority's keys are read at {authority}/.well-known/jwks.json instead of {authority}/api/auth/jwks",
     requirements: [S.portalMode.id],
@@ -344,6 +358,32 @@ const rows: Mutant[] = [
     description: 'a user-scoped endpoint admits callers without a credential',
     requirements: [S.scopeTable.id],
     agent: { options: redeclared(PROBES.user.path, (e) => ({ ...e, scopes: 'all' })) },
+  },
+  {
+    id: 'scope-all-as-user',
+    description: 'the literal scope all is read as user: a caller without a credential is refused',
+    requirements: [S.scopeTable.id],
+    agent: { options: redeclared(PROBES.all.path, (e) => ({ ...e, scopes: 'user' })) },
+  },
+  {
+    id: 'scope-checked-after-handler',
+    description: 'the user and owner probes run their handlers first and check the scope after, answering the same 401 or 403',
+    requirements: [S.checkedBeforeHandler.id],
+    agent: {
+      options: (o) => {
+        const late = (e: AgentHttpEndpoint): AgentHttpEndpoint => ({
+          ...e,
+          scopes: undefined,
+          handler: async (ctx) => {
+            const answered = await e.handler(ctx);
+            const presented = ctx.request.headers.has(HEADERS.authorization);
+            const refused = decideEndpointAccess({ scopes: e.scopes }, { caller: ctx.auth.caller, presentedCredential: presented }, { verifiesCallers: true });
+            return refused ? renderAnswer(refused) : answered;
+          },
+        });
+        return redeclared(PROBES.owner.path, late)(redeclared(PROBES.user.path, late)(o));
+      },
+    },
   },
   {
     id: 'scope-list-last-entry-only',

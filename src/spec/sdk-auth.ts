@@ -133,6 +133,11 @@ export const SDK_AUTH_REQUIREMENTS = Object.freeze({
   portalMode: req('SDK-PORTAL-MODE', '5.1', 'With authority set, tokens the authority signs verify under {authority}/api/auth/jwks.'),
   configValid: req('SDK-AUTH-CONFIG', '2.1', 'The auth skill configuration has the members and types of 2.1.'),
   scopeTable: req('ACCESS-SCOPE-TABLE', '5.4', 'A scoped endpoint admits callers as the scope table of 5.4 says; a list admits anyone one entry admits.'),
+  checkedBeforeHandler: req(
+    'ACCESS-CHECKED-BEFORE-HANDLER',
+    '5.4',
+    'A scoped endpoint is checked before its handler runs: a caller it refuses (401 or 403) never reaches the handler.',
+  ),
   noVerifier: req('ACCESS-NO-VERIFIER', '5.4', 'An agent with no auth skill and no access block verifies no one, so its scoped endpoints refuse every caller.'),
   issuedTokenClaims: req(
     'AGENT-ISSUED-TOKEN-CLAIMS',

@@ -114,6 +114,13 @@ export const AGENT_VARIANTS: readonly Variant[] = [
     agent: { options: (o) => ({ ...o, tokenAlgorithms: [SDK_JWT_ALGORITHMS.ed25519] }) },
   },
   {
+    id: 'unauthorized-own-words',
+    description: 'words its 401 message its own way: "Sign in with a key this agent trusts first."',
+    readings: ['unauthorizedMessage'],
+    requirements: [E.unauthorized.id],
+    agent: { options: (o) => ({ ...o, unauthorizedMessage: 'Sign in with a key this agent trusts first.' }) },
+  },
+  {
     id: 'endpoint-errors-extra-members',
     description: 'answers every refusal of its endpoints with members beyond those the spec names (request_id, error.help)',
     readings: ['openBodies'],

@@ -5,7 +5,7 @@ import type { TargetResponse } from '../../src/harness/target.js';
 import type { UpgradeOutcome } from '../../src/harness/agent/agent-target.js';
 import { NO_CALLERS_REASON } from '../../src/harness/agent/live.js';
 import { SDK_TOKEN_ALGORITHMS } from '../../src/harness/agent/callers.js';
-import { PROBES } from '../../src/contract/probes.js';
+import { PROBE_CALL_MARK, PROBE_CALLS_MEMBER, PROBES } from '../../src/contract/probes.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { READINGS } from '../../src/spec/readings.js';
 import type { SdkJwtAlgorithm } from '../../src/spec/sdk-auth.js';
@@ -68,6 +68,13 @@ export async function probeUpgrade(
   return c.notRun(
     `socket probe not declared: the agent answers ${status} to an upgrade at ${path.split('?')[0]} as at ${elsewhere}, a path no agent declares, and ${owner === null ? 'the run has no caller to open it with' : 'the owner cannot open it'}; an agent under test declares the conformance sockets (docs/contracts.md section 4) to be checked by this (${READINGS.probeNotDeclared.id})`,
   );
+}
+
+/** How many times the counted probes' handlers ran for requests carrying ?mark=<mark>, from the calls probe (not-run where it is not declared). */
+export async function callsOf(target: AgentTarget, c: Pick<CheckContext, 'record' | 'notRun'>, mark: string): Promise<unknown> {
+  const response = await probe(target, c, { method: 'GET', path: PROBES.calls.path.replace(`:${PROBE_CALL_MARK}`, encodeURIComponent(mark)) });
+  if (response.status !== 200) throw new Error(`the calls probe answers ${response.status}, not 200: ${text(response).slice(0, 200)}`);
+  return (jsonOf(response) as Record<string, unknown> | null)?.[PROBE_CALLS_MEMBER];
 }
 
 export function text(response: TargetResponse): string {

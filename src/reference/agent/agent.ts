@@ -68,6 +68,8 @@ export interface ReferenceAgentOptions {
   readonly onError?: ErrorHook;
   /** The realm of its 401 challenges when the deployment writes its own name for Service (src/spec/naming.ts). */
   readonly realm?: string;
+  /** The words of its 401 unauthorized message (7.2 fixes none); the SDKs' by default. */
+  readonly unauthorizedMessage?: string;
 }
 
 export type AgentUpgradeDecision = { readonly accept: (socket: WebSocket) => void } | { readonly refuse: Response };
@@ -100,7 +102,11 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
   const urls = agentDocumentUrls(options.agentUrl);
   const basePath = new URL(urls.agentUrl).pathname.replace(/\/+$/, '');
   const access = options.access ?? {};
-  const agentFacts = { verifiesCallers: options.verifyToken !== undefined, ...(options.realm ? { realm: options.realm } : {}) };
+  const agentFacts = {
+    verifiesCallers: options.verifyToken !== undefined,
+    ...(options.realm ? { realm: options.realm } : {}),
+    ...(options.unauthorizedMessage !== undefined ? { unauthorizedMessage: options.unauthorizedMessage } : {}),
+  };
   const table = new EndpointTable(options.endpoints ?? conformanceEndpoints());
   const sockets = (options.sockets ?? conformanceSockets()).map((s) => ({ socket: s, match: compileDeclaredPath(s.path) }));
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));

@@ -31,7 +31,7 @@ function decoded(body: Uint8Array): unknown {
 
 /** The reference handlers of the probes: each says what it received, so a check can see the handler ran. */
 export function conformanceEndpoints(): AgentHttpEndpoint[] {
-  // Runs of the echo and small handlers by ?mark=, for the calls probe; kept per set of endpoints (per agent).
+  // Runs of the echo, small and scoped handlers by ?mark=, for the calls probe; kept per set of endpoints (per agent).
   const calls = new Map<string, number>();
   const counted = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => {
     const mark = ctx.query.get(PROBE_CALL_MARK);
@@ -42,8 +42,13 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     caller: ctx.auth.caller?.id ?? null,
     authenticated: ctx.auth.authenticated,
   });
+  const countedWho = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => {
+    counted(ctx);
+    return who(ctx);
+  };
   return [
     { ...PROBES.open, handler: (ctx) => who(ctx) },
+    { ...PROBES.all, handler: (ctx) => who(ctx) },
     {
       ...PROBES.echo,
       handler: (ctx) => {
@@ -60,11 +65,11 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     },
     { ...PROBES.calls, handler: (ctx) => ({ [PROBE_CALL_MARK]: ctx.params.mark, [PROBE_CALLS_MEMBER]: calls.get(ctx.params.mark ?? '') ?? 0 }) },
     { ...PROBES.item, handler: (ctx) => ({ ...who(ctx), params: ctx.params, query: Object.fromEntries(ctx.query) }) },
-    { ...PROBES.user, handler: (ctx) => who(ctx) },
-    { ...PROBES.owner, handler: (ctx) => who(ctx) },
-    { ...PROBES.admin, handler: (ctx) => who(ctx) },
-    { ...PROBES.group, handler: (ctx) => who(ctx) },
-    { ...PROBES.list, handler: (ctx) => who(ctx) },
+    { ...PROBES.user, handler: countedWho },
+    { ...PROBES.owner, handler: countedWho },
+    { ...PROBES.admin, handler: countedWho },
+    { ...PROBES.group, handler: countedWho },
+    { ...PROBES.list, handler: countedWho },
     { ...PROBES.stream, handler: () => frames() },
     { ...PROBES.paymentChallenge, handler: (ctx) => ownPaymentChallenge(ctx.url) },
     { ...PROBES.paymentReceipt, handler: () => ownPaymentReceipt() },

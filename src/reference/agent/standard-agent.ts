@@ -54,6 +54,7 @@ export interface StandardAgentOptions {
   readonly mintFault?: MintFault;
   readonly onError?: ReferenceAgentOptions['onError'];
   readonly realm?: ReferenceAgentOptions['realm'];
+  readonly unauthorizedMessage?: ReferenceAgentOptions['unauthorizedMessage'];
 }
 
 export interface StandardAgent extends ReferenceAgent {
@@ -113,6 +114,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     ...(options.a2aMethods ? { a2aMethods: options.a2aMethods } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.realm ? { realm: options.realm } : {}),
+    ...(options.unauthorizedMessage !== undefined ? { unauthorizedMessage: options.unauthorizedMessage } : {}),
   });
   return { ...agent, keys };
 }

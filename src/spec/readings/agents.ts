@@ -52,6 +52,13 @@ export const AGENT_READINGS = {
       'A success of any generation: the check sends one message/send, SendMessage and tasks/send request each, and passes when one of them is answered 2xx with a JSON-RPC 2.0 response carrying the same id and a result (of any shape). A 401 is not-run (the agent asks a credential the run does not have).',
     reference: 'Serves message/send (0.3) and SendMessage (1.0), answering a Message that repeats the text it was sent.',
   }),
+  unauthorizedMessage: reading('READING-UNAUTHORIZED-MESSAGE', ['7.2', '2.6'], "The words of a 401's message", {
+    text: '7.2: "401 | unauthorized | Scoped endpoint, caller not verifiable. Message says the endpoint needs a caller the agent can verify."; 2.6: "Endpoint scope errors: object { error: { code: string, message: string } }".',
+    accepted:
+      "Any error.message that is a string with a word in it: the words are the agent's (a language, its own phrasing); an empty or missing message fails.",
+    reference:
+      'The SDKs\' sentence: "This endpoint needs a caller this agent can verify, and the request carries none." (or "... the credential the request carries does not verify.").',
+  }),
   signatureFailureAnswer: reading('READING-SIGNATURE-FAILURE-ANSWER', ['7.2', '7.3'], 'How an agent endpoint refuses a signature that does not verify', {
     text: '7.2: "401 | (signature failure) | A Web Bot Auth signature that does not verify is the answer itself"; the 401 row above it, "unauthorized", is for a caller "not verifiable".',
     accepted:
