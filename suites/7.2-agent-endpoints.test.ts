@@ -291,13 +291,26 @@ describe(`7.2 agent endpoint errors (${target.description})`, () => {
 
   check({
     id: 'agent-errors.response-size-cap',
-    title: 'RESPONSE_SIZE_CAP_EXCEEDED',
+    title: 'an answer past 50 MiB (the mirror of the request cap) that is not delivered whole names RESPONSE_SIZE_CAP_EXCEEDED',
     requirements: [E.responseSizeCapExceeded.id],
     level: 'MUST',
-    run: (c) => {
-      c.notRun(
-        'nothing a run can add makes it run, in-process or live: the spec gives no status and no size for it, and no probe can make an agent answer too large',
-      );
+    timeout: checkTimeout(180_000),
+    run: async (c) => {
+      const bytes = (size: number) => PROBES.bytes.path.replace(':size', String(size));
+      const small = await probe(target, c, { method: 'GET', path: bytes(1024) });
+      expect([small.status, small.body.byteLength], 'an answer of 1024 bytes is delivered whole (200, 1024 bytes)').toEqual([200, 1024]);
+      const size = LIMITS.declaredEndpointBody.value + 1;
+      const over = await exchange(target, c, { method: 'GET', path: bytes(size) });
+      if (over.status >= 200 && over.status < 300 && over.body.byteLength >= size)
+        c.notRun(
+          `the agent delivered an answer of ${size} bytes whole: the spec does not say who holds an answer to the cap, and a caller's SDK receiving it may (${READINGS.responseSizeCap.id}); nothing else is asked of an answer delivered whole`,
+        );
+      const code = E.responseSizeCapExceeded.code!;
+      const named = Object.values(over.headers).some((v) => v.includes(code)) || Buffer.from(over.body).includes(code);
+      expect(
+        named,
+        `an answer of ${size} bytes not delivered whole (${over.status}, ${over.body.byteLength} bytes) names ${code} in a header or its body (${READINGS.responseSizeCap.id})`,
+      ).toBe(true);
     },
   });
 

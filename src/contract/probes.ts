@@ -39,6 +39,8 @@ export const PROBES = Object.freeze({
    * handler runs"): `{ mark, calls }`.
    */
   calls: { path: '/conformance/calls/:mark', method: 'GET' },
+  /** Answers :size bytes (application/octet-stream, with Content-Length), so a check can ask an answer past the cap of 7.2. */
+  bytes: { path: '/conformance/bytes/:size', method: 'GET' },
 } satisfies Record<string, HttpEndpointDeclaration>);
 
 /** A scope allowed_scopes accepts through its `namespace:*` entry (2.1), and one it does not accept. */
@@ -70,6 +72,9 @@ export const OWNER_SOCKET_PROBE = Object.freeze({ path: '/conformance/socket/own
 /** The query parameter by which the calls probe counts a handler's runs, and the member it answers them in. */
 export const PROBE_CALL_MARK = 'mark';
 export const PROBE_CALLS_MEMBER = 'calls';
+
+/** The largest answer the bytes probe makes: room above the 50 MiB answer cap, and no more. */
+export const PROBE_BYTES_MAX = 64 * 1024 * 1024;
 
 /** The frames the stream probe sends before data: [DONE]. */
 export const STREAM_PROBE_FRAMES: readonly unknown[] = Object.freeze([{ n: 1 }, { n: 2 }, { n: 3 }]);

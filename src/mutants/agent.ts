@@ -3,6 +3,7 @@ import { OWNER_SOCKET_PROBE, PROBES, PROBE_SMALL_CAP, SOCKET_PROBE } from '../co
 import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, CLIENT_CREDENTIALS_GRANT, SOCKET_TOKEN_PARAM, TOKEN_FORM_FIELDS } from '../spec/agent-endpoints.js';
 import { bodyCapAnswer } from '../access/endpoint-answers.js';
 import { sseHeaders } from '../access/endpoint-sse.js';
+import { holdAnswerToCap } from '../access/endpoint-answer-cap.js';
 import { conformanceEndpoints, conformanceSockets } from '../reference/agent/conformance-endpoints.js';
 import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
 import { createMemoryKeyStore } from '../reference/agent/keys.js';
@@ -201,6 +202,46 @@ const deepRows: Mutant[] = [
           return ctx.body.byteLength > PROBE_SMALL_CAP ? renderAnswer(bodyCapAnswer(PROBE_SMALL_CAP)) : answered;
         },
       })),
+    },
+  },
+  {
+    id: 'agent-answer-cap-misnamed',
+    description: 'an answer past the 50 MiB answer cap is refused, but as 500 internal: RESPONSE_SIZE_CAP_EXCEEDED is never said',
+    requirements: [E.responseSizeCapExceeded.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        oversizedAnswer: async (response, cap) => {
+          const held = await holdAnswerToCap(response, cap);
+          return 'fits' in held ? held.fits : Response.json({ error: { code: 'internal', message: 'The agent failed.' } }, { status: 500 });
+        },
+      }),
+    },
+  },
+  {
+    id: 'agent-answer-cap-truncates',
+    description: 'an answer past the 50 MiB answer cap is cut to 50 MiB and delivered 200, saying nothing',
+    requirements: [E.responseSizeCapExceeded.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        oversizedAnswer: (response, cap) => {
+          const length = Number(response.headers.get(HEADERS.contentLength) ?? Number.NaN);
+          if (!(length > cap) || response.body === null) return response;
+          let sent = 0;
+          const cut = new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              const room = cap - sent;
+              if (room <= 0) return controller.terminate();
+              sent += Math.min(room, chunk.byteLength);
+              controller.enqueue(chunk.byteLength <= room ? chunk : chunk.subarray(0, room));
+            },
+          });
+          const headers = new Headers(response.headers);
+          headers.set(HEADERS.contentLength, String(cap));
+          return new Response(response.body.pipeThrough(cut), { status: 200, headers });
+        },
+      }),
     },
   },
   {

@@ -8,6 +8,7 @@ import {
   AUTH_MODE_PROBES,
   OWNER_SOCKET_PROBE,
   PAYMENT_SEEN_MEMBER,
+  PROBE_BYTES_MAX,
   PROBE_CALL_MARK,
   PROBE_CALLS_MEMBER,
   PROBES,
@@ -76,7 +77,26 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     ...Object.values(SCOPE_PROBES).map((probe) => ({ ...probe, handler: who })),
     ...Object.values(AUTH_MODE_PROBES).map((probe) => ({ ...probe, handler: who })),
     { ...PROBES.paymentSeen, handler: (ctx) => ({ [PAYMENT_SEEN_MEMBER]: ctx.request.headers.has(HEADERS.paymentAuthorization) }) },
+    { ...PROBES.bytes, handler: (ctx) => sizedAnswer(ctx.params.size ?? '') },
   ];
+}
+
+/** `size` bytes of "a", made as they are read (never held whole), with their Content-Length; 400 for a size it does not make. */
+function sizedAnswer(size: string): Response {
+  const n = /^\d{1,9}$/.test(size) ? Number(size) : Number.NaN;
+  if (!(n <= PROBE_BYTES_MAX))
+    return Response.json({ error: { code: 'bad_request', message: `The size must be a whole number of bytes up to ${PROBE_BYTES_MAX}.` } }, { status: 400 });
+  const chunk = new Uint8Array(64 * 1024).fill(0x61);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= n) return controller.close();
+      const length = Math.min(chunk.byteLength, n - sent);
+      sent += length;
+      controller.enqueue(length === chunk.byteLength ? chunk : chunk.subarray(0, length));
+    },
+  });
+  return new Response(body, { headers: { [HEADERS.contentType]: 'application/octet-stream', [HEADERS.contentLength]: String(n) } });
 }
 
 /** The agent charging for itself: a 402 with a Payment challenge of its own (card, a fixed price), as an agent must never be relayed doing. */

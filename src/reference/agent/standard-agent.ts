@@ -55,6 +55,7 @@ export interface StandardAgentOptions {
   readonly onError?: ReferenceAgentOptions['onError'];
   readonly realm?: ReferenceAgentOptions['realm'];
   readonly unauthorizedMessage?: ReferenceAgentOptions['unauthorizedMessage'];
+  readonly oversizedAnswer?: ReferenceAgentOptions['oversizedAnswer'];
 }
 
 export interface StandardAgent extends ReferenceAgent {
@@ -115,6 +116,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.realm ? { realm: options.realm } : {}),
     ...(options.unauthorizedMessage !== undefined ? { unauthorizedMessage: options.unauthorizedMessage } : {}),
+    ...(options.oversizedAnswer ? { oversizedAnswer: options.oversizedAnswer } : {}),
   });
   return { ...agent, keys };
 }

@@ -59,6 +59,13 @@ export const AGENT_READINGS = {
     reference:
       'The SDKs\' sentence: "This endpoint needs a caller this agent can verify, and the request carries none." (or "... the credential the request carries does not verify.").',
   }),
+  responseSizeCap: reading('READING-RESPONSE-SIZE-CAP', ['7.2', '8'], 'Where an answer too large is held, and how it says so', {
+    text: '7.2: "n/a | RESPONSE_SIZE_CAP_EXCEEDED | The agent\'s answer is too large (mirror of the request cap)"; section 8 gives the request cap only: "Declared endpoint request body | 50 MiB (52428800 bytes)". No status, no place for the code and no party that holds the answer to the cap is given.',
+    accepted:
+      "The bytes probe (docs/contracts.md section 4) asked for 50 MiB + 1 bytes. Delivered whole (a 2xx with every byte): not run, since the cap may be held where the answer is received (a caller's SDK; the run is that caller). Not delivered whole (refused, or cut short, with any status): the code RESPONSE_SIZE_CAP_EXCEEDED appears in a header value or anywhere in the body (a JSON error.code, an event-stream frame, the tail of a body cut short). An answer of 1024 bytes is delivered whole (the probe works). No size between is judged: an endpoint's own smaller answer cap is not ruled out.",
+    reference:
+      'Holds every answer of a declared endpoint to 50 MiB: a Content-Length over it, or a body of unknown length that passes it, is answered 502 { error: { code: RESPONSE_SIZE_CAP_EXCEEDED, detail } } before a byte is sent (the mirror of the 413); an event stream, already begun, is cut at the cap and ended with a data frame carrying that error.',
+  }),
   signatureFailureAnswer: reading('READING-SIGNATURE-FAILURE-ANSWER', ['7.2', '7.3'], 'How an agent endpoint refuses a signature that does not verify', {
     text: '7.2: "401 | (signature failure) | A Web Bot Auth signature that does not verify is the answer itself"; the 401 row above it, "unauthorized", is for a caller "not verifiable".',
     accepted:
