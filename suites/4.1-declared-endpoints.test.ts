@@ -1,8 +1,8 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { PROBES, SOCKET_PROBE } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, REQUIREMENTS, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
-import { bearer, jsonOf, probe, probeUpgrade, text, tokenOrNotRun } from './lib/agent.js';
+import { bearer, jsonOf, probe, probeUpgrade, text, tokenOrNotRun, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { check, notRunAll } from './lib/check.js';
 import { READINGS } from '../src/spec/readings.js';
 import { expectSseFraming, expectSseHeaders } from './lib/sse.js';
@@ -23,6 +23,7 @@ function echoOf(response: Parameters<typeof text>[0]): Record<string, unknown> |
 /** Section 4.1: declared paths with parameters and query strings, SSE framing, and scoped sockets. */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const R = REQUIREMENTS;
 

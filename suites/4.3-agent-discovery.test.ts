@@ -1,5 +1,5 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { agentCheckUrls, judgeCardDocument, judgeKeyDirectoryDocument, judgeKeySetDocument } from '../src/agent-check/index.js';
 import { mediaTypeOf } from '../src/fetch/rules.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
@@ -25,7 +25,7 @@ import {
 } from '../src/spec/index.js';
 import { READINGS } from '../src/spec/readings.js';
 import type { TokenClient } from '../src/harness/agent/agent-target.js';
-import { exchange, jsonOf, text } from './lib/agent.js';
+import { exchange, jsonOf, text, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
 import { context } from './lib/context.js';
 
@@ -35,6 +35,7 @@ import { context } from './lib/context.js';
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const R = REQUIREMENTS;
 const urls = agentCheckUrls(target.agentUrl);

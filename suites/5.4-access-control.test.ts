@@ -1,10 +1,10 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { CALLER_IDS, type AgentTarget, type CallerRole } from '../src/harness/agent/index.js';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { randomBytes } from 'node:crypto';
 import { AUTH_MODE_PROBES, PROBE_CALL_MARK, PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_AUTH_MODES, ENDPOINT_ERRORS, SDK_AUTH_REQUIREMENTS as S } from '../src/spec/index.js';
-import { bearer, callsOf, jsonOf, probe, tokenOrNotRun } from './lib/agent.js';
+import { bearer, callsOf, jsonOf, probe, tokenOrNotRun, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { READINGS } from '../src/spec/readings.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
 
@@ -14,6 +14,7 @@ import { check, notRunAll, type CheckContext } from './lib/check.js';
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const E = ENDPOINT_ERRORS;
 type Caller = CallerRole | 'anonymous' | 'unverifiable';

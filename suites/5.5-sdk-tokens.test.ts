@@ -1,9 +1,9 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { issuerSubject, type AgentTarget, type SdkTokenRequest } from '../src/harness/agent/index.js';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { PROBES, PROBE_DROPPED_SCOPE, PROBE_GRANTED_SCOPE, SCOPE_PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, LIMITS, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_REQUIRED_CLAIMS, SDK_SCOPES } from '../src/spec/index.js';
-import { acceptedAlgorithms, bearer, jsonOf, probe, text } from './lib/agent.js';
+import { acceptedAlgorithms, bearer, jsonOf, probe, text, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { SDK_TOKEN_ALGORITHMS } from '../src/harness/agent/callers.js';
 import { READINGS, SDK_TOKEN_LEEWAY_S } from '../src/spec/readings.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
@@ -18,6 +18,7 @@ import { NO_CALLERS_REASON } from '../src/harness/agent/live.js';
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const E = ENDPOINT_ERRORS;
 /**

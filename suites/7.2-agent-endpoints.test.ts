@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { checkTimeout, context } from './lib/context.js';
 import { parseChallenge } from '../src/harness/judge-refusal.js';
@@ -8,7 +8,7 @@ import { serviceNaming } from '../src/spec/naming.js';
 import { OWNER_SOCKET_PROBE, PROBES, PROBE_CALL_MARK, PROBE_SMALL_CAP, SOCKET_PROBE } from '../src/contract/probes.js';
 import { AUTH_CODES, AUTH_ERROR_LIST, ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES, REQUIREMENTS, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
 import { READINGS } from '../src/spec/readings.js';
-import { bearer, callsOf, exchange, generatedBody, jsonOf, probe, probeUpgrade, text, tokenOrNotRun } from './lib/agent.js';
+import { bearer, callsOf, exchange, generatedBody, jsonOf, probe, probeUpgrade, text, tokenOrNotRun, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { check, notRunAll } from './lib/check.js';
 
 /**
@@ -19,6 +19,7 @@ import { check, notRunAll } from './lib/check.js';
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const E = ENDPOINT_ERRORS;
 const json = [HEADERS.contentType, MEDIA_TYPES.json] as const;

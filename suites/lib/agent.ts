@@ -10,6 +10,18 @@ import { HEADERS } from '../../src/spec/headers.js';
 import { READINGS } from '../../src/spec/readings.js';
 import type { SdkJwtAlgorithm } from '../../src/spec/sdk-auth.js';
 import type { CheckContext } from './check.js';
+import { agentSuiteNotRunReason } from './target.js';
+
+/** How long the warm-up before a suite's first check may take (it builds the agent and imports the callers' keys). */
+export const WARM_UP_MS = 60_000;
+
+/**
+ * Readies the agent and its callers before the file's first check (a beforeAll): that one-time work would otherwise fall
+ * in the first check's time limit, which it passed on a loaded machine. Nothing to do for a suite reported not run.
+ */
+export async function warmUp(target: AgentTarget): Promise<void> {
+  if (agentSuiteNotRunReason() === undefined) await target.warmUp();
+}
 
 /** Sends a request to the agent and records the exchange for the report. */
 export async function exchange(target: AgentTarget, c: Pick<CheckContext, 'record'>, request: AgentRequest): Promise<TargetResponse> {

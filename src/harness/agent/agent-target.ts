@@ -67,6 +67,11 @@ export interface AgentTarget {
   controlled(): ControlledAgent | null;
   /** The token_ttl (2.1) the agent is configured with, when the run knows it (the embedded reference: the default); null live. */
   readonly knownTokenTtl: number | null;
+  /**
+   * Does once, outside any check's time limit, what the first check would otherwise pay for: the agent built, the
+   * callers' keys imported, their key sets published. Never rejects; what failed fails the checks that need it.
+   */
+  warmUp(): Promise<void>;
   /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */
   readonly servesOriginDirectory: boolean;
   close(): Promise<void>;

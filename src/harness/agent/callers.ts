@@ -137,6 +137,11 @@ function signingKeyOf(name: SdkIssuerName, algorithm: SdkJwtAlgorithm = SDK_JWT_
   return key;
 }
 
+/** Imports every issuer's keys of both kinds now, so that no check pays for it. */
+export async function warmCallerKeys(): Promise<void> {
+  await Promise.all((Object.keys(ISSUERS) as SdkIssuerName[]).flatMap((name) => SDK_TOKEN_ALGORITHMS.map((algorithm) => signingKeyOf(name, algorithm))));
+}
+
 /** Where the issuer publishes its key set. */
 export function issuerKeySetUrl(name: SdkIssuerName): string {
   return ISSUERS[name].jwksUrl;

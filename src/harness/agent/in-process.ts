@@ -20,7 +20,17 @@ import {
   type TokenClient,
   type UpgradeOutcome,
 } from './agent-target.js';
-import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, issuerKeySetUrl, sdkToken, type SdkTokenRequest } from './callers.js';
+import {
+  CALLER_ACCESS,
+  CALLER_AUTH_SKILL,
+  PORTAL_AUTH_SKILL,
+  callerKeySets,
+  callerToken,
+  issuerKeySetUrl,
+  sdkToken,
+  warmCallerKeys,
+  type SdkTokenRequest,
+} from './callers.js';
 import type { CallerRole } from '../../contract/callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
@@ -134,6 +144,12 @@ export class InProcessAgentTarget implements AgentTarget {
       this.agents.set(key, agent);
     }
     return agent;
+  }
+
+  /** Builds the agent and its variants and imports the callers' keys. */
+  async warmUp(): Promise<void> {
+    const variants = this.configuredAs ? [] : (Object.keys(VARIANTS) as AgentVariant[]).map((v) => this.variant(v).ready());
+    await Promise.all([this.ready(), warmCallerKeys(), ...variants]).catch(() => undefined);
   }
 
   async send(r: AgentRequest): Promise<TargetResponse> {

@@ -53,6 +53,12 @@ export class LiveAgentTarget implements AgentTarget {
     this.issuers = callers ? issuersUnder(`${callers.fixture.url}/r/${callers.runId}/issuers`) : undefined;
   }
 
+  /** Publishes the callers' key sets on the fixture host now (a failure is met again by the first check that needs them). */
+  async warmUp(): Promise<void> {
+    if (!this.issuers) return;
+    await (this.published ??= this.publishIssuers()).catch(() => undefined);
+  }
+
   async send(r: AgentRequest): Promise<TargetResponse> {
     const body = r.body ?? null;
     return liveRequest({
