@@ -1,29 +1,50 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { PROBES, SOCKET_PROBE } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, REQUIREMENTS, SOCKET_TOKEN_PARAM } from '../src/spec/index.js';
-import { bearer, jsonOf, probe, probeUpgrade, text, tokenOrNotRun } from './lib/agent.js';
+import { bearer, jsonOf, probe, probeUpgrade, text, tokenOrNotRun, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { check, notRunAll } from './lib/check.js';
+import { READINGS } from '../src/spec/readings.js';
 import { expectSseFraming, expectSseHeaders } from './lib/sse.js';
+
+/** The items probe's echo: a JSON object carrying params or query; null when the answer carries neither. */
+function echoOf(response: Parameters<typeof text>[0]): Record<string, unknown> | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text(response));
+  } catch {
+    return null;
+  }
+  if (typeof body !== 'object' || body === null) return null;
+  const echo = body as Record<string, unknown>;
+  return 'params' in echo || 'query' in echo ? echo : null;
+}
 
 /** Section 4.1: declared paths with parameters and query strings, SSE framing, and scoped sockets. */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const R = REQUIREMENTS;
 
 describe(`4.1 agent-declared endpoints (${target.description})`, () => {
   check({
     id: 'endpoints.path-parameters-and-query',
-    title: 'path parameters written :<param> and query strings reach the handler',
+    title: 'a path parameter written :<param> reaches the handler decoded, and the query string with it, as the items probe echoes them',
     requirements: [R.endpointPathParameters.id],
     level: 'MUST',
     run: async (c) => {
       const path = PROBES.item.path.replace(':id', 'a%20b');
       const response = await probe(target, c, { method: 'GET', path: `${path}?q=x&n=2` });
       expect(response.status, 'status').toBe(200);
-      if (target.kind === 'in-process')
-        expect(jsonOf(response), 'the reference handler saw the parameter and the query').toMatchObject({ params: { id: 'a b' }, query: { q: 'x', n: '2' } });
+      // docs/contracts.md section 4: the probe answers { params, query } as its handler received them. A deployment whose
+      // probe predates that (no echo at all) shows only that a handler ran: the rest is not run, never failed.
+      const echo = echoOf(response);
+      if (echo === null)
+        c.notRun(
+          `the items probe answers 200 without echoing what its handler received ({ params, query }, docs/contracts.md section 4; ${READINGS.probeNotDeclared.id}): the handler ran, but nothing shows the parameter or the query reached it`,
+        );
+      expect(echo, 'the handler received the parameter decoded and the query').toMatchObject({ params: { id: 'a b' }, query: { q: 'x', n: '2' } });
     },
   });
 

@@ -1,14 +1,15 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { AGENT_TRANSPORT_ROUTES, HEADERS, MEDIA_TYPES, REQUIREMENTS } from '../src/spec/index.js';
 import { A2A } from '../src/spec/agent-endpoints.js';
 import { expectSseFraming, expectSseHeaders } from './lib/sse.js';
-import { exchange, jsonOf, text } from './lib/agent.js';
+import { exchange, jsonOf, text, WARM_UP_MS, warmUp } from './lib/agent.js';
 import { check, notRunAll } from './lib/check.js';
 
 /** Section 4.2: the transport endpoints a check can observe (their bodies follow open protocols). */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const R = REQUIREMENTS;
 const json = [HEADERS.contentType, MEDIA_TYPES.json] as const;

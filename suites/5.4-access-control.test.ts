@@ -1,9 +1,11 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { CALLER_IDS, type AgentTarget, type CallerRole } from '../src/harness/agent/index.js';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
-import { AUTH_MODE_PROBES, PROBES } from '../src/contract/probes.js';
+import { randomBytes } from 'node:crypto';
+import { AUTH_MODE_PROBES, PROBE_CALL_MARK, PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_AUTH_MODES, ENDPOINT_ERRORS, SDK_AUTH_REQUIREMENTS as S } from '../src/spec/index.js';
-import { bearer, jsonOf, probe, tokenOrNotRun } from './lib/agent.js';
+import { bearer, callsOf, jsonOf, probe, tokenOrNotRun, WARM_UP_MS, warmUp } from './lib/agent.js';
+import { READINGS } from '../src/spec/readings.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
 
 /**
@@ -12,6 +14,7 @@ import { check, notRunAll, type CheckContext } from './lib/check.js';
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const E = ENDPOINT_ERRORS;
 type Caller = CallerRole | 'anonymous' | 'unverifiable';
@@ -63,6 +66,54 @@ describe(`5.4 endpoint access control (${target.description})`, () => {
       for (const [who, row] of SCOPE_TABLE) {
         for (const [probe, expected] of Object.entries(row) as Array<[keyof typeof row, 200 | 401 | 403]>)
           await expectAnswer(target, c, who, PROBES[probe].path, expected);
+      }
+    },
+  });
+
+  check({
+    id: 'access.all-scope',
+    title: 'an endpoint scoped `all`, like one with no scope, lets anyone in: a caller without a credential and a verified one reach its handler',
+    requirements: [S.scopeTable.id],
+    level: 'MUST',
+    run: async (c) => {
+      for (const p of [PROBES.all, PROBES.open]) {
+        await expectAnswer(target, c, 'anonymous', p.path, 200);
+        // Whether the handler of an open endpoint is told who a verified caller is, 5.4 does not say: it is let in.
+        const response = await call(target, c, 'user', p.path);
+        expect(response.status, `user on ${p.path}: status`).toBe(200);
+      }
+    },
+  });
+
+  check({
+    id: 'access.checked-before-handler',
+    title: 'a scoped endpoint is checked before its handler runs: its handler does not run for a caller refused 401 or 403',
+    requirements: [S.checkedBeforeHandler.id],
+    level: 'MUST',
+    run: async (c) => {
+      const marked = (path: string, mark: string) => `${path}?${PROBE_CALL_MARK}=${mark}`;
+      const fresh = (what: string) => `${what}-${randomBytes(8).toString('hex')}`;
+      // The counter counts: a caller the user probe admits runs its handler once.
+      const counted = fresh('admitted');
+      const user = await tokenOrNotRun(target, c, 'user');
+      const admitted = await probe(target, c, { method: 'GET', path: marked(PROBES.user.path, counted), headers: [bearer(user)] });
+      expect(admitted.status, 'the user on the user probe: status').toBe(200);
+      const runs = await callsOf(target, c, counted);
+      if (runs === 0)
+        c.notRun(
+          `the calls probe counted no run of the user probe's handler for a request it admitted: it counts the scoped probes since docs/contracts.md section 4 asks it to (${READINGS.probeNotDeclared.id}); without that, nothing shows whether a handler ran`,
+        );
+      expect(runs, 'the handler ran once for the caller it admitted').toBe(1);
+      const refusals: Array<readonly [string, string, ReadonlyArray<readonly [string, string]>, number]> = [
+        ['no credential', PROBES.user.path, [], E.unauthorized.status!],
+        ['a Bearer the agent cannot verify', PROBES.user.path, [bearer('not.a.token')], E.unauthorized.status!],
+        ['a verified caller the scope does not include', PROBES.owner.path, [bearer(user)], E.forbidden.status!],
+      ];
+      for (const [what, path, headers, status] of refusals) {
+        const mark = fresh('refused');
+        const response = await probe(target, c, { method: 'GET', path: marked(path, mark), headers });
+        expect(response.status, `${what} on ${path}: status`).toBe(status);
+        expect(await callsOf(target, c, mark), `${what} on ${path}: the handler never ran`).toBe(0);
       }
     },
   });

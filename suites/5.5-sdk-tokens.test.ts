@@ -1,9 +1,10 @@
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { issuerSubject, type AgentTarget, type SdkTokenRequest } from '../src/harness/agent/index.js';
 import { agentSuiteNotRunReason, agentSuiteTarget } from './lib/target.js';
 import { PROBES, PROBE_DROPPED_SCOPE, PROBE_GRANTED_SCOPE, SCOPE_PROBES } from '../src/contract/probes.js';
 import { ENDPOINT_ERRORS, LIMITS, SDK_AUTH_REQUIREMENTS as S, SDK_CLAIMS, SDK_REQUIRED_CLAIMS, SDK_SCOPES } from '../src/spec/index.js';
-import { bearer, jsonOf, probe } from './lib/agent.js';
+import { acceptedAlgorithms, bearer, jsonOf, probe, text, WARM_UP_MS, warmUp } from './lib/agent.js';
+import { SDK_TOKEN_ALGORITHMS } from '../src/harness/agent/callers.js';
 import { READINGS, SDK_TOKEN_LEEWAY_S } from '../src/spec/readings.js';
 import { check, notRunAll, type CheckContext } from './lib/check.js';
 import { NO_CALLERS_REASON } from '../src/harness/agent/live.js';
@@ -17,6 +18,7 @@ import { NO_CALLERS_REASON } from '../src/harness/agent/live.js';
  */
 const target = agentSuiteTarget();
 notRunAll(agentSuiteNotRunReason());
+beforeAll(() => warmUp(target), WARM_UP_MS);
 afterAll(() => target.close());
 const E = ENDPOINT_ERRORS;
 /**
@@ -46,14 +48,34 @@ function variantOrNotRun(c: Pick<CheckContext, 'notRun'>, variant: Parameters<Ag
   return other;
 }
 
-/** The token reaches the handler of `path` as the issuer's subject. */
-async function admitted(c: CheckContext, request: SdkTokenRequest, label: string, on: AgentTarget = target, path: string = PROBES.user.path): Promise<void> {
-  const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
-  expect(response.status, `${label}: status`).toBe(200);
-  expect(jsonOf(response), `${label}: the handler's caller`).toMatchObject({ caller: issuerSubject(request.issuer) });
+/**
+ * The token reaches the handler of `path` as the issuer's subject, signed under at least one of the two algorithms
+ * (READING-SDK-TOKEN-ALGORITHM: the callers' key sets carry both keys; an agent may verify one or both).
+ */
+async function admitted(
+  c: CheckContext,
+  request: SdkTokenRequest,
+  label: string,
+  on: AgentTarget = target,
+  path: string = PROBES.user.path,
+  algorithms = SDK_TOKEN_ALGORITHMS,
+): Promise<void> {
+  const answers: string[] = [];
+  for (const algorithm of algorithms) {
+    const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, { ...request, algorithm }))] });
+    if (response.status === 200) {
+      expect(jsonOf(response), `${label} (${algorithm}): the handler's caller`).toMatchObject({ caller: issuerSubject(request.issuer) });
+      return;
+    }
+    answers.push(`${algorithm}: ${response.status} ${text(response).slice(0, 160)}`);
+  }
+  expect.fail(`${label}: not admitted under ${algorithms.join(' or ')} (${READINGS.sdkTokenAlgorithm.id}): ${answers.join('; ')}`);
 }
 
-/** The token is refused before the handler: `status` with the error code 7.2 names for it. */
+/**
+ * The token is refused before the handler, signed under each algorithm: `status` with the error code 7.2 names for it
+ * under an algorithm the agent verifies, 401 unauthorized under one it does not (its caller cannot be verified).
+ */
 async function refused(
   c: CheckContext,
   request: SdkTokenRequest,
@@ -62,9 +84,14 @@ async function refused(
   path: string = PROBES.user.path,
   status = E.unauthorized,
 ): Promise<void> {
-  const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, request))] });
-  expect(response.status, `${label}: status`).toBe(status.status);
-  expect(jsonOf(response), `${label}: error.code`).toMatchObject({ error: { code: status.code } });
+  const verified = await acceptedAlgorithms(on, c);
+  for (const algorithm of SDK_TOKEN_ALGORITHMS) {
+    const expected = verified.includes(algorithm) ? status : E.unauthorized;
+    const what = `${label} (${algorithm}${verified.includes(algorithm) ? '' : ', which the agent does not verify'})`;
+    const response = await probe(on, c, { method: 'GET', path, headers: [bearer(await tokenOf(on, c, { ...request, algorithm }))] });
+    expect(response.status, `${what}: status`).toBe(expected.status);
+    expect(jsonOf(response), `${what}: error.code`).toMatchObject({ error: { code: expected.code } });
+  }
 }
 
 describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
@@ -129,8 +156,25 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
   });
 
   check({
+    id: 'sdk-tokens.key-kinds',
+    title:
+      'a caller whose key set carries an Ed25519 and an RSA key is admitted under the algorithm the agent verifies (EdDSA, RS256 or both); under each, a token signed by a key its own header carries (jwk) is refused',
+    requirements: [S.tokenSignature.id],
+    level: 'MUST',
+    run: async (c) => {
+      await admitted(c, { issuer: 'user' }, 'a good token');
+      const verified = await acceptedAlgorithms(target, c);
+      expect(verified.length, `a good token of the caller is admitted under EdDSA or RS256 (${READINGS.sdkTokenAlgorithm.id})`).toBeGreaterThan(0);
+      for (const algorithm of verified)
+        await admitted(c, { issuer: 'member' }, `another caller's token signed ${algorithm}, which the agent verifies`, target, PROBES.user.path, [algorithm]);
+      await refused(c, { issuer: 'user', forge: 'embedded-jwk' }, "signed by a key of its own that its header carries, under the issuer's kid");
+    },
+  });
+
+  check({
     id: 'sdk-tokens.allow-deny',
-    title: 'deny beats allow; an empty allow list admits every issuer that is not denied',
+    title:
+      'an issuer both an allow and a deny glob match is refused (deny takes precedence), one no allow glob matches is refused, and an empty allow list admits every issuer not denied',
     requirements: [S.allowDeny.id],
     level: 'MUST',
     run: async (c) => {
@@ -202,12 +246,28 @@ describe(`5.5 SDK-to-SDK tokens (${target.description})`, () => {
 
   check({
     id: 'sdk-tokens.portal-mode',
-    title: "in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks",
+    title:
+      "in Portal mode, the authority's tokens verify under {authority}/api/auth/jwks and the namespace scopes it assigns reach the endpoint; a self-issued agent refuses them",
     requirements: [S.portalMode.id],
     level: 'MUST',
     run: async (c) => {
       const portal = variantOrNotRun(c, 'portal');
       await admitted(c, { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] }, "the authority's token", portal);
+      await admitted(
+        c,
+        { issuer: 'authority', scopes: [SDK_SCOPES.read, PROBE_GRANTED_SCOPE] },
+        `the authority's token assigning ${PROBE_GRANTED_SCOPE}, on an endpoint that needs it`,
+        portal,
+        SCOPE_PROBES.granted.path,
+      );
+      await refused(
+        c,
+        { issuer: 'authority', scopes: [SDK_SCOPES.read] },
+        `the authority's token without ${PROBE_GRANTED_SCOPE}, on an endpoint that needs it`,
+        portal,
+        SCOPE_PROBES.granted.path,
+        E.forbidden,
+      );
       await refused(c, { issuer: 'authority', signer: 'stranger', kid: 'signer' }, "the authority's iss signed by a key its key set lacks", portal);
       await refused(c, { issuer: 'authority' }, "the authority's token at a self-issued agent", target);
     },

@@ -1,7 +1,7 @@
 import { decideAuthMode } from './auth-modes.js';
 import { accessRefusalAnswer, type EndpointAnswer } from './endpoint-answers.js';
 import type { HttpEndpointDeclaration, SocketEndpointDeclaration } from './endpoint-declaration.js';
-import { decideScope, type Caller } from './scope-rules.js';
+import { decideScope, type AccessRefusal, type Caller } from './scope-rules.js';
 
 /** Who the agent found behind a request, before any endpoint rule. */
 export interface CallerIdentity {
@@ -17,6 +17,8 @@ export interface AgentAccessFacts {
   readonly verifiesCallers: boolean;
   /** The realm of its 401 challenges: the deployment's name for Service (src/spec/naming.ts); the spec's `service` when absent. */
   readonly realm?: string;
+  /** The words of its 401 message (7.2 asks only that they say the endpoint needs a caller the agent can verify); the SDKs' by default. */
+  readonly unauthorizedMessage?: string;
 }
 
 /**
@@ -28,9 +30,11 @@ export function decideEndpointAccess(
   identity: CallerIdentity,
   agent: AgentAccessFacts,
 ): EndpointAnswer | null {
+  const worded = (refusal: AccessRefusal): AccessRefusal =>
+    refusal.status === 401 && agent.unauthorizedMessage !== undefined ? { ...refusal, message: agent.unauthorizedMessage } : refusal;
   const mode = decideAuthMode(endpoint.auth ?? 'public', identity.caller, identity.presentedCredential);
-  if (!mode.allowed) return accessRefusalAnswer(mode, identity.presentedCredential, agent.realm);
+  if (!mode.allowed) return accessRefusalAnswer(worded(mode), identity.presentedCredential, agent.realm);
   const scope = decideScope(endpoint.scopes, identity.caller, agent, identity.presentedCredential);
-  if (!scope.allowed) return accessRefusalAnswer(scope, identity.presentedCredential, agent.realm);
+  if (!scope.allowed) return accessRefusalAnswer(worded(scope), identity.presentedCredential, agent.realm);
   return null;
 }

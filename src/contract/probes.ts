@@ -16,6 +16,8 @@ export const PROBE_SMALL_CAP = 1024;
 /** Each probe's declaration: path, method and what it accepts, caps or asks of the caller. */
 export const PROBES = Object.freeze({
   open: { path: '/conformance/open', method: 'GET' },
+  /** 5.4: the literal scope `all`, which asks nothing of the caller. */
+  all: { path: '/conformance/all', method: 'GET', scopes: 'all' },
   echo: { path: '/conformance/echo', method: 'POST', accepts: [MEDIA_TYPES.json] },
   small: { path: '/conformance/small', method: 'POST', accepts: [MEDIA_TYPES.json], maxBodyBytes: PROBE_SMALL_CAP },
   item: { path: '/conformance/items/:id', method: 'GET' },
@@ -32,10 +34,13 @@ export const PROBES = Object.freeze({
   /** Says whether a Payment-Authorization reached the agent (a platform never relays a buyer's credential, 7.4). */
   paymentSeen: { path: '/conformance/payment-seen', method: 'GET' },
   /**
-   * How many times the handlers of echo and small ran for requests carrying ?mark=<mark> (7.2: on 413 "the agent is
-   * never called"): `{ mark, calls }`.
+   * How many times the handlers of echo, small and the scoped probes (user, owner, admin, group, list) ran for requests
+   * carrying ?mark=<mark> (7.2: on 413 "the agent is never called"; 5.4: "A scoped endpoint is checked before its
+   * handler runs"): `{ mark, calls }`.
    */
   calls: { path: '/conformance/calls/:mark', method: 'GET' },
+  /** Answers :size bytes (application/octet-stream, with Content-Length), so a check can ask an answer past the cap of 7.2. */
+  bytes: { path: '/conformance/bytes/:size', method: 'GET' },
 } satisfies Record<string, HttpEndpointDeclaration>);
 
 /** A scope allowed_scopes accepts through its `namespace:*` entry (2.1), and one it does not accept. */
@@ -67,6 +72,9 @@ export const OWNER_SOCKET_PROBE = Object.freeze({ path: '/conformance/socket/own
 /** The query parameter by which the calls probe counts a handler's runs, and the member it answers them in. */
 export const PROBE_CALL_MARK = 'mark';
 export const PROBE_CALLS_MEMBER = 'calls';
+
+/** The largest answer the bytes probe makes: room above the 50 MiB answer cap, and no more. */
+export const PROBE_BYTES_MAX = 64 * 1024 * 1024;
 
 /** The frames the stream probe sends before data: [DONE]. */
 export const STREAM_PROBE_FRAMES: readonly unknown[] = Object.freeze([{ n: 1 }, { n: 2 }, { n: 3 }]);

@@ -3,12 +3,15 @@ import { OWNER_SOCKET_PROBE, PROBES, PROBE_SMALL_CAP, SOCKET_PROBE } from '../co
 import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, CLIENT_CREDENTIALS_GRANT, SOCKET_TOKEN_PARAM, TOKEN_FORM_FIELDS } from '../spec/agent-endpoints.js';
 import { bodyCapAnswer } from '../access/endpoint-answers.js';
 import { sseHeaders } from '../access/endpoint-sse.js';
+import { holdAnswerToCap } from '../access/endpoint-answer-cap.js';
 import { conformanceEndpoints, conformanceSockets } from '../reference/agent/conformance-endpoints.js';
 import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
 import { createMemoryKeyStore } from '../reference/agent/keys.js';
 import type { StandardAgentOptions } from '../reference/agent/standard-agent.js';
 import { renderAnswer } from '../reference/render.js';
-import { PORTAL_ROUTES, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
+import { PORTAL_ROUTES, SDK_AUTH_REQUIREMENTS as SDK, SDK_SCOPES, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
+import { signingKeyFromJwk } from '../sdk-auth/index.js';
+import { generateEd25519Jwk } from '../httpsig/index.js';
 import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
@@ -76,6 +79,12 @@ const rows: Mutant[] = [
         (a) => void (a.status = 401),
       ),
     },
+  },
+  {
+    id: 'endpoint-401-message-empty',
+    description: 'the 401 unauthorized of a scoped endpoint carries an empty error.message',
+    requirements: [E.unauthorized.id],
+    agent: { options: (o) => ({ ...o, unauthorizedMessage: '' }) },
   },
   {
     id: 'endpoint-owner-counts-as-admin',
@@ -193,6 +202,46 @@ const deepRows: Mutant[] = [
           return ctx.body.byteLength > PROBE_SMALL_CAP ? renderAnswer(bodyCapAnswer(PROBE_SMALL_CAP)) : answered;
         },
       })),
+    },
+  },
+  {
+    id: 'agent-answer-cap-misnamed',
+    description: 'an answer past the 50 MiB answer cap is refused, but as 500 internal: RESPONSE_SIZE_CAP_EXCEEDED is never said',
+    requirements: [E.responseSizeCapExceeded.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        oversizedAnswer: async (response, cap) => {
+          const held = await holdAnswerToCap(response, cap);
+          return 'fits' in held ? held.fits : Response.json({ error: { code: 'internal', message: 'The agent failed.' } }, { status: 500 });
+        },
+      }),
+    },
+  },
+  {
+    id: 'agent-answer-cap-truncates',
+    description: 'an answer past the 50 MiB answer cap is cut to 50 MiB and delivered 200, saying nothing',
+    requirements: [E.responseSizeCapExceeded.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        oversizedAnswer: (response, cap) => {
+          const length = Number(response.headers.get(HEADERS.contentLength) ?? Number.NaN);
+          if (!(length > cap) || response.body === null) return response;
+          let sent = 0;
+          const cut = new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              const room = cap - sent;
+              if (room <= 0) return controller.terminate();
+              sent += Math.min(room, chunk.byteLength);
+              controller.enqueue(chunk.byteLength <= room ? chunk : chunk.subarray(0, room));
+            },
+          });
+          const headers = new Headers(response.headers);
+          headers.set(HEADERS.contentLength, String(cap));
+          return new Response(response.body.pipeThrough(cut), { status: 200, headers });
+        },
+      }),
     },
   },
   {
@@ -321,6 +370,23 @@ const documents: Mutant[] = [
     },
   },
   {
+    id: 'endpoint-query-not-passed',
+    description: 'the handler of a declared path is called without the query string the request carried',
+    requirements: [R.endpointPathParameters.id],
+    agent: { options: redeclared(PROBES.item.path, (e) => ({ ...e, handler: (ctx) => e.handler({ ...ctx, query: new URLSearchParams() }) })) },
+  },
+  {
+    id: 'endpoint-path-parameter-raw',
+    description: 'the handler of a declared path receives its :<param> as the path spells it, percent-encoded',
+    requirements: [R.endpointPathParameters.id],
+    agent: {
+      options: redeclared(PROBES.item.path, (e) => ({
+        ...e,
+        handler: (ctx) => e.handler({ ...ctx, params: { ...ctx.params, id: ctx.url.pathname.slice(ctx.url.pathname.lastIndexOf('/') + 1) } }),
+      })),
+    },
+  },
+  {
     id: 'agent-card-client-id-wrong',
     description: 'the agent card names another client_id',
     requirements: [R.agentCardSelfNaming.id],
@@ -419,6 +485,35 @@ const documents: Mutant[] = [
     description: 'the token endpoint resolves no @name: every good grant is refused invalid_target',
     requirements: [R.agentTokenEndpointForm.id],
     agent: { options: (o) => ({ ...o, resolveTarget: () => null }) },
+  },
+  {
+    id: 'agent-issued-token-aud-self',
+    description: 'POST /auth/token issues tokens whose aud is the issuing agent itself, whatever target names',
+    requirements: [SDK.issuedTokenClaims.id],
+    agent: { options: (o) => ({ ...o, mintFault: ({ request, skill }) => ({ ...request, audience: skill.agentUrl }) }) },
+  },
+  {
+    id: 'agent-issued-token-scope-widened',
+    description: 'POST /auth/token grants admin beside the scopes asked',
+    requirements: [SDK.issuedTokenClaims.id],
+    agent: { options: (o) => ({ ...o, mintFault: ({ request }) => ({ ...request, scopes: [...request.scopes, SDK_SCOPES.admin] }) }) },
+  },
+  {
+    id: 'agent-issued-token-unpublished-key',
+    description: 'POST /auth/token signs with an Ed25519 key the agent does not publish',
+    requirements: [SDK.issuedTokenClaims.id],
+    agent: {
+      options: (o) => ({
+        ...o,
+        mintFault: async ({ request }) => ({ ...request, key: await signingKeyFromJwk({ ...generateEd25519Jwk().privateJwk }) }),
+      }),
+    },
+  },
+  {
+    id: 'agent-issued-token-lifetime-hour',
+    description: 'POST /auth/token issues tokens living an hour, whatever token_ttl says',
+    requirements: [SDK.issuedTokenLifetime.id],
+    agent: { options: (o) => ({ ...o, mintFault: ({ request }) => ({ ...request, lifetime: 3600 }) }) },
   },
   {
     id: 'agent-key-directory-identity-made-up',

@@ -1,4 +1,4 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
 import { AUTH_MODE_PROBES, PROBES } from '../contract/probes.js';
 import { conformanceEndpoints } from '../reference/agent/conformance-endpoints.js';
 import type { AgentHttpEndpoint } from '../reference/agent/endpoint-context.js';
@@ -11,6 +11,7 @@ import {
   ISSUER_TYPES,
   SDK_AUTH_REQUIREMENTS as S,
   SDK_CLAIMS,
+  SDK_JWT_ALGORITHMS,
   SDK_SCOPE_WILDCARD_SUFFIX,
   type EndpointAuthMode,
   type SdkTokenRefusalReason,
@@ -21,6 +22,8 @@ import { ENDPOINT_ERRORS as E } from '../spec/endpoint-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { CALLER_IDS } from '../contract/callers.js';
 import { jsonAnswer, pathOf, rewrite } from './answer.js';
+import { decideEndpointAccess } from '../access/endpoint-gate.js';
+import { renderAnswer } from '../reference/render.js';
 import type { FaultRequest, Mutant } from './types.js';
 
 /** Sections 2.1, 2.2, 5.1, 5.4 and 5.5: faults of the reference agent's auth skill and access control. */
@@ -187,6 +190,30 @@ const rows: Mutant[] = [
     agent: { options: withFault(acceptDespite('algorithm_not_allowed')) },
   },
   {
+    id: 'sdk-rs256-signature-unchecked',
+    description: 'a token signed RS256 (with the RSA key) whose signature does not verify is accepted; EdDSA signatures are still checked',
+    requirements: [S.tokenSignature.id],
+    agent: {
+      options: withFault(({ token, verdict }) =>
+        refusedFor(verdict, 'token_signature_invalid') && decodeProtectedHeader(token).alg === SDK_JWT_ALGORITHMS.rsa ? unverified(token) : verdict,
+      ),
+    },
+  },
+  {
+    id: 'sdk-embedded-jwk-trusted',
+    description: "a token whose header carries a key (jwk) is verified with that key, not with its issuer's key set",
+    requirements: [S.tokenSignature.id],
+    agent: {
+      options: withFault(async ({ token, verdict }) => {
+        if (verdict.ok || decodeProtectedHeader(token).jwk === undefined) return verdict;
+        return jwtVerify(token, EmbeddedJWK).then(
+          () => unverified(token),
+          () => verdict,
+        );
+      }),
+    },
+  },
+  {
     id: 'sdk-unknown-key-accepted',
     description: "a token signed under a kid the issuer's key set lacks is accepted",
     requirements: [S.tokenSignature.id, S.trustedIssuers.id, S.portalMode.id],
@@ -279,6 +306,18 @@ const rows: Mutant[] = [
     agent: { options: withSkill(({ authority: _a, ...skill }) => skill) },
   },
   {
+    id: 'sdk-portal-scopes-dropped',
+    description: 'the scopes the Portal authority assigns are dropped: its tokens verify, but carry no scope to the endpoint',
+    requirements: [S.portalMode.id],
+    agent: {
+      options: withFault(({ verdict }) =>
+        verdict.ok && verdict.context.issuer_type === ISSUER_TYPES.portal
+          ? { ...verdict, context: { ...verdict.context, scopes: [], namespaces: [] } }
+          : verdict,
+      ),
+    },
+  },
+  {
     id: 'sdk-portal-key-set-at-well-known',
     description: "the authority's keys are read at {authority}/.well-known/jwks.json instead of {authority}/api/auth/jwks",
     requirements: [S.portalMode.id],
@@ -319,6 +358,32 @@ const rows: Mutant[] = [
     description: 'a user-scoped endpoint admits callers without a credential',
     requirements: [S.scopeTable.id],
     agent: { options: redeclared(PROBES.user.path, (e) => ({ ...e, scopes: 'all' })) },
+  },
+  {
+    id: 'scope-all-as-user',
+    description: 'the literal scope all is read as user: a caller without a credential is refused',
+    requirements: [S.scopeTable.id],
+    agent: { options: redeclared(PROBES.all.path, (e) => ({ ...e, scopes: 'user' })) },
+  },
+  {
+    id: 'scope-checked-after-handler',
+    description: 'the user and owner probes run their handlers first and check the scope after, answering the same 401 or 403',
+    requirements: [S.checkedBeforeHandler.id],
+    agent: {
+      options: (o) => {
+        const late = (e: AgentHttpEndpoint): AgentHttpEndpoint => ({
+          ...e,
+          scopes: undefined,
+          handler: async (ctx) => {
+            const answered = await e.handler(ctx);
+            const presented = ctx.request.headers.has(HEADERS.authorization);
+            const refused = decideEndpointAccess({ scopes: e.scopes }, { caller: ctx.auth.caller, presentedCredential: presented }, { verifiesCallers: true });
+            return refused ? renderAnswer(refused) : answered;
+          },
+        });
+        return redeclared(PROBES.owner.path, late)(redeclared(PROBES.user.path, late)(o));
+      },
+    },
   },
   {
     id: 'scope-list-last-entry-only',

@@ -9,7 +9,7 @@ export type { FaultRequest, PlatformFault };
 export type AnswerFault = (request: FaultRequest, response: Response) => Response | Promise<Response>;
 
 /** How a WebSocket upgrade went at the deployment: accepted, or refused with this HTTP answer. */
-type UpgradeAnswer = { readonly opened: true } | { readonly opened: false; readonly response: Response };
+export type UpgradeAnswer = { readonly opened: true } | { readonly opened: false; readonly response: Response };
 
 /** Faults of the reference agent, applied where the in-process agent target composes it. */
 interface AgentFault {

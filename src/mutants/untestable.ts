@@ -1,4 +1,3 @@
-import { ENDPOINT_ERRORS } from '../spec/endpoint-errors.js';
 import { INBAND_REQUIREMENTS } from '../spec/inband.js';
 import { SDK_AUTH_REQUIREMENTS } from '../spec/sdk-auth.js';
 import { WIDGET_PROBLEMS } from '../spec/widgets.js';
@@ -9,10 +8,6 @@ import type { UntestableRequirement } from './types.js';
  * fail for want of a check or a mutant for these; everything else without a check fails it.
  */
 export const UNTESTABLE: readonly UntestableRequirement[] = Object.freeze([
-  {
-    id: ENDPOINT_ERRORS.responseSizeCapExceeded.id,
-    reason: 'the spec gives RESPONSE_SIZE_CAP_EXCEEDED no status and no size, and no request can make an agent answer too large',
-  },
   {
     id: INBAND_REQUIREMENTS.buyerPointerRule.id,
     reason: 'the pointer rule is behaviour of a buying SDK client, which the run is itself; a deployment cannot break it',

@@ -9,7 +9,9 @@ import {
   PORTAL_ROUTES,
   SDK_AUTH_MODES,
   SDK_DEFAULT_ALLOWED_SCOPES,
+  SDK_JWT_ALGORITHMS,
   type IssuerType,
+  type SdkJwtAlgorithm,
   type SdkAuthMode,
 } from '../spec/sdk-auth.js';
 import { AUTH_SKILL_CONFIG_SCHEMA, type AuthSkillConfig } from './config-schema.js';
@@ -38,6 +40,8 @@ export interface AuthSkill {
   readonly clockTolerance: number;
   /** An http issuer on a loopback host has its own key set read too (local conformance runs only; https otherwise). */
   readonly allowInsecureLoopbackIssuers: boolean;
+  /** The JWS algorithms inbound tokens may be signed with: EdDSA and RS256 unless the options narrow them (READING-SDK-TOKEN-ALGORITHM). */
+  readonly algorithms: readonly SdkJwtAlgorithm[];
 }
 
 export interface AuthSkillOptions {
@@ -53,6 +57,11 @@ export interface AuthSkillOptions {
    * https ones: for local conformance runs, whose fixture host publishes the callers' key sets on loopback. Off by default.
    */
   readonly allowInsecureLoopbackIssuers?: boolean;
+  /**
+   * The algorithms of the two keys 5.5 names that inbound tokens are verified under: both by default; the TypeScript SDK
+   * verifies RS256 only, and an agent may verify EdDSA only (READING-SDK-TOKEN-ALGORITHM). Never empty.
+   */
+  readonly algorithms?: readonly SdkJwtAlgorithm[];
 }
 
 export type AuthSkillResult = { readonly ok: true; readonly skill: AuthSkill } | SdkAuthRefusal;
@@ -108,6 +117,7 @@ export function createAuthSkill(input: unknown, options: AuthSkillOptions = {}):
     deny: Object.freeze([...(config.deny ?? [])]),
     clockTolerance: Math.max(0, options.clockToleranceSeconds ?? 0),
     allowInsecureLoopbackIssuers: options.allowInsecureLoopbackIssuers === true,
+    algorithms: Object.freeze([...(options.algorithms?.length ? options.algorithms : Object.values(SDK_JWT_ALGORITHMS))]),
   });
   return { ok: true, skill };
 }

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyResult } from 'jose';
-import { SDK_CLAIMS, SDK_JWT_ALGORITHMS, SDK_REQUIRED_CLAIMS, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
+import { SDK_CLAIMS, SDK_REQUIRED_CLAIMS, SDK_TOKEN_TYPE } from '../spec/sdk-auth.js';
 import { hasScope, type AuthContext } from './auth-context.js';
 import type { AuthSkill } from './config.js';
 import { admitIssuer } from './issuer-policy.js';
@@ -17,12 +17,11 @@ export interface VerifiedToken {
 
 export type TokenVerdict = VerifiedToken | SdkAuthRefusal;
 
-const ALGORITHMS: readonly string[] = Object.values(SDK_JWT_ALGORITHMS);
-
 /**
  * Verifies an inbound SDK-to-SDK token (5.1, 5.5) into the AuthContext of 2.3. Checks, in order (the first that
  * fails refuses):
- * 1. form: a three-segment compact JWS with JSON header and claims, alg EdDSA or RS256, a string iss;
+ * 1. form: a three-segment compact JWS with JSON header and claims, alg EdDSA or RS256 (those of them the skill
+ *    verifies), a string iss;
  * 2. the issuer: deny, trusted issuers, allow (./issuer-policy.ts);
  * 3. the issuer's key set, cached for jwks_cache_ttl; a key the cached set lacks re-reads it once;
  * 4. the signature (jose);
@@ -33,7 +32,7 @@ const ALGORITHMS: readonly string[] = Object.values(SDK_JWT_ALGORITHMS);
  * no user claim; agent_id and source_agent are sub.
  */
 export async function verifySdkToken(token: string, skill: AuthSkill, ports: SdkAuthPorts): Promise<TokenVerdict> {
-  const form = readForm(token);
+  const form = readForm(token, skill);
   if (!form.ok) return form;
   const admission = admitIssuer(form.iss, skill);
   if (!admission.ok) return admission;
@@ -68,7 +67,7 @@ export async function verifySdkToken(token: string, skill: AuthSkill, ports: Sdk
 
 type Form = { readonly ok: true; readonly iss: string } | SdkAuthRefusal;
 
-function readForm(token: string): Form {
+function readForm(token: string, skill: AuthSkill): Form {
   if (typeof token !== 'string' || token.split('.').length !== 3) return refusal('token_malformed', 'expected three dot-separated segments');
   let alg: unknown;
   let claims: JWTPayload;
@@ -78,7 +77,7 @@ function readForm(token: string): Form {
   } catch (error) {
     return refusal('token_malformed', error instanceof Error ? error.message : String(error));
   }
-  if (typeof alg !== 'string' || !ALGORITHMS.includes(alg)) return refusal('algorithm_not_allowed', `alg ${JSON.stringify(alg)}`);
+  if (typeof alg !== 'string' || !(skill.algorithms as readonly string[]).includes(alg)) return refusal('algorithm_not_allowed', `alg ${JSON.stringify(alg)}`);
   if (typeof claims.iss !== 'string' || claims.iss === '') return refusal('claims_invalid', 'iss must be a non-empty string');
   return { ok: true, iss: claims.iss };
 }
@@ -87,7 +86,7 @@ type Verified = { readonly ok: true; readonly payload: JWTPayload } | SdkAuthRef
 
 async function verifyWith(token: string, jwks: JsonWebKeySet, skill: AuthSkill, now: number): Promise<Verified> {
   const options = {
-    algorithms: [...ALGORITHMS],
+    algorithms: [...skill.algorithms],
     audience: skill.agentUrl,
     requiredClaims: [...SDK_REQUIRED_CLAIMS],
     currentDate: new Date(now * 1000),

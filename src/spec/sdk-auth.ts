@@ -133,7 +133,22 @@ export const SDK_AUTH_REQUIREMENTS = Object.freeze({
   portalMode: req('SDK-PORTAL-MODE', '5.1', 'With authority set, tokens the authority signs verify under {authority}/api/auth/jwks.'),
   configValid: req('SDK-AUTH-CONFIG', '2.1', 'The auth skill configuration has the members and types of 2.1.'),
   scopeTable: req('ACCESS-SCOPE-TABLE', '5.4', 'A scoped endpoint admits callers as the scope table of 5.4 says; a list admits anyone one entry admits.'),
+  checkedBeforeHandler: req(
+    'ACCESS-CHECKED-BEFORE-HANDLER',
+    '5.4',
+    'A scoped endpoint is checked before its handler runs: a caller it refuses (401 or 403) never reaches the handler.',
+  ),
   noVerifier: req('ACCESS-NO-VERIFIER', '5.4', 'An agent with no auth skill and no access block verifies no one, so its scoped endpoints refuse every caller.'),
+  issuedTokenClaims: req(
+    'AGENT-ISSUED-TOKEN-CLAIMS',
+    '4.3',
+    "A token an agent issues at POST /auth/token for target @name and a scope is an SDK token of 2.2: every claim 2.2 requires, token_type Bearer, iss the issuing agent, signed with a key it publishes (5.1), aud the named agent's URL (5.5), and no scope beyond those asked.",
+  ),
+  issuedTokenLifetime: req(
+    'AGENT-ISSUED-TOKEN-LIFETIME',
+    '4.3',
+    'A token an agent issues at POST /auth/token lives its token_ttl (2.1): exp - iat is 300 seconds (5.5) unless token_ttl is configured otherwise.',
+  ),
   authModes: req(
     'ACCESS-AUTH-MODES',
     '5.4',

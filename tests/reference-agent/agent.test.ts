@@ -23,6 +23,7 @@ import { callerKeySets } from '../../src/harness/agent/callers.js';
 const clock = { now: () => 1_800_000_000 };
 const random = { bytes: (n: number) => new Uint8Array(n).fill(7) };
 const keys = generateAgentKeys();
+const keySets = callerKeySets();
 
 async function agent(over: Partial<StandardAgentOptions> = {}) {
   return createStandardAgent({
@@ -30,7 +31,7 @@ async function agent(over: Partial<StandardAgentOptions> = {}) {
     name: 'reference',
     keyStore: createMemoryKeyStore(await keys),
     authSkill: {},
-    fetchKeySet: memoryKeySets(callerKeySets()),
+    fetchKeySet: memoryKeySets(await keySets),
     clock,
     random,
     clients: { 'client-1': 'secret-1' },

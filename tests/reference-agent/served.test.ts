@@ -18,7 +18,7 @@ const random = { bytes: (n: number) => new Uint8Array(n).fill(3) };
 beforeAll(async () => {
   // The callers' key sets are virtual https documents the agent reads through the platform's fetcher.
   const documents: Record<string, MemoryDocument> = Object.fromEntries(
-    Object.entries(callerKeySets()).map(([url, set]) => [
+    Object.entries(await callerKeySets()).map(([url, set]) => [
       url,
       { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify(set) },
     ]),

@@ -10,13 +10,14 @@ import { createMemoryKeyStore, createStandardAgent, generateAgentKeys, type Stan
 import { Kit, VECTOR_ENV } from '../../src/scenarios/kit.js';
 import { memoryKeySets } from '../../src/sdk-auth/index.js';
 import { A2A } from '../../src/spec/agent-endpoints.js';
-import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, AUTH_CODES, ENDPOINT_ERRORS, HEADERS, MEDIA_TYPES } from '../../src/spec/index.js';
+import { AGENT_TOKEN_ROUTE, AGENT_TRANSPORT_ROUTES, AUTH_CODES, ENDPOINT_ERRORS, HEADERS, LIMITS, MEDIA_TYPES } from '../../src/spec/index.js';
 
 /** The reference agent's wire beyond the declared-endpoint rules: A2A, signatures, the calls probe, SSE framing, sockets. */
 
 const clock = { now: () => VECTOR_ENV.now };
 const random = { bytes: (n: number) => new Uint8Array(n).fill(7) };
 const keys = generateAgentKeys();
+const keySets = callerKeySets();
 
 async function agent(over: Partial<StandardAgentOptions> = {}) {
   return createStandardAgent({
@@ -25,7 +26,7 @@ async function agent(over: Partial<StandardAgentOptions> = {}) {
     keyStore: createMemoryKeyStore(await keys),
     authSkill: {},
     access: { owner: CALLER_IDS.owner },
-    fetchKeySet: memoryKeySets(callerKeySets()),
+    fetchKeySet: memoryKeySets(await keySets),
     clock,
     random,
     ...over,
@@ -111,6 +112,39 @@ describe('the calls probe (7.2: on 413 the agent is never called)', () => {
     expect((await small('m2', PROBE_SMALL_CAP + 1)).status).toBe(413);
     expect(await calls('m1')).toBe(2);
     expect(await calls('m2')).toBe(0);
+  });
+
+  it('counts the scoped probes too, and none of them runs for a caller it refuses (5.4)', async () => {
+    const a = await agent();
+    const calls = async (mark: string) =>
+      ((await (await a.fetch(new Request(url(`/conformance/calls/${mark}`)))).json()) as Record<string, unknown>)[PROBE_CALLS_MEMBER];
+    const owner = `Bearer ${await callerToken('owner', IN_PROCESS_AGENT_URL, { clock, random })}`;
+    expect((await a.fetch(new Request(url(`${PROBES.owner.path}?${PROBE_CALL_MARK}=s1`), { headers: { [HEADERS.authorization]: owner } }))).status).toBe(200);
+    expect((await a.fetch(new Request(url(`${PROBES.owner.path}?${PROBE_CALL_MARK}=s2`)))).status).toBe(401);
+    expect([await calls('s1'), await calls('s2')]).toEqual([1, 0]);
+  });
+});
+
+describe('the probes of docs/contracts.md section 4', () => {
+  it('echoes a decoded path parameter and the query, lets anyone through the all scope, and answers N bytes', async () => {
+    const a = await agent();
+    const item = await a.fetch(new Request(url('/conformance/items/a%20b?q=x&n=2')));
+    expect(await item.json()).toMatchObject({ params: { id: 'a b' }, query: { q: 'x', n: '2' } });
+    expect(await (await a.fetch(new Request(url(PROBES.all.path)))).json()).toMatchObject({ caller: null, authenticated: false });
+    const bytes = await a.fetch(new Request(url('/conformance/bytes/1000')));
+    expect([bytes.status, (await bytes.arrayBuffer()).byteLength]).toEqual([200, 1000]);
+    expect((await a.fetch(new Request(url('/conformance/bytes/many')))).status).toBe(400);
+  });
+
+  it('does not deliver an answer past 50 MiB: 502 RESPONSE_SIZE_CAP_EXCEEDED (7.2)', async () => {
+    const over = await (await agent()).fetch(new Request(url(`/conformance/bytes/${LIMITS.declaredEndpointBody.value + 1}`)));
+    expect(over.status).toBe(502);
+    expect(await over.json()).toMatchObject({ error: { code: ENDPOINT_ERRORS.responseSizeCapExceeded.code, detail: expect.any(String) } });
+  });
+
+  it('words its 401 as it is told (7.2 fixes no words)', async () => {
+    const refused = await (await agent({ unauthorizedMessage: 'Sign in first.' })).fetch(new Request(url(PROBES.user.path)));
+    expect(await refused.json()).toEqual({ error: { code: ENDPOINT_ERRORS.unauthorized.code, message: 'Sign in first.' } });
   });
 });
 

@@ -197,3 +197,31 @@ describe('the key-set cache (2.1 jwks_cache_ttl, default 3600 s)', () => {
     expect((await verifySdkToken(withoutKid, s.receiver, s.ports)).ok).toBe(true);
   });
 });
+
+describe('the algorithms a receiver verifies (READING-SDK-TOKEN-ALGORITHM)', () => {
+  test('narrowed to one, a token signed with the other key is refused algorithm_not_allowed; by default both verify', async () => {
+    const keys = { ed25519: await freshKey('ed25519'), rsa: await freshKey('rsa') };
+    const fetchKeySet = memoryKeySets({ [ALICE_JWKS]: { keys: [publicEntryOf(keys.ed25519), publicEntryOf(keys.rsa)] } });
+    const ports = () => ({ clock: new FixedClock(NOW), fetchKeySet, keySetCache: new MemoryKeySetCache() });
+    const mint = async (key: SdkSigningKey) => {
+      const minted = await mintSdkToken(alice, { audience: BOB, scopes: ['read'], key }, { clock: new FixedClock(NOW), random: seededRandom(2) });
+      if (!minted.ok) throw new Error(minted.message);
+      return minted.token;
+    };
+    const receiver = (algorithms?: Array<'EdDSA' | 'RS256'>) => {
+      const r = createAuthSkill({ base_url: BOB }, algorithms ? { algorithms } : {});
+      if (!r.ok) throw new Error(r.message);
+      return r.skill;
+    };
+    for (const [type, alg] of [
+      ['ed25519', SDK_JWT_ALGORITHMS.ed25519],
+      ['rsa', SDK_JWT_ALGORITHMS.rsa],
+    ] as const) {
+      const token = await mint(keys[type]);
+      expect((await verifySdkToken(token, receiver(), ports())).ok, `${alg} by default`).toBe(true);
+      expect((await verifySdkToken(token, receiver([alg]), ports())).ok, `${alg} when only it is verified`).toBe(true);
+      const other = alg === SDK_JWT_ALGORITHMS.rsa ? SDK_JWT_ALGORITHMS.ed25519 : SDK_JWT_ALGORITHMS.rsa;
+      expect(await verifySdkToken(token, receiver([other]), ports())).toMatchObject({ ok: false, reason: 'algorithm_not_allowed' });
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { TargetResponse } from '../target.js';
 import type { CallerRole } from '../../contract/callers.js';
 import type { SdkIssuerName, SdkTokenRequest } from './callers.js';
+import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 
 /**
  * Agents configured otherwise than the reference (4.3, 5.1, 5.4): in Portal mode, with no auth skill and no access
@@ -14,6 +15,8 @@ export interface TokenClient {
   readonly secret: string;
   /** An agent name with a leading @. */
   readonly target: string;
+  /** The URL of the agent `target` names (the aud of the tokens issued for it), when the run knows it; null otherwise. */
+  readonly targetUrl: string | null;
 }
 
 /** A request to the agent; `path` is relative to the agent URL (query included), or an absolute URL on its origin. */
@@ -49,8 +52,11 @@ export interface AgentTarget {
   send(request: AgentRequest): Promise<TargetResponse>;
   /** A WebSocket upgrade to `path` (relative to the agent URL, query included). */
   upgrade(path: string, headers?: ReadonlyArray<readonly [string, string]>): Promise<UpgradeOutcome>;
-  /** A Bearer token the agent verifies for this caller; null when the target cannot make one (live). */
-  token(role: CallerRole): Promise<string | null>;
+  /**
+   * A Bearer token of this caller, signed with its key of `algorithm` (EdDSA by default; RS256 for its RSA key, 5.5); null
+   * when the target cannot make one (live, without a fixture host).
+   */
+  token(role: CallerRole, algorithm?: SdkJwtAlgorithm): Promise<string | null>;
   /** An SDK token (2.2) the check describes (other issuers, broken claims, other keys); null when the target cannot make one (live). */
   sdkToken(request: SdkTokenRequest): Promise<string | null>;
   /** The same kind of agent configured as `variant`; null when the target cannot have one (live). */
@@ -59,6 +65,13 @@ export interface AgentTarget {
   tokenClient(): TokenClient | null;
   /** A fresh agent like this one with a clock and key sets the check controls; null when the target cannot have one (live). */
   controlled(): ControlledAgent | null;
+  /** The token_ttl (2.1) the agent is configured with, when the run knows it (the embedded reference: the default); null live. */
+  readonly knownTokenTtl: number | null;
+  /**
+   * Does once, outside any check's time limit, what the first check would otherwise pay for: the agent built, the
+   * callers' keys imported, their key sets published. Never rejects; what failed fails the checks that need it.
+   */
+  warmUp(): Promise<void>;
   /** Whether the agent serves its own origin's key directory (a standalone agent; on a platform the platform serves it). */
   readonly servesOriginDirectory: boolean;
   close(): Promise<void>;

@@ -1,10 +1,12 @@
-import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import {
   createAuthSkill,
   mintSdkToken,
+  publicEntryOf,
   signSdkClaims,
   signingKeyFromJwk,
   type AuthSkillConfig,
+  type JsonWebKeyEntry,
   type JsonWebKeySet,
   type Random,
   type SdkSigningKey,
@@ -12,7 +14,16 @@ import {
 import type { AccessBlock } from '../../reference/agent/caller.js';
 import { CALLER_ACCESS as CONTRACT_CALLER_ACCESS, CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 import { keyFromName } from '../../scenarios/identities.js';
-import { AUTH_SKILL_FIELDS, PORTAL_ROUTES, SDK_SCOPES, SDK_SCOPE_PREFIXES, SDK_SCOPE_WILDCARD_SUFFIX } from '../../spec/sdk-auth.js';
+import { FIXED_RSA_KEYS } from '../../scenarios/agents/fixed-rsa-keys.js';
+import {
+  AUTH_SKILL_FIELDS,
+  PORTAL_ROUTES,
+  SDK_JWT_ALGORITHMS,
+  SDK_SCOPES,
+  SDK_SCOPE_PREFIXES,
+  SDK_SCOPE_WILDCARD_SUFFIX,
+  type SdkJwtAlgorithm,
+} from '../../spec/sdk-auth.js';
 import { WELL_KNOWN } from '../../spec/wire.js';
 
 /** The access block an in-process reference agent is given, placing the callers above (the contract's, src/contract/callers.ts). */
@@ -98,13 +109,37 @@ export const PORTAL_AUTH_SKILL: Omit<AuthSkillConfig, 'base_url'> = Object.freez
   [AUTH_SKILL_FIELDS.allowedScopes]: CALLER_AUTH_SKILL.allowed_scopes,
 }) as Omit<AuthSkillConfig, 'base_url'>;
 
-function keyOf(name: SdkIssuerName) {
-  return keyFromName(name in CALLER_IDS ? `caller/${CALLER_IDS[name as CallerRole]}` : `issuer/${name}`);
+/** The name an issuer's fixed keys are made from (src/scenarios/identities.ts, src/scenarios/agents/fixed-rsa-keys.ts). */
+function keyName(name: SdkIssuerName): string {
+  return name in CALLER_IDS ? `caller/${CALLER_IDS[name as CallerRole]}` : `issuer/${name}`;
 }
 
-async function signingKeyOf(name: SdkIssuerName): Promise<SdkSigningKey> {
-  const key = keyOf(name);
-  return signingKeyFromJwk({ ...key.privateJwk }, key.thumbprint);
+/** Both algorithms of the keys 5.5 names: EdDSA (the Ed25519 identity) and RS256 (the RSA key), EdDSA first. */
+export const SDK_TOKEN_ALGORITHMS: readonly SdkJwtAlgorithm[] = Object.freeze([SDK_JWT_ALGORITHMS.ed25519, SDK_JWT_ALGORITHMS.rsa]);
+
+const signingKeys = new Map<string, Promise<SdkSigningKey>>();
+
+/** The issuer's key of that algorithm: its Ed25519 identity from a fixed seed, or its fixed RSA key; kid the RFC 7638 thumbprint. */
+function signingKeyOf(name: SdkIssuerName, algorithm: SdkJwtAlgorithm = SDK_JWT_ALGORITHMS.ed25519): Promise<SdkSigningKey> {
+  const id = `${keyName(name)} ${algorithm}`;
+  let key = signingKeys.get(id);
+  if (!key) {
+    if (algorithm === SDK_JWT_ALGORITHMS.rsa) {
+      const rsa = FIXED_RSA_KEYS[keyName(name)];
+      if (!rsa) throw new Error(`no fixed RSA key for ${keyName(name)}`);
+      key = signingKeyFromJwk({ ...rsa });
+    } else {
+      const ed = keyFromName(keyName(name));
+      key = signingKeyFromJwk({ ...ed.privateJwk }, ed.thumbprint);
+    }
+    signingKeys.set(id, key);
+  }
+  return key;
+}
+
+/** Imports every issuer's keys of both kinds now, so that no check pays for it. */
+export async function warmCallerKeys(): Promise<void> {
+  await Promise.all((Object.keys(ISSUERS) as SdkIssuerName[]).flatMap((name) => SDK_TOKEN_ALGORITHMS.map((algorithm) => signingKeyOf(name, algorithm))));
 }
 
 /** Where the issuer publishes its key set. */
@@ -112,12 +147,16 @@ export function issuerKeySetUrl(name: SdkIssuerName): string {
   return ISSUERS[name].jwksUrl;
 }
 
-/** Every issuer's key set by URL, for the agent's key-set port (or the fixture host that publishes them). */
-export function callerKeySets(issuers: IssuerDirectory = ISSUERS): Record<string, JsonWebKeySet> {
+/**
+ * Every issuer's key set by URL, for the agent's key-set port (or the fixture host that publishes them): each carries
+ * the issuer's Ed25519 key and its RSA key (2.4: "Between SDK agents a key set may also carry an RSA key").
+ */
+export async function callerKeySets(issuers: IssuerDirectory = ISSUERS): Promise<Record<string, JsonWebKeySet>> {
   const sets: Record<string, JsonWebKeySet> = {};
   for (const name of Object.keys(issuers) as SdkIssuerName[]) {
-    const key = keyOf(name);
-    sets[issuers[name].jwksUrl] = { keys: [{ ...key.publicJwk, kid: key.thumbprint }] };
+    const keys: JsonWebKeyEntry[] = [];
+    for (const algorithm of SDK_TOKEN_ALGORITHMS) keys.push(publicEntryOf(await signingKeyOf(name, algorithm)));
+    sets[issuers[name].jwksUrl] = { keys };
   }
   return sets;
 }
@@ -125,6 +164,11 @@ export function callerKeySets(issuers: IssuerDirectory = ISSUERS): Record<string
 /** An SDK token (2.2) as a check wants it: a good one, or one broken in one way. */
 export interface SdkTokenRequest {
   readonly issuer: SdkIssuerName;
+  /**
+   * Which of the issuer's keys signs it (5.5: "the Ed25519 identity and the RSA key"): EdDSA by default, RS256 for its
+   * RSA key. A forged token names the issuer's key of this algorithm.
+   */
+  readonly algorithm?: SdkJwtAlgorithm;
   /** aud; the target's agent URL by default. */
   readonly audience?: string;
   /** read by default. */
@@ -135,7 +179,7 @@ export interface SdkTokenRequest {
   readonly lifetime?: number;
   /** Claims replaced (undefined removes one) before signing. */
   readonly claims?: Readonly<Record<string, unknown>>;
-  /** Whose key signs (the issuer's by default). */
+  /** Whose key signs (the issuer's by default), of the same algorithm. */
   readonly signer?: SdkIssuerName;
   /** The header's kid when another key signs: the issuer's (a forged signature) or the signer's own (an unknown key). */
   readonly kid?: 'issuer' | 'signer';
@@ -147,9 +191,10 @@ export interface SdkTokenRequest {
 
 /**
  * How a forged token names its issuer's key without that key signing it: unsigned (alg none), an HMAC keyed with the
- * issuer's public key (the classic algorithm confusion), or its signature cut off.
+ * issuer's public key (the classic algorithm confusion), its signature cut off, or signed by a key of its own that
+ * its header carries (jwk, RFC 7515 4.1.3) under the issuer's kid, which only a verifier trusting the header accepts.
  */
-type SdkTokenForgery = 'alg-none' | 'hmac-with-public-key' | 'signature-removed';
+type SdkTokenForgery = 'alg-none' | 'hmac-with-public-key' | 'signature-removed' | 'embedded-jwk';
 
 async function forged(token: string, key: SdkSigningKey, how: SdkTokenForgery): Promise<string> {
   const claims = decodeJwt(token);
@@ -157,12 +202,19 @@ async function forged(token: string, key: SdkSigningKey, how: SdkTokenForgery): 
     case 'alg-none':
       return new UnsecuredJWT(claims).encode();
     case 'hmac-with-public-key': {
-      const { d: _private, ...publicJwk } = key.privateJwk;
+      const { kid: _kid, alg: _alg, use: _use, ...publicJwk } = publicEntryOf(key);
       const secret = new TextEncoder().encode(JSON.stringify(publicJwk));
       return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: decodeProtectedHeader(token).kid }).sign(secret);
     }
     case 'signature-removed':
       return `${token.slice(0, token.lastIndexOf('.'))}.`;
+    case 'embedded-jwk': {
+      // A key of the same kind that no key set publishes: the stranger's, carried in the header under the issuer's kid.
+      const own = await signingKeyOf('stranger', key.alg);
+      const { kid: _kid, alg: _alg, use: _use, ...jwk } = publicEntryOf(own);
+      const header = { alg: key.alg, kid: key.kid, typ: 'JWT', jwk };
+      return new SignJWT(claims).setProtectedHeader(header).sign(await importJWK(own.privateJwk, own.alg));
+    }
   }
 }
 
@@ -186,7 +238,7 @@ export async function sdkToken(
   const made = createAuthSkill({ base_url: issuer.iss, agent_id: issuer.sub });
   if (!made.ok) throw new Error(made.message);
   const clock = { now: () => ports.clock.now() - (request.age ?? 0) };
-  const key = await signingKeyOf(request.issuer);
+  const key = await signingKeyOf(request.issuer, request.algorithm);
   const minted = await mintSdkToken(
     made.skill,
     {
@@ -200,7 +252,7 @@ export async function sdkToken(
   if (!minted.ok) throw new Error(minted.message);
   let token = minted.token;
   if (request.claims || request.signer) {
-    const signer = request.signer ? await signingKeyOf(request.signer) : key;
+    const signer = request.signer ? await signingKeyOf(request.signer, request.algorithm) : key;
     token = await signSdkClaims(withChanges(minted.claims, request.claims ?? {}), signer, request.kid === 'signer' ? signer.kid : key.kid);
   }
   if (request.tampered) {
@@ -211,12 +263,13 @@ export async function sdkToken(
   return request.forge ? forged(token, key, request.forge) : token;
 }
 
-/** A self-issued SDK token (2.2) of the caller for the agent at `audience`, minted with sdk-auth. */
+/** A self-issued SDK token (2.2) of the caller for the agent at `audience`, minted with sdk-auth and signed under `algorithm`. */
 export function callerToken(
   role: CallerRole,
   audience: string,
   ports: { readonly clock: { now(): number }; readonly random: Random },
   issuers: IssuerDirectory = ISSUERS,
+  algorithm?: SdkJwtAlgorithm,
 ): Promise<string> {
-  return sdkToken({ issuer: role }, audience, ports, issuers);
+  return sdkToken({ issuer: role, ...(algorithm ? { algorithm } : {}) }, audience, ports, issuers);
 }

@@ -1,6 +1,12 @@
 import { CaughtErrors } from '../caught-errors.js';
 import { randomBytes } from 'node:crypto';
-import { createMemoryKeyStore, generateAgentKeys } from '../../reference/agent/keys.js';
+import { createMemoryKeyStore, type AgentKeys } from '../../reference/agent/keys.js';
+import { jwkThumbprint } from '../../httpsig/index.js';
+import { keyFromName } from '../../scenarios/identities.js';
+import { FIXED_RSA_KEYS } from '../../scenarios/agents/fixed-rsa-keys.js';
+import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
+import { LIMITS } from '../../spec/limits.js';
+import { AGENT_MOUNT_PREFIX, AGENT_NAME_SIGIL } from '../../spec/agent-endpoints.js';
 import { createStandardAgent, type StandardAgent, type StandardAgentOptions } from '../../reference/agent/standard-agent.js';
 import { activeDeviation } from '../../mutants/index.js';
 import { memoryKeySets, type Clock, type JsonWebKeySet } from '../../sdk-auth/index.js';
@@ -14,7 +20,17 @@ import {
   type TokenClient,
   type UpgradeOutcome,
 } from './agent-target.js';
-import { CALLER_ACCESS, CALLER_AUTH_SKILL, PORTAL_AUTH_SKILL, callerKeySets, callerToken, issuerKeySetUrl, sdkToken, type SdkTokenRequest } from './callers.js';
+import {
+  CALLER_ACCESS,
+  CALLER_AUTH_SKILL,
+  PORTAL_AUTH_SKILL,
+  callerKeySets,
+  callerToken,
+  issuerKeySetUrl,
+  sdkToken,
+  warmCallerKeys,
+  type SdkTokenRequest,
+} from './callers.js';
 import type { CallerRole } from '../../contract/callers.js';
 
 export const IN_PROCESS_AGENT_URL = 'https://agents.example/agents/reference';
@@ -36,10 +52,24 @@ const VARIANTS: Readonly<
   'no-identity': { name: 'no-identity-reference', authSkill: CALLER_AUTH_SKILL, access: CALLER_ACCESS, identity: false },
 });
 
-/** The client the embedded reference agent's token endpoint knows (4.3), asking for a token for the agent itself. */
+/** The client the embedded reference agent's token endpoint knows (4.3), and the agent it asks a token for. */
 const TOKEN_CLIENT = Object.freeze({ id: 'conformance-client', secret: 'conformance-client-secret' });
+const TOKEN_TARGET = 'conformance-peer';
 
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
+
+/**
+ * The embedded agent's keys (5.5: the Ed25519 identity and the RSA key), fixed by its name: no key is generated while
+ * a check runs, since making an RSA key takes a random while (seconds on a loaded machine, past a check's time limit).
+ */
+function fixedAgentKeys(name: string): AgentKeys {
+  const ed25519 = keyFromName(`agent/${name}`);
+  const rsa = FIXED_RSA_KEYS['agent/reference']!;
+  return { ed25519: { ...ed25519.privateJwk, kid: ed25519.thumbprint }, rsa: { ...rsa, kid: jwkThumbprint(rsa as { kty: string }) } };
+}
+
+/** The callers' key sets (each an Ed25519 and an RSA key), made once per process. */
+let callerSets: Promise<Record<string, JsonWebKeySet>> | undefined;
 
 /**
  * The wall clock moved forward by `offset` seconds, or, frozen, a clock that stands still at the second it was made
@@ -66,13 +96,15 @@ export class InProcessAgentTarget implements AgentTarget {
   readonly description: string;
   readonly agentUrl: string;
   readonly servesOriginDirectory = true;
+  /** Its auth skill names no token_ttl: the default of 5.5. */
+  readonly knownTokenTtl = LIMITS.sdkTokenLifetime.value;
   /** The agent, and one per mutant whose fault is in how the agent is built (self-test). */
   private readonly agents = new Map<string, Promise<StandardAgent>>();
   private readonly variants = new Map<AgentVariant, InProcessAgentTarget>();
   private readonly clock: MovableClock;
   private readonly caught = new CaughtErrors();
-  /** The key sets the issuers publish, read by the agent at each fetch. */
-  private readonly keySets: Record<string, JsonWebKeySet> = callerKeySets();
+  /** The key sets the issuers publish, read by the agent at each fetch (filled before the agent answers). */
+  private readonly keySets: Record<string, JsonWebKeySet> = {};
 
   constructor(
     private readonly configuredAs?: AgentVariant,
@@ -91,10 +123,13 @@ export class InProcessAgentTarget implements AgentTarget {
       const variant = this.configuredAs ? VARIANTS[this.configuredAs] : undefined;
       const access = variant ? variant.access : CALLER_ACCESS;
       agent = (async () => {
+        // A key set a check already changed (a revoked key) stays as the check left it.
+        for (const [url, set] of Object.entries(await (callerSets ??= callerKeySets()))) if (!Object.hasOwn(this.keySets, url)) this.keySets[url] = set;
+        const name = variant ? variant.name : 'reference';
         const options: StandardAgentOptions = {
           agentUrl: this.agentUrl,
-          name: variant ? variant.name : 'reference',
-          keyStore: variant?.identity === false ? null : createMemoryKeyStore(await generateAgentKeys()),
+          name,
+          keyStore: variant?.identity === false ? null : createMemoryKeyStore(fixedAgentKeys(name)),
           authSkill: variant ? variant.authSkill : CALLER_AUTH_SKILL,
           ...(access ? { access } : {}),
           fetchKeySet: memoryKeySets(this.keySets),
@@ -109,6 +144,12 @@ export class InProcessAgentTarget implements AgentTarget {
       this.agents.set(key, agent);
     }
     return agent;
+  }
+
+  /** Builds the agent and its variants and imports the callers' keys. */
+  async warmUp(): Promise<void> {
+    const variants = this.configuredAs ? [] : (Object.keys(VARIANTS) as AgentVariant[]).map((v) => this.variant(v).ready());
+    await Promise.all([this.ready(), warmCallerKeys(), ...variants]).catch(() => undefined);
   }
 
   async send(r: AgentRequest): Promise<TargetResponse> {
@@ -141,8 +182,8 @@ export class InProcessAgentTarget implements AgentTarget {
     return outcome.opened ? { opened: true } : { opened: false, response: await collect(outcome.response) };
   }
 
-  async token(role: CallerRole): Promise<string> {
-    return callerToken(role, this.agentUrl, { clock: this.clock, random });
+  async token(role: CallerRole, algorithm?: SdkJwtAlgorithm): Promise<string> {
+    return callerToken(role, this.agentUrl, { clock: this.clock, random }, undefined, algorithm);
   }
 
   async sdkToken(request: SdkTokenRequest): Promise<string> {
@@ -155,8 +196,9 @@ export class InProcessAgentTarget implements AgentTarget {
     return target;
   }
 
+  /** A token asked for a sibling agent on the same origin (the reference resolves @name to <origin>/agents/<name>), not itself. */
   tokenClient(): TokenClient {
-    return { ...TOKEN_CLIENT, target: `@${new URL(this.agentUrl).pathname.split('/').pop()}` };
+    return { ...TOKEN_CLIENT, target: `${AGENT_NAME_SIGIL}${TOKEN_TARGET}`, targetUrl: `${new URL(this.agentUrl).origin}${AGENT_MOUNT_PREFIX}${TOKEN_TARGET}` };
   }
 
   controlled(): ControlledAgent {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { CALLER_IDS, type CallerRole } from '../../contract/callers.js';
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
+import type { SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 import { publishOnFixtureHost, type FixtureAccess } from '../fixture-client.js';
 import { requestUrlOf, type AgentRequest, type AgentTarget, type TokenClient, type UpgradeOutcome } from './agent-target.js';
 import { callerKeySets, issuersUnder, sdkToken, type IssuerDirectory, type SdkTokenRequest } from './callers.js';
@@ -32,6 +33,7 @@ export class LiveAgentTarget implements AgentTarget {
   readonly description: string;
   readonly agentUrl: string;
   readonly servesOriginDirectory = false;
+  readonly knownTokenTtl = null;
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
   private readonly issuers: IssuerDirectory | undefined;
   private published: Promise<void> | undefined;
@@ -49,6 +51,12 @@ export class LiveAgentTarget implements AgentTarget {
     this.agentUrl = agentUrl.replace(/\/+$/, '');
     this.description = this.agentUrl;
     this.issuers = callers ? issuersUnder(`${callers.fixture.url}/r/${callers.runId}/issuers`) : undefined;
+  }
+
+  /** Publishes the callers' key sets on the fixture host now (a failure is met again by the first check that needs them). */
+  async warmUp(): Promise<void> {
+    if (!this.issuers) return;
+    await (this.published ??= this.publishIssuers()).catch(() => undefined);
   }
 
   async send(r: AgentRequest): Promise<TargetResponse> {
@@ -83,8 +91,8 @@ export class LiveAgentTarget implements AgentTarget {
   }
 
   /** A token of the caller (a self-issued agent whose key set the run published); null without a fixture host. */
-  async token(role: CallerRole): Promise<string | null> {
-    return this.sdkToken({ issuer: role });
+  async token(role: CallerRole, algorithm?: SdkJwtAlgorithm): Promise<string | null> {
+    return this.sdkToken({ issuer: role, ...(algorithm ? { algorithm } : {}) });
   }
 
   /**
@@ -101,7 +109,7 @@ export class LiveAgentTarget implements AgentTarget {
 
   private async publishIssuers(): Promise<void> {
     const documents = Object.fromEntries(
-      Object.entries(callerKeySets(this.issuers)).map(([url, set]) => [
+      Object.entries(await callerKeySets(this.issuers)).map(([url, set]) => [
         url,
         { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify(set) },
       ]),
@@ -116,7 +124,9 @@ export class LiveAgentTarget implements AgentTarget {
   tokenClient(): TokenClient | null {
     if (!this.client) return null;
     const own = new URL(this.agentUrl).pathname.split('/').filter(Boolean).pop() ?? '';
-    return { id: this.client.id, secret: this.client.secret, target: this.client.target ?? `@${own}` };
+    // The agent itself, unless told another name: then the URL it names is not known to the run.
+    const target = this.client.target ?? `@${own}`;
+    return { id: this.client.id, secret: this.client.secret, target, targetUrl: target === `@${own}` ? this.agentUrl : null };
   }
 
   controlled(): null {

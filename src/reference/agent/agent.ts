@@ -1,6 +1,8 @@
 import { reportError, type ErrorHook } from '../error-hook.js';
 import type { WebSocket } from 'ws';
 import { readCappedBody, decideDeclaredLength } from '../../access/endpoint-body.js';
+import { answerCapAnswer, holdAnswerToCap } from '../../access/endpoint-answer-cap.js';
+import { LIMITS } from '../../spec/limits.js';
 import { decideContentType } from '../../access/endpoint-content-type.js';
 import { bodyCapOf } from '../../access/endpoint-declaration.js';
 import { decideEndpointAccess, type CallerIdentity } from '../../access/endpoint-gate.js';
@@ -68,6 +70,10 @@ export interface ReferenceAgentOptions {
   readonly onError?: ErrorHook;
   /** The realm of its 401 challenges when the deployment writes its own name for Service (src/spec/naming.ts). */
   readonly realm?: string;
+  /** The words of its 401 unauthorized message (7.2 fixes none); the SDKs' by default. */
+  readonly unauthorizedMessage?: string;
+  /** How a handler's answer is held to the answer cap of 7.2 instead of the reference's way; only self-test mutants set it. */
+  readonly oversizedAnswer?: (response: Response, cap: number) => Response | Promise<Response>;
 }
 
 export type AgentUpgradeDecision = { readonly accept: (socket: WebSocket) => void } | { readonly refuse: Response };
@@ -100,7 +106,11 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
   const urls = agentDocumentUrls(options.agentUrl);
   const basePath = new URL(urls.agentUrl).pathname.replace(/\/+$/, '');
   const access = options.access ?? {};
-  const agentFacts = { verifiesCallers: options.verifyToken !== undefined, ...(options.realm ? { realm: options.realm } : {}) };
+  const agentFacts = {
+    verifiesCallers: options.verifyToken !== undefined,
+    ...(options.realm ? { realm: options.realm } : {}),
+    ...(options.unauthorizedMessage !== undefined ? { unauthorizedMessage: options.unauthorizedMessage } : {}),
+  };
   const table = new EndpointTable(options.endpoints ?? conformanceEndpoints());
   const sockets = (options.sockets ?? conformanceSockets()).map((s) => ({ socket: s, match: compileDeclaredPath(s.path) }));
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -154,7 +164,10 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
     const body = await readCappedBody(request.body, bodyCapOf(endpoint));
     if (!body.ok) return renderAnswer(body.answer);
     const ctx: EndpointContext = { request, url, params, query: url.searchParams, body: body.bytes, auth: authOf(identity) };
-    const result = await endpoint.handler(ctx);
+    return heldToCap(answerOf(await endpoint.handler(ctx)));
+  }
+
+  function answerOf(result: unknown): Response {
     if (result instanceof Response) return result;
     if (isAsyncIterable(result))
       return new Response(sseStream(result, { done: true, ...(options.sseFraming ? { framing: options.sseFraming } : {}) }), {
@@ -162,6 +175,14 @@ export function createReferenceAgent(options: ReferenceAgentOptions): ReferenceA
         headers: sseHeaders(),
       });
     return json(result ?? null);
+  }
+
+  /** 7.2: an answer past the cap (the mirror of the request cap, 50 MiB) is not delivered: RESPONSE_SIZE_CAP_EXCEEDED instead. */
+  async function heldToCap(response: Response): Promise<Response> {
+    const cap = LIMITS.declaredEndpointBody.value;
+    if (options.oversizedAnswer) return options.oversizedAnswer(response, cap);
+    const held = await holdAnswerToCap(response, cap);
+    return 'fits' in held ? held.fits : renderAnswer(answerCapAnswer(cap));
   }
 
   async function route(request: Request): Promise<Response> {

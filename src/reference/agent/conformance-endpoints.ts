@@ -8,6 +8,7 @@ import {
   AUTH_MODE_PROBES,
   OWNER_SOCKET_PROBE,
   PAYMENT_SEEN_MEMBER,
+  PROBE_BYTES_MAX,
   PROBE_CALL_MARK,
   PROBE_CALLS_MEMBER,
   PROBES,
@@ -31,7 +32,7 @@ function decoded(body: Uint8Array): unknown {
 
 /** The reference handlers of the probes: each says what it received, so a check can see the handler ran. */
 export function conformanceEndpoints(): AgentHttpEndpoint[] {
-  // Runs of the echo and small handlers by ?mark=, for the calls probe; kept per set of endpoints (per agent).
+  // Runs of the echo, small and scoped handlers by ?mark=, for the calls probe; kept per set of endpoints (per agent).
   const calls = new Map<string, number>();
   const counted = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => {
     const mark = ctx.query.get(PROBE_CALL_MARK);
@@ -42,8 +43,13 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     caller: ctx.auth.caller?.id ?? null,
     authenticated: ctx.auth.authenticated,
   });
+  const countedWho = (ctx: Parameters<AgentHttpEndpoint['handler']>[0]) => {
+    counted(ctx);
+    return who(ctx);
+  };
   return [
     { ...PROBES.open, handler: (ctx) => who(ctx) },
+    { ...PROBES.all, handler: (ctx) => who(ctx) },
     {
       ...PROBES.echo,
       handler: (ctx) => {
@@ -60,18 +66,37 @@ export function conformanceEndpoints(): AgentHttpEndpoint[] {
     },
     { ...PROBES.calls, handler: (ctx) => ({ [PROBE_CALL_MARK]: ctx.params.mark, [PROBE_CALLS_MEMBER]: calls.get(ctx.params.mark ?? '') ?? 0 }) },
     { ...PROBES.item, handler: (ctx) => ({ ...who(ctx), params: ctx.params, query: Object.fromEntries(ctx.query) }) },
-    { ...PROBES.user, handler: (ctx) => who(ctx) },
-    { ...PROBES.owner, handler: (ctx) => who(ctx) },
-    { ...PROBES.admin, handler: (ctx) => who(ctx) },
-    { ...PROBES.group, handler: (ctx) => who(ctx) },
-    { ...PROBES.list, handler: (ctx) => who(ctx) },
+    { ...PROBES.user, handler: countedWho },
+    { ...PROBES.owner, handler: countedWho },
+    { ...PROBES.admin, handler: countedWho },
+    { ...PROBES.group, handler: countedWho },
+    { ...PROBES.list, handler: countedWho },
     { ...PROBES.stream, handler: () => frames() },
     { ...PROBES.paymentChallenge, handler: (ctx) => ownPaymentChallenge(ctx.url) },
     { ...PROBES.paymentReceipt, handler: () => ownPaymentReceipt() },
     ...Object.values(SCOPE_PROBES).map((probe) => ({ ...probe, handler: who })),
     ...Object.values(AUTH_MODE_PROBES).map((probe) => ({ ...probe, handler: who })),
     { ...PROBES.paymentSeen, handler: (ctx) => ({ [PAYMENT_SEEN_MEMBER]: ctx.request.headers.has(HEADERS.paymentAuthorization) }) },
+    { ...PROBES.bytes, handler: (ctx) => sizedAnswer(ctx.params.size ?? '') },
   ];
+}
+
+/** `size` bytes of "a", made as they are read (never held whole), with their Content-Length; 400 for a size it does not make. */
+function sizedAnswer(size: string): Response {
+  const n = /^\d{1,9}$/.test(size) ? Number(size) : Number.NaN;
+  if (!(n <= PROBE_BYTES_MAX))
+    return Response.json({ error: { code: 'bad_request', message: `The size must be a whole number of bytes up to ${PROBE_BYTES_MAX}.` } }, { status: 400 });
+  const chunk = new Uint8Array(64 * 1024).fill(0x61);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= n) return controller.close();
+      const length = Math.min(chunk.byteLength, n - sent);
+      sent += length;
+      controller.enqueue(length === chunk.byteLength ? chunk : chunk.subarray(0, length));
+    },
+  });
+  return new Response(body, { headers: { [HEADERS.contentType]: 'application/octet-stream', [HEADERS.contentLength]: String(n) } });
 }
 
 /** The agent charging for itself: a 402 with a Payment challenge of its own (card, a fixed price), as an agent must never be relayed doing. */

@@ -1,4 +1,13 @@
-import { mintSdkToken, signingKeyFromJwk, verifySdkToken, type AuthSkill, type Random, type SdkAuthPorts, type TokenVerdict } from '../../sdk-auth/index.js';
+import {
+  mintSdkToken,
+  signingKeyFromJwk,
+  verifySdkToken,
+  type AuthSkill,
+  type MintRequest,
+  type Random,
+  type SdkAuthPorts,
+  type TokenVerdict,
+} from '../../sdk-auth/index.js';
 import type { TokenVerifier } from './agent.js';
 import type { AgentKeys } from './keys.js';
 import type { TokenMinter } from './token-endpoint.js';
@@ -28,11 +37,20 @@ export function sdkTokenVerifier(skill: AuthSkill, ports: SdkAuthPorts, fault?: 
   };
 }
 
+/** A fault of the token endpoint's minting (self-test mutants only): the mint request the agent signs instead of its own. */
+export type MintFault = (input: { readonly request: MintRequest; readonly skill: AuthSkill }) => MintRequest | Promise<MintRequest>;
+
 /** Tokens the agent mints at /auth/token: self-issued, signed with its Ed25519 identity, aud the target agent. */
-export function sdkTokenMinter(skill: AuthSkill, keys: AgentKeys, ports: Pick<SdkAuthPorts, 'clock'> & { readonly random: Random }): TokenMinter {
+export function sdkTokenMinter(
+  skill: AuthSkill,
+  keys: AgentKeys,
+  ports: Pick<SdkAuthPorts, 'clock'> & { readonly random: Random },
+  fault?: MintFault,
+): TokenMinter {
   const signing = signingKeyFromJwk({ ...keys.ed25519 }, keys.ed25519.kid);
   return async (request) => {
-    const minted = await mintSdkToken(skill, { audience: request.audience, scopes: request.scope.split(/\s+/).filter(Boolean), key: await signing }, ports);
+    const asked: MintRequest = { audience: request.audience, scopes: request.scope.split(/\s+/).filter(Boolean), key: await signing };
+    const minted = await mintSdkToken(skill, fault ? await fault({ request: asked, skill }) : asked, ports);
     if (!minted.ok) throw new Error(minted.message);
     return { token: minted.token, expiresIn: Number(minted.claims.exp) - Number(minted.claims.iat) };
   };

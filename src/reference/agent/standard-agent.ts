@@ -1,10 +1,10 @@
 import { createAuthSkill, MemoryKeySetCache, type AuthSkillConfig, type Clock, type KeySetFetcher, type Random } from '../../sdk-auth/index.js';
 import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
-import { AUTH_SKILL_FIELDS } from '../../spec/sdk-auth.js';
+import { AUTH_SKILL_FIELDS, type SdkJwtAlgorithm } from '../../spec/sdk-auth.js';
 import { createReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions } from './agent.js';
 import type { AccessBlock } from './caller.js';
 import { loadOrCreateAgentKeys, type AgentKeyStore } from './keys.js';
-import { sdkTokenMinter, sdkTokenVerifier, type VerdictFault } from './sdk-auth-adapter.js';
+import { sdkTokenMinter, sdkTokenVerifier, type MintFault, type VerdictFault } from './sdk-auth-adapter.js';
 import { UNREACHABLE_DOCUMENTS, webBotAuthCheck } from './signatures.js';
 import type { DocumentFetcher } from '../../verifier/ports.js';
 
@@ -42,14 +42,20 @@ export interface StandardAgentOptions {
   readonly signatures?: { readonly fetcher?: DocumentFetcher; readonly allowInsecureAgentUrls?: boolean } | false;
   /** Seconds of clock leeway the auth skill grants SDK tokens (READING-SDK-TOKEN-LEEWAY); none by default. */
   readonly tokenLeewaySeconds?: number;
+  /** The algorithms inbound SDK tokens are verified under (READING-SDK-TOKEN-ALGORITHM); EdDSA and RS256 by default. */
+  readonly tokenAlgorithms?: readonly SdkJwtAlgorithm[];
   /** Self-issued callers at plain-http loopback URLs are admitted too (serve --allow-insecure-fixtures, local runs only). */
   readonly allowInsecureLoopbackIssuers?: boolean;
   readonly sseFraming?: ReferenceAgentOptions['sseFraming'];
   readonly a2aMethods?: ReferenceAgentOptions['a2aMethods'];
   /** A fault of the inbound token check; only self-test mutants set it. */
   readonly verdictFault?: VerdictFault;
+  /** A fault of the tokens POST /auth/token mints; only self-test mutants set it. */
+  readonly mintFault?: MintFault;
   readonly onError?: ReferenceAgentOptions['onError'];
   readonly realm?: ReferenceAgentOptions['realm'];
+  readonly unauthorizedMessage?: ReferenceAgentOptions['unauthorizedMessage'];
+  readonly oversizedAnswer?: ReferenceAgentOptions['oversizedAnswer'];
 }
 
 export interface StandardAgent extends ReferenceAgent {
@@ -68,6 +74,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
       {
         ...(options.tokenLeewaySeconds ? { clockToleranceSeconds: options.tokenLeewaySeconds } : {}),
         ...(options.allowInsecureLoopbackIssuers ? { allowInsecureLoopbackIssuers: true } : {}),
+        ...(options.tokenAlgorithms ? { algorithms: options.tokenAlgorithms } : {}),
       },
     );
     if (!made.ok) throw new TypeError(`the reference agent's auth skill is not valid: ${made.message}`);
@@ -78,7 +85,7 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
       tokenEndpoint = {
         clients: options.clients ?? {},
         resolveTarget: options.resolveTarget ?? ((name) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? `${origin}${AGENT_MOUNT_PREFIX}${name}` : null)),
-        mint: sdkTokenMinter(made.skill, keys, { clock: options.clock, random: options.random }),
+        mint: sdkTokenMinter(made.skill, keys, { clock: options.clock, random: options.random }, options.mintFault),
       };
     }
   }
@@ -108,6 +115,8 @@ export async function createStandardAgent(options: StandardAgentOptions): Promis
     ...(options.a2aMethods ? { a2aMethods: options.a2aMethods } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.realm ? { realm: options.realm } : {}),
+    ...(options.unauthorizedMessage !== undefined ? { unauthorizedMessage: options.unauthorizedMessage } : {}),
+    ...(options.oversizedAnswer ? { oversizedAnswer: options.oversizedAnswer } : {}),
   });
   return { ...agent, keys };
 }
