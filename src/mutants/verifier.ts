@@ -68,6 +68,25 @@ function nonceCappedAt128(original: Check['run']): Check['run'] {
   };
 }
 
+/**
+ * Takes a covered whole Signature-Agent field for the first member it holds, whether or not the label keys it: the
+ * member "keyed by the covered key" (7.3 signature_agent_invalid) is no longer asked.
+ */
+function agentFieldForAnyMember(original: Check['run']): Check['run'] {
+  return async (ctx: SignedContext): Promise<CheckResult> => {
+    const answer = await original(ctx);
+    const first = ctx.agentDictionary?.keys().next().value;
+    if (answer?.code !== AUTH_CODES.signature_coverage_insufficient || first === undefined) return answer;
+    const needed = [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path, COMPONENTS.query, HEADERS.signatureAgent, ...(ctx.hasBody ? [HEADERS.contentDigest] : [])];
+    for (const l of ctx.labels) {
+      const plain = new Set(l.member.covered.filter((c) => c.params.size === 0).map((c) => c.name));
+      if (!needed.every((n) => plain.has(n))) return answer;
+      l.agentKey = first;
+    }
+    return undefined;
+  };
+}
+
 export const VERIFIER_MUTANTS: readonly Mutant[] = [
   ...skipped,
   orderMutant(
@@ -81,6 +100,12 @@ export const VERIFIER_MUTANTS: readonly Mutant[] = [
     'refuses nonces longer than 128 characters',
     [LIMITS.nonceMaxLength.id, REQUIREMENTS.signedRequestAccepted.id],
     withCheck('labels', nonceCappedAt128),
+  ),
+  orderMutant(
+    'verifier-agent-field-for-any-member',
+    'takes a covered whole Signature-Agent field for its first member, though no member is keyed by the label',
+    [AUTH_ERRORS.signature_coverage_insufficient.id, AUTH_ERRORS.signature_agent_invalid.id],
+    withCheck('coverage', agentFieldForAnyMember),
   ),
   {
     id: 'key-directory-lists-no-key',

@@ -12,6 +12,14 @@ import { signatureAgentHeader } from '../request-builder.js';
 /** The RFC 9421 Appendix B.1.4 public key: published test material, never admitted (2.4). */
 const RFC9421_TEST_KEY = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', use: 'sig' };
 
+/** A public RSA key, which 2.4 lets a key set carry between SDK agents. */
+const RSA_PUBLIC_KEY = {
+  kty: 'RSA',
+  e: 'AQAB',
+  n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+  use: 'sig',
+};
+
 const withKeySet = (k: Kit, document: CaseDocument) => ({ ...k.docs(), [k.alice.keySetUrl]: document });
 const withCard = (k: Kit, document: CaseDocument) => ({ ...k.docs(), [k.alice.cardUrl]: document });
 
@@ -117,20 +125,21 @@ export const documents: Group = {
       description: 'a key set holding an RSA key beside the Ed25519 key that signed: accepted (2.4 allows it between SDK agents)',
       flags: ['KeySet', 'Valid'],
       build: (k) => ({
-        documents: withKeySet(
-          k,
-          keySetDocument([
-            k.A.publicJwk,
-            {
-              kty: 'RSA',
-              e: 'AQAB',
-              n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
-              use: 'sig',
-            },
-          ]),
-        ),
+        documents: withKeySet(k, keySetDocument([k.A.publicJwk, RSA_PUBLIC_KEY])),
         steps: [k.step(k.request(), accepted(k.alice.agentUrl))],
       }),
+    },
+    {
+      id: 'key-set-16-keys-and-rsa',
+      description: '16 Ed25519 keys and an RSA key: accepted (16 counts the Ed25519 keys), or key_set_invalid (section 8 counts 17 keys; READING-KEY-SET-RSA)',
+      flags: ['KeySet', 'Boundary'],
+      build: (k) => {
+        const extra = Array.from({ length: 15 }, (_, i) => keyFromName(`filler-${i}`).publicJwk);
+        return {
+          documents: withKeySet(k, keySetDocument([...extra, k.A.publicJwk, RSA_PUBLIC_KEY])),
+          steps: [k.step(k.request(), allowing(accepted(k.alice.agentUrl), [AUTH_CODES.key_set_invalid], READINGS.keySetRsa))],
+        };
+      },
     },
     {
       id: 'key-set-use-enc',

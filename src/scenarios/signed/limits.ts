@@ -26,6 +26,7 @@ export const SCENARIO_LIMITS: Readonly<Record<string, readonly string[]>> = Obje
   'key-set-slow': [LIMITS.documentTimeout.id],
   'key-set-16-keys': [LIMITS.keysPerKeySet.id],
   'key-set-17-keys': [LIMITS.keysPerKeySet.id],
+  'key-set-16-keys-and-rsa': [LIMITS.keysPerKeySet.id],
   'throttle-thirty-failures': [LIMITS.failedSignatures.id],
   'throttle-per-address-and-window': [LIMITS.failedSignatures.id, LIMITS.failedSignaturesWindow.id],
   'throttle-failures-age-out': [LIMITS.failedSignatures.id, LIMITS.failedSignaturesWindow.id],
