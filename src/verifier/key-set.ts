@@ -14,9 +14,9 @@ export const KEY_SET_PROBLEMS = Object.freeze({
   notJwkSet: 'not-jwk-set',
   /** No entry is an Ed25519 key usable for signatures: an empty list, an RSA key alone, or nothing usable. */
   noUsableKey: 'no-usable-key',
-  /** More than 16 usable Ed25519 keys (2.4, section 8). */
+  /** More than 16 Ed25519 signing entries, a repeated key counted each time (2.4, section 8). */
   tooManyKeys: 'too-many-keys',
-  /** More than 16 entries in all, at most 16 of them usable Ed25519 keys (READING-KEY-SET-RSA). */
+  /** More than 16 entries in all, at most 16 of them Ed25519 signing entries (READING-KEY-SET-RSA). */
   entriesOverLimit: 'entries-over-limit',
   /** An RFC 9421 Appendix B test key, of any type (2.4: none of them). */
   testKey: 'test-key',
@@ -56,7 +56,7 @@ export interface KeySetProblem {
   readonly index?: number;
   /** The entry as published, for the words of a report. */
   readonly entry?: unknown;
-  /** The count a set-level problem is about (entries, or usable keys). */
+  /** The count a set-level problem is about (entries, or Ed25519 signing entries). */
   readonly count?: number;
   /** What error_description says of it. */
   readonly detail: string;
@@ -103,7 +103,8 @@ const hasValidX = (x: unknown): x is string => typeof x === 'string' && BASE64UR
  * SHOULD ignore JWKs within a JWK Set that use kty values that are not understood by them, that are missing required
  * members, or for which values are out of the supported ranges"; READING-KEY-SET-UNUSABLE-ENTRY); a public RSA key
  * rides beside the Ed25519 keys (READING-KEY-SET-RSA). The set is refused when it is no JWK Set, when it publishes a
- * private key or an RFC 9421 test key, when no usable Ed25519 key is left, or when more than 16 are.
+ * private key or an RFC 9421 test key, when no usable Ed25519 key is left, or when more than 16 Ed25519 signing
+ * entries are (a repeated key counted each time).
  */
 export function judgeKeySet(document: unknown, options: KeySetJudgeOptions = {}): KeySetJudgement {
   if (!isObject(document)) return refused([{ kind: P.notJwkSet, severity: 'refuses', detail: DETAIL.notJsonObject }]);
@@ -112,6 +113,8 @@ export function judgeKeySet(document: unknown, options: KeySetJudgeOptions = {})
 
   const entryProblems: KeySetProblem[] = [];
   const keys: PublishedKey[] = [];
+  // Ed25519 signing entries, a repeated key counted each time: 2.4's "at most 16" is said of the entries.
+  let signingEntries = 0;
   const kids = new Map<string, string>();
   const raise = (kind: KeySetProblemKind, index: number, entry: unknown, detail: string) => {
     const severity = kind === P.privateKey || kind === P.testKey || (options.refuseUnusableEntries && UNUSABLE.has(kind)) ? 'refuses' : 'warns';
@@ -150,6 +153,7 @@ export function judgeKeySet(document: unknown, options: KeySetJudgeOptions = {})
     }
     const jwk: Ed25519PublicJwk = { kty: ED25519_JWK.kty, crv: ED25519_JWK.crv, x: entry.x, use: ED25519_JWK.use };
     const own = jwkThumbprint({ ...jwk });
+    signingEntries++;
     if (keys.some((k) => k.thumbprint === own)) {
       raise(P.duplicateKey, index, entry, DETAIL.duplicate(index, own));
       continue;
@@ -165,13 +169,14 @@ export function judgeKeySet(document: unknown, options: KeySetJudgeOptions = {})
   const max = LIMITS.keysPerKeySet.value;
   const setProblems: KeySetProblem[] = [];
   if (keys.length === 0) setProblems.push({ kind: P.noUsableKey, severity: 'refuses', count: entries.length, detail: DETAIL.noEd25519Key(entries.length) });
-  else if (keys.length > max) setProblems.push({ kind: P.tooManyKeys, severity: 'refuses', count: keys.length, detail: DETAIL.tooManyKeys(keys.length, max) });
+  else if (signingEntries > max)
+    setProblems.push({ kind: P.tooManyKeys, severity: 'refuses', count: signingEntries, detail: DETAIL.tooManyKeys(signingEntries, max) });
   else if (entries.length > max) {
     setProblems.push({
       kind: P.entriesOverLimit,
       severity: options.countEveryEntry ? 'refuses' : 'warns',
       count: entries.length,
-      detail: DETAIL.tooManyEntries(entries.length, keys.length, max),
+      detail: DETAIL.tooManyEntries(entries.length, signingEntries, max),
     });
   }
   const problems = [...setProblems, ...entryProblems];
