@@ -1,8 +1,11 @@
-import { AUTH_ERRORS, AUTH_ERROR_LIST } from '../spec/auth-errors.js';
+import { AUTH_CODES, AUTH_ERRORS, AUTH_ERROR_LIST } from '../spec/auth-errors.js';
 import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { CARD_MEMORY_TOLERANCE_S } from '../spec/readings.js';
-import type { KeySetJudgeOptions } from '../verifier/key-set.js';
+import { SIGNED_REQUIREMENTS } from '../spec/signed-requirements.js';
+import { cardKeys } from '../verifier/card.js';
+import { refusal } from '../verifier/context.js';
+import { parseJsonDocument, type KeySetJudgeOptions } from '../verifier/key-set.js';
 import { SIGNED_REQUEST_CHECKS, type Check } from '../verifier/order.js';
 import type { Variant } from './types.js';
 
@@ -53,6 +56,29 @@ function agentField(id: string, description: string, counts: 'member' | 'item'):
   };
 }
 
+/**
+ * On first sight, refuses an agent whose card carries a key (2.4: "It carries no key") with credential_refused, once
+ * the key set is read: a check inserted in the reference's order.
+ */
+const CARD_CARRYING_KEY_REFUSED: Check = {
+  name: 'card-carries-no-key',
+  codes: [AUTH_CODES.credential_refused],
+  why: 'A variant: a card that breaks 2.4 refuses the agent on first sight.',
+  run: async (ctx) => {
+    const identity = ctx.identity!;
+    if (await ctx.ports.registrations.get(identity.agentUrl)) return undefined;
+    const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
+    const card = fetched.ok ? parseJsonDocument(fetched.body) : undefined;
+    return card?.ok && cardKeys(card.value).length > 0 ? refusal(ctx, AUTH_CODES.credential_refused, 'The agent card carries a key.') : undefined;
+  },
+};
+
+function inserted(check: Check, after: string): readonly Check[] {
+  const at = SIGNED_REQUEST_CHECKS.findIndex((c) => c.name === after) + 1;
+  if (at === 0) throw new Error(`no check named ${after}`);
+  return [...SIGNED_REQUEST_CHECKS.slice(0, at), check, ...SIGNED_REQUEST_CHECKS.slice(at)];
+}
+
 export const VERIFIER_VARIANTS: readonly Variant[] = [
   ordered('order-policy-last', 'refuses a blocked agent only once its signatures verified, after reading its documents', moved('policy', 'signatures')),
   ordered(
@@ -70,6 +96,18 @@ export const VERIFIER_VARIANTS: readonly Variant[] = [
     'member',
   ),
   agentField('agent-field-one-item', 'counts the whole Signature-Agent field and its member as one signature-agent item covered twice', 'item'),
+  {
+    id: 'card-carrying-key-refused',
+    description: 'refuses an agent whose card carries a key, on first sight, with credential_refused',
+    readings: ['cardCarryingKey'],
+    requirements: [
+      SIGNED_REQUIREMENTS.keysFromKeySet.id,
+      AUTH_ERRORS.signature_key_unknown.id,
+      AUTH_ERRORS.credential_refused.id,
+      REQUIREMENTS.signedRequestAccepted.id,
+    ],
+    platform: { config: (c) => ({ ...c, checks: inserted(CARD_CARRYING_KEY_REFUSED, 'key-set') }) },
+  },
   keySets(
     'key-set-unusable-entry-voids-set',
     'refuses a whole key set (key_set_invalid) for one entry that is no Ed25519 signing key, or an Ed25519 key without use',

@@ -36,7 +36,7 @@ export const SIGNED_READINGS = {
   keySetRsa: reading('READING-KEY-SET-RSA', ['2.4', '8'], 'A key set that carries an RSA key beside its Ed25519 keys', {
     text: '2.4: "Entries are Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16 … Between SDK agents a key set may also carry an RSA key." Section 8: "Keys per key set | 16". Whether the 16 counts the Ed25519 keys or every entry is not said.',
     accepted: `The key set is a valid one: a request signed with one of its Ed25519 keys is accepted. The text allows the RSA key, so refusing the whole set for it is not a reading it leaves open. With ${LIMITS.keysPerKeySet.value} Ed25519 keys beside the RSA key the set holds ${LIMITS.keysPerKeySet.value + 1} keys: acceptance, or key_set_invalid (section 8 counting every key, as the platform SDK's verifier counts every entry).`,
-    reference: `Ignores the RSA key and verifies with the Ed25519 keys; ${LIMITS.keysPerKeySet.value} counts the Ed25519 keys usable for signatures, and check-agent warns when a set holds more entries than that in all.`,
+    reference: `Ignores the RSA key and verifies with the Ed25519 keys; ${LIMITS.keysPerKeySet.value} counts the Ed25519 signing entries, and check-agent warns when a set holds more entries than that in all.`,
   }),
   keySetUnusableEntry: reading('READING-KEY-SET-UNUSABLE-ENTRY', ['2.4', '7.3'], 'A key set entry no verifier can use, beside the signing key', {
     text: '2.4: "Entries are Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16, and none of the RFC 9421 test keys." 7.3: key_set_invalid "Not a valid key set under 2.4". Whether one entry that is no Ed25519 signing key (null, X25519, EC, an x that is not 32 bytes of base64url, use enc, no use at all) voids the set or is passed over is not said.',
@@ -103,6 +103,12 @@ export const SIGNED_READINGS = {
     accepted:
       'Every Ed25519 key of every agent served on the origin (an agent at /agents/NAME), each thumbprint once. Agents that only registered by signing requests publish their keys at their own origin; listing them too, or not, both conform.',
     reference: 'Lists the agents it hosts only: a directory describes the signers of its own origin.',
+  }),
+  cardCarryingKey: reading('READING-CARD-CARRYING-KEY', ['2.4', '7.3'], 'A request signed with a key only the agent card names', {
+    text: '2.4: "Agent card: JSON at {agent_url}/.well-known/agent.json. It carries no key." 7.3 names no code for a card that carries one.',
+    accepted:
+      'Refused: signature_key_unknown (no key in the key set has that thumbprint), or credential_refused ("covers several conditions without saying which": the card, which breaks 2.4, refused on first sight). Never accepted: the key set is where keys are read.',
+    reference: "signature_key_unknown: keys come from the key set (or the card's inline jwks) only; no other member of the card is read for keys.",
   }),
   cardMemory: reading('READING-CARD-MEMORY', ['5.2', '8'], 'How long a card refusal is remembered', {
     text: `5.2: "A card refusal is remembered about 10 minutes per agent URL"; section 8: "Card refusal memory | about 10 minutes".`,
