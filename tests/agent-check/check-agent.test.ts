@@ -57,6 +57,14 @@ describe('checkAgent', () => {
     expect(codes(await run({ [CARD]: doc({ client_id: CARD, url: AGENT }) }))).toEqual([P.cardKeySetMissing]);
   });
 
+  it('fails a card that carries a key outside its inline jwks (2.4: it carries no key), naming where', async () => {
+    const report = await run({ [CARD]: doc({ ...goodCard, verificationMethod: [{ id: '#k1', publicKeyJwk: key.publicJwk }] }) });
+    expect(report.problems.map((p) => [p.code, p.level, p.requirement])).toEqual([[P.cardCarriesKey, 'error', REQUIREMENTS.agentCardSelfNaming.id]]);
+    expect(report.problems[0]!.message).toContain('verificationMethod[0].publicKeyJwk');
+    const inline = { client_id: CARD, url: AGENT, jwks: { keys: [entry] } };
+    expect(codes(await run({ [CARD]: doc(inline) }))).toEqual([]);
+  });
+
   it('judges an inline jwks as a key set', async () => {
     const inline = { client_id: CARD, url: AGENT, jwks: { keys: [{ ...entry, use: 'enc' }] } };
     const report = await run({ [CARD]: doc(inline) });
