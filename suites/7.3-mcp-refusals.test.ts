@@ -5,6 +5,7 @@ import { acceptSignatureProblems } from '../src/harness/judge-refusal.js';
 import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
 import { cardDocument, keySetDocument } from '../src/scenarios/identities.js';
 import { buildCase, refused, type Kit, type Scenario } from '../src/scenarios/kit.js';
+import { signatureAgentHeader } from '../src/scenarios/request-builder.js';
 import { flip } from '../src/scenarios/signed/credentials.js';
 import { covered, params, sig1, withHeader } from '../src/scenarios/signed/headers.js';
 import { AUTH_CODES, AUTH_ERRORS, type AuthErrorCode } from '../src/spec/auth-errors.js';
@@ -83,10 +84,10 @@ const KINDS: readonly Kind[] = [
   },
   {
     code: AUTH_CODES.signature_agent_invalid,
-    what: 'a plain http Signature-Agent',
+    what: 'a Signature-Agent member naming a key set URL not ending in /.well-known/jwks.json',
     build: (k) => ({
       documents: k.docs(),
-      steps: [k.step(mcp(k, { keySetUrl: k.alice.keySetUrl.replace('https:', 'http:') }), refused(AUTH_CODES.signature_agent_invalid))],
+      steps: [k.step(mcp(k, { signatureAgent: signatureAgentHeader(['sig1'], `${k.alice.agentUrl}/keys.json`) }), refused(AUTH_CODES.signature_agent_invalid))],
     }),
   },
   {
