@@ -10,7 +10,7 @@ import { AGENT_STATES } from '../src/contract/test-control.js';
 import { checkTimeout } from './lib/context.js';
 import { buildCase, Kit, type Scenario } from '../src/scenarios/kit.js';
 import { SIGNED_REQUEST_GROUPS } from '../src/scenarios/signed/index.js';
-import { SCENARIO_LIMITS } from '../src/scenarios/signed/limits.js';
+import { SCENARIO_LIMITS, SCENARIO_RULES } from '../src/scenarios/signed/limits.js';
 import { requirementId } from '../src/spec/ids.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { check, type CheckContext } from './lib/check.js';
@@ -118,7 +118,7 @@ function requirementsOf(id: string): string[] {
     ),
   ];
   const rules = codes.length ? codes.map((code) => requirementId('AUTH', code)) : [REQUIREMENTS.signedRequestAccepted.id];
-  return [...rules, ...(SCENARIO_LIMITS[id] ?? [])];
+  return [...rules, ...(SCENARIO_LIMITS[id] ?? []), ...(SCENARIO_RULES[id] ?? [])];
 }
 
 describe(`7.3 agent authentication over HTTP (${target.description})`, () => {

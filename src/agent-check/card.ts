@@ -1,6 +1,7 @@
 import { AGENT_CHECK_PROBLEMS as P } from '../spec/agent-check.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { CARD_FIELDS } from '../spec/wire.js';
+import { cardKeys } from '../verifier/card.js';
 import { problem, shown, type AgentProblem } from './problems.js';
 
 const RULE = REQUIREMENTS.agentCardSelfNaming.id;
@@ -43,6 +44,16 @@ export function judgeCardDocument(
         RULE,
         at,
         `url is ${shown(card[CARD_FIELDS.url])}; 2.4 wants the agent URL without a trailing slash, exactly "${urls.agentUrl}".${hint}`,
+      ),
+    );
+  }
+  for (const key of cardKeys(card)) {
+    problems.push(
+      problem(
+        P.cardCarriesKey,
+        RULE,
+        at,
+        `The card carries a key at ${key.path} (kty ${shown(key.jwk.kty)}); 2.4: the card "carries no key". Platforms verify with the key set only, so a key named here verifies nothing. Publish it in the key set ("${urls.keySetUrl}") and remove it from the card.`,
       ),
     );
   }

@@ -24,7 +24,7 @@ export function parseChallenge(value: string): { scheme: string; params: Map<str
 }
 
 /** 7.3 / 5.2: the covered components Accept-Signature must name, with content-digest when the request has a body. */
-function acceptSignatureProblems(value: string | undefined, hasBody: boolean): string[] {
+export function acceptSignatureProblems(value: string | undefined, hasBody: boolean): string[] {
   if (value === undefined) return [`the answer carries no ${HEADERS.acceptSignature} header`];
   let dictionary: ReturnType<typeof parseDictionary>;
   try {

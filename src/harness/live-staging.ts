@@ -50,9 +50,10 @@ const REMOVAL_INCIDENTAL = new Set(['continuity-owner-key']);
 
 /**
  * Cases whose platform configuration names only the platform's own bearer-token keys, presenting a token no platform
- * signed (a JWT the agent signed itself): a live deployment has keys of its own, which did not sign it either.
+ * signed (a JWT the agent signed itself, or one its Portal authority issued): a live deployment has keys of its own,
+ * which did not sign it either.
  */
-const OWN_TOKEN_KEYS_ONLY = new Set(['platform-token-self-signed']);
+const OWN_TOKEN_KEYS_ONLY = new Set(['platform-token-self-signed', 'platform-token-portal-authority']);
 
 /**
  * Cases presenting a valid platform token (5.3): live, one the deployment issued itself at its CLI token route (4.7)

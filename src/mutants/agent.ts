@@ -399,6 +399,16 @@ const documents: Mutant[] = [
     agent: { answer: rewrite(at(WELL_KNOWN.agentCard), (a) => setJson(a, { ...jsonOf(a), url: `${String(jsonOf(a)?.url)}/` })) },
   },
   {
+    id: 'agent-card-carries-key',
+    description: 'the agent card carries an Ed25519 key in a jwk member (2.4: it carries no key)',
+    requirements: [R.agentCardSelfNaming.id],
+    agent: {
+      answer: rewrite(at(WELL_KNOWN.agentCard), (a) =>
+        setJson(a, { ...jsonOf(a), jwk: { kty: 'OKP', crv: 'Ed25519', x: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8', use: 'sig' } }),
+      ),
+    },
+  },
+  {
     id: 'agent-card-redirects',
     description: 'the agent card is answered with a redirect',
     requirements: [R.agentDocumentsFetchable.id],

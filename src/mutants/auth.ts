@@ -4,10 +4,13 @@ import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
-import { BEARER_CHALLENGE } from '../spec/wire.js';
+import { PLATFORM_MCP_REQUIREMENTS } from '../spec/platform-mcp.js';
+import { BEARER_CHALLENGE, PLATFORM_ROUTES } from '../spec/wire.js';
 import type { MemoryDocument } from '../fetch/index.js';
-import type { DocumentFetcher } from '../verifier/ports.js';
-import { jsonAnswer, jsonOf, rewrite, setJson, type OpenAnswer } from './answer.js';
+import { PORTAL_AUTHORITY } from '../scenarios/platform-tokens.js';
+import { SIGNED_REQUIREMENTS } from '../spec/signed-requirements.js';
+import type { DocumentFetcher, KeySetCacheEntry } from '../verifier/ports.js';
+import { jsonAnswer, jsonOf, pathOf, rewrite, setJson, type OpenAnswer } from './answer.js';
 import type { Mutant } from './types.js';
 
 /** Section 7.3 (with 5.2, 5.3 and the limits of section 8): faults of the platform's verifier and its refusals. */
@@ -248,6 +251,63 @@ const specific: Mutant[] = [
     description: 'key sets slower than 5 seconds are waited for',
     requirements: [...ids(AUTH_CODES.key_set_unreachable), LIMITS.documentTimeout.id],
     fetcher: { limits: { timeoutMs: 1 << 30 } },
+  },
+  {
+    id: 'mcp-401-accept-signature-where-7-3-asks-only',
+    description:
+      'the MCP endpoint adds Accept-Signature only where 7.3 asks it of every route (missing_credential, signature_coverage_insufficient) and to signature_invalid',
+    requirements: [PLATFORM_MCP_REQUIREMENTS.acceptSignatureOn401.id],
+    platform: {
+      answer: rewrite(
+        (a, r) =>
+          pathOf(r) === PLATFORM_ROUTES.mcp &&
+          refusal()(a) &&
+          !AUTH_ERRORS[codeOf(a) as AuthErrorCode]?.acceptSignature &&
+          codeOf(a) !== AUTH_CODES.signature_invalid,
+        (a) => a.headers.delete(HEADERS.acceptSignature),
+      ),
+    },
+  },
+  {
+    id: 'auth-fetcher-timeout-4-seconds',
+    description: 'key sets and cards slower than 4 seconds are given up on (5.2 allows 5)',
+    requirements: [LIMITS.documentTimeout.id, REQUIREMENTS.signedRequestAccepted.id],
+    fetcher: { limits: { timeoutMs: LIMITS.documentTimeout.value - 1000 } },
+  },
+  {
+    id: 'auth-key-set-never-reread',
+    description: 'a key set once read is used for ever: a key removed from it keeps verifying',
+    requirements: [SIGNED_REQUIREMENTS.keyRemovalRevokes.id, LIMITS.keySetRereadInterval.id, ...ids(AUTH_CODES.signature_key_unknown)],
+    platform: {
+      ports: (ports) => {
+        // Its own store that never drops an entry, each read as if made this very second.
+        const kept = new Map<string, KeySetCacheEntry>();
+        return {
+          ...ports,
+          keySets: {
+            get: (url) => {
+              const entry = kept.get(url);
+              return entry && { ...entry, at: ports.clock.now() };
+            },
+            set: (url, entry) => void kept.set(url, entry),
+          },
+        };
+      },
+    },
+  },
+  {
+    id: 'auth-portal-authority-trusted',
+    description: "the platform also trusts the key set of an agent's Portal authority for its bearer tokens",
+    requirements: [SIGNED_REQUIREMENTS.agentJwtRefused.id, ...ids(AUTH_CODES.platform_token_invalid)],
+    platform: {
+      config: ({ platformToken, ...config }) =>
+        platformToken
+          ? {
+              ...config,
+              platformToken: { agentScope: platformToken.agentScope, keys: { keys: [...platformToken.keys.keys, ...PORTAL_AUTHORITY.keys().keys] } },
+            }
+          : config,
+    },
   },
   {
     id: 'auth-body-cap-off-by-one',

@@ -7,6 +7,14 @@ const ALG = 'EdDSA';
 
 const platformTokenKey: KeyPair = keyFromName('platform-token-signer');
 
+/** An authority an agent runs in Portal mode (5.1): it signs the agent's tokens with its own key, served at {authority}/api/auth/jwks. */
+export const PORTAL_AUTHORITY = Object.freeze({
+  issuer: 'https://portal.agents.example',
+  key: keyFromName('portal-authority-signer'),
+  /** Its key set, as {authority}/api/auth/jwks serves it. */
+  keys: () => ({ keys: [{ ...PORTAL_AUTHORITY.key.publicJwk, kid: PORTAL_AUTHORITY.key.thumbprint, alg: ALG }] }),
+});
+
 export function platformTokenKeys() {
   return { keys: [{ ...platformTokenKey.publicJwk, kid: platformTokenKey.thumbprint, alg: ALG }] };
 }

@@ -12,6 +12,7 @@ export const HEADERS = Object.freeze({
   accept: 'accept',
   allow: 'allow',
   authorization: 'authorization',
+  cookie: 'cookie',
   wwwAuthenticate: 'www-authenticate',
   retryAfter: 'retry-after',
   contentType: 'content-type',

@@ -2,6 +2,7 @@ import { INBAND_REQUIREMENTS } from './inband.js';
 import { PURCHASE_REQUIREMENT_LIST } from './purchase-requirements.js';
 import { SDK_AUTH_REQUIREMENTS } from './sdk-auth.js';
 import { PLATFORM_MCP_REQUIREMENTS } from './platform-mcp.js';
+import { SIGNED_REQUIREMENTS } from './signed-requirements.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from './purchase-method-requirements.js';
 import { PUBLISH_REQUIREMENT_LIST } from './publish-requirements.js';
 import type { RequirementRecord } from './types.js';
@@ -36,7 +37,7 @@ export const REQUIREMENTS = Object.freeze({
   agentCardSelfNaming: r(
     'AGENT-CARD-SELF-NAMING',
     '2.4',
-    'The agent card at {agent_url}/.well-known/agent.json names itself: client_id equal to the card URL, url equal to the agent URL (no trailing slash), and jwks_uri equal to the key set URL or an inline jwks, never both.',
+    'The agent card at {agent_url}/.well-known/agent.json names itself: client_id equal to the card URL, url equal to the agent URL (no trailing slash), and jwks_uri equal to the key set URL or an inline jwks, never both. It carries no key.',
   ),
   agentKeySetRules: r(
     'AGENT-KEY-SET-RULES',
@@ -160,5 +161,6 @@ export const REQUIREMENT_LIST: readonly RequirementRecord[] = Object.freeze([
   ...Object.values(SDK_AUTH_REQUIREMENTS),
   ...Object.values(PURCHASE_METHOD_REQUIREMENTS),
   ...Object.values(PLATFORM_MCP_REQUIREMENTS),
+  ...Object.values(SIGNED_REQUIREMENTS),
   ...PUBLISH_REQUIREMENT_LIST,
 ]);

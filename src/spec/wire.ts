@@ -60,9 +60,16 @@ export const CARD_FIELDS = Object.freeze({ clientId: 'client_id', url: 'url', jw
 export const ED25519_JWK = Object.freeze({ kty: 'OKP', crv: 'Ed25519', use: 'sig' });
 
 /**
- * RFC 9421 Appendix B test keys (2.4: never admitted in a key set). A key set holds Ed25519 keys only,
- * so the B.1.4 Ed25519 key is the one that can appear; it is listed by its public x.
+ * RFC 9421 Appendix B test keys (2.4: "none of the RFC 9421 test keys"), whose private halves the RFC publishes: the
+ * B.1.4 Ed25519 key by its public x, and every Appendix B.1 key by its RFC 7638 thumbprint (test-key-ed25519,
+ * test-key-rsa-pss, test-key-rsa, test-key-ecc-p256), since a key set may also carry an RSA key.
  */
 export const RFC9421_TEST_KEYS = Object.freeze({
   ed25519X: ['JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs'],
+  thumbprints: [
+    'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U',
+    'oD0HwocPBSfpNy5W3bpJeyFGY_IQ_YpqxSjQ3Yd-CLA',
+    'BHj8s0GPnMEQtkaULIM-PLgEhLBbuGUQ1vMxmBWZzEo',
+    'ydQXMtvbsOsZyFir-Y7A8t7fKEM1gbKPvyFkdpu4fvI',
+  ],
 });

@@ -1,7 +1,11 @@
-import { AUTH_ERROR_LIST } from '../spec/auth-errors.js';
+import { AUTH_CODES, AUTH_ERRORS, AUTH_ERROR_LIST } from '../spec/auth-errors.js';
 import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { CARD_MEMORY_TOLERANCE_S } from '../spec/readings.js';
+import { SIGNED_REQUIREMENTS } from '../spec/signed-requirements.js';
+import { cardKeys } from '../verifier/card.js';
+import { refusal } from '../verifier/context.js';
+import { parseJsonDocument, type KeySetJudgeOptions } from '../verifier/key-set.js';
 import { SIGNED_REQUEST_CHECKS, type Check } from '../verifier/order.js';
 import type { Variant } from './types.js';
 
@@ -32,6 +36,49 @@ function cardMemory(seconds: number): Variant {
   };
 }
 
+/** The rules a key set's judgement decides: which sets are valid, and so which requests are verified. */
+const KEY_SET_RULES = [AUTH_ERRORS.key_set_invalid.id, AUTH_ERRORS.signature_key_unknown.id, LIMITS.keysPerKeySet.id, REQUIREMENTS.signedRequestAccepted.id];
+
+function keySets(id: string, description: string, readings: Variant['readings'], options: KeySetJudgeOptions): Variant {
+  return { id, description, readings, requirements: KEY_SET_RULES, platform: { config: (c) => ({ ...c, keySets: { ...c.keySets, ...options } }) } };
+}
+
+/** The rules a covered whole Signature-Agent field decides: coverage, the member it names, and acceptance. */
+const AGENT_FIELD_RULES = [AUTH_ERRORS.signature_coverage_insufficient.id, AUTH_ERRORS.signature_agent_invalid.id, REQUIREMENTS.signedRequestAccepted.id];
+
+function agentField(id: string, description: string, counts: 'member' | 'item'): Variant {
+  return {
+    id,
+    description,
+    readings: ['agentFieldCoveredWhole'],
+    requirements: AGENT_FIELD_RULES,
+    platform: { config: (c) => ({ ...c, agentFieldCovered: counts }) },
+  };
+}
+
+/**
+ * On first sight, refuses an agent whose card carries a key (2.4: "It carries no key") with credential_refused, once
+ * the key set is read: a check inserted in the reference's order.
+ */
+const CARD_CARRYING_KEY_REFUSED: Check = {
+  name: 'card-carries-no-key',
+  codes: [AUTH_CODES.credential_refused],
+  why: 'A variant: a card that breaks 2.4 refuses the agent on first sight.',
+  run: async (ctx) => {
+    const identity = ctx.identity!;
+    if (await ctx.ports.registrations.get(identity.agentUrl)) return undefined;
+    const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
+    const card = fetched.ok ? parseJsonDocument(fetched.body) : undefined;
+    return card?.ok && cardKeys(card.value).length > 0 ? refusal(ctx, AUTH_CODES.credential_refused, 'The agent card carries a key.') : undefined;
+  },
+};
+
+function inserted(check: Check, after: string): readonly Check[] {
+  const at = SIGNED_REQUEST_CHECKS.findIndex((c) => c.name === after) + 1;
+  if (at === 0) throw new Error(`no check named ${after}`);
+  return [...SIGNED_REQUEST_CHECKS.slice(0, at), check, ...SIGNED_REQUEST_CHECKS.slice(at)];
+}
+
 export const VERIFIER_VARIANTS: readonly Variant[] = [
   ordered('order-policy-last', 'refuses a blocked agent only once its signatures verified, after reading its documents', moved('policy', 'signatures')),
   ordered(
@@ -43,4 +90,34 @@ export const VERIFIER_VARIANTS: readonly Variant[] = [
   ordered('order-authority-first', 'checks the authority before any parameter', moved('authority', 'headers-parse')),
   cardMemory(LIMITS.cardRefusalMemory.value - CARD_MEMORY_TOLERANCE_S),
   cardMemory(LIMITS.cardRefusalMemory.value + CARD_MEMORY_TOLERANCE_S),
+  agentField(
+    'agent-field-covers-member',
+    'takes the whole Signature-Agent field, covered without key, for the member keyed by the label when the field holds it',
+    'member',
+  ),
+  agentField('agent-field-one-item', 'counts the whole Signature-Agent field and its member as one signature-agent item covered twice', 'item'),
+  {
+    id: 'card-carrying-key-refused',
+    description: 'refuses an agent whose card carries a key, on first sight, with credential_refused',
+    readings: ['cardCarryingKey'],
+    requirements: [
+      SIGNED_REQUIREMENTS.keysFromKeySet.id,
+      AUTH_ERRORS.signature_key_unknown.id,
+      AUTH_ERRORS.credential_refused.id,
+      REQUIREMENTS.signedRequestAccepted.id,
+    ],
+    platform: { config: (c) => ({ ...c, checks: inserted(CARD_CARRYING_KEY_REFUSED, 'key-set') }) },
+  },
+  keySets(
+    'key-set-unusable-entry-voids-set',
+    'refuses a whole key set (key_set_invalid) for one entry that is no Ed25519 signing key, or an Ed25519 key without use',
+    ['keySetUnusableEntry'],
+    { refuseUnusableEntries: true },
+  ),
+  keySets(
+    'key-set-counts-every-entry',
+    'counts every entry of a key set against the 16 keys of section 8, an RSA key or an unusable entry included',
+    ['keySetRsa'],
+    { countEveryEntry: true },
+  ),
 ];

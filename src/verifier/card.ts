@@ -34,3 +34,28 @@ export function judgeCard(document: unknown, cardUrl: string, agentUrl: string, 
   if (named === undefined) return { ok: false, code: AUTH_CODES.card_key_set_mismatch, description: MESSAGES.cardKeySet(primary, uri) };
   return { ok: true, keySetUrl: named, inlineKeySet: undefined };
 }
+
+/** A key the card carries, and where: `jwk` at a JSON path such as `keys[0]` or `verificationMethod[0].publicKeyJwk`. */
+export interface CardKey {
+  readonly path: string;
+  readonly jwk: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * 2.4: the agent card "carries no key". Every JWK (an object with a string kty) the card holds outside its inline
+ * jwks, which is the key set in the card and not the card's own key. Platforms read keys from the key set only.
+ */
+export function cardKeys(card: unknown): CardKey[] {
+  const found: CardKey[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(item, `${path}[${i}]`);
+    } else if (typeof value === 'object' && value !== null) {
+      const object = value as Record<string, unknown>;
+      if (typeof object.kty === 'string') found.push({ path: path || '(the card itself)', jwk: object });
+      else for (const [name, member] of Object.entries(object)) if (path !== '' || name !== CARD_FIELDS.jwks) walk(member, path ? `${path}.${name}` : name);
+    }
+  };
+  walk(card, '');
+  return found;
+}

@@ -157,19 +157,26 @@ function isAgentMember(c: CoveredComponent): boolean {
   return c.name === HEADERS.signatureAgent && c.params.has('key');
 }
 
-/** Each label covers @method @authority @path @query, content-digest when there is a body, and its own agent member once. */
+/**
+ * Each label covers @method @authority @path @query, content-digest when there is a body, and its own agent member once.
+ * A covered whole Signature-Agent field counts as config.agentFieldCovered says (READING-AGENT-FIELD-COVERED-WHOLE).
+ */
 export function checkCoverage(ctx: SignedContext): CheckResult {
+  const fieldCounts = ctx.config.agentFieldCovered ?? 'field';
   for (const l of ctx.labels) {
     const covered = l.member.covered;
     let member: CoveredComponent | undefined;
     let members = 0;
     // Stryker disable next-line ConditionalExpression: which of two members is kept changes nothing, two are refused just below
     for (const c of covered) if (isAgentMember(c) && members++ === 0) member = c;
-    if (members > 1) return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageAgentTwice(l.label));
+    const wholeField = fieldCounts !== 'field' && coversPlain(covered, HEADERS.signatureAgent);
+    if (members > 1 || (wholeField && member && fieldCounts === 'item'))
+      return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageAgentTwice(l.label));
     let missing: string[] | undefined;
     // Stryker disable next-line ArrayDeclaration: the list's content is for error_description only
     for (const n of REQUIRED_DERIVED) if (!coversPlain(covered, n)) (missing ??= []).push(n);
-    const memberMissing = !member || member.params.get('key') !== l.label;
+    const fieldAsMember = !member && wholeField && fieldCounts === 'member' && ctx.agentDictionary?.has(l.label) === true;
+    const memberMissing = fieldAsMember ? false : !member || member.params.get('key') !== l.label;
     if (missing || memberMissing)
       // Stryker disable next-line ArrayDeclaration: error_description only
       return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageMissing(l.label, missing ?? [], memberMissing));

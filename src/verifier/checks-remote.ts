@@ -38,7 +38,7 @@ async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean)
       at,
     };
   }
-  const judged = judgeKeySet(parsed.value);
+  const judged = judgeKeySet(parsed.value, ctx.config.keySets);
   return judged.ok
     ? { ok: true, keys: judged.keys, at }
     : { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(url, judged.detail), at };
@@ -86,7 +86,7 @@ async function readKeysThroughCard(ctx: SignedContext): Promise<KeySetCacheEntry
   if (card.refusal) return card.refusal;
   ctx.cardChecked = true;
   if (card.keySetUrl) return readKeySet(ctx, card.keySetUrl, false);
-  const judged = judgeKeySet(card.inlineKeySet);
+  const judged = judgeKeySet(card.inlineKeySet, ctx.config.keySets);
   const url = ctx.identity!.cardUrl;
   return judged.ok
     ? { ok: true, keys: judged.keys, at: ctx.now }

@@ -115,15 +115,21 @@ export const AGENT_URL_WHY = {
 /** What is wrong with a key set document (key-set.ts), for error_description. */
 export const KEY_SET_DETAIL = {
   notObject: (index: number) => `keys[${index}] is not an object`,
-  kty: (index: number, kty: unknown) => `keys[${index}] has kty ${JSON.stringify(kty)}; only ${ED25519_JWK.kty} (Ed25519) keys are admitted`,
-  crv: (index: number, crv: unknown) => `keys[${index}] has crv ${JSON.stringify(crv)}; only ${ED25519_JWK.crv} is admitted`,
-  use: (index: number, use: unknown) => `keys[${index}] must say use "${ED25519_JWK.use}", not ${JSON.stringify(use)}`,
+  notEd25519: (index: number, kty: unknown, crv: unknown) =>
+    `keys[${index}] has kty ${JSON.stringify(kty)} and crv ${JSON.stringify(crv)}; only ${ED25519_JWK.kty} ${ED25519_JWK.crv} keys sign requests`,
+  use: (index: number, use: unknown) => `keys[${index}] says use ${JSON.stringify(use)}, not "${ED25519_JWK.use}"`,
+  useMissing: (index: number) => `keys[${index}] has no use member; 2.4 writes use "${ED25519_JWK.use}"`,
   privateKey: (index: number) => `keys[${index}] carries a private key (d); publish the public key only`,
   x: (index: number) => `keys[${index}] has no valid x (32 bytes, base64url)`,
-  testKey: (index: number) => `keys[${index}] is the RFC 9421 test key, which is public and never admitted`,
+  testKey: (index: number) => `keys[${index}] is an RFC 9421 test key, which is public and never admitted`,
+  rsa: (index: number) => `keys[${index}] is an RSA key, which signs no request to the platform`,
+  duplicate: (index: number, thumbprint: string) => `keys[${index}] repeats the key ${thumbprint}`,
+  duplicateKid: (index: number, kid: string) => `keys[${index}] reuses the kid ${JSON.stringify(kid)} of another key`,
   notJsonObject: 'it is not a JSON object',
   noKeysArray: 'it has no "keys" array',
-  noEd25519Key: (entries: number) => (entries ? 'it holds no Ed25519 key' : 'its "keys" array is empty'),
+  noEd25519Key: (entries: number) => (entries ? 'it holds no Ed25519 key usable for signatures' : 'its "keys" array is empty'),
   tooManyKeys: (n: number, max: number) => `it holds ${n} Ed25519 keys; a key set may hold at most ${max}`,
+  tooManyEntries: (entries: number, keys: number, max: number) =>
+    `it holds ${entries} entries (${keys} of them Ed25519 keys usable for signatures); a key set may hold at most ${max} keys`,
   notJson: 'the body is not JSON',
 } as const;

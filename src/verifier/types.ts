@@ -1,4 +1,5 @@
 import type { Check } from './order.js';
+import type { KeySetJudgeOptions } from './key-set.js';
 import type { JSONWebKeySet } from 'jose';
 import type { AuthErrorCode } from '../spec/auth-errors.js';
 import type { ServiceNaming } from '../spec/naming.js';
@@ -42,6 +43,17 @@ export interface VerifierConfig {
    * conformant deployment, as the self-test's variants show. Default SIGNED_REQUEST_CHECKS.
    */
   readonly checks?: readonly Check[];
+  /**
+   * What a covered whole Signature-Agent field (`"signature-agent"` without key) counts for (READING-AGENT-FIELD-COVERED-WHOLE):
+   * `field` (default) a plain header field, beside the member the label must cover; `member` also the member keyed by
+   * the label, when the field holds one; `item` one signature-agent item, so beside the member it is covered twice.
+   */
+  readonly agentFieldCovered?: 'field' | 'member' | 'item';
+  /**
+   * How key sets are judged where the readings leave a choice (READING-KEY-SET-UNUSABLE-ENTRY, READING-KEY-SET-RSA):
+   * by default an entry no verifier can use is passed over and 16 counts the usable Ed25519 keys.
+   */
+  readonly keySets?: KeySetJudgeOptions;
   /** How long a card refusal is remembered, in seconds: "about 10 minutes" (READING-CARD-MEMORY). Default 600. */
   readonly cardRefusalMemorySeconds?: number;
   /** The deployment's own names for Service (X-Service-Owner-Key, realm=service; src/spec/naming.ts); the spec's neutral ones by default. */

@@ -57,9 +57,19 @@ describe('checkAgent', () => {
     expect(codes(await run({ [CARD]: doc({ client_id: CARD, url: AGENT }) }))).toEqual([P.cardKeySetMissing]);
   });
 
+  it('fails a card that carries a key outside its inline jwks (2.4: it carries no key), naming where', async () => {
+    const report = await run({ [CARD]: doc({ ...goodCard, verificationMethod: [{ id: '#k1', publicKeyJwk: key.publicJwk }] }) });
+    expect(report.problems.map((p) => [p.code, p.level, p.requirement])).toEqual([[P.cardCarriesKey, 'error', REQUIREMENTS.agentCardSelfNaming.id]]);
+    expect(report.problems[0]!.message).toContain('verificationMethod[0].publicKeyJwk');
+    const inline = { client_id: CARD, url: AGENT, jwks: { keys: [entry] } };
+    expect(codes(await run({ [CARD]: doc(inline) }))).toEqual([]);
+  });
+
   it('judges an inline jwks as a key set', async () => {
     const inline = { client_id: CARD, url: AGENT, jwks: { keys: [{ ...entry, use: 'enc' }] } };
-    expect(codes(await run({ [CARD]: doc(inline) }))).toEqual([P.keyUseNotSig]);
+    const report = await run({ [CARD]: doc(inline) });
+    expect(codes(report)).toEqual([P.keySetNoUsableKey, P.keyUseNotSig]);
+    expect(report.problems.map((p) => p.level)).toEqual(['error', 'warning']);
   });
 
   it('refuses 17 keys, naming the limit of section 8', async () => {
@@ -70,11 +80,16 @@ describe('checkAgent', () => {
     expect(report.problems[0]!.message).toContain(`at most ${LIMITS.keysPerKeySet.value}`);
   });
 
-  it('refuses the RFC 9421 test key, a private member, a non-Ed25519 key and a missing use, all at once', async () => {
+  it('names the RFC 9421 test key, a private member, a non-Ed25519 key and a missing use, all at once, failing on the first two', async () => {
     const testKey = { kty: 'OKP', crv: 'Ed25519', x: RFC9421_TEST_KEYS.ed25519X[0], use: 'sig' };
     const keys = [testKey, { ...key.privateJwk, use: 'sig' }, { kty: 'EC', crv: 'P-256', x: 'a', y: 'b', use: 'sig' }, { ...key.publicJwk, use: undefined }];
     const report = await run({ [KEYS]: doc({ keys }) });
-    expect(codes(report)).toEqual([P.keyIsTestKey, P.keyPrivate, P.keyNotEd25519, P.keyInvalidX, P.keyUseNotSig]);
+    expect(report.problems.map((p) => [p.code, p.level])).toEqual([
+      [P.keyIsTestKey, 'error'],
+      [P.keyPrivate, 'error'],
+      [P.keyNotEd25519, 'warning'],
+      [P.keyUseMissing, 'warning'],
+    ]);
   });
 
   it('warns about an RSA key without failing the agent', async () => {

@@ -101,6 +101,6 @@ describe('steps at later times on a live target', () => {
     } finally {
       Date.now = realNow;
     }
-    expect(asked).toEqual([c.now, 1000 + 299 - 2, 1001.5 + 2 + 300]);
+    expect(asked).toEqual([c.now, 1000 + 299 - 2, 1001.5 + 2 + 301]);
   });
 });

@@ -1,8 +1,9 @@
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
-import { accepted, refused, type Group, type Kit } from '../kit.js';
-import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../platform-tokens.js';
+import { accepted, allowing, refused, type Group, type Kit } from '../kit.js';
+import { READINGS } from '../../spec/readings.js';
+import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, PORTAL_AUTHORITY, platformToken, platformTokenKeys } from '../platform-tokens.js';
 
 const tokenPlatform = () => ({ token_keys: platformTokenKeys(), token_issuer: PLATFORM_TOKEN_ISSUER, agent_scope: AGENT_SCOPE });
 
@@ -19,6 +20,21 @@ const claims = (k: Kit, extra: Record<string, unknown> = {}) => ({
   scope: AGENT_SCOPE,
   ...extra,
 });
+
+/**
+ * A Payment credential as the platform SDK writes it (7.4): "Payment " and the base64url JSON of the challenge it
+ * answers and its payload. It looks valid; no challenge of the platform's stands behind it.
+ */
+const PAYMENT_TOKEN = `Payment ${Buffer.from(
+  JSON.stringify({
+    challenge: { id: 'ch_conformance', realm: 'platform.example', method: 'card', intent: 'charge', request: 'eyJhbW91bnQiOiIxMDAwIn0' },
+    payload: { spt: 'spt_conformance_0001' },
+  }),
+).toString('base64url')}`;
+/** A session cookie of the kind a browser login leaves. */
+const SESSION_COOKIE = 'session=s%3Aconformance-session.9f8e7d6c5b4a; Path=/';
+
+const badSignature = (k: Kit) => [{ label: 'sig1', key: k.A, tamper: (s: Uint8Array) => flip(s) }];
 
 export const credentials: Group = {
   comment: 'Requests without a signature: no credential, and platform bearer tokens (5.3).',
@@ -74,6 +90,30 @@ export const credentials: Group = {
         documents: {},
         platform: tokenPlatform(),
         steps: [k.step(bare(k, [[HEADERS.authorization, `Bearer ${await platformToken(claims(k), k.A)}`]]), refused(AUTH_CODES.platform_token_invalid))],
+      }),
+    },
+    {
+      id: 'platform-token-portal-authority',
+      description:
+        'a JWT a Portal authority issued to the agent (5.1: this mode cannot authenticate to the platform), carrying the agent-use scope, is not a platform token',
+      flags: ['Bearer'],
+      build: async (k) => ({
+        documents: {},
+        platform: tokenPlatform(),
+        steps: [
+          k.step(
+            bare(k, [
+              [
+                HEADERS.authorization,
+                `Bearer ${await platformToken(
+                  claims(k, { iss: PORTAL_AUTHORITY.issuer, aud: k.alice.agentUrl, scope: `${AGENT_SCOPE} namespace:team`, client_id: 'alice' }),
+                  PORTAL_AUTHORITY.key,
+                )}`,
+              ],
+            ]),
+            allowing(refused(AUTH_CODES.platform_token_invalid), [AUTH_CODES.credential_refused], READINGS.checkOrder),
+          ),
+        ],
       }),
     },
     {
@@ -145,6 +185,45 @@ export const credentials: Group = {
           ],
         };
       },
+    },
+    {
+      id: 'signed-request-ignores-payment-token',
+      description: 'a valid-looking Payment-Authorization beside a bad signature decides nothing: signature_invalid',
+      flags: ['Precedence'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ headers: [[HEADERS.paymentAuthorization, PAYMENT_TOKEN]], labels: badSignature(k) }), refused(AUTH_CODES.signature_invalid)),
+        ],
+      }),
+    },
+    {
+      id: 'signed-request-ignores-cookie',
+      description: 'a session cookie beside a bad signature decides nothing: signature_invalid',
+      flags: ['Precedence'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ headers: [[HEADERS.cookie, SESSION_COOKIE]], labels: badSignature(k) }), refused(AUTH_CODES.signature_invalid))],
+      }),
+    },
+    {
+      id: 'valid-signed-request-beside-cookie-and-payment-token',
+      description: 'a good signature with a session cookie and a Payment-Authorization beside it is accepted: they decide nothing',
+      flags: ['Valid'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              headers: [
+                [HEADERS.cookie, SESSION_COOKIE],
+                [HEADERS.paymentAuthorization, PAYMENT_TOKEN],
+              ],
+            }),
+            accepted(k.alice.agentUrl),
+          ),
+        ],
+      }),
     },
   ],
 };

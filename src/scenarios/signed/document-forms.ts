@@ -16,12 +16,18 @@ const withCard = (k: Kit, document: CaseDocument) => ({ ...k.docs(), [k.alice.ca
 const withMember = (k: Kit, value: string, type: string | null = SIGNATURE_AGENT_TYPES.jwksUri) =>
   k.request({ signatureAgent: signatureAgentHeader(['sig1'], value, type) });
 
-/** A key set of alice's signing key and one entry beside it; the entry alone makes the set invalid under 2.4. */
+/**
+ * A key set of alice's signing key and one entry beside it that no verifier can use: passed over (RFC 7517 section 5),
+ * or the whole set refused key_set_invalid (READING-KEY-SET-UNUSABLE-ENTRY).
+ */
 const keySetWithEntry = (id: string, description: string, entry: (k: Kit) => unknown): Scenario => ({
   id,
-  description: `beside the signing key, ${description}: the set is not a valid key set (2.4), key_set_invalid`,
+  description: `beside the signing key, ${description}: passed over (the request accepted), or the whole set refused key_set_invalid`,
   flags: ['KeySet'],
-  build: (k) => ({ documents: withKeySet(k, keySetDocument([k.A.publicJwk, entry(k)])), steps: [k.step(k.request(), refused(AUTH_CODES.key_set_invalid))] }),
+  build: (k) => ({
+    documents: withKeySet(k, keySetDocument([k.A.publicJwk, entry(k)])),
+    steps: [k.step(k.request(), allowing(accepted(k.alice.agentUrl), [AUTH_CODES.key_set_invalid], READINGS.keySetUnusableEntry))],
+  }),
 });
 
 /** 31 bytes: not an Ed25519 public key (32 bytes, RFC 8037). */
@@ -57,6 +63,18 @@ const keySets: Scenario[] = [
     x: BASE64_X,
   })),
   keySetWithEntry('key-set-entry-x-missing', 'an Ed25519 key without x', (k) => ({ ...k.B.publicJwk, x: undefined })),
+  keySetWithEntry('key-set-entry-use-enc', 'an Ed25519 key whose use is enc, not sig', (k) => ({ ...k.B.publicJwk, use: 'enc' })),
+  {
+    id: 'key-set-signing-key-without-use',
+    description: 'the signing key published without use (2.4 writes use sig): used as it is, or passed over or refused (READING-KEY-SET-UNUSABLE-ENTRY)',
+    flags: ['KeySet'],
+    build: (k) => ({
+      documents: withKeySet(k, keySetDocument([{ ...k.A.publicJwk, use: undefined }])),
+      steps: [
+        k.step(k.request(), allowing(accepted(k.alice.agentUrl), [AUTH_CODES.key_set_invalid, AUTH_CODES.signature_key_unknown], READINGS.keySetUnusableEntry)),
+      ],
+    }),
+  },
 ];
 
 const cards: Scenario[] = [

@@ -9,8 +9,22 @@ import { cardDocument, keyFromName, keySetDocument } from '../identities.js';
 import { accepted, allowing, refused, type Group, type Kit } from '../kit.js';
 import { signatureAgentHeader } from '../request-builder.js';
 
+/**
+ * One second past the key set re-read interval: "read at most once per 5 minutes" allows a read at exactly 300 s and
+ * does not ask one, so a step demanding what only a new read shows comes a second later.
+ */
+const REREAD = LIMITS.keySetRereadInterval.value + 1;
+
 /** The RFC 9421 Appendix B.1.4 public key: published test material, never admitted (2.4). */
 const RFC9421_TEST_KEY = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', use: 'sig' };
+
+/** A public RSA key, which 2.4 lets a key set carry between SDK agents. */
+const RSA_PUBLIC_KEY = {
+  kty: 'RSA',
+  e: 'AQAB',
+  n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+  use: 'sig',
+};
 
 const withKeySet = (k: Kit, document: CaseDocument) => ({ ...k.docs(), [k.alice.keySetUrl]: document });
 const withCard = (k: Kit, document: CaseDocument) => ({ ...k.docs(), [k.alice.cardUrl]: document });
@@ -50,6 +64,15 @@ export const documents: Group = {
       build: (k) => ({
         documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value + 1000 }),
         steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
+      }),
+    },
+    {
+      id: 'key-set-answered-in-4500-ms',
+      description: 'a key set answered after 4.5 s, within the 5 s of the fetch rules, is read',
+      flags: ['FetchRules', 'Boundary', 'Valid'],
+      build: (k) => ({
+        documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value - 500 }),
+        steps: [k.step(k.request(), accepted(k.alice.agentUrl))],
       }),
     },
     {
@@ -117,20 +140,21 @@ export const documents: Group = {
       description: 'a key set holding an RSA key beside the Ed25519 key that signed: accepted (2.4 allows it between SDK agents)',
       flags: ['KeySet', 'Valid'],
       build: (k) => ({
-        documents: withKeySet(
-          k,
-          keySetDocument([
-            k.A.publicJwk,
-            {
-              kty: 'RSA',
-              e: 'AQAB',
-              n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
-              use: 'sig',
-            },
-          ]),
-        ),
+        documents: withKeySet(k, keySetDocument([k.A.publicJwk, RSA_PUBLIC_KEY])),
         steps: [k.step(k.request(), accepted(k.alice.agentUrl))],
       }),
+    },
+    {
+      id: 'key-set-16-keys-and-rsa',
+      description: '16 Ed25519 keys and an RSA key: accepted (16 counts the Ed25519 keys), or key_set_invalid (section 8 counts 17 keys; READING-KEY-SET-RSA)',
+      flags: ['KeySet', 'Boundary'],
+      build: (k) => {
+        const extra = Array.from({ length: 15 }, (_, i) => keyFromName(`filler-${i}`).publicJwk);
+        return {
+          documents: withKeySet(k, keySetDocument([...extra, k.A.publicJwk, RSA_PUBLIC_KEY])),
+          steps: [k.step(k.request(), allowing(accepted(k.alice.agentUrl), [AUTH_CODES.key_set_invalid], READINGS.keySetRsa))],
+        };
+      },
     },
     {
       id: 'key-set-use-enc',
@@ -319,6 +343,34 @@ export const documents: Group = {
       }),
     },
     {
+      id: 'card-carries-key-signed-by-it',
+      description: "first sight: the card also carries a key (keys: [bob's]) the key set does not, and the request is signed with it: refused",
+      flags: ['Card', 'KeySelection'],
+      build: (k) => ({
+        documents: withCard(k, cardDocument(k.alice, { keys: [k.B.publicJwk] })),
+        steps: [
+          k.step(
+            k.request({ labels: [{ label: 'sig1', key: k.B }] }),
+            allowing(refused(AUTH_CODES.signature_key_unknown), [AUTH_CODES.credential_refused], READINGS.cardCarryingKey),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'card-cimd-carries-key-signed-by-it',
+      description: "type=cimd: the card names the key set and also carries a key (jwk: bob's) the set does not; the request is signed with it: refused",
+      flags: ['Card', 'Cimd', 'KeySelection'],
+      build: (k) => ({
+        documents: withCard(k, cardDocument(k.alice, { jwk: k.B.publicJwk })),
+        steps: [
+          k.step(
+            k.request({ signatureAgent: signatureAgentHeader(['sig1'], k.alice.cardUrl, SIGNATURE_AGENT_TYPES.cimd), labels: [{ label: 'sig1', key: k.B }] }),
+            allowing(refused(AUTH_CODES.signature_key_unknown), [AUTH_CODES.credential_refused], READINGS.cardCarryingKey),
+          ),
+        ],
+      }),
+    },
+    {
       id: 'card-refusal-remembered',
       description: 'a card refusal is remembered about 10 minutes: a fixed card is not read 9 minutes on, and is read again 11 minutes on',
       flags: ['Card', 'Caching', 'Boundary'],
@@ -348,7 +400,7 @@ export const documents: Group = {
         steps: [
           k.step(k.request(), refused(AUTH_CODES.key_set_unreachable)),
           k.step(k.request({ created: k.now + 299, expires: k.now + 359 }), refused(AUTH_CODES.key_set_unreachable), { at: k.now + 299, documents: k.docs() }),
-          k.step(k.request({ created: k.now + 300, expires: k.now + 360 }), accepted(k.alice.agentUrl), { at: k.now + 300 }),
+          k.step(k.request({ created: k.now + REREAD, expires: k.now + REREAD + 60 }), accepted(k.alice.agentUrl), { at: k.now + REREAD }),
         ],
       }),
     },
@@ -379,11 +431,11 @@ export const documents: Group = {
                 { label: 'sig1', key: k.A },
                 { label: 'sig2', key: k.A2 },
               ],
-              created: k.now + 300,
-              expires: k.now + 360,
+              created: k.now + REREAD,
+              expires: k.now + REREAD + 60,
             }),
             accepted(k.alice.agentUrl),
-            { at: k.now + 300 },
+            { at: k.now + REREAD },
           ),
         ],
       }),

@@ -123,6 +123,15 @@ const limits: Scenario[] = [
     }),
   },
   {
+    id: 'fetch-card-answered-in-4500-ms',
+    description: 'first sight: a card answered after 4.5 s, within the 5 s of the fetch rules, is read',
+    flags: ['Card', 'FetchRules', 'Boundary', 'Valid'],
+    build: (k) => ({
+      documents: { ...k.docs(), [k.alice.cardUrl]: { ...cardDocument(k.alice), delay_ms: LIMITS.documentTimeout.value - 500 } },
+      steps: [k.step(k.request(), accepted(k.alice.agentUrl))],
+    }),
+  },
+  {
     id: 'fetch-card-not-json',
     description: 'first sight: a card whose body is not JSON is not read',
     flags: ['Card', 'FetchRules'],

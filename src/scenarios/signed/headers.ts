@@ -119,6 +119,15 @@ export const headers: Group = {
       }),
     },
     {
+      id: 'malformed-signature-65-bytes',
+      description: 'a signature of 65 bytes (the 64 valid ones and one more)',
+      flags: ['Malformed', 'Boundary'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { tamper: (s) => new Uint8Array([...s, 0]) })] }), refused(AUTH_CODES.signature_malformed))],
+      }),
+    },
+    {
       id: 'malformed-disallowed-component',
       description: 'covering @query-param, which the profile does not allow',
       flags: ['Malformed'],
@@ -189,6 +198,15 @@ export const headers: Group = {
       }),
     },
     {
+      id: 'params-created-missing',
+      description: 'no created parameter',
+      flags: ['Params'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { created: null }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
+    },
+    {
       id: 'params-expires-missing',
       description: 'no expires parameter',
       flags: ['Params'],
@@ -204,6 +222,31 @@ export const headers: Group = {
       build: (k) => ({
         documents: k.docs(),
         steps: [k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: '"alice-key-1"' }) })] }), refused(AUTH_CODES.signature_params_invalid))],
+      }),
+    },
+    {
+      id: 'params-keyid-42-characters',
+      description: "a keyid of 42 characters: the key's thumbprint with its last character cut",
+      flags: ['Params', 'Boundary'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { params: params(k, { keyid: `"${k.A.thumbprint.slice(0, -1)}"` }) })] }),
+            refused(AUTH_CODES.signature_params_invalid),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'params-keyid-44-characters',
+      description: "a keyid of 44 characters: the key's thumbprint with one more base64url character",
+      flags: ['Params', 'Boundary'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(k.request({ labels: [sig1(k, { params: params(k, { keyid: `"${k.A.thumbprint}A"` }) })] }), refused(AUTH_CODES.signature_params_invalid)),
+        ],
       }),
     },
     {

@@ -1,4 +1,5 @@
 import { LIMITS } from '../../spec/limits.js';
+import { SIGNED_REQUIREMENTS as R } from '../../spec/signed-requirements.js';
 
 /**
  * The limits of section 8 each signed-request scenario puts to the test (at or just past the boundary), so the
@@ -19,6 +20,12 @@ export const SCENARIO_LIMITS: Readonly<Record<string, readonly string[]>> = Obje
   'fetch-card-over-64-kib': [LIMITS.documentSize.id],
   'fetch-card-slow': [LIMITS.documentTimeout.id],
   'params-keyid-not-thumbprint': [LIMITS.thumbprintLength.id],
+  'params-keyid-42-characters': [LIMITS.thumbprintLength.id],
+  'params-keyid-44-characters': [LIMITS.thumbprintLength.id],
+  'malformed-signature-65-bytes': [LIMITS.signatureSize.id],
+  'key-set-answered-in-4500-ms': [LIMITS.documentTimeout.id],
+  'fetch-card-answered-in-4500-ms': [LIMITS.documentTimeout.id],
+  'key-removed-refused-after-reread': [LIMITS.keySetRereadInterval.id],
   'malformed-signature-63-bytes': [LIMITS.signatureSize.id],
   'body-exactly-4-mib': [LIMITS.signedRequestBody.id],
   'body-too-large-by-one': [LIMITS.signedRequestBody.id],
@@ -26,6 +33,7 @@ export const SCENARIO_LIMITS: Readonly<Record<string, readonly string[]>> = Obje
   'key-set-slow': [LIMITS.documentTimeout.id],
   'key-set-16-keys': [LIMITS.keysPerKeySet.id],
   'key-set-17-keys': [LIMITS.keysPerKeySet.id],
+  'key-set-16-keys-and-rsa': [LIMITS.keysPerKeySet.id],
   'throttle-thirty-failures': [LIMITS.failedSignatures.id],
   'throttle-per-address-and-window': [LIMITS.failedSignatures.id, LIMITS.failedSignaturesWindow.id],
   'throttle-failures-age-out': [LIMITS.failedSignatures.id, LIMITS.failedSignaturesWindow.id],
@@ -33,4 +41,17 @@ export const SCENARIO_LIMITS: Readonly<Record<string, readonly string[]>> = Obje
   'key-set-failure-cached': [LIMITS.keySetRereadInterval.id],
   'key-set-success-cached': [LIMITS.keySetRereadInterval.id],
   'card-refusal-remembered': [LIMITS.cardRefusalMemory.id],
+});
+
+/** The rules beyond a 7.3 code that a signed-request scenario puts to the test (src/spec/signed-requirements.ts). */
+export const SCENARIO_RULES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  'card-carries-key-signed-by-it': [R.keysFromKeySet.id],
+  'card-cimd-carries-key-signed-by-it': [R.keysFromKeySet.id],
+  'key-removed-refused-after-reread': [R.keyRemovalRevokes.id],
+  'signed-request-ignores-valid-bearer': [R.signatureInputDecides.id],
+  'signed-request-ignores-payment-token': [R.signatureInputDecides.id],
+  'signed-request-ignores-cookie': [R.signatureInputDecides.id],
+  'valid-signed-request-beside-cookie-and-payment-token': [R.signatureInputDecides.id],
+  'platform-token-self-signed': [R.agentJwtRefused.id],
+  'platform-token-portal-authority': [R.agentJwtRefused.id],
 });

@@ -7,18 +7,21 @@ import { covered, params, sig1, withHeader } from './headers.js';
 
 /**
  * Requests breaking two rules at once. The spec gives no order (READING-CHECK-ORDER): the reference answers the code
- * of the check it runs first (src/verifier/order.ts), and the code of the other rule broken conforms as well.
+ * of the check it runs first (src/verifier/order.ts), and the code of the other rule broken conforms as well. The ids
+ * name the reference's order and stay as they are (reports and self-test trials key on them); the descriptions say
+ * what each check demands, which is either code.
  */
 const either = (code: Parameters<typeof refused>[0], other: Parameters<typeof refused>[0]) => allowing(refused(code), [other], READINGS.checkOrder);
 /** Whether a refused request spent its nonce is open too (READING-REFUSED-NONCE). */
 const orSpent = (expect: ReturnType<typeof refused>) => allowing(expect, [AUTH_CODES.signature_replayed], READINGS.refusedNonce);
 
 export const precedence: Group = {
-  comment: 'Precedence: a request breaking two rules gets the code of either; the reference answers the one it checks first.',
+  comment:
+    'Two rules broken at once: the request is refused with the code of either (READING-CHECK-ORDER); no order is demanded, except that too_many_failed_signatures comes before reading.',
   scenarios: [
     {
       id: 'precedence-params-before-size',
-      description: 'a bad keyid and a 63-byte signature: parameters are checked first',
+      description: 'a bad keyid and a 63-byte signature at once: refused, signature_params_invalid or signature_malformed',
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(),
@@ -32,7 +35,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-expired-before-authority',
-      description: 'expired and signed for another host: expiry wins',
+      description: 'expired and signed for another host at once: refused, signature_expired or signature_authority_mismatch',
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(),
@@ -46,7 +49,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-authority-before-coverage',
-      description: 'another host and an uncovered @query: authority wins',
+      description: 'signed for another host with @query uncovered: refused, signature_authority_mismatch or signature_coverage_insufficient',
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(),
@@ -60,7 +63,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-coverage-before-agent-url',
-      description: 'an uncovered body and an http Signature-Agent: coverage wins',
+      description: 'an uncovered body and an http Signature-Agent at once: refused, signature_coverage_insufficient or signature_agent_invalid',
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(),
@@ -74,7 +77,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-digest-before-key-set',
-      description: 'a wrong digest and an unreachable key set: the local digest check wins, nothing is fetched',
+      description: 'a wrong Content-Digest and an unreachable key set at once: refused, content_digest_mismatch or key_set_unreachable',
       flags: ['Precedence'],
       build: (k) => ({
         documents: { ...k.docs(), [k.alice.keySetUrl]: { status: 404, body: '' } },
@@ -92,7 +95,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-key-unknown-before-invalid',
-      description: 'an unknown keyid and a broken signature: the key is looked up first',
+      description: 'an unknown keyid and a broken signature at once: refused, signature_key_unknown or signature_invalid',
       flags: ['Precedence'],
       build: (k) => ({
         documents: k.docs(k.alice, [k.B]),
@@ -101,7 +104,8 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-invalid-before-replay',
-      description: 'a forged request reusing a spent nonce is signature_invalid, and does not spend anything',
+      description:
+        'a forged request reusing a spent nonce is refused (signature_invalid or signature_replayed); a forged one with a fresh nonce is signature_invalid, and the genuine request with that nonce after it is accepted (or signature_replayed, READING-REFUSED-NONCE)',
       flags: ['Precedence', 'Replay'],
       build: (k) => ({
         documents: k.docs(),
@@ -118,7 +122,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-replay-before-card',
-      description: 'first sight with a bad card: the replayed request is a replay, the card is never read again for it',
+      description: 'first sight with a card that answers 404, then the same request again: card_unreachable, then signature_replayed or card_unreachable again',
       flags: ['Precedence', 'Replay', 'Card'],
       build: (k) => {
         const request = k.request();
@@ -133,7 +137,7 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-continuity-before-replay',
-      description: 'a registered agent signing only with a new key and a spent nonce: continuity is answered',
+      description: 'a registered agent signing only with a new key and reusing a spent nonce: refused, key_continuity_required or signature_replayed',
       flags: ['Precedence', 'Continuity'],
       build: (k) => ({
         documents: k.docs(k.alice, [k.A, k.A2]),
@@ -149,7 +153,8 @@ export const precedence: Group = {
     },
     {
       id: 'precedence-throttle-before-everything',
-      description: 'a throttled address gets too_many_failed_signatures even for a malformed request',
+      description:
+        'after 30 malformed requests from one address, the next, whose route read its body first, is refused too_many_failed_signatures: refused before reading, so before request_body_consumed',
       flags: ['Precedence', 'Throttle'],
       build: (k) => {
         const bad = () =>

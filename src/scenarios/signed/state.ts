@@ -5,6 +5,12 @@ import type { CaseStep } from '../../cases/types.js';
 import { accepted, refused, type Group, type Kit } from '../kit.js';
 import { flip } from './credentials.js';
 
+/**
+ * One second past the key set re-read interval: "read at most once per 5 minutes" allows a read at exactly 300 s and
+ * does not ask one, so a step demanding what only a new read shows comes a second later.
+ */
+const REREAD = LIMITS.keySetRereadInterval.value + 1;
+
 const OWNER_KEY = 'owner-key-4f1c2a9e';
 /** One address per throttle case: a live deployment keeps counting an address from one case into the next minute. */
 const THROTTLED = '198.51.100.7';
@@ -120,6 +126,32 @@ export const state: Group = {
           k.step(k.request({ nonce: () => 'same-nonce', keySetUrl: k.bob.keySetUrl, labels: [{ label: 'sig1', key: k.B }] }), accepted(k.bob.agentUrl)),
         ],
       }),
+    },
+    {
+      id: 'key-removed-refused-after-reread',
+      description:
+        'key removal is the revocation lever: a key taken out of the key set still verifies within the 5-minute read window, and is signature_key_unknown once the set is read again; the key left in it still signs',
+      flags: ['KeySelection', 'Caching', 'KeyRotation'],
+      build: (k) => {
+        const both = [
+          { label: 'sig1', key: k.A },
+          { label: 'sig2', key: k.A2 },
+        ];
+        return {
+          documents: k.docs(k.alice, [k.A, k.A2]),
+          steps: [
+            k.step(k.request({ labels: both }), accepted(k.alice.agentUrl)),
+            k.step(k.request({ created: k.now + 100, expires: k.now + 160 }), accepted(k.alice.agentUrl), {
+              at: k.now + 100,
+              documents: k.docs(k.alice, [k.A2]),
+            }),
+            k.step(k.request({ created: k.now + REREAD, expires: k.now + REREAD + 60 }), refused(AUTH_CODES.signature_key_unknown), { at: k.now + REREAD }),
+            k.step(k.request({ created: k.now + REREAD, expires: k.now + REREAD + 60, labels: [{ label: 'sig1', key: k.A2 }] }), accepted(k.alice.agentUrl), {
+              at: k.now + REREAD,
+            }),
+          ],
+        };
+      },
     },
     {
       id: 'continuity-new-key-alone',

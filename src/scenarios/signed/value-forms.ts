@@ -5,7 +5,7 @@ import { HEADERS } from '../../spec/headers.js';
 import { READINGS } from '../../spec/readings.js';
 import { SIGNATURE_AGENT_TYPES } from '../../spec/wire.js';
 import { accepted, allowing, refused, type Group } from '../kit.js';
-import { defaultCovered } from '../request-builder.js';
+import { defaultCovered, signatureAgentHeader } from '../request-builder.js';
 import { covered, params, sig1 } from './headers.js';
 
 /** A nonce written as a Token (letters and digits only, led by a letter), fresh per request as any nonce. */
@@ -141,12 +141,51 @@ export const valueForms: Group = {
       }),
     },
     {
+      // The id predates READING-AGENT-FIELD-COVERED-WHOLE and stays: reports and self-test trials key on it.
       id: 'valid-agent-field-covered-whole',
-      description: 'the whole Signature-Agent field covered as a plain header field, beside its member: accepted',
-      flags: ['Valid', 'Coverage'],
+      description:
+        'the whole Signature-Agent field covered as a plain header field beside its member: accepted, or refused as the member signed twice (READING-AGENT-FIELD-COVERED-WHOLE)',
+      flags: ['Coverage'],
       build: (k) => ({
         documents: k.docs(),
-        steps: [k.step(k.request({ labels: [sig1(k, { covered: [...covered(), `"${HEADERS.signatureAgent}"`] })] }), accepted(k.alice.agentUrl))],
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { covered: [...covered(), `"${HEADERS.signatureAgent}"`] })] }),
+            allowing(accepted(k.alice.agentUrl), [AUTH_CODES.signature_coverage_insufficient], READINGS.agentFieldCoveredWhole),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'coverage-agent-field-instead-of-member',
+      description:
+        'the whole Signature-Agent field covered instead of its member signature-agent;key="sig1": refused, or accepted as that member (READING-AGENT-FIELD-COVERED-WHOLE)',
+      flags: ['Coverage'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({ labels: [sig1(k, { covered: [...covered().slice(0, -1), `"${HEADERS.signatureAgent}"`] })] }),
+            allowing(refused(AUTH_CODES.signature_coverage_insufficient), [null], READINGS.agentFieldCoveredWhole),
+          ),
+        ],
+      }),
+    },
+    {
+      id: 'coverage-agent-field-without-member-of-label',
+      description: 'the whole Signature-Agent field covered, its only member keyed agent2, not by the label sig1: refused',
+      flags: ['Coverage', 'SignatureAgent'],
+      build: (k) => ({
+        documents: k.docs(),
+        steps: [
+          k.step(
+            k.request({
+              signatureAgent: signatureAgentHeader(['agent2'], k.alice.keySetUrl),
+              labels: [sig1(k, { covered: [...covered().slice(0, -1), `"${HEADERS.signatureAgent}"`] })],
+            }),
+            allowing(refused(AUTH_CODES.signature_coverage_insufficient), [AUTH_CODES.signature_agent_invalid], READINGS.agentFieldCoveredWhole),
+          ),
+        ],
       }),
     },
     {

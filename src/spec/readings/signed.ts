@@ -33,17 +33,38 @@ export const SIGNED_READINGS = {
       reference: 'key_set_unreachable for both: the fetch rules name the size and the JSON body, so such a document was never read as a key set.',
     },
   ),
-  keySetRsa: reading('READING-KEY-SET-RSA', ['2.4'], 'A key set that carries an RSA key beside its Ed25519 keys', {
-    text: '2.4: "Entries are Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16 … Between SDK agents a key set may also carry an RSA key."',
+  keySetRsa: reading('READING-KEY-SET-RSA', ['2.4', '8'], 'A key set that carries an RSA key beside its Ed25519 keys', {
+    text: '2.4: "Entries are Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16 … Between SDK agents a key set may also carry an RSA key." Section 8: "Keys per key set | 16". Whether the 16 counts the Ed25519 keys or every entry is not said.',
+    accepted: `The key set is a valid one: a request signed with one of its Ed25519 keys is accepted. The text allows the RSA key, so refusing the whole set for it is not a reading it leaves open. With ${LIMITS.keysPerKeySet.value} Ed25519 keys beside the RSA key the set holds ${LIMITS.keysPerKeySet.value + 1} keys: acceptance, or key_set_invalid (section 8 counting every key, as the platform SDK's verifier counts every entry).`,
+    reference: `Ignores the RSA key and verifies with the Ed25519 keys; ${LIMITS.keysPerKeySet.value} counts the Ed25519 signing entries, and check-agent warns when a set holds more entries than that in all.`,
+  }),
+  keySetUnusableEntry: reading('READING-KEY-SET-UNUSABLE-ENTRY', ['2.4', '7.3'], 'A key set entry no verifier can use, beside the signing key', {
+    text: '2.4: "Entries are Ed25519 public keys (kty OKP, crv Ed25519, use sig), at most 16, and none of the RFC 9421 test keys." 7.3: key_set_invalid "Not a valid key set under 2.4". Whether one entry that is no Ed25519 signing key (null, X25519, EC, an x that is not 32 bytes of base64url, use enc, no use at all) voids the set or is passed over is not said.',
+    standard:
+      'RFC 7517 section 5: "Implementations SHOULD ignore JWKs within a JWK Set that use "kty" (key type) values that are not understood by them, that are missing required members, or for which values are out of the supported ranges." RFC 7517 section 4.2: "use" is OPTIONAL.',
     accepted:
-      'The key set is a valid one: a request signed with one of its Ed25519 keys is accepted. The text allows the RSA key, so refusing the whole set is not a reading it leaves open.',
-    reference: 'Ignores the RSA key and verifies with the Ed25519 keys.',
+      'A request signed with a good key of the set is accepted, or refused key_set_invalid. A signing key published without use: accepted, or refused key_set_invalid or signature_key_unknown (the entry passed over). A published private key (d) and an RFC 9421 test key are never passed over: 2.4 names public keys and no test key, so such a set is refused key_set_invalid; so is a set left with no Ed25519 signing key.',
+    reference:
+      "Passes over an entry it cannot use, as RFC 7517 asks and as the platform SDK's verifier does, and uses an Ed25519 key without use; check-agent warns about each such entry, since a platform reading 2.4 strictly refuses the whole set.",
   }),
   legacySignatureAgent: reading('READING-LEGACY-SIGNATURE-AGENT', ['5.2', '7.3'], "A Signature-Agent sent as a bare string (the platform SDK's legacy form)", {
     text: '5.2: "Signature-Input and Signature are structured-field dictionaries with one member per label" and the Signature-Agent member is "covered exactly once as signature-agent;key=<label>"; a bare string has no member to key.',
     accepted: 'Refused, with signature_malformed, signature_agent_invalid or signature_coverage_insufficient: the string breaks the conditions of all three.',
     reference: 'signature_malformed, as for any header that is not the dictionary 5.2 asks for.',
   }),
+  agentFieldCoveredWhole: reading(
+    'READING-AGENT-FIELD-COVERED-WHOLE',
+    ['5.2', '7.3'],
+    'The whole Signature-Agent field covered, beside or instead of its member',
+    {
+      text: '5.2: "Covered components: @method, @authority, @path, @query, content-digest (when there is a body), and the Signature-Agent member, covered exactly once as signature-agent;key=<label>. Only these and plain header fields may be covered." 7.3: signature_coverage_insufficient "… missing content-digest or Signature-Agent member". Whether "exactly once" counts the member\'s value signed again inside the whole field, and whether the field covered whole stands for the member, is not said.',
+      standard:
+        'RFC 9421 section 2.1.2: a Dictionary member is covered with the key parameter; a field covered without it is covered whole, its value (every member) in the signature base.',
+      accepted:
+        "The whole field covered beside the member: accepted (the member is covered once as signature-agent;key=<label>, the field is a plain header field), or refused signature_coverage_insufficient (the member's value is then signed twice; the platform SDK's verifier takes exactly one signature-agent item). The whole field covered instead of the member: refused signature_coverage_insufficient (the member is not covered as signature-agent;key=<label>), or accepted as the member keyed by the label when the field holds one (its value is signed within the field). A field without a member keyed by the label is refused either way: signature_coverage_insufficient or signature_agent_invalid.",
+      reference: 'Accepts the field beside the member, and refuses it in place of the member: 5.2 names the form the member is covered in.',
+    },
+  ),
   coveredFieldAbsent: reading('READING-COVERED-FIELD-ABSENT', ['5.2', '7.3'], 'A covered header field the request does not carry', {
     text: '5.2: "Only these and plain header fields may be covered"; 7.3 names no code for a covered field that is absent, except content-digest ("missing although covered": content_digest_mismatch).',
     standard: 'RFC 9421 section 2.5: a signature base cannot be created when a covered component is missing, and verification fails.',
@@ -82,6 +103,12 @@ export const SIGNED_READINGS = {
     accepted:
       'Every Ed25519 key of every agent served on the origin (an agent at /agents/NAME), each thumbprint once. Agents that only registered by signing requests publish their keys at their own origin; listing them too, or not, both conform.',
     reference: 'Lists the agents it hosts only: a directory describes the signers of its own origin.',
+  }),
+  cardCarryingKey: reading('READING-CARD-CARRYING-KEY', ['2.4', '7.3'], 'A request signed with a key only the agent card names', {
+    text: '2.4: "Agent card: JSON at {agent_url}/.well-known/agent.json. It carries no key." 7.3 names no code for a card that carries one.',
+    accepted:
+      'Refused: signature_key_unknown (no key in the key set has that thumbprint), or credential_refused ("covers several conditions without saying which": the card, which breaks 2.4, refused on first sight). Never accepted: the key set is where keys are read.',
+    reference: "signature_key_unknown: keys come from the key set (or the card's inline jwks) only; no other member of the card is read for keys.",
   }),
   cardMemory: reading('READING-CARD-MEMORY', ['5.2', '8'], 'How long a card refusal is remembered', {
     text: `5.2: "A card refusal is remembered about 10 minutes per agent URL"; section 8: "Card refusal memory | about 10 minutes".`,
