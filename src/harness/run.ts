@@ -104,17 +104,28 @@ function suiteFiles(sections: readonly string[]): string[] {
 
 type Plan = { readonly files: readonly string[]; readonly selection: readonly string[] } | { readonly problem: string };
 
+/** Checks outside the sections' own files that name a requirement of one of the sections. */
+function checksOfSectionsElsewhere(index: CheckIndex, sections: readonly string[], sectionFiles: readonly string[]) {
+  const own = new Set(sectionFiles.map((f) => relative(PACKAGE_ROOT, f)));
+  const inSections = (section: string) => sections.some((s) => section === s || section.startsWith(`${s}.`));
+  const requirements = new Set(CATALOGUE.filter((r) => inSections(r.section)).map((r) => r.id));
+  return index.checks.filter((c) => !own.has(c.file) && c.requirements.some((r) => requirements.has(r)));
+}
+
 /**
- * Which suite files a run loads, and which checks of them it declares. A section selects its files whole; a
- * requirement id or check id selects the checks that carry it, found in suites/checks.json, so only their files
- * load. A selection that names nothing known is refused before any file loads.
+ * Which suite files a run loads, and which checks of them it declares. A section selects its files whole, and the
+ * checks of other files that name a requirement of the section; a requirement id or check id selects the checks that
+ * carry it, found in suites/checks.json, so only their files load. A selection that names nothing known is refused
+ * before any file loads.
  */
-function plan(only: readonly string[], index: CheckIndex | undefined): Plan {
+export function planRun(only: readonly string[], index: CheckIndex | undefined): Plan {
   const sections = only.filter((o) => SECTION.test(o));
   const ids = only.filter((o) => !SECTION.test(o));
   const sectionFiles = sections.length ? suiteFiles(sections) : [];
   if (sections.length && sectionFiles.length === 0) return { problem: `no suite covers section ${sections.join(', ')}` };
-  if (ids.length === 0) return { files: sections.length ? sectionFiles : suiteFiles([]), selection: [] };
+  // A section's rules are also judged by checks in other files (the agent card of 2.4 by 4.3): they join the selection.
+  const elsewhere = index && sections.length ? checksOfSectionsElsewhere(index, sections, sectionFiles) : [];
+  if (ids.length === 0 && elsewhere.length === 0) return { files: sections.length ? sectionFiles : suiteFiles([]), selection: [] };
   if (!index) return { files: suiteFiles(sections), selection: ids };
   const known = new Set([...CATALOGUE.map((r) => r.id), ...index.checks.map((c) => c.id)]);
   for (const id of ids) {
@@ -122,11 +133,12 @@ function plan(only: readonly string[], index: CheckIndex | undefined): Plan {
     const near = closestWord(id, [...known]);
     return { problem: `${id} is neither a requirement id nor a check id${near ? ` (did you mean ${near}?)` : ''}; the selection selects no check` };
   }
-  const byId = indexedSelection(index, ids);
-  if (byId.length === 0)
+  const named = indexedSelection(index, ids);
+  const byId = [...named, ...elsewhere];
+  if (ids.length && named.length === 0)
     return { problem: `the selection ${ids.join(' ')} selects no check: no check names ${ids.length > 1 ? 'these requirements' : 'this requirement'} yet` };
   const inSections = sectionFiles.map((f) => relative(PACKAGE_ROOT, f));
-  const selection = [...ids, ...index.checks.filter((c) => inSections.includes(c.file)).map((c) => c.id)];
+  const selection = [...ids, ...elsewhere.map((c) => c.id), ...index.checks.filter((c) => inSections.includes(c.file)).map((c) => c.id)];
   const files = [...new Set([...byId.map((c) => c.file), ...inSections])].map((f) => join(PACKAGE_ROOT, f));
   return { files, selection };
 }
@@ -202,7 +214,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (options.selfTest && (options.live || options.agentUrl))
     return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url and --agent-url' };
   const index = readCheckIndex(PACKAGE_ROOT);
-  const planned = plan(only, index);
+  const planned = planRun(only, index);
   if ('problem' in planned) return { exitCode: 2, report: null, runDir: null, problem: planned.problem };
   let expected: ExpectedFailures | undefined;
   try {

@@ -212,9 +212,12 @@ export function judgeSelfTest(input: SelfTestInput): SelfTestSummary {
   };
 }
 
-/** Each variant tried by the checks of the run: it must pass every one of them. A whole run must try every variant. */
+/**
+ * Each variant tried by the checks of the run: it must pass every one of them. A whole run must try every variant; a
+ * selection judges those its checks ran against (a variant whose checks there all report not-run is outside it).
+ */
 function judgeVariants(input: SelfTestInput): VariantOutcome[] {
-  const tried = new Set(input.variantTrials.map((t) => t.variant));
+  const tried = new Set(input.variantTrials.filter((t) => t.outcome !== 'not-run').map((t) => t.variant));
   return input.variants
     .filter((v) => tried.has(v.id) || input.selection.length === 0)
     .map((v): VariantOutcome => {

@@ -124,5 +124,9 @@ describe('judgeSelfTest', () => {
     expect(failed.problems).toEqual(['variant v1 (another order) is conformant, yet c1 failed it: expected error_code a, got b']);
     const untried = judgeSelfTest(input({ variants: [variant], variantTrials: [variantTrial('c1', 'not-run')] }));
     expect(untried.problems).toEqual(['variant v1 was tried by no check: it proves nothing']);
+    // A selection judges the variants its checks ran against: one whose checks there all reported not-run is outside it.
+    const outside = judgeSelfTest(input({ variants: [variant], variantTrials: [variantTrial('c1', 'not-run')], selection: ['7.3'] }));
+    expect(outside.variantOutcomes).toEqual([]);
+    expect(outside.problems).toEqual([]);
   });
 });
