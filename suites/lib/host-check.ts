@@ -4,7 +4,9 @@ import type { Target } from '../../src/harness/target.js';
 import { BrowserHarness, type ExtraOrigins } from './browser.js';
 import type { CheckContext } from './check.js';
 import { suiteTarget } from './target.js';
-import { widgetHostPageUrl } from '../../src/contract/widget-host.js';
+import { WIDGET_HOST_POST_ID, widgetHostPageUrl } from '../../src/contract/widget-host.js';
+import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
+import { READINGS } from '../../src/spec/readings.js';
 import { context as runContext } from './context.js';
 import { callInWidget, HostPageMissing, hostLog, openHost, publishWidget, referenceHostPage, type CallOutcome, type HostQuery } from './widget-host.js';
 
@@ -18,6 +20,12 @@ export interface HostOptions {
   readonly extra?: ExtraOrigins;
   /** What the widget frame must have before the check calls (default: the SDK's window.bridge). */
   readonly readyExpression?: string;
+  /**
+   * What of the reference's own host the check assumes (an operation's signature, a query member, a reserved name, a
+   * threshold), none of which the spec shows: the check then runs on the reference's own host page only, and is
+   * not-run on any other, saying so.
+   */
+  readonly assumes?: string;
 }
 
 export interface Hosted {
@@ -30,6 +38,11 @@ export interface Hosted {
   reject(expression: string): Promise<Extract<CallOutcome, { ok: false }>>;
   /** How many calls of `op` the host saw, and when (page time). */
   attempts(op: string): Promise<Array<{ at: number; code?: string }>>;
+}
+
+/** Why a check that assumes the reference host's own contract does not run on another host page. */
+function referenceOnlyReason(assumes: string): string {
+  return `runs on the reference's own host page only (${REFERENCE_ONLY_ROUTES.widgetHost}): it assumes ${assumes}, which the spec does not show (${READINGS.bridgeWire.id}, ${READINGS.unpublishedValues.id})`;
 }
 
 /** Why the host-side checks do not run live without the deployment's host page. */
@@ -77,6 +90,23 @@ export class HostChecks {
     return config.widgetHostUrl ?? c.notRun(NO_WIDGET_HOST_REASON);
   }
 
+  /**
+   * Whether the host page the checks drive is the reference's own (REFERENCE_ONLY_ROUTES.widgetHost): in-process, or
+   * live when `run --widget-host-url` names that route on the deployment at --base-url (serve's own page).
+   */
+  referenceHost(): boolean {
+    const config = runContext.target;
+    if (config.kind !== 'live') return true;
+    if (config.widgetHostUrl === undefined) return false;
+    try {
+      const named = new URL(config.widgetHostUrl.replaceAll(WIDGET_HOST_POST_ID, 'p'));
+      const reference = new URL(REFERENCE_ONLY_ROUTES.widgetHost.replaceAll(WIDGET_HOST_POST_ID, 'p'), config.baseUrl);
+      return named.origin === reference.origin && named.pathname === reference.pathname;
+    } catch {
+      return false;
+    }
+  }
+
   /** The harness, or the check is not-run. */
   browser(c: CheckContext): BrowserHarness {
     if (!this.harness) c.notRun(this.unavailable ?? 'needs Chromium');
@@ -87,6 +117,7 @@ export class HostChecks {
   async withHost(c: CheckContext, name: string, options: HostOptions, fn: (h: Hosted) => Promise<void>): Promise<void> {
     const harness = this.browser(c);
     const hostPage = this.hostPage(c, harness);
+    if (options.assumes !== undefined && !this.referenceHost()) c.notRun(referenceOnlyReason(options.assumes));
     const started = Date.now();
     const own = suiteTarget();
     let context: BrowserContext | undefined;
