@@ -9,11 +9,22 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_PROBLEMS, WIDGET_SDK } from '../src/spec/widgets.js';
 import { READINGS } from '../src/spec/readings.js';
+import { FUNCTION_SOURCE_OVER_BYTES, FUNCTION_SOURCE_WITHIN_BYTES } from '../src/spec/readings/widgets.js';
 import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
 import type { CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
-import { noFolderReason, stringMember, toolErrorCode, uiResources, WIDGET_CHECK_TIMEOUT_MS, widgetCheck, withOwnSession } from './lib/widgets.js';
+import {
+  catalogFinding,
+  noFolderReason,
+  stringMember,
+  toolErrorCode,
+  uiResources,
+  WIDGET_CHECK_TIMEOUT_MS,
+  widgetCheck,
+  widgetRef,
+  withOwnSession,
+} from './lib/widgets.js';
 
 /**
  * Section 4.4 over HTTP: the catalog and a published widget's MCP endpoint, read with the MCP SDK's client
@@ -65,6 +76,11 @@ async function withMcp<T>(c: CheckContext, fn: (client: Client) => Promise<T>): 
   }
 }
 
+/** `prefix` padded with x to exactly `bytes` bytes of ASCII. */
+function sourceOfBytes(prefix: string, bytes: number): string {
+  return prefix + 'x'.repeat(bytes - prefix.length);
+}
+
 function scriptSources(html: string): string[] {
   const sources: string[] = [];
   const walk = (node: DefaultTreeAdapterTypes.ParentNode) => {
@@ -99,19 +115,17 @@ type UiTool = { name: string; _meta?: { ui?: { visibility?: unknown; resourceUri
 describe(`4.4 widget endpoints (${target.description})`, () => {
   widgetCheck({
     id: 'widgets.catalog-listing',
-    title: 'the catalog lists the published widget',
+    title: 'the catalog lists the published widget once, naming it by its post id or its MCP endpoint',
     requirements: [REQUIREMENTS.widgetCatalogListing.id],
-    run: async (c) => {
-      const post = ready(c);
-      const sent = await session.catalog();
-      c.record(sent.exchange);
-      expect(sent.response.status, 'status').toBe(200);
-      const widgets = (jsonBody(sent.response) as { widgets?: Array<Record<string, unknown>> } | undefined)?.widgets;
-      expect(Array.isArray(widgets), 'the catalog document has a "widgets" list').toBe(true);
-      const entries = widgets!.filter((w) => w.postId === post || w.mcp === session.mcpUrl(post));
-      expect(entries, 'entries for the published post').toHaveLength(1);
-      expect(entries[0]!.name, 'the entry names the widget').toBe(WIDGET_NAME);
-    },
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-catalog', async (own) => {
+        const p = await own.published('alice', suiteWidgetFiles('Conformance Listed Widget'));
+        const ref = widgetRef(own.session, p.postId, p.published);
+        const { sent, found } = await catalogFinding(own.session, ref);
+        expect(sent.response.status, 'status of the catalog').toBe(200);
+        expect(jsonBody(sent.response), 'a JSON catalog document').toBeDefined();
+        expect(found?.entries.length ?? 0, `entries naming post ${p.postId} or ${ref.mcpUrl}, in any shape (${READINGS.catalogShape.id})`).toBe(1);
+      }),
   });
 
   widgetCheck({
@@ -151,18 +165,35 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
 
   widgetCheck({
     id: 'widgets.function-source-too-large',
-    title: 'a tool source over 64 KB is not published: calling the tool answers FN_NOT_FOUND',
+    title:
+      'a tool source of 64,000 bytes publishes and runs; one over 65,536 bytes is refused at publish, or its tool answers FN_NOT_FOUND while the others run',
     requirements: [LIMITS.functionSourceSize.id, BRIDGE_ERRORS.FN_NOT_FOUND.id],
     run: (c) =>
       withOwnSession(c, 'widgets-4-4-oversized', async (own) => {
-        const oversized = `module.exports = () => ({ ok: true });\n//${'x'.repeat(LIMITS.functionSourceSize.value)}\n`;
-        const files = { ...suiteWidgetFiles('Conformance Oversized Widget'), [WIDGET_MANIFEST.defaultToolFile('refresh')]: oversized };
-        const mcp = await own.mcp((await own.published('alice', files)).postId);
+        const READ = READINGS.functionSourceKb.id;
+        const withRefresh = (name: string, bytes: number) => ({
+          ...suiteWidgetFiles(name),
+          [WIDGET_MANIFEST.defaultToolFile('refresh')]: sourceOfBytes('module.exports = () => ({ refreshed: true });\n//', bytes),
+        });
+        const within = await own.published('alice', withRefresh('Conformance Full Source Widget', FUNCTION_SOURCE_WITHIN_BYTES));
+        const ran = await (await own.mcp(within.postId)).callTool({ name: 'refresh', arguments: {} });
+        expect(toolErrorCode(ran), `a source of ${FUNCTION_SOURCE_WITHIN_BYTES} bytes is within 64 KB on any reading (${READ})`).toBeUndefined();
+        expect(ran.isError ?? false, `the tool of ${FUNCTION_SOURCE_WITHIN_BYTES} bytes runs`).toBe(false);
+
+        const over = await own.publish('alice', withRefresh('Conformance Oversized Widget', FUNCTION_SOURCE_OVER_BYTES));
+        if (over.published.response.status >= 300) {
+          expect(over.published.response.status, `a publish refused for the oversized source (${READ})`).toBeGreaterThanOrEqual(400);
+          expect(over.published.response.status, 'a 401 would refuse the credential, not the source').not.toBe(401);
+          expect(over.published.response.status, 'a refusal, not a failure of the platform').toBeLessThan(500);
+          return;
+        }
+        if (over.postId === undefined) return void expect.fail('the publish succeeded without a post id');
+        const mcp = await own.mcp(over.postId);
         const small = await mcp.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
         expect(small.isError ?? false, 'a tool whose source is within the limit runs').toBe(false);
         const large = await mcp.callTool({ name: 'refresh', arguments: {} });
-        expect(large.isError, 'the oversized tool answers an error').toBe(true);
-        expect(toolErrorCode(large), 'error code (7.1)').toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
+        expect(large.isError, `the tool of ${FUNCTION_SOURCE_OVER_BYTES} bytes answers an error`).toBe(true);
+        expect(toolErrorCode(large), `error code (7.1: CODE_TOO_LARGE at publish, then FN_NOT_FOUND; ${READ})`).toBe(BRIDGE_ERRORS.FN_NOT_FOUND.code);
       }),
   });
 
@@ -231,19 +262,21 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
 
   widgetCheck({
     id: 'widgets.mcp-app-schema-version',
-    title: "a published widget's MCP App carries the manifest schema version: _meta.platform.v is 1",
+    title: "where a published widget's MCP App carries _meta.platform.v, it is the manifest's schema version 1",
     requirements: [REQUIREMENTS.widgetMcpAppSchemaVersion.id],
     run: (c) =>
       withOwnSession(c, 'widgets-4-4-version', async (own) => {
-        ready(c);
         const mcp = await own.mcp((await own.published('alice', suiteWidgetFiles('Conformance Versioned Widget'))).postId);
         const ui = (await uiResources(mcp))[0];
         if (!ui) return void expect.fail('no ui:// resource is listed');
         const { contents } = await mcp.readResource({ uri: ui.uri });
         const versionOf = (meta: unknown) => (meta as { platform?: { v?: unknown } } | undefined)?.platform?.v;
         const found = [versionOf(ui._meta), ...contents.map((item) => versionOf(item._meta))].filter((v) => v !== undefined);
-        // READING-MCP-APP-PLATFORM-META: on the resource as listed or as read, either; where it is given, it is 1.
-        expect(found.length, `_meta.platform.v on the ui:// resource, listed or read (${READINGS.mcpAppPlatformMeta.id})`).toBeGreaterThan(0);
+        // READING-MCP-APP-PLATFORM-META: 9 makes v a manifest field; the App need not carry it, and where it does it is 1.
+        if (found.length === 0)
+          c.notRun(
+            `the MCP App carries no _meta.platform.v on its ui:// resource, listed or read; 9 makes it a manifest field, which the App need not repeat (${READINGS.mcpAppPlatformMeta.id})`,
+          );
         for (const v of found) expect(v, '_meta.platform.v').toBe(WIDGET_MANIFEST.schemaVersion);
       }),
   });

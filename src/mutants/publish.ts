@@ -2,6 +2,7 @@ import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../spec/widgets.js';
 import { BRIDGE_ERRORS } from '../spec/bridge-errors.js';
 import { WIDGET_AGENT_SLUG, WIDGET_ROUTES } from '../spec/publish.js';
 import { LIMITS } from '../spec/limits.js';
+import { FUNCTION_SOURCE_WITHIN_BYTES } from '../spec/readings/widgets.js';
 import { PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { isBareDomain } from '../widgets/csp/bare-domain.js';
@@ -163,6 +164,18 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: 'function sources over 64 KB are materialised',
     requirements: [LIMITS.functionSourceSize.id],
     platform: rules({ maxSourceBytes: Number.POSITIVE_INFINITY }),
+  },
+  {
+    id: 'publish-source-limit-refuses-64000',
+    description: 'a function source of exactly 64,000 bytes is refused: the limit taken as 64,000 and compared with >=',
+    requirements: [LIMITS.functionSourceSize.id],
+    platform: {
+      widgets: (o) => ({
+        ...o,
+        rules: { ...PUBLISH_RULES, maxSourceBytes: FUNCTION_SOURCE_WITHIN_BYTES - 1 },
+        host: { ...(o.host || {}), limits: { ...(o.host ? o.host.limits : {}), functionSourceBytes: FUNCTION_SOURCE_WITHIN_BYTES - 1 } },
+      }),
+    },
   },
   {
     id: 'publish-fn-not-found-as-not-found',

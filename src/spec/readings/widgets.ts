@@ -1,10 +1,39 @@
 import { reading } from './record.js';
 
+/**
+ * READING-FUNCTION-SOURCE-KB: 8 gives the function source limit as "64 KB", which is 64,000 bytes (SI) or 65,536
+ * (binary). A source of this many bytes is within the limit on either reading...
+ */
+export const FUNCTION_SOURCE_WITHIN_BYTES = 64_000;
+/** ...and one of this many is over it on either reading. Between the two, a deployment may do either. */
+export const FUNCTION_SOURCE_OVER_BYTES = 64 * 1024 + 1;
+
 /** Sections 2.5, 4.4-4.6 and 7.1: widget bundles, publishing, MCP Apps and the host bridge. */
 export const WIDGET_READINGS = {
+  catalogShape: reading('READING-CATALOG-SHAPE', ['4.4', '4.5'], 'The shape of the catalog of published widgets, and how an entry is found in it', {
+    text: '4.4: "GET | /.well-known/mcp/widgets.json | Catalog of published widgets"; 2.5: "Fields of catalog row and post row beyond those named in the publish pipeline: not shown". 4.5: "no duplicate listing results". The document\'s shape and its entries\' members are not shown.',
+    accepted:
+      'Any JSON document: a bare array, an object holding the list under any member ({widgets:[...]}, {items:[...]}, nested deeper), or an object keyed by id. An entry is an object of the shallowest such list that names the published widget anywhere inside it: its post id, the catalog id the publish answer named (if any), or its MCP endpoint as an absolute URL or a path; in an object keyed by id, the value under the post or catalog id. The listing check fails when no entry names the widget, or more than one does; the checks that count entries (a refused publish adds none) first publish a widget of their own and count the entries of the list it sits in, and are not-run when the catalog names it nowhere, rather than counting a list they cannot see.',
+    reference:
+      '{ "widgets": [ ... ] }, each entry with id, type, name, version, description, authorId, agentSlug, postId, mcp (absolute URL), resourceUri, iconRef, remixOf and updatedAt.',
+  }),
+  functionSourceKb: reading(
+    'READING-FUNCTION-SOURCE-KB',
+    ['8', '7.1', '4.5'],
+    'How many bytes "64 KB" of function source is, and what an oversized tool source refuses',
+    {
+      text: '8: "Function source size | 64 KB | host.fn publish"; 7.1: "host.fn calls can also surface CODE_TOO_LARGE (function source over 64 KB at publish) and then FN_NOT_FOUND at call time". KB is not defined: 64,000 bytes (SI) or 65,536 (binary). For a widget\'s tool source 4.5 step 3 says "Materialise a function source record for each tool", without saying whether an oversized one refuses the publish.',
+      standard: 'IEC 80000-13: kB is 1000 bytes and KiB 1024; section 8 writes KiB and MiB elsewhere ("64 KiB", "4 MiB"), and KB only here.',
+      accepted:
+        'A source of 64,000 bytes is within the limit: a widget tool of that size publishes and runs, and host.fn publishes it. A source of 65,537 bytes is over it: a widget holding such a tool is refused at publish (any 4xx but 401), or publishes with that tool answering FN_NOT_FOUND when called while its other tools run; host.fn refuses it with CODE_TOO_LARGE and a later call answers FN_NOT_FOUND. Between 64,001 and 65,536 bytes, either.',
+      reference:
+        "65,536 bytes (64 KiB); a widget with an oversized tool publishes, and that tool answers FN_NOT_FOUND (its refusal, CODE_TOO_LARGE, is reported in the publish answer's functions step).",
+    },
+  ),
   mcpAppPlatformMeta: reading('READING-MCP-APP-PLATFORM-META', ['9', '4.4', '2.5'], "Where a widget's MCP App carries _meta.platform.v", {
     text: '2.5: the manifest is "Shaped as an MCP Apps manifest (SEP-1865) with a platform extension under _meta"; 9: "_meta.platform.v is the schema version, current value 1"; 4.4: "Every published widget is exposed here as an MCP App". Which object of the App carries the extension is not said.',
-    accepted: "_meta.platform.v equal to 1 on the widget's ui:// resource, as resources/list lists it or as resources/read returns it (either one).",
+    accepted:
+      'An App that carries no _meta.platform at all (9 makes v a field of widget.json, not of the App): the check is then not-run. Where the ui:// resource carries _meta.platform.v, as resources/list lists it or as resources/read returns it, it is the integer 1.',
     reference: "The published manifest's _meta.platform (v, iconRef, themeRef, remixOf) on the resource in both answers.",
   }),
   widgetPublishObserved: reading('READING-WIDGET-PUBLISH-OBSERVED', ['4.5', '4.4', '2.5'], 'How the records of publish steps 2 to 4 are observed', {
