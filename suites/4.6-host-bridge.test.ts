@@ -5,6 +5,7 @@ import { browserAsset } from '../src/reference/widgets/browser-assets.js';
 import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { READINGS } from '../src/spec/readings.js';
+import { BUNDLE_REQUIREMENTS } from '../src/spec/publish-requirements.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { WIDGET_SDK } from '../src/spec/widgets.js';
 import { check, type CheckContext } from './lib/check.js';
@@ -66,6 +67,41 @@ async function shimGlobals(frame: Frame): Promise<string[]> {
     expect.fail('the widget SDK defines no global other than bridge that exposes callTool (the ChatGPT-style shim of 4.6), nor a global function callTool');
   return names;
 }
+
+const RESOURCES = 'cdn.allowed.example';
+const FRAMES = 'frames.allowed.example';
+/** Where the resource probe loads each kind from, on a listed and on an unlisted domain. */
+const RESOURCE_PATH = { img: '/pixel.png', script: '/lib.js', style: '/style.css' } as const;
+/** A 1x1 PNG. */
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const RESOURCE_FILES: Record<string, [string, string | Buffer]> = {
+  [RESOURCE_PATH.img]: ['image/png', PIXEL],
+  [RESOURCE_PATH.script]: ['text/javascript', 'window.__resourceScriptRan = true;'],
+  [RESOURCE_PATH.style]: ['text/css', 'body { margin: 1px; }'],
+};
+
+/** In the widget: loads an image, a script, a stylesheet and a frame from a listed and an unlisted domain; reports what loaded and the violations. */
+const PROBE_RESOURCES = `new Promise((resolve) => {
+  const seen = [];
+  document.addEventListener('securitypolicyviolation', (e) => seen.push({ uri: e.blockedURI, directive: e.effectiveDirective }));
+  const loaded = {};
+  const load = (kind, host, make) => new Promise((done) => {
+    const el = make();
+    el.onload = () => { loaded[kind + ':' + host] = 'loaded'; done(); };
+    el.onerror = () => { loaded[kind + ':' + host] = 'failed'; done(); };
+    setTimeout(() => done(), 3000);
+    document.body.append(el);
+  });
+  const tag = (name, attrs) => () => Object.assign(document.createElement(name), attrs);
+  const all = [];
+  for (const host of ['${RESOURCES}', '${BLOCKED}']) {
+    all.push(load('img', host, tag('img', { src: 'https://' + host + '${RESOURCE_PATH.img}' })));
+    all.push(load('script', host, tag('script', { src: 'https://' + host + '${RESOURCE_PATH.script}' })));
+    all.push(load('style', host, tag('link', { rel: 'stylesheet', href: 'https://' + host + '${RESOURCE_PATH.style}' })));
+  }
+  for (const host of ['${FRAMES}', '${BLOCKED}']) document.body.append(tag('iframe', { src: 'https://' + host + '/frame' })());
+  Promise.all(all).then(() => setTimeout(() => resolve({ loaded, seen, ran: window.__resourceScriptRan === true }), 300));
+})`;
 
 type Probe = { statuses: Array<number | string>; seen: Array<{ uri: string; directive: string }> };
 
@@ -211,6 +247,55 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
           ).toEqual(['connect-src']);
         },
       ),
+  });
+
+  check({
+    id: 'bridge.csp-resource-frame-enforced',
+    title:
+      'a script, a stylesheet and an image load from a resourceDomains domain and a frame from a frameDomains one; from any other domain the browser blocks each',
+    requirements: [BUNDLE_REQUIREMENTS.cspResourceDomains.id, BUNDLE_REQUIREMENTS.cspFrameDomains.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) => {
+      const requested: string[] = [];
+      const serve = (origin: string) => (path: string) => {
+        requested.push(`${origin}${path}`);
+        const [type, body] = RESOURCE_FILES[path] ?? ['text/html', '<!doctype html><title>framed</title>'];
+        return { status: 200, headers: { 'content-type': type }, body };
+      };
+      return hosts.withHost(
+        c,
+        'bridge-csp-resource-frame',
+        {
+          query: { user: 'alice' },
+          ui: { csp: { resourceDomains: [RESOURCES], frameDomains: [FRAMES] } },
+          extra: Object.fromEntries([RESOURCES, FRAMES, BLOCKED].map((d) => [`https://${d}`, serve(`https://${d}`)])),
+        },
+        async (h) => {
+          const outcome = await h.call(PROBE_RESOURCES);
+          expect(outcome.ok, `the probe (${JSON.stringify(outcome)})`).toBe(true);
+          const probe = (outcome as { value: { loaded: Record<string, string>; seen: Array<{ uri: string; directive: string }>; ran: boolean } }).value;
+          const blockedBy = (host: string) => probe.seen.filter((v) => v.uri.includes(host)).map((v) => v.directive.replace(/-(elem|attr)$/, ''));
+          for (const kind of ['img', 'script', 'style'] as const) {
+            expect(probe.loaded[`${kind}:${RESOURCES}`], `a ${kind} from the listed ${RESOURCES} loads`).toBe('loaded');
+            expect(requested, `the ${kind} from the unlisted ${BLOCKED} is never fetched`).not.toContain(`https://${BLOCKED}${RESOURCE_PATH[kind]}`);
+          }
+          expect(probe.ran, `the script from ${RESOURCES} ran`).toBe(true);
+          expect(blockedBy(RESOURCES), `no violation for the listed ${RESOURCES}`).toEqual([]);
+          expect(
+            blockedBy(BLOCKED)
+              .filter((d) => d !== 'frame-src')
+              .sort(),
+            `the violations reported for ${BLOCKED}'s script, stylesheet and image`,
+          ).toEqual(['img-src', 'script-src', 'style-src']);
+          for (let i = 0; i < 200 && !requested.includes(`https://${FRAMES}/frame`); i++) await h.page.waitForTimeout(25);
+          expect(requested, `a frame from the listed ${FRAMES} is loaded`).toContain(`https://${FRAMES}/frame`);
+          expect(blockedBy(FRAMES), `no violation for the listed ${FRAMES}`).toEqual([]);
+          expect(requested, `a frame from the unlisted ${BLOCKED} is never fetched`).not.toContain(`https://${BLOCKED}/frame`);
+          expect(blockedBy(BLOCKED), `the violation reported for ${BLOCKED}'s frame`).toContain('frame-src');
+        },
+      );
+    },
   });
 
   check({

@@ -118,4 +118,3 @@ export function shimCall(name: string, tool: string, args: Readonly<Record<strin
   const target = name === 'callTool' ? 'window.callTool' : `window[${JSON.stringify(name)}].callTool`;
   return `${target}(${JSON.stringify(tool)}, ${JSON.stringify(args)})`;
 }
-

@@ -12,7 +12,11 @@ describe('findInCatalog', () => {
   });
 
   it('reads a bare array whose entries name the endpoint by path, the post nested', () => {
-    const doc = [{ title: 'a', endpoint: '/api/widgets/post_1/mcp' }, { title: 'b', post: { id: 'post_2' } }, { title: 'c', post: { id: 'post_3' } }];
+    const doc = [
+      { title: 'a', endpoint: '/api/widgets/post_1/mcp' },
+      { title: 'b', post: { id: 'post_2' } },
+      { title: 'c', post: { id: 'post_3' } },
+    ];
     expect(findInCatalog(doc, ref)).toEqual({ entries: [doc[0]], listed: 3 });
   });
 
