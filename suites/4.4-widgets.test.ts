@@ -6,6 +6,7 @@ import { jsonBody, WidgetSession } from '../src/harness/widget-session.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
+import { BUNDLE_REQUIREMENTS } from '../src/spec/publish-requirements.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { MCP_APP_MIME_TYPE, WIDGET_MANIFEST, WIDGET_PROBLEMS, WIDGET_SDK } from '../src/spec/widgets.js';
 import { READINGS } from '../src/spec/readings.js';
@@ -17,12 +18,14 @@ import { suiteTarget } from './lib/target.js';
 import {
   catalogFinding,
   noFolderReason,
+  stringsIn,
   stringMember,
   toolErrorCode,
   uiResources,
   WIDGET_CHECK_TIMEOUT_MS,
   widgetCheck,
   widgetRef,
+  withManifest,
   withOwnSession,
 } from './lib/widgets.js';
 
@@ -76,6 +79,44 @@ async function withMcp<T>(c: CheckContext, fn: (client: Client) => Promise<T>): 
   }
 }
 
+const ICON_PATH = 'assets/conformance-icon.svg';
+const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#123456"/></svg>';
+const ICON_WIDGET_DESCRIPTION = 'Summary of the conformance icon widget';
+
+/**
+ * Whether the strings of a catalog entry show the icon (READING-CATALOG-ICON): one names its folder path (as written,
+ * or as the end of a path or URL), or one is a URL (absolute, a path on the deployment, or data:) whose content is the
+ * icon file's bytes.
+ */
+async function showsIcon(session: WidgetSession, strings: readonly string[]): Promise<boolean> {
+  const base = session.url('/');
+  const named = (s: string) => {
+    try {
+      return s === ICON_PATH || decodeURIComponent(new URL(s, base).pathname).endsWith(`/${ICON_PATH}`);
+    } catch {
+      return false;
+    }
+  };
+  if (strings.some(named)) return true;
+  const urls = strings.filter((s) => /^(https?:\/\/|\/|data:)/.test(s)).slice(0, 10);
+  for (const s of urls) {
+    if (s.startsWith('data:')) {
+      const body = await fetch(s).then(
+        (r) => r.text(),
+        () => '',
+      );
+      if (body === ICON_SVG) return true;
+      continue;
+    }
+    const url = new URL(s, base);
+    // In-process only the platform's own origin is there to ask; live, any host the entry names.
+    if (url.origin !== new URL(base).origin && session.target.kind !== 'live') continue;
+    const sent = await session.send('GET', url.href, [], null).catch(() => undefined);
+    if (sent?.response.status === 200 && new TextDecoder().decode(sent.response.body) === ICON_SVG) return true;
+  }
+  return false;
+}
+
 /** `prefix` padded with x to exactly `bytes` bytes of ASCII. */
 function sourceOfBytes(prefix: string, bytes: number): string {
   return prefix + 'x'.repeat(bytes - prefix.length);
@@ -125,6 +166,36 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
         expect(sent.response.status, 'status of the catalog').toBe(200);
         expect(jsonBody(sent.response), 'a JSON catalog document').toBeDefined();
         expect(found?.entries.length ?? 0, `entries naming post ${p.postId} or ${ref.mcpUrl}, in any shape (${READINGS.catalogShape.id})`).toBe(1);
+      }),
+  });
+
+  widgetCheck({
+    id: 'widgets.catalog-icon-description',
+    title: "the catalog entry shows the manifest's description and its iconRef icon, by its path or a URL serving it",
+    requirements: [BUNDLE_REQUIREMENTS.catalogIcon.id, BUNDLE_REQUIREMENTS.catalogDescription.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-icon', async (own) => {
+        const files = withManifest(
+          'Conformance Icon Widget',
+          (m) => {
+            m.description = ICON_WIDGET_DESCRIPTION;
+            (m._meta as { platform: Record<string, unknown> }).platform.iconRef = ICON_PATH;
+          },
+          { [ICON_PATH]: ICON_SVG },
+        );
+        const p = await own.published('alice', files);
+        const ref = widgetRef(own.session, p.postId, p.published);
+        const { found } = await catalogFinding(own.session, ref);
+        if (!found)
+          return c.notRun(
+            `the catalog names the widget nowhere by its post id or MCP endpoint (widgets.catalog-listing judges that; ${READINGS.catalogShape.id})`,
+          );
+        const strings = stringsIn(found.entries[0]);
+        expect(strings, 'the entry shows the description ("short summary shown in the catalog")').toContain(ICON_WIDGET_DESCRIPTION);
+        expect(
+          await showsIcon(own.session, strings),
+          `the entry shows the icon ${ICON_PATH}: by its path, or by a URL serving its bytes (${READINGS.catalogIcon.id})`,
+        ).toBe(true);
       }),
   });
 

@@ -22,6 +22,7 @@ import {
   widgetCheck,
   widgetRef,
   widgetShouldCheck,
+  withManifest,
   withOwnSession,
   type OwnSession,
   type Publishing,
@@ -111,14 +112,6 @@ function refusedPublishCheck(id: string, title: string, requirement: string, fil
         expect(await listedBeside(c, own, ref), 'catalog entries after the refused publish').toBe(before);
       }),
   });
-}
-
-/** The suites' bundle with its manifest changed by `edit`. */
-function withManifest(name: string, edit: (manifest: Record<string, unknown>) => void): Record<string, string> {
-  const files = suiteWidgetFiles(name);
-  const manifest = JSON.parse(files[WIDGET_MANIFEST.fileName]!) as Record<string, unknown>;
-  edit(manifest);
-  return { ...files, [WIDGET_MANIFEST.fileName]: JSON.stringify(manifest) };
 }
 
 describe(`4.5 publish pipeline (${target.description})`, () => {

@@ -3,7 +3,7 @@ import { BRIDGE_ERRORS } from '../spec/bridge-errors.js';
 import { WIDGET_AGENT_SLUG, WIDGET_ROUTES } from '../spec/publish.js';
 import { LIMITS } from '../spec/limits.js';
 import { FUNCTION_SOURCE_WITHIN_BYTES } from '../spec/readings/widgets.js';
-import { PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
+import { BUNDLE_REQUIREMENTS as B, PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { isBareDomain } from '../widgets/csp/bare-domain.js';
 import {
@@ -63,6 +63,17 @@ class CspFilteringStore extends MemoryPublishStore {
     ) as unknown as typeof ui.csp;
     const kept = { ...manifest, _meta: { ...manifest._meta, ui: { ...ui, csp } } };
     super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: kept } });
+  }
+}
+
+/** Writes the catalog record without a field 2.5 says the catalog shows. */
+class CatalogFieldLosingStore extends MemoryPublishStore {
+  constructor(private readonly lose: 'iconRef' | 'description') {
+    super();
+  }
+
+  override putCatalogRecord(record: CatalogRecord): void {
+    super.putCatalogRecord({ ...record, ...(this.lose === 'iconRef' ? { iconRef: null } : { description: '' }) });
   }
 }
 
@@ -140,6 +151,18 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: 'a rejected CSP entry is dropped alone instead of the whole bundle falling back to the default policy',
     requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
     platform: store(() => new CspFilteringStore()),
+  },
+  {
+    id: 'catalog-icon-dropped',
+    description: "the catalog record is written without the manifest's iconRef, so the catalog shows no icon",
+    requirements: [B.catalogIcon.id],
+    platform: store(() => new CatalogFieldLosingStore('iconRef')),
+  },
+  {
+    id: 'catalog-description-dropped',
+    description: "the catalog record is written without the manifest's description",
+    requirements: [B.catalogDescription.id],
+    platform: store(() => new CatalogFieldLosingStore('description')),
   },
   {
     id: 'publish-entry-any-html',

@@ -4,6 +4,7 @@ import { BRIDGE_ERRORS } from '../spec/bridge-errors.js';
 import { LIMITS } from '../spec/limits.js';
 import { FUNCTION_SOURCE_WITHIN_BYTES } from '../spec/readings/widgets.js';
 import { PUBLISH_RULES } from '../widgets/publish/index.js';
+import { BUNDLE_REQUIREMENTS as B } from '../spec/publish-requirements.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { WIDGET_PROBLEMS } from '../spec/widgets.js';
 import type { Variant } from './types.js';
@@ -23,6 +24,8 @@ const CATALOG_READERS = [
   WIDGET_PROBLEMS.manifestMissing.id,
   WIDGET_PROBLEMS.manifestNotJson.id,
   WIDGET_PROBLEMS.manifestInvalid.id,
+  B.catalogIcon.id,
+  B.catalogDescription.id,
 ];
 
 /** An entry as another platform might write it: other member names, the MCP endpoint as a path, the post id nested. */

@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { jsonBody, WidgetSession, type SentExchange, type WidgetCaller } from '../../src/harness/widget-session.js';
+import { suiteWidgetFiles } from '../../src/harness/widget-bundle.js';
 import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
+import { WIDGET_MANIFEST } from '../../src/spec/widgets.js';
 import { READINGS } from '../../src/spec/readings.js';
 import { check, type CheckContext, type CheckDefinition } from './check.js';
 import { checkTimeout } from './context.js';
@@ -103,6 +105,18 @@ export async function catalogFinding(session: WidgetSession, ref: WidgetRef): Pr
 /** Why a check cannot count catalog entries: the catalog names no widget the suite published, in any shape it can read. */
 export function unreadableCatalogReason(ref: WidgetRef): string {
   return `the catalog names the published widget nowhere by its post id (${ref.postId}) or MCP endpoint, so whether an entry was added cannot be seen (${READINGS.catalogShape.id})`;
+}
+
+/** The suites' bundle with its manifest changed by `edit`, and `files` added. */
+export function withManifest(
+  name: string,
+  edit: (manifest: Record<string, unknown>) => void,
+  files: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const bundle = suiteWidgetFiles(name);
+  const manifest = JSON.parse(bundle[WIDGET_MANIFEST.fileName]!) as Record<string, unknown>;
+  edit(manifest);
+  return { ...bundle, ...files, [WIDGET_MANIFEST.fileName]: JSON.stringify(manifest) };
 }
 
 export const is2xx = (sent: SentExchange): boolean => sent.response.status >= 200 && sent.response.status < 300;

@@ -17,6 +17,12 @@ export const WIDGET_READINGS = {
     reference:
       '{ "widgets": [ ... ] }, each entry with id, type, name, version, description, authorId, agentSlug, postId, mcp (absolute URL), resourceUri, iconRef, remixOf and updatedAt.',
   }),
+  catalogIcon: reading('READING-CATALOG-ICON', ['2.5', '4.4'], "How the catalog shows a widget's icon and description", {
+    text: '2.5: "_meta.platform.iconRef | path to the icon shown on post cards and in the catalog"; "description | string, short summary shown in the catalog"; 4.4 shows no field of the catalog.',
+    accepted:
+      "The description as a string anywhere in the widget's catalog entry (found as READING-CATALOG-SHAPE says). The icon shown either by its path as the manifest writes it (a string equal to it, or a path or URL ending in it), or by a URL in the entry (absolute, a path on the deployment, or a data: URL) whose content is the icon file's bytes. An entry that shows neither fails; a catalog that names the widget nowhere leaves the check not-run.",
+    reference: "The entry's description and iconRef members: the manifest's description and the icon's folder path as written.",
+  }),
   functionSourceKb: reading(
     'READING-FUNCTION-SOURCE-KB',
     ['8', '7.1', '4.5'],
