@@ -5,7 +5,7 @@ import { remixNumberOf, splitSlugPair } from '../src/harness/widget-slug.js';
 import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
-import { PUBLISH_REQUIREMENTS } from '../src/spec/publish-requirements.js';
+import { BUNDLE_REQUIREMENTS, PUBLISH_REQUIREMENTS } from '../src/spec/publish-requirements.js';
 import { READINGS } from '../src/spec/readings.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../src/spec/widgets.js';
@@ -188,6 +188,23 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
         const remix = await own.published('alice', files, catalogId);
         const [slug, remixSlug] = [await agentSlugOf(c, own, original), await agentSlugOf(c, own, remix)];
         expect(remixNumberOf(remixSlug, slug), `${remixSlug} is ${slug}-r<N>, N a positive integer`).not.toBeNull();
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.remix-of-informational',
+    title: "a manifest whose _meta.platform.remixOf names another widget publishes as no remix: its agent's slug has no -r<N>",
+    requirements: [BUNDLE_REQUIREMENTS.remixOfInformational.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-remix-of', async (own) => {
+        const original = await own.published('alice', suiteWidgetFiles('Conformance Lineage Widget'));
+        const named = stringMember(original.published, 'catalogId') ?? original.postId;
+        const files = withManifest('Conformance Lineage Copy', (m) => {
+          (m._meta as { platform: Record<string, unknown> }).platform.remixOf = named;
+        });
+        const copy = await own.published('alice', files);
+        const slug = await agentSlugOf(c, own, copy);
+        expect(slug, `${slug}: the manifest's remixOf (${named}) is informational only; a remix's slug would end in -r<N>`).not.toMatch(/-r\d+$/);
       }),
   });
 

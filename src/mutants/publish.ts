@@ -98,6 +98,12 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     platform: rules({ agentSlug: (user, name, remix) => (remix === undefined ? agentSlug(user, name) : `${agentSlug(user, name)}-${remix}`) }),
   },
   {
+    id: 'publish-remix-of-from-manifest',
+    description: "a manifest's _meta.platform.remixOf makes the publish a remix (-r<N>), as if it were the catalog's lineage",
+    requirements: [B.remixOfInformational.id],
+    platform: rules({ remixOf: (folder, manifest) => folder.remixOf ?? manifest._meta.platform.remixOf }),
+  },
+  {
     id: 'publish-first-function-only',
     description: 'publishing materialises a function source for the first tool only',
     requirements: [P.functionSources.id],
