@@ -322,6 +322,29 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
+  widgetCheck({
+    id: 'widgets.app-tool-not-offered-to-model',
+    title: 'to an MCP client that renders no apps, an app-only tool is not listed, or is listed with its visibility written out without model',
+    requirements: [BUNDLE_REQUIREMENTS.toolVisibility.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-app-only', async (own) => {
+        const p = await own.published('alice', suiteWidgetFiles('Conformance App Only Widget'));
+        const tools = (await (await own.mcp(p.postId, false)).listTools()).tools as UiTool[];
+        expect(
+          tools.map((t) => t.name),
+          'forecast ([app, model]) is offered to the model',
+        ).toContain('forecast');
+        const refresh = tools.find((t) => t.name === 'refresh');
+        if (refresh === undefined) return;
+        const visibility = refresh._meta?.ui?.visibility;
+        expect(
+          Array.isArray(visibility) ? visibility : `no _meta.ui.visibility (${JSON.stringify(refresh._meta)}): MCP Apps would read [model, app]`,
+          `refresh declares no visibility, so 2.5's default [app]: listed, it must say so without model (${READINGS.toolVisibility.id})`,
+        ).toEqual(expect.not.arrayContaining(['model']));
+        expect(visibility, 'refresh: its visibility written out').toEqual(expect.arrayContaining(['app']));
+      }),
+  });
+
   toolCallCheck('widgets.model-tool-call', 'a model tool can be called through the MCP endpoint', 'forecast', { city: 'Oslo' }, 'sunny in Oslo');
   toolCallCheck(
     'widgets.app-tool-call',

@@ -104,6 +104,24 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     platform: rules({ remixOf: (folder, manifest) => folder.remixOf ?? manifest._meta.platform.remixOf }),
   },
   {
+    id: 'publish-visibility-mcp-apps-default',
+    description: "a tool that declares no visibility gets MCP Apps' default [model, app] instead of 2.5's [app], so the model is offered it",
+    requirements: [B.toolVisibility.id, R.widgetMcpToolVisibility.id],
+    platform: rules({
+      parseManifest: (text) => {
+        const parsed = PUBLISH_RULES.parseManifest(text);
+        if (!parsed.ok) return parsed;
+        const raw = JSON.parse(text) as { tools?: Array<{ _meta?: { ui?: { visibility?: unknown } } }> };
+        const tools = parsed.manifest.tools.map((tool, i) =>
+          raw.tools?.[i]?._meta?.ui?.visibility === undefined
+            ? { ...tool, _meta: { ...tool._meta, ui: { ...tool._meta.ui, visibility: ['model', 'app'] as const } } }
+            : tool,
+        );
+        return { ...parsed, manifest: { ...parsed.manifest, tools } };
+      },
+    }),
+  },
+  {
     id: 'publish-first-function-only',
     description: 'publishing materialises a function source for the first tool only',
     requirements: [P.functionSources.id],

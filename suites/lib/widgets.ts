@@ -142,8 +142,8 @@ export interface OwnSession {
   publish(caller: WidgetCaller, files: Readonly<Record<string, string>>, remixOf?: string): Promise<Publishing>;
   /** Like `publish`, and fails the check unless the publish succeeded with a post id. */
   published(caller: WidgetCaller, files: Readonly<Record<string, string>>, remixOf?: string): Promise<Publishing & { readonly postId: string }>;
-  /** An MCP client of the post's endpoint, closed with the session. */
-  mcp(postId: string): Promise<Client>;
+  /** An MCP client of the post's endpoint, closed with the session (announcing MCP Apps unless `apps` is false). */
+  mcp(postId: string, apps?: boolean): Promise<Client>;
 }
 
 /**
@@ -169,8 +169,8 @@ export async function withOwnSession<T>(c: CheckContext, name: string, fn: (own:
       if (p.postId === undefined) throw new Error(`the publish answered ${p.published.response.status} without a post id`);
       return { ...p, postId: p.postId };
     },
-    async mcp(postId) {
-      const client = await session.mcpClient(postId);
+    async mcp(postId, apps = true) {
+      const client = await session.mcpClient(postId, apps);
       clients.push(client);
       return client;
     },

@@ -17,6 +17,15 @@ export const WIDGET_READINGS = {
     reference:
       '{ "widgets": [ ... ] }, each entry with id, type, name, version, description, authorId, agentSlug, postId, mcp (absolute URL), resourceUri, iconRef, remixOf and updatedAt.',
   }),
+  toolVisibility: reading('READING-TOOL-VISIBILITY', ['2.5', '4.4'], 'How an app-only tool is kept from a model', {
+    text: '2.5: "_meta.ui.visibility | list, subset of app, model, user; default [app] (only the widget UI may invoke; model adds programmatic agent invocation; user adds human tool palettes)"; 4.4: every published widget is exposed as an MCP App.',
+    standard:
+      'MCP Apps (SEP-1865): a server lists its tools with _meta.ui.visibility, default [model, app]; "hosts MUST NOT list tools that lack model to the agent" and "MUST reject an app\'s tools/call for a tool that lacks app". A server cannot tell a host proxying a view\'s call from a model\'s.',
+    accepted:
+      "To an MCP client that does not announce MCP Apps (a model's host), a tool whose visibility lacks model is either not listed, or listed with _meta.ui.visibility written out, holding app and not model (listed without it, MCP Apps' default would hand it to the model); a tool with model is listed. Whether tools/call of an app-only tool from such a client answers is not judged: the view's calls reach it through a host the same way.",
+    reference:
+      "Lists every tool to every client with its visibility written out (2.5's default [app] included), and answers tools/call from any client; the reference host page proxies the view's calls.",
+  }),
   catalogIcon: reading('READING-CATALOG-ICON', ['2.5', '4.4'], "How the catalog shows a widget's icon and description", {
     text: '2.5: "_meta.platform.iconRef | path to the icon shown on post cards and in the catalog"; "description | string, short summary shown in the catalog"; 4.4 shows no field of the catalog.',
     accepted:
