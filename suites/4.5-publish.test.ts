@@ -98,7 +98,13 @@ async function anchor(own: OwnSession, name: string): Promise<WidgetRef> {
 }
 
 /** A check that a publish of `files` is refused and lists nothing new. */
-function refusedPublishCheck(id: string, title: string, requirement: string, files: () => Record<string, string>, level: 'MUST' | 'SHOULD' = 'MUST'): void {
+function refusedPublishCheck(
+  id: string,
+  title: string,
+  requirement: string,
+  files: () => Record<string, string> | Record<string, Record<string, string>>,
+  level: 'MUST' | 'SHOULD' = 'MUST',
+): void {
   (level === 'MUST' ? widgetCheck : widgetShouldCheck)({
     id,
     title,
@@ -107,11 +113,34 @@ function refusedPublishCheck(id: string, title: string, requirement: string, fil
       withOwnSession(c, `widgets-4-5-${id}`, async (own) => {
         const ref = await anchor(own, `Conformance Anchor ${id}`);
         const before = await listedBeside(c, own, ref);
-        const p = await own.publish('alice', files());
-        expectRefusal(p.published, 'status of the publish');
-        expect(await listedBeside(c, own, ref), 'catalog entries after the refused publish').toBe(before);
+        const made = files();
+        // One bundle, or several by what is wrong with each.
+        const bundles = Object.values(made).every((v) => typeof v === 'string')
+          ? { bundle: made as Record<string, string> }
+          : (made as Record<string, Record<string, string>>);
+        for (const [what, bundle] of Object.entries(bundles)) {
+          const p = await own.publish('alice', bundle);
+          expectRefusal(p.published, `status of the publish (${what})`);
+        }
+        expect(await listedBeside(c, own, ref), 'catalog entries after the refused publishes').toBe(before);
       }),
   });
+}
+
+type Manifest = Record<string, unknown> & { _meta: { ui: Record<string, unknown>; platform: Record<string, unknown> }; tools: Array<Record<string, unknown>> };
+
+/** The suites' bundle with one manifest change per entry of `edits`, each under its own name. */
+function manifestsWith(edits: Record<string, (m: Manifest) => void>): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(edits).map(([what, edit], i) => [what, withManifest(`Conformance Mistyped Widget ${i}`, (m) => edit(m as Manifest))]),
+  );
+}
+
+/** A tool's `_meta` of the given part, made if absent. */
+function toolMeta(m: Manifest, tool: number, part: 'ui' | 'platform'): Record<string, unknown> {
+  const t = m.tools[tool]!;
+  const meta = (t._meta ??= {}) as Record<string, Record<string, unknown>>;
+  return (meta[part] ??= {});
 }
 
 describe(`4.5 publish pipeline (${target.description})`, () => {
@@ -339,6 +368,55 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       withManifest('Conformance Misshapen Widget', (m) => {
         m.tools = 'forecast';
       }),
+  );
+
+  refusedPublishCheck(
+    'publish.manifest-values-refused',
+    'refuses a widget.json whose values are outside what 2.5 allows: mimeType, v, visibility, expose, billing',
+    WIDGET_PROBLEMS.manifestInvalid.id,
+    () =>
+      manifestsWith({
+        'mimeType text/plain (2.5: text/html)': (m) => {
+          m._meta.ui.mimeType = 'text/plain';
+        },
+        'v the string "1" (2.5: an integer)': (m) => {
+          m._meta.platform.v = '1';
+        },
+        'v 1.5 (2.5: an integer)': (m) => {
+          m._meta.platform.v = 1.5;
+        },
+        'visibility [app, robot] (2.5: a subset of app, model, user)': (m) => {
+          toolMeta(m, 0, 'ui').visibility = ['app', 'robot'];
+        },
+        'expose [ftp] (2.5: a subset of http, tool)': (m) => {
+          toolMeta(m, 0, 'platform').expose = ['ftp'];
+        },
+        'billing without amountNanocents': (m) => {
+          toolMeta(m, 0, 'platform').billing = { currency: 'USD' };
+        },
+        'billing amountNanocents 2.5 (2.5: an integer)': (m) => {
+          toolMeta(m, 0, 'platform').billing = { currency: 'USD', amountNanocents: 2.5 };
+        },
+        'billing currency 840 (2.5: a string)': (m) => {
+          toolMeta(m, 0, 'platform').billing = { currency: 840, amountNanocents: 100 };
+        },
+      }),
+  );
+
+  refusedPublishCheck(
+    'publish.manifest-schema-version-refused',
+    'refuses a widget.json whose _meta.platform.v is an integer other than the current 1 (0, 2)',
+    BUNDLE_REQUIREMENTS.schemaVersionOne.id,
+    () =>
+      manifestsWith({
+        'v 2 (9: current value 1)': (m) => {
+          m._meta.platform.v = 2;
+        },
+        'v 0 (9: current value 1)': (m) => {
+          m._meta.platform.v = 0;
+        },
+      }),
+    'SHOULD',
   );
 
   widgetCheck({

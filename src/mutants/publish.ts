@@ -77,6 +77,29 @@ class CatalogFieldLosingStore extends MemoryPublishStore {
   }
 }
 
+type RawManifest = {
+  _meta?: { ui?: Record<string, unknown>; platform?: Record<string, unknown> };
+  tools?: Array<{ _meta?: { ui?: Record<string, unknown>; platform?: Record<string, unknown> } }>;
+};
+
+/** A manifest parse that does not check one field: `repair` makes it valid before the real parse runs. */
+const lenient = (repair: (raw: RawManifest) => void): PlatformFault =>
+  rules({
+    parseManifest: (text) => {
+      let raw: RawManifest;
+      try {
+        raw = JSON.parse(text) as RawManifest;
+      } catch {
+        return PUBLISH_RULES.parseManifest(text);
+      }
+      if (raw !== null && typeof raw === 'object') repair(raw);
+      return PUBLISH_RULES.parseManifest(JSON.stringify(raw));
+    },
+  });
+const eachTool = (raw: RawManifest, fix: (tool: NonNullable<RawManifest['tools']>[number]) => void) => {
+  if (Array.isArray(raw.tools)) for (const tool of raw.tools) if (tool && typeof tool === 'object') fix(tool);
+};
+
 const MCP = new RegExp(`^${WIDGET_ROUTES.mcp.replace(/\{[A-Za-z]+\}/, '[^/]+')}$`);
 
 export const PUBLISH_MUTANTS: readonly Mutant[] = [
@@ -187,6 +210,64 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: "the catalog record is written without the manifest's description",
     requirements: [B.catalogDescription.id],
     platform: store(() => new CatalogFieldLosingStore('description')),
+  },
+  {
+    id: 'publish-manifest-mime-type-unchecked',
+    description: 'the manifest parse takes any _meta.ui.mimeType as text/html',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) => {
+      if (raw._meta?.ui) raw._meta.ui.mimeType = WIDGET_MANIFEST.mimeType;
+    }),
+  },
+  {
+    id: 'publish-manifest-version-unchecked',
+    description: 'the manifest parse takes any _meta.platform.v, of any type, as the current schema version 1',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) => {
+      if (raw._meta?.platform && 'v' in raw._meta.platform) raw._meta.platform.v = WIDGET_MANIFEST.schemaVersion;
+    }),
+  },
+  {
+    id: 'publish-manifest-any-integer-version',
+    description: 'the manifest parse takes any integer _meta.platform.v (0, 2) as a known schema version',
+    requirements: [B.schemaVersionOne.id],
+    platform: lenient((raw) => {
+      if (raw._meta?.platform && Number.isInteger(raw._meta.platform.v)) raw._meta.platform.v = WIDGET_MANIFEST.schemaVersion;
+    }),
+  },
+  {
+    id: 'publish-manifest-visibility-unchecked',
+    description: 'the manifest parse drops visibility values outside app, model and user instead of refusing them',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) =>
+      eachTool(raw, (tool) => {
+        const ui = tool._meta?.ui;
+        if (ui && Array.isArray(ui.visibility)) ui.visibility = ui.visibility.filter((v) => (WIDGET_MANIFEST.visibilities as readonly unknown[]).includes(v));
+      }),
+    ),
+  },
+  {
+    id: 'publish-manifest-expose-unchecked',
+    description: 'the manifest parse drops expose values outside http and tool instead of refusing them',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) =>
+      eachTool(raw, (tool) => {
+        const platform = tool._meta?.platform;
+        if (platform && Array.isArray(platform.expose))
+          platform.expose = platform.expose.filter((v) => (WIDGET_MANIFEST.exposes as readonly unknown[]).includes(v));
+      }),
+    ),
+  },
+  {
+    id: 'publish-manifest-billing-unchecked',
+    description: 'the manifest parse drops a billing object of the wrong shape (the tool becomes free) instead of refusing it',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) =>
+      eachTool(raw, (tool) => {
+        const billing = tool._meta?.platform?.billing as { currency?: unknown; amountNanocents?: unknown } | undefined;
+        if (billing && !(typeof billing.currency === 'string' && Number.isInteger(billing.amountNanocents))) delete tool._meta!.platform!.billing;
+      }),
+    ),
   },
   {
     id: 'publish-entry-any-html',

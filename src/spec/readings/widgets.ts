@@ -68,7 +68,7 @@ export const WIDGET_READINGS = {
   manifestParses: reading('READING-MANIFEST-PARSES', ['4.5', '2.5'], 'What "widget.json parses" refuses', {
     text: '4.5 step 1: "Validate that the caller owns the folder and that widget.json parses"; 2.5 gives the manifest\'s fields and their types.',
     accepted:
-      'A refusal (any 4xx but 401) and no new catalog entry for a folder of several files without widget.json, for a widget.json that is not JSON, and for one whose fields contradict the types 2.5 gives (tools not a list). A manifest the suite sends is otherwise conformant, so a deployment that checks more than the types passes too.',
+      'A refusal (any 4xx but 401) and no new catalog entry for a folder of several files without widget.json, for a widget.json that is not JSON, and for one whose fields contradict the types and values 2.5 gives: tools not a list, _meta.ui.mimeType other than text/html, _meta.platform.v not an integer ("1", 1.5), a visibility outside app, model and user, an expose outside http and tool, a billing object without a string currency and an integer amountNanocents. A v that is an integer other than 1 (0, 2) is a schema version 9 does not define ("current value 1"): refusing it is checked at SHOULD level, a warning. A manifest the suite sends is otherwise conformant, so a deployment that checks more than the types passes too.',
     reference: 'Refuses with 422 and the widget problem code (manifest_missing, manifest_not_json, manifest_invalid), each problem at its JSON pointer.',
   }),
   bundleProblemsAtPublish: reading('READING-BUNDLE-PROBLEMS-AT-PUBLISH', ['2.5', '4.5', '7.1'], 'A bundle missing its entry or a tool source', {
