@@ -79,6 +79,21 @@ async function withMcp<T>(c: CheckContext, fn: (client: Client) => Promise<T>): 
   }
 }
 
+/** One token of each kind 2.5's validator rejects (none of them names api.conformance.example). */
+const REJECTED_CSP_TOKENS = [
+  '*.conformance.example',
+  'https://other.conformance.example',
+  'other.conformance.example:8443',
+  'other.conformance.example/path',
+  "'unsafe-inline'",
+  "'unsafe-eval'",
+  'data:',
+  'blob:',
+  '192.0.2.10',
+  '[2001:db8::1]',
+  '2001:db8::1',
+] as const;
+
 const ICON_PATH = 'assets/conformance-icon.svg';
 const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#123456"/></svg>';
 const ICON_WIDGET_DESCRIPTION = 'Summary of the conformance icon widget';
@@ -270,23 +285,27 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
 
   widgetCheck({
     id: 'widgets.csp-fallback',
-    title: "a bundle with a rejected CSP entry falls back whole: its MCP App carries none of the author's domains",
+    title:
+      "a bundle with one rejected CSP token (a wildcard, scheme, port, path, unsafe-* keyword, data:, blob:, IPv4 or IPv6 literal) falls back whole: its MCP App carries none of the author's domains",
     requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
     run: (c) =>
       withOwnSession(c, 'widgets-4-4-csp', async (own) => {
         const domain = 'api.conformance.example';
-        const metaOf = async (name: string, connectDomains: readonly string[]) => {
-          const mcp = await own.mcp((await own.published('alice', suiteWidgetFiles(name, { csp: { connectDomains } }))).postId);
+        const metaOf = async (name: string, csp: Readonly<Record<string, readonly string[]>>) => {
+          const mcp = await own.mcp((await own.published('alice', suiteWidgetFiles(name, { csp }))).postId);
           const listed = await uiResources(mcp);
           const read = listed[0] ? (await mcp.readResource({ uri: listed[0].uri })).contents.map((item) => item._meta) : [];
           return JSON.stringify([listed.map((r) => r._meta), read]);
         };
-        if (!(await metaOf('Conformance Csp Widget', [domain])).includes(domain))
+        if (!(await metaOf('Conformance Csp Widget', { connectDomains: [domain] })).includes(domain))
           c.notRun("the MCP App of a bundle with only bare domains carries none of them (MCP Apps' _meta.ui.csp), so a fallback cannot be told apart");
-        expect(
-          await metaOf('Conformance Wildcard Csp Widget', [domain, '*.conformance.example']),
-          `${domain} after a rejected *.conformance.example`,
-        ).not.toContain(domain);
+        // Each rejected token in another list than the good domain: 2.5 falls back for the whole bundle, not the list.
+        const lists = ['resourceDomains', 'frameDomains', 'connectDomains', 'redirectDomains'] as const;
+        for (const [i, token] of REJECTED_CSP_TOKENS.entries()) {
+          const list = lists[i % lists.length]!;
+          const csp = list === 'connectDomains' ? { connectDomains: [domain, token] } : { connectDomains: [domain], [list]: [token] };
+          expect(await metaOf(`Conformance Rejected Csp Widget ${i}`, csp), `${domain} after a rejected ${token} in ${list}`).not.toContain(domain);
+        }
       }),
   });
 

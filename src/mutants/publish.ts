@@ -100,6 +100,20 @@ const eachTool = (raw: RawManifest, fix: (tool: NonNullable<RawManifest['tools']
   if (Array.isArray(raw.tools)) for (const tool of raw.tools) if (tool && typeof tool === 'object') fix(tool);
 };
 
+/** Rewrites each CSP entry to its host (no scheme, port or path) before keeping the manifest, instead of rejecting it. */
+class CspNormalisingStore extends MemoryPublishStore {
+  override putCatalogRecord(record: CatalogRecord): void {
+    const manifest = record.snapshot.manifest;
+    const ui = manifest._meta.ui;
+    const host = (entry: string) => entry.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/:].*$/, '');
+    const csp = Object.fromEntries(
+      Object.entries(ui.csp).map(([list, domains]) => [list, (domains as readonly string[]).map(host)]),
+    ) as unknown as typeof ui.csp;
+    const kept = { ...manifest, _meta: { ...manifest._meta, ui: { ...ui, csp } } };
+    super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: kept } });
+  }
+}
+
 const MCP = new RegExp(`^${WIDGET_ROUTES.mcp.replace(/\{[A-Za-z]+\}/, '[^/]+')}$`);
 
 export const PUBLISH_MUTANTS: readonly Mutant[] = [
@@ -268,6 +282,12 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
         if (billing && !(typeof billing.currency === 'string' && Number.isInteger(billing.amountNanocents))) delete tool._meta!.platform!.billing;
       }),
     ),
+  },
+  {
+    id: 'publish-csp-origins-normalised',
+    description: 'a CSP entry with a scheme, port or path is cut down to its host and kept, instead of the bundle falling back',
+    requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
+    platform: store(() => new CspNormalisingStore()),
   },
   {
     id: 'publish-entry-any-html',
