@@ -53,6 +53,9 @@ function expectRefusal(sent: SentExchange, what: string): void {
 }
 
 const READ = READINGS.widgetPublishObserved.id;
+/** What only the file a manifest names carries, and what the default file beside it carries instead. */
+const NAMED_ENTRY = 'conformance-named-entry';
+const DECOY = 'conformance-default-file-decoy';
 
 /** The agent's slug: the publish answer's `agentSlug`, else the catalog entry's (READING-WIDGET-PUBLISH-OBSERVED). */
 async function agentSlugOf(c: CheckContext, own: OwnSession, p: Publishing): Promise<string> {
@@ -234,6 +237,50 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
         const copy = await own.published('alice', files);
         const slug = await agentSlugOf(c, own, copy);
         expect(slug, `${slug}: the manifest's remixOf (${named}) is informational only; a remix's slug would end in -r<N>`).not.toMatch(/-r\d+$/);
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.resource-uri',
+    title: 'a widget whose _meta.ui.resourceUri names app/main.html is served with that file as its entry, not index.html',
+    requirements: [BUNDLE_REQUIREMENTS.resourceUri.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-resource-uri', async (own) => {
+        const files = withManifest(
+          'Conformance Entry Path Widget',
+          (m) => {
+            (m._meta as { ui: Record<string, unknown> }).ui.resourceUri = 'app/main.html';
+          },
+          {
+            'app/main.html': `<!doctype html><html><head><title>main</title><link rel="${WIDGET_MANIFEST.linkRel}" href="../${WIDGET_MANIFEST.fileName}"></head><body><div id="${NAMED_ENTRY}"></div></body></html>`,
+            [WIDGET_MANIFEST.defaultEntry]: `<!doctype html><html><head><title>decoy</title></head><body><div id="${DECOY}"></div></body></html>`,
+          },
+        );
+        const text = await readEntryText(await own.mcp((await own.published('alice', files)).postId));
+        expect(text, 'the entry the MCP App serves is app/main.html').toContain(NAMED_ENTRY);
+        expect(text, 'the entry the MCP App serves').not.toContain(DECOY);
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.tool-file',
+    title: 'a tool whose _meta.platform.file names src/forecast-impl.js runs that source, not tools/<name>.js',
+    requirements: [BUNDLE_REQUIREMENTS.toolFile.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-tool-file', async (own) => {
+        const files = withManifest(
+          'Conformance Tool File Widget',
+          (m) => {
+            const tool = (m.tools as Array<{ _meta: Record<string, unknown> }>)[0]!;
+            tool._meta.platform = { file: 'src/forecast-impl.js' };
+          },
+          {
+            'src/forecast-impl.js': "module.exports = ({ city }) => ({ forecast: 'named source for ' + city });\n",
+            [WIDGET_MANIFEST.defaultToolFile('forecast')]: `module.exports = () => ({ forecast: '${DECOY}' });\n`,
+          },
+        );
+        const result = await (await own.mcp((await own.published('alice', files)).postId)).callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+        expect(JSON.stringify(result.content), 'forecast ran src/forecast-impl.js').toContain('named source for Oslo');
       }),
   });
 

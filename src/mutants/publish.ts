@@ -296,6 +296,18 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     platform: rules({ entryHtml: (files, uri) => files.get(uri) ?? [...files].find(([path]) => HTML.test(path))?.[1] }),
   },
   {
+    id: 'publish-entry-default-path',
+    description: 'the HTML entry is always read from index.html, whatever _meta.ui.resourceUri names',
+    requirements: [B.resourceUri.id],
+    platform: rules({ entryHtml: (files) => files.get(WIDGET_MANIFEST.defaultEntry) }),
+  },
+  {
+    id: 'publish-tool-source-default-path',
+    description: "a tool's source is always read from tools/<name>.js, whatever _meta.platform.file names",
+    requirements: [B.toolFile.id],
+    platform: rules({ toolSource: (files, tool) => files.get(WIDGET_MANIFEST.defaultToolFile(tool.name)) }),
+  },
+  {
     id: 'widget-render-serves-entry-only',
     description: "the published snapshot keeps the HTML entry only, so the host serves none of the folder's static assets",
     requirements: [R.widgetFolderAssets.id],
