@@ -364,6 +364,30 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
       }),
   });
 
+  widgetCheck({
+    id: 'widgets.tool-description-schema',
+    title: 'tools/list gives each tool the description and the inputSchema its manifest declares',
+    requirements: [BUNDLE_REQUIREMENTS.mcpToolSchema.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-4-tool-schema', async (own) => {
+        const manifest = JSON.parse(suiteWidgetFiles('Conformance Schema Widget')[WIDGET_MANIFEST.fileName]!) as {
+          tools: Array<{ name: string; description: string; inputSchema: { properties?: Record<string, unknown>; required?: string[] } }>;
+        };
+        const p = await own.published('alice', suiteWidgetFiles('Conformance Schema Widget'));
+        const listed = (await (await own.mcp(p.postId)).listTools()).tools;
+        for (const declared of manifest.tools) {
+          const tool = listed.find((t) => t.name === declared.name);
+          if (!tool) return void expect.fail(`tools/list does not list ${declared.name}`);
+          expect(tool.description, `${declared.name}: its description`).toBe(declared.description);
+          expect(tool.inputSchema.type, `${declared.name}: its inputSchema takes an object`).toBe('object');
+          expect(tool.inputSchema.properties ?? {}, `${declared.name}: the properties of its inputSchema`).toEqual(declared.inputSchema.properties ?? {});
+          expect([...(tool.inputSchema.required ?? [])].sort(), `${declared.name}: the required members of its inputSchema`).toEqual(
+            [...(declared.inputSchema.required ?? [])].sort(),
+          );
+        }
+      }),
+  });
+
   toolCallCheck('widgets.model-tool-call', 'a model tool can be called through the MCP endpoint', 'forecast', { city: 'Oslo' }, 'sunny in Oslo');
   toolCallCheck(
     'widgets.app-tool-call',

@@ -114,6 +114,15 @@ class CspNormalisingStore extends MemoryPublishStore {
   }
 }
 
+/** Keeps the manifest snapshot with its tools' names only: no description, no inputSchema. */
+class ToolSchemaLosingStore extends MemoryPublishStore {
+  override putCatalogRecord(record: CatalogRecord): void {
+    const manifest = record.snapshot.manifest;
+    const tools = manifest.tools.map(({ description: _d, inputSchema: _s, ...tool }) => tool);
+    super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: { ...manifest, tools } } });
+  }
+}
+
 const MCP = new RegExp(`^${WIDGET_ROUTES.mcp.replace(/\{[A-Za-z]+\}/, '[^/]+')}$`);
 
 export const PUBLISH_MUTANTS: readonly Mutant[] = [
@@ -306,6 +315,12 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: "a tool's source is always read from tools/<name>.js, whatever _meta.platform.file names",
     requirements: [B.toolFile.id],
     platform: rules({ toolSource: (files, tool) => files.get(WIDGET_MANIFEST.defaultToolFile(tool.name)) }),
+  },
+  {
+    id: 'publish-tool-schema-dropped',
+    description: 'the published manifest keeps its tools without their description and inputSchema, so tools/list offers neither',
+    requirements: [B.mcpToolSchema.id],
+    platform: store(() => new ToolSchemaLosingStore()),
   },
   {
     id: 'widget-render-serves-entry-only',
