@@ -81,6 +81,42 @@ describe(`7.1 host bridge errors in Chromium (${target.description})`, () => {
   );
 
   bridgeCheck(
+    'permission',
+    "attaching to another user's private live id rejects with permission (the access check of live URL resolve); its creator attaches",
+    `host.live.create({ kind, private: true }) and attach({ liveId, transport }), a second page of the host for another user (user=bob), and ${SESSION}`,
+    ALICE,
+    async (h) => {
+      const created = await h.call(`host.live.create({ kind: 'stream', private: true })`);
+      expect(created.ok, `create (${JSON.stringify(created)})`).toBe(true);
+      const attach = `host.live.attach({ liveId: ${JSON.stringify((created as { value: { liveId: string } }).value.liveId)}, transport: 'sse' })`;
+      const bob = await h.open({ user: 'bob' });
+      const refused = await bob(attach);
+      expect(refused, `another user's attach (${JSON.stringify(refused)})`).toMatchObject({ ok: false, isError: true, code: BRIDGE_ERRORS.permission.code });
+      expect((await h.call(attach)).ok, 'the creator attaches to its own private live id').toBe(true);
+    },
+    [],
+    'bridge.permission-live-private',
+  );
+
+  bridgeCheck(
+    'not_found',
+    'attaching to a live id never created rejects with not_found; calling a host.fn function never published rejects with not_found or FN_NOT_FOUND',
+    `host.live.attach({ liveId, transport }) with live ids of the form <kind>:<id>, host.fn.call({ name }), and ${SESSION}`,
+    ALICE,
+    async (h) => {
+      await rejectsWith(h, `host.live.attach({ liveId: 'stream:never-created', transport: 'sse' })`, BRIDGE_ERRORS.not_found.code);
+      const e = await h.reject(`host.fn.call({ name: 'never-published' })`);
+      expect(e.isError, 'an Error').toBe(true);
+      expect(
+        [BRIDGE_ERRORS.not_found.code, BRIDGE_ERRORS.FN_NOT_FOUND.code],
+        `the .code of a function never published, ${String(e.code)} (${READINGS.missingFunctionCode.id}: ${e.message})`,
+      ).toContain(e.code);
+    },
+    [BRIDGE_ERRORS.FN_NOT_FOUND.id],
+    'bridge.not-found-live-id-function',
+  );
+
+  bridgeCheck(
     'quota_exceeded',
     'host.kv set of a 1 MiB value rejects with quota_exceeded; a small value is stored',
     `host.kv.set({ key, value }), a KV value cap under 1 MiB (8: the KV caps are not shown), and ${SESSION}`,
@@ -256,6 +292,25 @@ describe(`7.1 host bridge errors in Chromium (${target.description})`, () => {
       for (let i = 1; i < gaps.length; i++) expect(gaps[i], `backoff ${i + 1} is longer than backoff ${i} (exponential)`).toBeGreaterThan(gaps[i - 1]!);
     },
     [LIMITS.serviceUnavailableRetries.id],
+  );
+
+  bridgeCheck(
+    'service_unavailable',
+    'host.live with its cache store down fails closed: it rejects with service_unavailable after exponential backoff, about 5 attempts',
+    `host.live.create({ kind }), the query member cache=down for a host whose cache store is down, window.__hostLog, and ${SESSION}`,
+    { ...ALICE, clock: true, referenceQuery: { cache: 'down' } },
+    async (h) => {
+      await rejectsWith(h, `host.live.create({ kind: 'stream' })`, BRIDGE_ERRORS.service_unavailable.code);
+      const calls = await h.attempts('host.live');
+      expect(calls.length, 'attempts the host saw ("up to about 5")').toBeGreaterThanOrEqual(LIMITS.serviceUnavailableRetries.value - 1);
+      expect(calls.length, 'attempts the host saw ("up to about 5")').toBeLessThanOrEqual(LIMITS.serviceUnavailableRetries.value + 1);
+      expect(
+        calls.map((a) => a.code),
+        'every attempt refused service_unavailable',
+      ).toEqual(calls.map(() => BRIDGE_ERRORS.service_unavailable.code));
+    },
+    [LIMITS.serviceUnavailableRetries.id],
+    'bridge.service-unavailable-live',
   );
 
   bridgeCheck(

@@ -79,6 +79,25 @@ export const BRIDGE_MUTANTS: readonly Mutant[] = [
     };
   }),
   {
+    id: 'bridge-host-live-private-ignored',
+    description: 'the reference host records no host.live id as private: any signed-in user attaches to one another created private',
+    requirements: [BRIDGE_ERRORS.permission.id],
+    platform: {
+      widgets: host({
+        wrap: (h) => ({
+          dispatch: (s, op, args) =>
+            h.dispatch(s, op, op === 'host.live' && args !== null && typeof args === 'object' ? { ...(args as object), private: false } : args),
+        }),
+      }),
+    },
+  },
+  {
+    id: 'bridge-host-live-fails-open',
+    description: 'the reference host ignores its cache store being down: host.live answers as if it were up instead of failing closed',
+    requirements: [BRIDGE_ERRORS.service_unavailable.id],
+    platform: { widgets: host({ wrap: (h) => ({ dispatch: (s, op, args) => h.dispatch({ ...s, cacheDown: false }, op, args) }) }) },
+  },
+  {
     id: 'bridge-host-ignores-versions',
     description: 'the reference host dispatches every operation whatever its bridge version, detached or not',
     requirements: [BRIDGE_ERRORS.unknown_op.id],

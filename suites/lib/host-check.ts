@@ -26,6 +26,8 @@ export interface HostOptions {
    * not-run on any other, saying so.
    */
   readonly assumes?: string;
+  /** Query members only the reference's host page reads (with `assumes`), such as cache=down. */
+  readonly referenceQuery?: Readonly<Record<string, string>>;
 }
 
 export interface Hosted {
@@ -38,6 +40,8 @@ export interface Hosted {
   reject(expression: string): Promise<Extract<CallOutcome, { ok: false }>>;
   /** How many calls of `op` the host saw, and when (page time). */
   attempts(op: string): Promise<Array<{ at: number; code?: string }>>;
+  /** The same widget in another page of the host, for another session (a second user): its call. */
+  open(query: HostQuery): Promise<(expression: string) => Promise<CallOutcome>>;
 }
 
 /** Why a check that assumes the reference host's own contract does not run on another host page. */
@@ -122,6 +126,7 @@ export class HostChecks {
     const own = suiteTarget();
     let context: BrowserContext | undefined;
     let page: Page | undefined;
+    const others: Page[] = [];
     try {
       harness.use(own);
       const published = await publishWidget(own, name, options.ui, options.files);
@@ -130,9 +135,14 @@ export class HostChecks {
       context = own_context
         ? await harness.ownContext({ ...(options.clock ? { clock: true } : {}), ...(options.extra ? { extra: options.extra } : {}) })
         : await harness.context();
+      const pageUrl = (query: HostQuery | undefined, extra: Readonly<Record<string, string>> = {}) => {
+        const url = new URL(widgetHostPageUrl(hostPage, published.postId, query));
+        for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
+        return url.href;
+      };
       let opened: { page: Page; frame: Frame };
       try {
-        opened = await openHost(context, widgetHostPageUrl(hostPage, published.postId, options.query), options.readyExpression);
+        opened = await openHost(context, pageUrl(options.query, options.referenceQuery), options.readyExpression);
       } catch (error) {
         if (error instanceof HostPageMissing) return c.notRun(`needs the deployment's widget host page (docs/contracts.md section 6): ${error.message}`);
         throw error;
@@ -154,10 +164,16 @@ export class HostChecks {
           if (!log) return c.notRun('needs window.__hostLog in the host page (docs/contracts.md section 6): this check counts the calls the host answered');
           return log.filter((e) => e.op === op);
         },
+        open: async (query) => {
+          const other = await openHost(context!, pageUrl(query), options.readyExpression);
+          others.push(other.page);
+          return (expression) => callInWidget(other.frame, expression);
+        },
       };
       await fn(hosted);
     } finally {
       await page?.close().catch(() => undefined);
+      for (const other of others) await other.close().catch(() => undefined);
       if (context && (options.clock || options.extra)) await context.close().catch(() => undefined);
       await own.close();
       this.timings.push({ check: name, ms: Date.now() - started });

@@ -73,7 +73,7 @@ interface Published {
  * and answers the bridge with ext-apps' AppBridge; the page forwards server-mediated calls to the bridge endpoint,
  * which the host core answers (src/widgets/host/host-core.ts). The page's query names the session the spec leaves
  * open: `user` (absent: no session), `content=catalog` (rendered on the app's own catalog row), `bridge=1` (an old
- * v1 host), `detached=1` (no platform server).
+ * v1 host), `detached=1` (no platform server), `cache=down` (its cache store down: host.live fails closed).
  */
 export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
   const { reader, runner } = options;
@@ -159,7 +159,11 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
           redirectDomains: csp.openLinkAllowlist,
           openLinks: options.openLinks ?? 'allowlist',
           openLinkRefusal: options.openLinkRefusal ?? BRIDGE_ERRORS.permission.code,
-          session: { ...(user ? { user } : {}), content: q.get('content') === 'catalog' ? 'catalog' : 'post' },
+          session: {
+            ...(user ? { user } : {}),
+            content: q.get('content') === 'catalog' ? 'catalog' : 'post',
+            ...(q.get('cache') === 'down' ? { cache: 'down' } : {}),
+          },
         };
         return html(
           `<!doctype html><html><head><meta charset="utf-8"><title>${found.catalog.name.replace(/[<&]/g, '')} (reference host)</title>` +
@@ -210,14 +214,19 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     methods: {
       POST: forWidget(async (ctx, _found, postId) => {
         const read = await ctx.read();
-        let body: { op?: unknown; args?: unknown; session?: { user?: unknown; content?: unknown } };
+        let body: { op?: unknown; args?: unknown; session?: { user?: unknown; content?: unknown; cache?: unknown } };
         try {
           body = JSON.parse(new TextDecoder().decode(read.request.body ?? new Uint8Array())) as typeof body;
         } catch {
           body = {};
         }
         const user = typeof body.session?.user === 'string' && body.session.user !== '' ? body.session.user : undefined;
-        const session: HostSession = { postId, ...(user ? { user } : {}), content: body.session?.content === 'catalog' ? 'catalog' : 'post' };
+        const session: HostSession = {
+          postId,
+          ...(user ? { user } : {}),
+          content: body.session?.content === 'catalog' ? 'catalog' : 'post',
+          ...(body.session?.cache === 'down' ? { cacheDown: true } : {}),
+        };
         const answer = await host.dispatch(session, typeof body.op === 'string' ? body.op : '', body.args);
         const json = answer.ok
           ? { result: answer.result }

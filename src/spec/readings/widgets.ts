@@ -26,6 +26,12 @@ export const WIDGET_READINGS = {
     reference:
       "Lists every tool to every client with its visibility written out (2.5's default [app] included), and answers tools/call from any client; the reference host page proxies the view's calls.",
   }),
+  missingFunctionCode: reading('READING-MISSING-FUNCTION-CODE', ['7.1'], 'Which code a call of a function never published carries', {
+    text: '7.1: not_found "A referenced key, app, function or liveId does not exist"; "host.fn calls can also surface CODE_TOO_LARGE (function source over 64 KB at publish) and then FN_NOT_FOUND at call time".',
+    accepted:
+      'A host.fn call of a function never published rejects with not_found or FN_NOT_FOUND; one refused at publish with CODE_TOO_LARGE rejects with FN_NOT_FOUND, as 7.1 says.',
+    reference: 'FN_NOT_FOUND for any function not published, whatever the reason.',
+  }),
   catalogIcon: reading('READING-CATALOG-ICON', ['2.5', '4.4'], "How the catalog shows a widget's icon and description", {
     text: '2.5: "_meta.platform.iconRef | path to the icon shown on post cards and in the catalog"; "description | string, short summary shown in the catalog"; 4.4 shows no field of the catalog.',
     accepted:

@@ -7,6 +7,8 @@ export interface HostSession {
   readonly postId: string;
   readonly user?: string;
   readonly content: 'post' | 'catalog';
+  /** The host's cache store is down (degraded mode): host.live fails closed (7.1 service_unavailable). */
+  readonly cacheDown?: boolean;
 }
 
 export type HostAnswer = { readonly ok: true; readonly result: Record<string, unknown> } | ({ readonly ok: false; readonly message: string } & BridgeErrorData);
@@ -179,6 +181,7 @@ export function createBridgeHost(ports: BridgeHostPorts, limits: BridgeHostLimit
   }
 
   function liveOp(s: HostSession, args: Record<string, unknown>): Record<string, unknown> {
+    if (s.cacheDown) refuse(BRIDGE_ERRORS.service_unavailable.code, 'the cache store is unavailable; host.live fails closed');
     const now = ports.clock.now();
     switch (args.action) {
       case 'create': {
