@@ -7,9 +7,10 @@ import { LIMITS } from '../src/spec/limits.js';
 import { READINGS } from '../src/spec/readings.js';
 import { BUNDLE_REQUIREMENTS } from '../src/spec/publish-requirements.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
-import { WIDGET_SDK } from '../src/spec/widgets.js';
+import { WIDGET_MANIFEST, WIDGET_SDK } from '../src/spec/widgets.js';
 import { check, type CheckContext } from './lib/check.js';
 import { checkTimeout } from './lib/context.js';
+import { withManifest } from './lib/widgets.js';
 import { HostChecks, settle } from './lib/host-check.js';
 import { suiteTarget } from './lib/target.js';
 import { callInWidget, hostLog, shimCall, SHIM_GLOBALS } from './lib/widget-host.js';
@@ -140,6 +141,38 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
           expect(viaShim.code, `${name}.callTool rejects like bridge.callTool, with the same .code`).toBe(viaBridge.code);
         }
       }),
+  });
+
+  check({
+    id: 'bridge.model-only-tool-refused',
+    title: 'the widget cannot invoke a tool whose visibility lacks app: bridge.callTool of a [model] tool rejects, while an app tool answers',
+    requirements: [BUNDLE_REQUIREMENTS.toolVisibilityApp.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) => {
+      const files = withManifest(
+        'Conformance Model Only Widget',
+        (m) => {
+          (m.tools as unknown[]).push({
+            name: 'summarise',
+            description: 'For the model only',
+            inputSchema: { type: 'object' },
+            _meta: { ui: { visibility: ['model'] } },
+          });
+        },
+        { [WIDGET_MANIFEST.defaultToolFile('summarise')]: `module.exports = () => { globalThis.ran = true; return { summary: 'ran for the widget' }; };\n` },
+      );
+      return hosts.withHost(c, 'bridge-model-only', { query: { user: 'alice' }, files }, async (h) => {
+        expect((await h.call(`bridge.callTool('forecast', { city: 'Oslo' })`)).ok, 'forecast ([app, model]) answers the widget').toBe(true);
+        const refused = await h.call(`bridge.callTool('summarise', {})`);
+        expect(refused.ok, `summarise ([model]) answered the widget (${JSON.stringify(refused)}); only the widget UI's tools (app) are its to invoke`).toBe(
+          false,
+        );
+        if (refused.ok) return;
+        expect(refused.isError, 'an Error').toBe(true);
+        expect(BRIDGE_CODES, `its .code, ${String(refused.code)} (${READINGS.toolVisibility.id})`).toContain(refused.code);
+      });
+    },
   });
 
   check({
@@ -306,7 +339,8 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
     timeout: TIMEOUT_MS,
     run: (c) =>
       hosts.withHost(c, 'bridge-permissions', { query: { user: 'alice' }, ui: { permissions: ['clipboard-write'] } }, async (h) => {
-        const allow = await h.page.evaluate(`document.querySelector('iframe').getAttribute('allow')`);
+        // The widget's own iframe element, wherever the host page puts it.
+        const allow = await (await h.frame.frameElement()).getAttribute('allow');
         expect(String(allow).split(/\s*;\s*/), `the iframe's allow attribute (${READINGS.widgetPermissions.id})`).toContain('clipboard-write');
         const policy = await callInWidget(
           h.frame,

@@ -98,6 +98,12 @@ export const BRIDGE_MUTANTS: readonly Mutant[] = [
     platform: { widgets: host({ wrap: (h) => ({ dispatch: (s, op, args) => h.dispatch({ ...s, cacheDown: false }, op, args) }) }) },
   },
   {
+    id: 'widget-host-ignores-visibility',
+    description: "the reference host runs the widget's call of a tool whose visibility lacks app",
+    requirements: [B.toolVisibilityApp.id],
+    platform: { widgets: host({ appVisibility: false }) },
+  },
+  {
     id: 'bridge-host-ignores-versions',
     description: 'the reference host dispatches every operation whatever its bridge version, detached or not',
     requirements: [BRIDGE_ERRORS.unknown_op.id],

@@ -56,6 +56,11 @@ export const BUNDLE_REQUIREMENTS = Object.freeze({
     '2.5',
     'A tool whose _meta.ui.visibility lacks model (the default [app]: only the widget UI may invoke) is not offered to a model: an MCP client that does not render apps either is not listed it, or is listed it with its visibility written out without model.',
   ),
+  toolVisibilityApp: r(
+    'WIDGET-TOOL-VISIBILITY-WIDGET',
+    '2.5',
+    'Only a tool whose _meta.ui.visibility holds app may be invoked by the widget UI: bridge.callTool of a tool whose visibility lacks app (such as [model]) rejects, and the tool does not run.',
+  ),
   resourceUri: r(
     'WIDGET-RESOURCE-URI',
     '2.5',

@@ -22,9 +22,9 @@ export const WIDGET_READINGS = {
     standard:
       'MCP Apps (SEP-1865): a server lists its tools with _meta.ui.visibility, default [model, app]; "hosts MUST NOT list tools that lack model to the agent" and "MUST reject an app\'s tools/call for a tool that lacks app". A server cannot tell a host proxying a view\'s call from a model\'s.',
     accepted:
-      "To an MCP client that does not announce MCP Apps (a model's host), a tool whose visibility lacks model is either not listed, or listed with _meta.ui.visibility written out, holding app and not model (listed without it, MCP Apps' default would hand it to the model); a tool with model is listed. Whether tools/call of an app-only tool from such a client answers is not judged: the view's calls reach it through a host the same way.",
+      "To an MCP client that does not announce MCP Apps (a model's host), a tool whose visibility lacks model is either not listed, or listed with _meta.ui.visibility written out, holding app and not model (listed without it, MCP Apps' default would hand it to the model); a tool with model is listed. Whether tools/call of an app-only tool from such a client answers is not judged: the view's calls reach it through a host the same way. In the host page, the widget's bridge.callTool of a tool whose visibility lacks app ([model]) rejects with a 7.1 code (permission, \"Authorization denied\", or another), and its answer never reaches the widget.",
     reference:
-      "Lists every tool to every client with its visibility written out (2.5's default [app] included), and answers tools/call from any client; the reference host page proxies the view's calls.",
+      "Lists every tool to every client with its visibility written out (2.5's default [app] included), and answers tools/call from any client; the reference host page proxies the view's calls, and refuses with permission the widget's call of a tool whose visibility lacks app.",
   }),
   missingFunctionCode: reading('READING-MISSING-FUNCTION-CODE', ['7.1'], 'Which code a call of a function never published carries', {
     text: '7.1: not_found "A referenced key, app, function or liveId does not exist"; "host.fn calls can also surface CODE_TOO_LARGE (function source over 64 KB at publish) and then FN_NOT_FOUND at call time".',
