@@ -219,7 +219,8 @@ describe(`4.4 widget endpoints (${target.description})`, () => {
     title: 'the MCP endpoint exposes the widget as a ui:// resource of the MCP Apps type, its HTML entry',
     requirements: [REQUIREMENTS.widgetMcpAppResource.id],
     run: (c) =>
-      withMcp(c, async (mcp) => {
+      withOwnSession(c, 'widgets-4-4-resource', async (own) => {
+        const mcp = await own.mcp((await own.published('alice', suiteWidgetFiles('Conformance Resource Widget'))).postId);
         const { resources } = await mcp.listResources();
         const ui = resources.filter((r) => r.uri.startsWith('ui://'));
         expect(ui, 'ui:// resources listed').toHaveLength(1);
