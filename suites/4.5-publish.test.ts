@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { SUITE_WIDGET_MARKER, suiteWidgetFiles } from '../src/harness/widget-bundle.js';
-import { jsonBody, WidgetSession, type SentExchange } from '../src/harness/widget-session.js';
+import { jsonBody, type SentExchange } from '../src/harness/widget-session.js';
 import { remixNumberOf, splitSlugPair } from '../src/harness/widget-slug.js';
 import { BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { MEDIA_TYPES } from '../src/spec/media-types.js';
-import { PUBLISH_REQUIREMENTS } from '../src/spec/publish-requirements.js';
+import { BUNDLE_REQUIREMENTS, PUBLISH_REQUIREMENTS } from '../src/spec/publish-requirements.js';
 import { READINGS } from '../src/spec/readings.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
 import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../src/spec/widgets.js';
@@ -13,17 +13,20 @@ import { MemoryToolUsage, type AgentRecord } from '../src/widgets/publish/index.
 import type { CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 import {
-  catalogEntries,
+  catalogFinding,
   is2xx,
-  noFolderReason,
   readEntryText,
   stringMember,
   toolErrorCode,
-  WIDGET_CHECK_TIMEOUT_MS,
+  unreadableCatalogReason,
   widgetCheck,
+  widgetRef,
+  widgetShouldCheck,
+  withManifest,
   withOwnSession,
   type OwnSession,
   type Publishing,
+  type WidgetRef,
 } from './lib/widgets.js';
 
 /**
@@ -35,31 +38,7 @@ import {
  * publish, and what else a check reads from it is named by READING-WIDGET-PUBLISH-OBSERVED.
  */
 const target = suiteTarget();
-const session = new WidgetSession(target, 'widgets-4-5');
-let folderId: string | undefined;
-let unavailable: string | undefined;
-let first: SentExchange | undefined;
-
-beforeAll(async () => {
-  await session.open();
-  const upload = await session.uploadFolder('alice', suiteWidgetFiles('Conformance Publish Widget'));
-  const id = stringMember(upload, 'folderId');
-  if (upload.response.status === 201 && id !== undefined) folderId = id;
-  else unavailable = noFolderReason(upload);
-}, WIDGET_CHECK_TIMEOUT_MS);
 afterAll(() => target.close());
-
-function ready(c: CheckContext): string {
-  if (!folderId) c.notRun(unavailable ?? 'needs a folder');
-  return folderId;
-}
-
-async function publishOnce(c: CheckContext): Promise<SentExchange> {
-  const folder = ready(c);
-  first ??= await session.publish('alice', folder);
-  c.record(first.exchange);
-  return first;
-}
 
 function expect2xx(sent: SentExchange, what: string): void {
   expect(sent.response.status, what).toBeGreaterThanOrEqual(200);
@@ -74,12 +53,15 @@ function expectRefusal(sent: SentExchange, what: string): void {
 }
 
 const READ = READINGS.widgetPublishObserved.id;
+/** What only the file a manifest names carries, and what the default file beside it carries instead. */
+const NAMED_ENTRY = 'conformance-named-entry';
+const DECOY = 'conformance-default-file-decoy';
 
 /** The agent's slug: the publish answer's `agentSlug`, else the catalog entry's (READING-WIDGET-PUBLISH-OBSERVED). */
 async function agentSlugOf(c: CheckContext, own: OwnSession, p: Publishing): Promise<string> {
   const named = stringMember(p.published, 'agentSlug');
   if (named !== undefined) return named;
-  const entry = catalogEntries(await own.session.catalog()).find((e) => e.postId === p.postId);
+  const entry = p.postId === undefined ? undefined : (await catalogFinding(own.session, widgetRef(own.session, p.postId, p.published))).found?.entries[0];
   if (typeof entry?.agentSlug === 'string') return entry.agentSlug;
   return c.notRun(`the deployment names the widget's agent neither in the publish answer nor in its catalog entry (agentSlug, ${READ})`);
 }
@@ -102,28 +84,66 @@ async function agentRecord(c: CheckContext, own: OwnSession, slug: string): Prom
   return agent;
 }
 
+/**
+ * How many entries the catalog's list holds, found through a widget the check published first (READING-CATALOG-SHAPE):
+ * not-run when the catalog names it nowhere, so that "no new entry" is never judged on a list the suite cannot see.
+ */
+async function listedBeside(c: CheckContext, own: OwnSession, anchor: WidgetRef): Promise<number> {
+  const { sent, found } = await catalogFinding(own.session, anchor);
+  expect(sent.response.status, 'status of the catalog').toBe(200);
+  return found?.listed ?? c.notRun(unreadableCatalogReason(anchor));
+}
+
+/** Publishes the suites' bundle as `name` and answers how the catalog may name it. */
+async function anchor(own: OwnSession, name: string): Promise<WidgetRef> {
+  const p = await own.published('alice', suiteWidgetFiles(name));
+  return widgetRef(own.session, p.postId, p.published);
+}
+
 /** A check that a publish of `files` is refused and lists nothing new. */
-function refusedPublishCheck(id: string, title: string, requirement: string, files: () => Record<string, string>): void {
-  widgetCheck({
+function refusedPublishCheck(
+  id: string,
+  title: string,
+  requirement: string,
+  files: () => Record<string, string> | Record<string, Record<string, string>>,
+  level: 'MUST' | 'SHOULD' = 'MUST',
+): void {
+  (level === 'MUST' ? widgetCheck : widgetShouldCheck)({
     id,
     title,
     requirements: [requirement],
     run: (c) =>
       withOwnSession(c, `widgets-4-5-${id}`, async (own) => {
-        const before = catalogEntries(await own.session.catalog()).length;
-        const p = await own.publish('alice', files());
-        expectRefusal(p.published, 'status of the publish');
-        expect(catalogEntries(await own.session.catalog()), 'catalog entries after the refused publish').toHaveLength(before);
+        const ref = await anchor(own, `Conformance Anchor ${id}`);
+        const before = await listedBeside(c, own, ref);
+        const made = files();
+        // One bundle, or several by what is wrong with each.
+        const bundles = Object.values(made).every((v) => typeof v === 'string')
+          ? { bundle: made as Record<string, string> }
+          : (made as Record<string, Record<string, string>>);
+        for (const [what, bundle] of Object.entries(bundles)) {
+          const p = await own.publish('alice', bundle);
+          expectRefusal(p.published, `status of the publish (${what})`);
+        }
+        expect(await listedBeside(c, own, ref), 'catalog entries after the refused publishes').toBe(before);
       }),
   });
 }
 
-/** The suites' bundle with its manifest changed by `edit`. */
-function withManifest(name: string, edit: (manifest: Record<string, unknown>) => void): Record<string, string> {
-  const files = suiteWidgetFiles(name);
-  const manifest = JSON.parse(files[WIDGET_MANIFEST.fileName]!) as Record<string, unknown>;
-  edit(manifest);
-  return { ...files, [WIDGET_MANIFEST.fileName]: JSON.stringify(manifest) };
+type Manifest = Record<string, unknown> & { _meta: { ui: Record<string, unknown>; platform: Record<string, unknown> }; tools: Array<Record<string, unknown>> };
+
+/** The suites' bundle with one manifest change per entry of `edits`, each under its own name. */
+function manifestsWith(edits: Record<string, (m: Manifest) => void>): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(edits).map(([what, edit], i) => [what, withManifest(`Conformance Mistyped Widget ${i}`, (m) => edit(m as Manifest))]),
+  );
+}
+
+/** A tool's `_meta` of the given part, made if absent. */
+function toolMeta(m: Manifest, tool: number, part: 'ui' | 'platform'): Record<string, unknown> {
+  const t = m.tools[tool]!;
+  const meta = (t._meta ??= {}) as Record<string, Record<string, unknown>>;
+  return (meta[part] ??= {});
 }
 
 describe(`4.5 publish pipeline (${target.description})`, () => {
@@ -131,47 +151,44 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
     id: 'publish.owned-folder',
     title: 'publishes a folder its caller owns',
     requirements: [REQUIREMENTS.widgetPublishAccepted.id],
-    run: async (c) => {
-      // Published afresh (not the shared first publish): the answer seen is this deployment's answer now.
-      const sent = await session.publish('alice', ready(c));
-      c.record(sent.exchange);
-      first ??= sent;
-      expect2xx(sent, 'status of the first publish');
-      expect(stringMember(sent, 'postId'), 'the post id in the answer').toEqual(expect.any(String));
-    },
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-owned', async (own) => {
+        const p = await own.publish('alice', suiteWidgetFiles('Conformance Publish Widget'));
+        expect2xx(p.published, 'status of the first publish');
+        expect(p.postId, 'the post id in the answer').toEqual(expect.any(String));
+      }),
   });
 
   widgetCheck({
     id: 'publish.not-owner-refused',
     title: 'refuses to publish a folder for a caller who does not own it',
     requirements: [REQUIREMENTS.widgetPublishOwnership.id],
-    run: async (c) => {
-      const folder = ready(c);
-      const before = await session.catalog();
-      const sent = await session.publish('bob', folder);
-      const after = await session.catalog();
-      for (const e of [before, sent, after]) c.record(e.exchange);
-      expectRefusal(sent, 'status of a publish by someone else');
-      expect(catalogEntries(after), 'catalog entries after the refused publish').toHaveLength(catalogEntries(before).length);
-    },
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-not-owner', async (own) => {
+        const mine = await own.published('alice', suiteWidgetFiles('Conformance Owned Widget'));
+        const ref = widgetRef(own.session, mine.postId, mine.published);
+        const before = await listedBeside(c, own, ref);
+        const sent = await own.session.publish('bob', mine.folderId);
+        expectRefusal(sent, 'status of a publish by someone else');
+        expect(await listedBeside(c, own, ref), 'catalog entries after the refused publish').toBe(before);
+      }),
   });
 
   widgetCheck({
     id: 'publish.republish-in-place',
     title: 're-publishing an unchanged folder refreshes its listing in place',
     requirements: [REQUIREMENTS.widgetRepublishInPlace.id],
-    run: async (c) => {
-      const firstPost = stringMember(await publishOnce(c), 'postId');
-      if (!firstPost) return void expect.fail('the first publish named no post id');
-      const again = await session.publish('alice', ready(c));
-      const catalog = await session.catalog();
-      c.record(again.exchange);
-      c.record(catalog.exchange);
-      expect2xx(again, 'status of the second publish');
-      expect(stringMember(again, 'postId'), 'the post of the second publish').toBe(firstPost);
-      const entries = catalogEntries(catalog).filter((e) => e.postId === firstPost || e.mcp === session.mcpUrl(firstPost));
-      expect(entries, 'catalog entries of the folder after two publishes').toHaveLength(1);
-    },
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-republish', async (own) => {
+        const first = await own.published('alice', suiteWidgetFiles('Conformance Republished Widget'));
+        const again = await own.session.publish('alice', first.folderId);
+        expect2xx(again, 'status of the second publish');
+        expect(stringMember(again, 'postId'), 'the post of the second publish').toBe(first.postId);
+        const ref = widgetRef(own.session, first.postId, first.published);
+        const { found } = await catalogFinding(own.session, ref);
+        if (!found) return c.notRun(unreadableCatalogReason(ref));
+        expect(found.entries, 'catalog entries of the folder after two publishes').toHaveLength(1);
+      }),
   });
 
   widgetCheck({
@@ -203,6 +220,67 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
         const remix = await own.published('alice', files, catalogId);
         const [slug, remixSlug] = [await agentSlugOf(c, own, original), await agentSlugOf(c, own, remix)];
         expect(remixNumberOf(remixSlug, slug), `${remixSlug} is ${slug}-r<N>, N a positive integer`).not.toBeNull();
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.remix-of-informational',
+    title: "a manifest whose _meta.platform.remixOf names another widget publishes as no remix: its agent's slug has no -r<N>",
+    requirements: [BUNDLE_REQUIREMENTS.remixOfInformational.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-remix-of', async (own) => {
+        const original = await own.published('alice', suiteWidgetFiles('Conformance Lineage Widget'));
+        const named = stringMember(original.published, 'catalogId') ?? original.postId;
+        const files = withManifest('Conformance Lineage Copy', (m) => {
+          (m._meta as { platform: Record<string, unknown> }).platform.remixOf = named;
+        });
+        const copy = await own.published('alice', files);
+        const slug = await agentSlugOf(c, own, copy);
+        expect(slug, `${slug}: the manifest's remixOf (${named}) is informational only; a remix's slug would end in -r<N>`).not.toMatch(/-r\d+$/);
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.resource-uri',
+    title: 'a widget whose _meta.ui.resourceUri names app/main.html is served with that file as its entry, not index.html',
+    requirements: [BUNDLE_REQUIREMENTS.resourceUri.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-resource-uri', async (own) => {
+        const files = withManifest(
+          'Conformance Entry Path Widget',
+          (m) => {
+            (m._meta as { ui: Record<string, unknown> }).ui.resourceUri = 'app/main.html';
+          },
+          {
+            'app/main.html': `<!doctype html><html><head><title>main</title><link rel="${WIDGET_MANIFEST.linkRel}" href="../${WIDGET_MANIFEST.fileName}"></head><body><div id="${NAMED_ENTRY}"></div></body></html>`,
+            [WIDGET_MANIFEST.defaultEntry]: `<!doctype html><html><head><title>decoy</title></head><body><div id="${DECOY}"></div></body></html>`,
+          },
+        );
+        const text = await readEntryText(await own.mcp((await own.published('alice', files)).postId));
+        expect(text, 'the entry the MCP App serves is app/main.html').toContain(NAMED_ENTRY);
+        expect(text, 'the entry the MCP App serves').not.toContain(DECOY);
+      }),
+  });
+
+  widgetCheck({
+    id: 'publish.tool-file',
+    title: 'a tool whose _meta.platform.file names src/forecast-impl.js runs that source, not tools/<name>.js',
+    requirements: [BUNDLE_REQUIREMENTS.toolFile.id],
+    run: (c) =>
+      withOwnSession(c, 'widgets-4-5-tool-file', async (own) => {
+        const files = withManifest(
+          'Conformance Tool File Widget',
+          (m) => {
+            const tool = (m.tools as Array<{ _meta: Record<string, unknown> }>)[0]!;
+            tool._meta.platform = { file: 'src/forecast-impl.js' };
+          },
+          {
+            'src/forecast-impl.js': "module.exports = ({ city }) => ({ forecast: 'named source for ' + city });\n",
+            [WIDGET_MANIFEST.defaultToolFile('forecast')]: `module.exports = () => ({ forecast: '${DECOY}' });\n`,
+          },
+        );
+        const result = await (await own.mcp((await own.published('alice', files)).postId)).callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+        expect(JSON.stringify(result.content), 'forecast ran src/forecast-impl.js').toContain('named source for Oslo');
       }),
   });
 
@@ -337,6 +415,55 @@ describe(`4.5 publish pipeline (${target.description})`, () => {
       withManifest('Conformance Misshapen Widget', (m) => {
         m.tools = 'forecast';
       }),
+  );
+
+  refusedPublishCheck(
+    'publish.manifest-values-refused',
+    'refuses a widget.json whose values are outside what 2.5 allows: mimeType, v, visibility, expose, billing',
+    WIDGET_PROBLEMS.manifestInvalid.id,
+    () =>
+      manifestsWith({
+        'mimeType text/plain (2.5: text/html)': (m) => {
+          m._meta.ui.mimeType = 'text/plain';
+        },
+        'v the string "1" (2.5: an integer)': (m) => {
+          m._meta.platform.v = '1';
+        },
+        'v 1.5 (2.5: an integer)': (m) => {
+          m._meta.platform.v = 1.5;
+        },
+        'visibility [app, robot] (2.5: a subset of app, model, user)': (m) => {
+          toolMeta(m, 0, 'ui').visibility = ['app', 'robot'];
+        },
+        'expose [ftp] (2.5: a subset of http, tool)': (m) => {
+          toolMeta(m, 0, 'platform').expose = ['ftp'];
+        },
+        'billing without amountNanocents': (m) => {
+          toolMeta(m, 0, 'platform').billing = { currency: 'USD' };
+        },
+        'billing amountNanocents 2.5 (2.5: an integer)': (m) => {
+          toolMeta(m, 0, 'platform').billing = { currency: 'USD', amountNanocents: 2.5 };
+        },
+        'billing currency 840 (2.5: a string)': (m) => {
+          toolMeta(m, 0, 'platform').billing = { currency: 840, amountNanocents: 100 };
+        },
+      }),
+  );
+
+  refusedPublishCheck(
+    'publish.manifest-schema-version-refused',
+    'refuses a widget.json whose _meta.platform.v is an integer other than the current 1 (0, 2)',
+    BUNDLE_REQUIREMENTS.schemaVersionOne.id,
+    () =>
+      manifestsWith({
+        'v 2 (9: current value 1)': (m) => {
+          m._meta.platform.v = 2;
+        },
+        'v 0 (9: current value 1)': (m) => {
+          m._meta.platform.v = 0;
+        },
+      }),
+    'SHOULD',
   );
 
   widgetCheck({

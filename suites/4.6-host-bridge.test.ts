@@ -5,13 +5,15 @@ import { browserAsset } from '../src/reference/widgets/browser-assets.js';
 import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { READINGS } from '../src/spec/readings.js';
+import { BUNDLE_REQUIREMENTS } from '../src/spec/publish-requirements.js';
 import { REQUIREMENTS } from '../src/spec/requirements.js';
-import { WIDGET_SDK } from '../src/spec/widgets.js';
+import { WIDGET_MANIFEST, WIDGET_SDK } from '../src/spec/widgets.js';
 import { check, type CheckContext } from './lib/check.js';
 import { checkTimeout } from './lib/context.js';
+import { withManifest } from './lib/widgets.js';
 import { HostChecks, settle } from './lib/host-check.js';
 import { suiteTarget } from './lib/target.js';
-import { callInWidget } from './lib/widget-host.js';
+import { callInWidget, hostLog, shimCall, SHIM_GLOBALS } from './lib/widget-host.js';
 
 /**
  * Section 4.6 (and the sandbox of 2.5) in headless Chromium. Against the deployment's host page (the reference's, a
@@ -55,6 +57,53 @@ const ASSET_WIDGET = {
   'style.css': `#asset-probe { color: ${ASSET_COLOR}; }\n`,
 };
 
+/** Every 7.1 code, and the CODE_TOO_LARGE and FN_NOT_FOUND of host.fn. */
+const BRIDGE_CODES: unknown[] = BRIDGE_ERROR_LIST.map((r) => r.code);
+
+/** The names of the shim globals the SDK defines in `frame` (READING-BRIDGE-WIRE); fails when there is none. */
+async function shimGlobals(frame: Frame): Promise<string[]> {
+  const found = await callInWidget(frame, SHIM_GLOBALS);
+  const names = found.ok && Array.isArray(found.value) ? (found.value as string[]) : [];
+  if (names.length === 0)
+    expect.fail('the widget SDK defines no global other than bridge that exposes callTool (the ChatGPT-style shim of 4.6), nor a global function callTool');
+  return names;
+}
+
+const RESOURCES = 'cdn.allowed.example';
+const FRAMES = 'frames.allowed.example';
+/** Where the resource probe loads each kind from, on a listed and on an unlisted domain. */
+const RESOURCE_PATH = { img: '/pixel.png', script: '/lib.js', style: '/style.css' } as const;
+/** A 1x1 PNG. */
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const RESOURCE_FILES: Record<string, [string, string | Buffer]> = {
+  [RESOURCE_PATH.img]: ['image/png', PIXEL],
+  [RESOURCE_PATH.script]: ['text/javascript', 'window.__resourceScriptRan = true;'],
+  [RESOURCE_PATH.style]: ['text/css', 'body { margin: 1px; }'],
+};
+
+/** In the widget: loads an image, a script, a stylesheet and a frame from a listed and an unlisted domain; reports what loaded and the violations. */
+const PROBE_RESOURCES = `new Promise((resolve) => {
+  const seen = [];
+  document.addEventListener('securitypolicyviolation', (e) => seen.push({ uri: e.blockedURI, directive: e.effectiveDirective }));
+  const loaded = {};
+  const load = (kind, host, make) => new Promise((done) => {
+    const el = make();
+    el.onload = () => { loaded[kind + ':' + host] = 'loaded'; done(); };
+    el.onerror = () => { loaded[kind + ':' + host] = 'failed'; done(); };
+    setTimeout(() => done(), 3000);
+    document.body.append(el);
+  });
+  const tag = (name, attrs) => () => Object.assign(document.createElement(name), attrs);
+  const all = [];
+  for (const host of ['${RESOURCES}', '${BLOCKED}']) {
+    all.push(load('img', host, tag('img', { src: 'https://' + host + '${RESOURCE_PATH.img}' })));
+    all.push(load('script', host, tag('script', { src: 'https://' + host + '${RESOURCE_PATH.script}' })));
+    all.push(load('style', host, tag('link', { rel: 'stylesheet', href: 'https://' + host + '${RESOURCE_PATH.style}' })));
+  }
+  for (const host of ['${FRAMES}', '${BLOCKED}']) document.body.append(tag('iframe', { src: 'https://' + host + '/frame' })());
+  Promise.all(all).then(() => setTimeout(() => resolve({ loaded, seen, ran: window.__resourceScriptRan === true }), 300));
+})`;
+
 type Probe = { statuses: Array<number | string>; seen: Array<{ uri: string; directive: string }> };
 
 describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
@@ -66,23 +115,64 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
     timeout: TIMEOUT_MS,
     run: (c) =>
       hosts.withHost(c, 'bridge-surfaces', { query: { user: 'alice' } }, async (h) => {
-        const surfaces = {
-          'bridge.callTool': `bridge.callTool('forecast', { city: 'Oslo' })`,
-          'openai.callTool (shim global)': `openai.callTool('forecast', { city: 'Lima' })`,
-          'App.connect()': `new App().connect().then((app) => app.callTool('forecast', { city: 'Pune' }))`,
+        const shims = await shimGlobals(h.frame);
+        const surfaces: Record<string, [string, string]> = {
+          'bridge.callTool': [`bridge.callTool('forecast', { city: 'Oslo' })`, 'Oslo'],
+          ...Object.fromEntries(shims.map((name, i) => [`${name}.callTool (shim global)`, [shimCall(name, 'forecast', { city: `Lima${i}` }), `Lima${i}`]])),
+          'App.connect()': [`new App().connect().then((app) => app.callTool('forecast', { city: 'Pune' }))`, 'Pune'],
         };
-        let seen = 0;
-        for (const [surface, expression] of Object.entries(surfaces)) {
+        const counted = await hostLog(h.page);
+        let seen = counted?.filter((e) => e.op === 'callTool').length ?? 0;
+        for (const [surface, [expression, city]] of Object.entries(surfaces)) {
           const outcome = await h.call(expression);
           expect(outcome.ok, `${surface} (${JSON.stringify(outcome)})`).toBe(true);
-          expect(JSON.stringify(outcome.ok && outcome.value), `${surface}: the tool's answer`).toContain('sunny in');
+          // The tool's own answer for this call's city: the host ran the published tool (4.4), nothing answered alone.
+          expect(JSON.stringify(outcome.ok && outcome.value), `${surface}: the tool's answer`).toContain(`sunny in ${city}`);
+          if (!counted) continue;
           const calls = await h.attempts('callTool');
-          expect(calls.length, `${surface} reached the host's one transport (MCP Apps tools/call)`).toBe(seen + 1);
+          expect(calls.length, `${surface} reached the host's one transport`).toBe(seen + 1);
           seen = calls.length;
         }
-        const failing = await h.reject(`openai.callTool('no-such-tool', {})`);
-        expect(failing.code, 'the shim rejects like the other surfaces, with a .code').toBe(BRIDGE_ERRORS.not_found.code);
+        // Equivalent surfaces fail alike: the shim rejects a call of a tool that does not exist as bridge.callTool does.
+        const viaBridge = await h.reject(`bridge.callTool('no-such-tool', {})`);
+        expect(BRIDGE_CODES, `bridge.callTool's .code for a tool that does not exist (${viaBridge.message})`).toContain(viaBridge.code);
+        for (const name of shims) {
+          const viaShim = await h.reject(shimCall(name, 'no-such-tool', {}));
+          expect(viaShim.code, `${name}.callTool rejects like bridge.callTool, with the same .code`).toBe(viaBridge.code);
+        }
       }),
+  });
+
+  check({
+    id: 'bridge.model-only-tool-refused',
+    title: 'the widget cannot invoke a tool whose visibility lacks app: bridge.callTool of a [model] tool rejects, while an app tool answers',
+    requirements: [BUNDLE_REQUIREMENTS.toolVisibilityApp.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) => {
+      const files = withManifest(
+        'Conformance Model Only Widget',
+        (m) => {
+          (m.tools as unknown[]).push({
+            name: 'summarise',
+            description: 'For the model only',
+            inputSchema: { type: 'object' },
+            _meta: { ui: { visibility: ['model'] } },
+          });
+        },
+        { [WIDGET_MANIFEST.defaultToolFile('summarise')]: `module.exports = () => { globalThis.ran = true; return { summary: 'ran for the widget' }; };\n` },
+      );
+      return hosts.withHost(c, 'bridge-model-only', { query: { user: 'alice' }, files }, async (h) => {
+        expect((await h.call(`bridge.callTool('forecast', { city: 'Oslo' })`)).ok, 'forecast ([app, model]) answers the widget').toBe(true);
+        const refused = await h.call(`bridge.callTool('summarise', {})`);
+        expect(refused.ok, `summarise ([model]) answered the widget (${JSON.stringify(refused)}); only the widget UI's tools (app) are its to invoke`).toBe(
+          false,
+        );
+        if (refused.ok) return;
+        expect(refused.isError, 'an Error').toBe(true);
+        expect(BRIDGE_CODES, `its .code, ${String(refused.code)} (${READINGS.toolVisibility.id})`).toContain(refused.code);
+      });
+    },
   });
 
   check({
@@ -97,7 +187,12 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
       return hosts.withHost(
         c,
         'bridge-ext-apps',
-        { query: { user: 'alice' }, files: { 'index.html': entry }, readyExpression: 'window.extApp !== undefined' },
+        {
+          query: { user: 'alice' },
+          files: { 'index.html': entry },
+          readyExpression: 'window.extApp !== undefined',
+          assumes: "a host page that speaks MCP Apps' JSON-RPC (ext-apps' AppBridge) to a widget bringing its own ext-apps App",
+        },
         async (h) => {
           const outcome = await h.call(`extApp.then((app) => app.callServerTool({ name: 'forecast', arguments: { city: 'Oslo' } }))`);
           expect(outcome.ok, `callServerTool (${JSON.stringify(outcome)})`).toBe(true);
@@ -126,7 +221,7 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
           expect(ran, `app.js, loaded by the entry's relative src, ran (${READINGS.folderAssets.id})`).toEqual({ ok: true, value: 'object' });
           const outcome = await h.call('window.assetApp');
           expect(outcome, "app.js's bridge.callTool").toEqual({ ok: true, value: { city: 'Bergen', forecast: 'sunny in Bergen' } });
-          expect((await h.attempts('callTool')).length, "app.js's call reached the host").toBe(1);
+          if (await hostLog(h.page)) expect((await h.attempts('callTool')).length, "app.js's call reached the host").toBe(1);
           const color = await h.call(`Promise.resolve(getComputedStyle(document.getElementById('asset-probe')).color)`);
           expect(color, "style.css, linked by the entry's relative href, applies").toEqual({ ok: true, value: ASSET_COLOR });
         },
@@ -188,6 +283,55 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
   });
 
   check({
+    id: 'bridge.csp-resource-frame-enforced',
+    title:
+      'a script, a stylesheet and an image load from a resourceDomains domain and a frame from a frameDomains one; from any other domain the browser blocks each',
+    requirements: [BUNDLE_REQUIREMENTS.cspResourceDomains.id, BUNDLE_REQUIREMENTS.cspFrameDomains.id],
+    level: 'MUST',
+    timeout: TIMEOUT_MS,
+    run: (c) => {
+      const requested: string[] = [];
+      const serve = (origin: string) => (path: string) => {
+        requested.push(`${origin}${path}`);
+        const [type, body] = RESOURCE_FILES[path] ?? ['text/html', '<!doctype html><title>framed</title>'];
+        return { status: 200, headers: { 'content-type': type }, body };
+      };
+      return hosts.withHost(
+        c,
+        'bridge-csp-resource-frame',
+        {
+          query: { user: 'alice' },
+          ui: { csp: { resourceDomains: [RESOURCES], frameDomains: [FRAMES] } },
+          extra: Object.fromEntries([RESOURCES, FRAMES, BLOCKED].map((d) => [`https://${d}`, serve(`https://${d}`)])),
+        },
+        async (h) => {
+          const outcome = await h.call(PROBE_RESOURCES);
+          expect(outcome.ok, `the probe (${JSON.stringify(outcome)})`).toBe(true);
+          const probe = (outcome as { value: { loaded: Record<string, string>; seen: Array<{ uri: string; directive: string }>; ran: boolean } }).value;
+          const blockedBy = (host: string) => probe.seen.filter((v) => v.uri.includes(host)).map((v) => v.directive.replace(/-(elem|attr)$/, ''));
+          for (const kind of ['img', 'script', 'style'] as const) {
+            expect(probe.loaded[`${kind}:${RESOURCES}`], `a ${kind} from the listed ${RESOURCES} loads`).toBe('loaded');
+            expect(requested, `the ${kind} from the unlisted ${BLOCKED} is never fetched`).not.toContain(`https://${BLOCKED}${RESOURCE_PATH[kind]}`);
+          }
+          expect(probe.ran, `the script from ${RESOURCES} ran`).toBe(true);
+          expect(blockedBy(RESOURCES), `no violation for the listed ${RESOURCES}`).toEqual([]);
+          expect(
+            blockedBy(BLOCKED)
+              .filter((d) => d !== 'frame-src')
+              .sort(),
+            `the violations reported for ${BLOCKED}'s script, stylesheet and image`,
+          ).toEqual(['img-src', 'script-src', 'style-src']);
+          for (let i = 0; i < 200 && !requested.includes(`https://${FRAMES}/frame`); i++) await h.page.waitForTimeout(25);
+          expect(requested, `a frame from the listed ${FRAMES} is loaded`).toContain(`https://${FRAMES}/frame`);
+          expect(blockedBy(FRAMES), `no violation for the listed ${FRAMES}`).toEqual([]);
+          expect(requested, `a frame from the unlisted ${BLOCKED} is never fetched`).not.toContain(`https://${BLOCKED}/frame`);
+          expect(blockedBy(BLOCKED), `the violation reported for ${BLOCKED}'s frame`).toContain('frame-src');
+        },
+      );
+    },
+  });
+
+  check({
     id: 'bridge.permissions-allow',
     title: "the manifest's permissions reach the widget iframe: clipboard-write is allowed, a permission not asked for is not",
     requirements: [REQUIREMENTS.widgetPermissionsAllow.id],
@@ -195,7 +339,8 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
     timeout: TIMEOUT_MS,
     run: (c) =>
       hosts.withHost(c, 'bridge-permissions', { query: { user: 'alice' }, ui: { permissions: ['clipboard-write'] } }, async (h) => {
-        const allow = await h.page.evaluate(`document.querySelector('iframe').getAttribute('allow')`);
+        // The widget's own iframe element, wherever the host page puts it.
+        const allow = await (await h.frame.frameElement()).getAttribute('allow');
         expect(String(allow).split(/\s*;\s*/), `the iframe's allow attribute (${READINGS.widgetPermissions.id})`).toContain('clipboard-write');
         const policy = await callInWidget(
           h.frame,
@@ -309,10 +454,11 @@ describe(`4.6 widget host bridge in Chromium (${target.description})`, () => {
     timeout: TIMEOUT_MS,
     run: (c) =>
       scriptedHost(c, 'bridge-sdk-surfaces', async (page, frame) => {
-        const surfaces = {
+        const shims = await shimGlobals(frame);
+        const surfaces: Record<string, string> = {
           'bridge.callTool': `bridge.callTool('probe', { n: 1 })`,
-          'openai.callTool (shim global)': `openai.callTool('probe', { n: 2 })`,
-          'App.connect()': `new App().connect().then((app) => app.callTool('probe', { n: 3 }))`,
+          ...Object.fromEntries(shims.map((name, i) => [`${name}.callTool (shim global)`, shimCall(name, 'probe', { n: 2 + i })])),
+          'App.connect()': `new App().connect().then((app) => app.callTool('probe', { n: 0 }))`,
         };
         for (const [surface, expression] of Object.entries(surfaces)) {
           await page.evaluate(`window.__hostLog = []; window.__script = { callTool: [{ result: { answered: ${JSON.stringify(surface)} } }] }`);
@@ -355,12 +501,32 @@ async function scriptedHost(c: CheckContext, name: string, fn: (page: Page, fram
   try {
     const page = await context.newPage();
     await page.goto(`${RUN_HOST}/host#widget=${encodeURIComponent(`${RUN_HOST}/widget`)}`);
-    await fn(page, await waitForWidget(page));
+    const frame = await waitForWidget(page);
+    await expectMcpAppsWire(c, page, frame);
+    await fn(page, frame);
   } finally {
     await context.close();
     hosts.time(name, Date.now() - started);
   }
 }
+/**
+ * Whether the deployment's SDK speaks the wire the run's host plays (MCP Apps' JSON-RPC, READING-BRIDGE-WIRE): a
+ * bridge.callTool that reaches the host as tools/call. An SDK that never made MCP Apps' handshake (ui/initialize) uses
+ * another wire, which 4.6 does not show: the check is not-run. One that made it and still did not call is a fault.
+ */
+async function expectMcpAppsWire(c: CheckContext, page: Page, frame: Frame): Promise<void> {
+  await page.evaluate(`window.__hostLog = []; window.__script = { callTool: [{ result: { wire: 'mcp-apps' } }] }`);
+  const outcome = await settle(page, frame, `bridge.callTool('probe', {})`, 30, 250).catch((e: unknown) => ({ ok: false, unsettled: String(e) }));
+  const calls = ((await page.evaluate('window.__hostLog')) as unknown[]).length;
+  await page.evaluate('window.__hostLog = []; window.__script = {}');
+  if (calls > 0) return;
+  if (!(await page.evaluate('window.__hostInitialized')))
+    c.notRun(
+      `the deployment's widget SDK did not speak MCP Apps' JSON-RPC to the host the run plays (no ui/initialize, and bridge.callTool came to ${JSON.stringify(outcome)}); 4.6 does not show the wire, so the SDK's side of 7.1 cannot be observed without assuming it (${READINGS.bridgeWire.id})`,
+    );
+  expect.fail(`the SDK made MCP Apps' handshake, yet bridge.callTool never reached the host as tools/call (it came to ${JSON.stringify(outcome)})`);
+}
+
 async function waitForWidget(page: Page): Promise<Frame> {
   for (let i = 0; i < 400; i++) {
     const frame = page

@@ -116,11 +116,14 @@ export class WidgetSession {
     return this.url(widgetRoutePath(WIDGET_ROUTES.mcp, postId));
   }
 
-  /** The MCP SDK's client over Streamable HTTP, announcing MCP Apps support, its requests sent through the target. */
-  async mcpClient(postId: string): Promise<Client> {
+  /**
+   * The MCP SDK's client over Streamable HTTP, its requests sent through the target; announcing MCP Apps support unless
+   * `apps` is false (a client that renders no apps, as a model's host).
+   */
+  async mcpClient(postId: string, apps = true): Promise<Client> {
     const client = new Client(
       { name: 'agent-platform-conformance', version: '1.0.0' },
-      { capabilities: { extensions: { [MCP_APPS_EXTENSION_ID]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } },
+      { capabilities: apps ? { extensions: { [MCP_APPS_EXTENSION_ID]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } : {} },
     );
     const transport = new StreamableHTTPClientTransport(new URL(this.mcpUrl(postId)), {
       fetch: async (input, init) => {

@@ -1,9 +1,10 @@
 import type { WidgetServiceOptions } from '../reference/widgets/service.js';
 import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../spec/bridge-errors.js';
 import { LIMITS } from '../spec/limits.js';
+import { BUNDLE_REQUIREMENTS as B } from '../spec/publish-requirements.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { buildCspPolicy } from '../widgets/csp/index.js';
-import type { CspLists } from '../widgets/csp/policy.js';
+import { renderPolicy, type CspLists, type WidgetCspPolicy } from '../widgets/csp/policy.js';
 import type { BridgeHost } from '../widgets/host/host-core.js';
 import { BRIDGE_OPERATIONS } from '../widgets/host/operations.js';
 import type { Mutant } from './types.js';
@@ -52,6 +53,20 @@ function partialMerge(csp: CspLists) {
   return buildCspPolicy(valid as CspLists);
 }
 
+/** The policy with `directive`'s sources replaced by `sources`. */
+function withSources(policy: WidgetCspPolicy, directive: string, sources: readonly string[]): WidgetCspPolicy {
+  const directives = policy.directives.map(([d, s]): readonly [string, readonly string[]] => [d, d === directive ? sources : s]);
+  return { ...policy, directives, policy: renderPolicy(directives) };
+}
+
+/** resourceDomains merged into img-src only: script-src and style-src keep the default sources. */
+function imagesOnly(csp: CspLists): WidgetCspPolicy {
+  const merged = buildCspPolicy(csp);
+  const defaults = buildCspPolicy({ ...csp, resourceDomains: [] });
+  const sourcesOf = (p: WidgetCspPolicy, d: string) => p.directives.find(([name]) => name === d)?.[1] ?? [];
+  return withSources(withSources(merged, 'script-src', sourcesOf(defaults, 'script-src')), 'style-src', sourcesOf(defaults, 'style-src'));
+}
+
 export const BRIDGE_MUTANTS: readonly Mutant[] = [
   // unknown_op is decided in the host page (checkDispatch), before the server: bridge-host-ignores-versions breaks it there.
   ...BRIDGE_ERROR_LIST.filter((r) => r.code !== BRIDGE_ERRORS.unknown_op.code).map((record): Mutant => {
@@ -63,6 +78,31 @@ export const BRIDGE_MUTANTS: readonly Mutant[] = [
       platform: { widgets: host({ wrap: misnaming(record.code, instead) }) },
     };
   }),
+  {
+    id: 'bridge-host-live-private-ignored',
+    description: 'the reference host records no host.live id as private: any signed-in user attaches to one another created private',
+    requirements: [BRIDGE_ERRORS.permission.id],
+    platform: {
+      widgets: host({
+        wrap: (h) => ({
+          dispatch: (s, op, args) =>
+            h.dispatch(s, op, op === 'host.live' && args !== null && typeof args === 'object' ? { ...(args as object), private: false } : args),
+        }),
+      }),
+    },
+  },
+  {
+    id: 'bridge-host-live-fails-open',
+    description: 'the reference host ignores its cache store being down: host.live answers as if it were up instead of failing closed',
+    requirements: [BRIDGE_ERRORS.service_unavailable.id],
+    platform: { widgets: host({ wrap: (h) => ({ dispatch: (s, op, args) => h.dispatch({ ...s, cacheDown: false }, op, args) }) }) },
+  },
+  {
+    id: 'widget-host-ignores-visibility',
+    description: "the reference host runs the widget's call of a tool whose visibility lacks app",
+    requirements: [B.toolVisibilityApp.id],
+    platform: { widgets: host({ appVisibility: false }) },
+  },
   {
     id: 'bridge-host-ignores-versions',
     description: 'the reference host dispatches every operation whatever its bridge version, detached or not',
@@ -100,6 +140,30 @@ export const BRIDGE_MUTANTS: readonly Mutant[] = [
     description: 'the reference host renders widgets with no Content-Security-Policy at all',
     requirements: [R.widgetCspRender.id, R.widgetCspFallback.id],
     platform: { widgets: host({ cspPolicy: (csp) => ({ ...buildCspPolicy(csp), policy: "default-src * 'unsafe-inline'" }) }) },
+  },
+  {
+    id: 'widget-csp-resource-domains-dropped',
+    description: "the reference host merges the manifest's lists without resourceDomains: a script, stylesheet or image from a listed domain is blocked",
+    requirements: [B.cspResourceDomains.id],
+    platform: { widgets: host({ cspPolicy: (csp) => buildCspPolicy({ ...csp, resourceDomains: [] }) }) },
+  },
+  {
+    id: 'widget-csp-resource-domains-images-only',
+    description: 'the reference host puts resourceDomains in img-src only, not in script-src and style-src',
+    requirements: [B.cspResourceDomains.id],
+    platform: { widgets: host({ cspPolicy: imagesOnly }) },
+  },
+  {
+    id: 'widget-csp-frame-domains-dropped',
+    description: "the reference host merges the manifest's lists without frameDomains: a frame from a listed domain is blocked",
+    requirements: [B.cspFrameDomains.id],
+    platform: { widgets: host({ cspPolicy: (csp) => buildCspPolicy({ ...csp, frameDomains: [] }) }) },
+  },
+  {
+    id: 'widget-csp-frame-domains-any',
+    description: 'the reference host lets the widget frame any https page (frame-src https:), whatever frameDomains lists',
+    requirements: [B.cspFrameDomains.id],
+    platform: { widgets: host({ cspPolicy: (csp) => withSources(buildCspPolicy(csp), 'frame-src', ['https:']) }) },
   },
   {
     id: 'widget-csp-partial-fallback',

@@ -2,7 +2,8 @@ import { WIDGET_MANIFEST, WIDGET_PROBLEMS } from '../spec/widgets.js';
 import { BRIDGE_ERRORS } from '../spec/bridge-errors.js';
 import { WIDGET_AGENT_SLUG, WIDGET_ROUTES } from '../spec/publish.js';
 import { LIMITS } from '../spec/limits.js';
-import { PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
+import { FUNCTION_SOURCE_WITHIN_BYTES } from '../spec/readings/widgets.js';
+import { BUNDLE_REQUIREMENTS as B, PUBLISH_REQUIREMENTS as P } from '../spec/publish-requirements.js';
 import { REQUIREMENTS as R } from '../spec/requirements.js';
 import { isBareDomain } from '../widgets/csp/bare-domain.js';
 import {
@@ -65,6 +66,63 @@ class CspFilteringStore extends MemoryPublishStore {
   }
 }
 
+/** Writes the catalog record without a field 2.5 says the catalog shows. */
+class CatalogFieldLosingStore extends MemoryPublishStore {
+  constructor(private readonly lose: 'iconRef' | 'description') {
+    super();
+  }
+
+  override putCatalogRecord(record: CatalogRecord): void {
+    super.putCatalogRecord({ ...record, ...(this.lose === 'iconRef' ? { iconRef: null } : { description: '' }) });
+  }
+}
+
+type RawManifest = {
+  _meta?: { ui?: Record<string, unknown>; platform?: Record<string, unknown> };
+  tools?: Array<{ _meta?: { ui?: Record<string, unknown>; platform?: Record<string, unknown> } }>;
+};
+
+/** A manifest parse that does not check one field: `repair` makes it valid before the real parse runs. */
+const lenient = (repair: (raw: RawManifest) => void): PlatformFault =>
+  rules({
+    parseManifest: (text) => {
+      let raw: RawManifest;
+      try {
+        raw = JSON.parse(text) as RawManifest;
+      } catch {
+        return PUBLISH_RULES.parseManifest(text);
+      }
+      if (raw !== null && typeof raw === 'object') repair(raw);
+      return PUBLISH_RULES.parseManifest(JSON.stringify(raw));
+    },
+  });
+const eachTool = (raw: RawManifest, fix: (tool: NonNullable<RawManifest['tools']>[number]) => void) => {
+  if (Array.isArray(raw.tools)) for (const tool of raw.tools) if (tool && typeof tool === 'object') fix(tool);
+};
+
+/** Rewrites each CSP entry to its host (no scheme, port or path) before keeping the manifest, instead of rejecting it. */
+class CspNormalisingStore extends MemoryPublishStore {
+  override putCatalogRecord(record: CatalogRecord): void {
+    const manifest = record.snapshot.manifest;
+    const ui = manifest._meta.ui;
+    const host = (entry: string) => entry.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/:].*$/, '');
+    const csp = Object.fromEntries(
+      Object.entries(ui.csp).map(([list, domains]) => [list, (domains as readonly string[]).map(host)]),
+    ) as unknown as typeof ui.csp;
+    const kept = { ...manifest, _meta: { ...manifest._meta, ui: { ...ui, csp } } };
+    super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: kept } });
+  }
+}
+
+/** Keeps the manifest snapshot with its tools' names only: no description, no inputSchema. */
+class ToolSchemaLosingStore extends MemoryPublishStore {
+  override putCatalogRecord(record: CatalogRecord): void {
+    const manifest = record.snapshot.manifest;
+    const tools = manifest.tools.map(({ description: _d, inputSchema: _s, ...tool }) => tool);
+    super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: { ...manifest, tools } } });
+  }
+}
+
 const MCP = new RegExp(`^${WIDGET_ROUTES.mcp.replace(/\{[A-Za-z]+\}/, '[^/]+')}$`);
 
 export const PUBLISH_MUTANTS: readonly Mutant[] = [
@@ -84,6 +142,30 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: "a remix's slug appends -<N> instead of -r<N>",
     requirements: [P.agentSlug.id],
     platform: rules({ agentSlug: (user, name, remix) => (remix === undefined ? agentSlug(user, name) : `${agentSlug(user, name)}-${remix}`) }),
+  },
+  {
+    id: 'publish-remix-of-from-manifest',
+    description: "a manifest's _meta.platform.remixOf makes the publish a remix (-r<N>), as if it were the catalog's lineage",
+    requirements: [B.remixOfInformational.id],
+    platform: rules({ remixOf: (folder, manifest) => folder.remixOf ?? manifest._meta.platform.remixOf }),
+  },
+  {
+    id: 'publish-visibility-mcp-apps-default',
+    description: "a tool that declares no visibility gets MCP Apps' default [model, app] instead of 2.5's [app], so the model is offered it",
+    requirements: [B.toolVisibility.id, R.widgetMcpToolVisibility.id],
+    platform: rules({
+      parseManifest: (text) => {
+        const parsed = PUBLISH_RULES.parseManifest(text);
+        if (!parsed.ok) return parsed;
+        const raw = JSON.parse(text) as { tools?: Array<{ _meta?: { ui?: { visibility?: unknown } } }> };
+        const tools = parsed.manifest.tools.map((tool, i) =>
+          raw.tools?.[i]?._meta?.ui?.visibility === undefined
+            ? { ...tool, _meta: { ...tool._meta, ui: { ...tool._meta.ui, visibility: ['model', 'app'] as const } } }
+            : tool,
+        );
+        return { ...parsed, manifest: { ...parsed.manifest, tools } };
+      },
+    }),
   },
   {
     id: 'publish-first-function-only',
@@ -141,10 +223,104 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     platform: store(() => new CspFilteringStore()),
   },
   {
+    id: 'catalog-icon-dropped',
+    description: "the catalog record is written without the manifest's iconRef, so the catalog shows no icon",
+    requirements: [B.catalogIcon.id],
+    platform: store(() => new CatalogFieldLosingStore('iconRef')),
+  },
+  {
+    id: 'catalog-description-dropped',
+    description: "the catalog record is written without the manifest's description",
+    requirements: [B.catalogDescription.id],
+    platform: store(() => new CatalogFieldLosingStore('description')),
+  },
+  {
+    id: 'publish-manifest-mime-type-unchecked',
+    description: 'the manifest parse takes any _meta.ui.mimeType as text/html',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) => {
+      if (raw._meta?.ui) raw._meta.ui.mimeType = WIDGET_MANIFEST.mimeType;
+    }),
+  },
+  {
+    id: 'publish-manifest-version-unchecked',
+    description: 'the manifest parse takes any _meta.platform.v, of any type, as the current schema version 1',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) => {
+      if (raw._meta?.platform && 'v' in raw._meta.platform) raw._meta.platform.v = WIDGET_MANIFEST.schemaVersion;
+    }),
+  },
+  {
+    id: 'publish-manifest-any-integer-version',
+    description: 'the manifest parse takes any integer _meta.platform.v (0, 2) as a known schema version',
+    requirements: [B.schemaVersionOne.id],
+    platform: lenient((raw) => {
+      if (raw._meta?.platform && Number.isInteger(raw._meta.platform.v)) raw._meta.platform.v = WIDGET_MANIFEST.schemaVersion;
+    }),
+  },
+  {
+    id: 'publish-manifest-visibility-unchecked',
+    description: 'the manifest parse drops visibility values outside app, model and user instead of refusing them',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) =>
+      eachTool(raw, (tool) => {
+        const ui = tool._meta?.ui;
+        if (ui && Array.isArray(ui.visibility)) ui.visibility = ui.visibility.filter((v) => (WIDGET_MANIFEST.visibilities as readonly unknown[]).includes(v));
+      }),
+    ),
+  },
+  {
+    id: 'publish-manifest-expose-unchecked',
+    description: 'the manifest parse drops expose values outside http and tool instead of refusing them',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) =>
+      eachTool(raw, (tool) => {
+        const platform = tool._meta?.platform;
+        if (platform && Array.isArray(platform.expose))
+          platform.expose = platform.expose.filter((v) => (WIDGET_MANIFEST.exposes as readonly unknown[]).includes(v));
+      }),
+    ),
+  },
+  {
+    id: 'publish-manifest-billing-unchecked',
+    description: 'the manifest parse drops a billing object of the wrong shape (the tool becomes free) instead of refusing it',
+    requirements: [WIDGET_PROBLEMS.manifestInvalid.id],
+    platform: lenient((raw) =>
+      eachTool(raw, (tool) => {
+        const billing = tool._meta?.platform?.billing as { currency?: unknown; amountNanocents?: unknown } | undefined;
+        if (billing && !(typeof billing.currency === 'string' && Number.isInteger(billing.amountNanocents))) delete tool._meta!.platform!.billing;
+      }),
+    ),
+  },
+  {
+    id: 'publish-csp-origins-normalised',
+    description: 'a CSP entry with a scheme, port or path is cut down to its host and kept, instead of the bundle falling back',
+    requirements: [WIDGET_PROBLEMS.cspDomainRejected.id],
+    platform: store(() => new CspNormalisingStore()),
+  },
+  {
     id: 'publish-entry-any-html',
     description: 'a bundle whose HTML entry is missing is served with another HTML file of the folder as its entry',
     requirements: [WIDGET_PROBLEMS.entryMissing.id],
     platform: rules({ entryHtml: (files, uri) => files.get(uri) ?? [...files].find(([path]) => HTML.test(path))?.[1] }),
+  },
+  {
+    id: 'publish-entry-default-path',
+    description: 'the HTML entry is always read from index.html, whatever _meta.ui.resourceUri names',
+    requirements: [B.resourceUri.id],
+    platform: rules({ entryHtml: (files) => files.get(WIDGET_MANIFEST.defaultEntry) }),
+  },
+  {
+    id: 'publish-tool-source-default-path',
+    description: "a tool's source is always read from tools/<name>.js, whatever _meta.platform.file names",
+    requirements: [B.toolFile.id],
+    platform: rules({ toolSource: (files, tool) => files.get(WIDGET_MANIFEST.defaultToolFile(tool.name)) }),
+  },
+  {
+    id: 'publish-tool-schema-dropped',
+    description: 'the published manifest keeps its tools without their description and inputSchema, so tools/list offers neither',
+    requirements: [B.mcpToolSchema.id],
+    platform: store(() => new ToolSchemaLosingStore()),
   },
   {
     id: 'widget-render-serves-entry-only',
@@ -163,6 +339,18 @@ export const PUBLISH_MUTANTS: readonly Mutant[] = [
     description: 'function sources over 64 KB are materialised',
     requirements: [LIMITS.functionSourceSize.id],
     platform: rules({ maxSourceBytes: Number.POSITIVE_INFINITY }),
+  },
+  {
+    id: 'publish-source-limit-refuses-64000',
+    description: 'a function source of exactly 64,000 bytes is refused: the limit taken as 64,000 and compared with >=',
+    requirements: [LIMITS.functionSourceSize.id],
+    platform: {
+      widgets: (o) => ({
+        ...o,
+        rules: { ...PUBLISH_RULES, maxSourceBytes: FUNCTION_SOURCE_WITHIN_BYTES - 1 },
+        host: { ...(o.host || {}), limits: { ...(o.host ? o.host.limits : {}), functionSourceBytes: FUNCTION_SOURCE_WITHIN_BYTES - 1 } },
+      }),
+    },
   },
   {
     id: 'publish-fn-not-found-as-not-found',

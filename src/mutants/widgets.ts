@@ -9,11 +9,11 @@ import { jsonAnswer, jsonOf, pathOf, rewrite, setJson, setText, textOf, type Ope
 import type { FaultRequest, Mutant } from './types.js';
 import { MemoryPublishStore, type CatalogRecord } from '../widgets/publish/index.js';
 
-/** A publish store that keeps the manifest snapshot without the schema version of its platform extension (9). */
-class VersionLosingStore extends MemoryPublishStore {
+/** A publish store that keeps the manifest snapshot with the schema version of its platform extension (9) as a string. */
+class VersionStringStore extends MemoryPublishStore {
   override putCatalogRecord(record: CatalogRecord): void {
     const manifest = record.snapshot.manifest;
-    const { v: _lost, ...platform } = manifest._meta.platform;
+    const platform = { ...manifest._meta.platform, v: String(manifest._meta.platform.v) };
     const kept = { ...manifest, _meta: { ...manifest._meta, platform } } as unknown as typeof manifest;
     super.putCatalogRecord({ ...record, snapshot: { ...record.snapshot, manifest: kept } });
   }
@@ -201,9 +201,9 @@ export const WIDGET_MUTANTS: readonly Mutant[] = [
     },
   },
   {
-    id: 'widget-schema-version-lost',
-    description: 'the publish store keeps the manifest without _meta.platform.v, so the MCP App carries no schema version',
+    id: 'widget-schema-version-stringified',
+    description: 'the publish store keeps the manifest with _meta.platform.v as the string "1", so the MCP App carries no integer schema version',
     requirements: [R.widgetMcpAppSchemaVersion.id],
-    platform: { widgets: (o) => ({ ...o, store: new VersionLosingStore() }) },
+    platform: { widgets: (o) => ({ ...o, store: new VersionStringStore() }) },
   },
 ];

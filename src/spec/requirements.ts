@@ -150,7 +150,7 @@ export const REQUIREMENTS = Object.freeze({
   widgetMcpAppSchemaVersion: r(
     'WIDGET-MCP-APP-SCHEMA-VERSION',
     '9',
-    "A published widget's MCP App carries the manifest schema version _meta.platform.v, whose current value is 1.",
+    "Where a published widget's MCP App carries _meta.platform.v, it is the manifest schema version, whose current value is 1 (the App need not carry it: READING-MCP-APP-PLATFORM-META).",
   ),
 });
 

@@ -4,7 +4,9 @@ import type { Target } from '../../src/harness/target.js';
 import { BrowserHarness, type ExtraOrigins } from './browser.js';
 import type { CheckContext } from './check.js';
 import { suiteTarget } from './target.js';
-import { widgetHostPageUrl } from '../../src/contract/widget-host.js';
+import { WIDGET_HOST_POST_ID, widgetHostPageUrl } from '../../src/contract/widget-host.js';
+import { REFERENCE_ONLY_ROUTES } from '../../src/spec/publish.js';
+import { READINGS } from '../../src/spec/readings.js';
 import { context as runContext } from './context.js';
 import { callInWidget, HostPageMissing, hostLog, openHost, publishWidget, referenceHostPage, type CallOutcome, type HostQuery } from './widget-host.js';
 
@@ -18,6 +20,14 @@ export interface HostOptions {
   readonly extra?: ExtraOrigins;
   /** What the widget frame must have before the check calls (default: the SDK's window.bridge). */
   readonly readyExpression?: string;
+  /**
+   * What of the reference's own host the check assumes (an operation's signature, a query member, a reserved name, a
+   * threshold), none of which the spec shows: the check then runs on the reference's own host page only, and is
+   * not-run on any other, saying so.
+   */
+  readonly assumes?: string;
+  /** Query members only the reference's host page reads (with `assumes`), such as cache=down. */
+  readonly referenceQuery?: Readonly<Record<string, string>>;
 }
 
 export interface Hosted {
@@ -30,6 +40,13 @@ export interface Hosted {
   reject(expression: string): Promise<Extract<CallOutcome, { ok: false }>>;
   /** How many calls of `op` the host saw, and when (page time). */
   attempts(op: string): Promise<Array<{ at: number; code?: string }>>;
+  /** The same widget in another page of the host, for another session (a second user): its call. */
+  open(query: HostQuery): Promise<(expression: string) => Promise<CallOutcome>>;
+}
+
+/** Why a check that assumes the reference host's own contract does not run on another host page. */
+function referenceOnlyReason(assumes: string): string {
+  return `runs on the reference's own host page only (${REFERENCE_ONLY_ROUTES.widgetHost}): it assumes ${assumes}, which the spec does not show (${READINGS.bridgeWire.id}, ${READINGS.unpublishedValues.id})`;
 }
 
 /** Why the host-side checks do not run live without the deployment's host page. */
@@ -77,6 +94,23 @@ export class HostChecks {
     return config.widgetHostUrl ?? c.notRun(NO_WIDGET_HOST_REASON);
   }
 
+  /**
+   * Whether the host page the checks drive is the reference's own (REFERENCE_ONLY_ROUTES.widgetHost): in-process, or
+   * live when `run --widget-host-url` names that route on the deployment at --base-url (serve's own page).
+   */
+  referenceHost(): boolean {
+    const config = runContext.target;
+    if (config.kind !== 'live') return true;
+    if (config.widgetHostUrl === undefined) return false;
+    try {
+      const named = new URL(config.widgetHostUrl.replaceAll(WIDGET_HOST_POST_ID, 'p'));
+      const reference = new URL(REFERENCE_ONLY_ROUTES.widgetHost.replaceAll(WIDGET_HOST_POST_ID, 'p'), config.baseUrl);
+      return named.origin === reference.origin && named.pathname === reference.pathname;
+    } catch {
+      return false;
+    }
+  }
+
   /** The harness, or the check is not-run. */
   browser(c: CheckContext): BrowserHarness {
     if (!this.harness) c.notRun(this.unavailable ?? 'needs Chromium');
@@ -87,10 +121,12 @@ export class HostChecks {
   async withHost(c: CheckContext, name: string, options: HostOptions, fn: (h: Hosted) => Promise<void>): Promise<void> {
     const harness = this.browser(c);
     const hostPage = this.hostPage(c, harness);
+    if (options.assumes !== undefined && !this.referenceHost()) c.notRun(referenceOnlyReason(options.assumes));
     const started = Date.now();
     const own = suiteTarget();
     let context: BrowserContext | undefined;
     let page: Page | undefined;
+    const others: Page[] = [];
     try {
       harness.use(own);
       const published = await publishWidget(own, name, options.ui, options.files);
@@ -99,9 +135,14 @@ export class HostChecks {
       context = own_context
         ? await harness.ownContext({ ...(options.clock ? { clock: true } : {}), ...(options.extra ? { extra: options.extra } : {}) })
         : await harness.context();
+      const pageUrl = (query: HostQuery | undefined, extra: Readonly<Record<string, string>> = {}) => {
+        const url = new URL(widgetHostPageUrl(hostPage, published.postId, query));
+        for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
+        return url.href;
+      };
       let opened: { page: Page; frame: Frame };
       try {
-        opened = await openHost(context, widgetHostPageUrl(hostPage, published.postId, options.query), options.readyExpression);
+        opened = await openHost(context, pageUrl(options.query, options.referenceQuery), options.readyExpression);
       } catch (error) {
         if (error instanceof HostPageMissing) return c.notRun(`needs the deployment's widget host page (docs/contracts.md section 6): ${error.message}`);
         throw error;
@@ -123,10 +164,16 @@ export class HostChecks {
           if (!log) return c.notRun('needs window.__hostLog in the host page (docs/contracts.md section 6): this check counts the calls the host answered');
           return log.filter((e) => e.op === op);
         },
+        open: async (query) => {
+          const other = await openHost(context!, pageUrl(query), options.readyExpression);
+          others.push(other.page);
+          return (expression) => callInWidget(other.frame, expression);
+        },
       };
       await fn(hosted);
     } finally {
       await page?.close().catch(() => undefined);
+      for (const other of others) await other.close().catch(() => undefined);
       if (context && (options.clock || options.extra)) await context.close().catch(() => undefined);
       await own.close();
       this.timings.push({ check: name, ms: Date.now() - started });

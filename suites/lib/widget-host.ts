@@ -96,3 +96,25 @@ export async function hostLog(page: Page): Promise<WidgetHostLogEntry[] | undefi
   const log = await page.evaluate('window.__hostLog');
   return Array.isArray(log) ? (log as WidgetHostLogEntry[]) : undefined;
 }
+
+/**
+ * In the widget: the globals other than `bridge` that expose a callTool function, the ChatGPT-style shim of 4.6 under
+ * whatever name the SDK gives it (READING-BRIDGE-WIRE); the bare global function callTool when no object exposes one.
+ */
+export const SHIM_GLOBALS = `(() => {
+  const own = new Set([window, self, globalThis, top, parent, frames]);
+  const names = Object.getOwnPropertyNames(window).filter((name) => {
+    if (name === 'bridge') return false;
+    try {
+      const v = window[name];
+      return v !== null && typeof v === 'object' && !own.has(v) && typeof v.callTool === 'function';
+    } catch { return false; }
+  });
+  return Promise.resolve(names.length || typeof window.callTool !== 'function' ? names : ['callTool']);
+})()`;
+
+/** The expression calling a tool through the shim global `name` found by SHIM_GLOBALS. */
+export function shimCall(name: string, tool: string, args: Readonly<Record<string, unknown>>): string {
+  const target = name === 'callTool' ? 'window.callTool' : `window[${JSON.stringify(name)}].callTool`;
+  return `${target}(${JSON.stringify(tool)}, ${JSON.stringify(args)})`;
+}

@@ -8,7 +8,7 @@ import type { PublicRoute } from '../routes.js';
 import { widgetResourceUri } from './mcp-app-meta.js';
 
 /** One entry of the catalog document. 4.4 shows no fields; these are the reference's. */
-interface CatalogEntry {
+export interface CatalogEntry {
   readonly id: string;
   readonly type: CatalogRecord['type'];
   readonly name: string;
@@ -30,11 +30,16 @@ export interface CatalogDocument {
   readonly widgets: readonly CatalogEntry[];
 }
 
+/** The catalog document built from its entries: `{ widgets: [...] }` by default (4.4 shows no shape; a variant picks another). */
+export type CatalogShape = (entries: readonly CatalogEntry[]) => unknown;
+
+const referenceShape: CatalogShape = (widgets): CatalogDocument => ({ widgets });
+
 /**
  * GET /.well-known/mcp/widgets.json (4.4): every published widget, once per (author, bundle folder). Public like the
  * key directory; a request that is signed is verified, and one that does not verify is refused as the verifier says.
  */
-export function catalogRoute(store: PublishStore & WidgetReader): PublicRoute {
+export function catalogRoute(store: PublishStore & WidgetReader, shape: CatalogShape = referenceShape): PublicRoute {
   return {
     name: WELL_KNOWN.mcpWidgets,
     path: WELL_KNOWN.mcpWidgets,
@@ -65,8 +70,7 @@ export function catalogRoute(store: PublishStore & WidgetReader): PublicRoute {
             updatedAt: record.updatedAt,
           });
         }
-        const body: CatalogDocument = { widgets };
-        return renderAnswer({ status: 200, headers: { [HEADERS.cacheControl]: 'no-cache' }, body });
+        return renderAnswer({ status: 200, headers: { [HEADERS.cacheControl]: 'no-cache' }, body: shape(widgets) });
       },
     },
   };

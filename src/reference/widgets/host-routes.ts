@@ -11,7 +11,7 @@ import { BRIDGE_OPERATIONS } from '../../widgets/host/operations.js';
 import { buildCspPolicy } from '../../widgets/csp/index.js';
 import type { CspLists, WidgetCspPolicy } from '../../widgets/csp/policy.js';
 import { createBridgeHost, type BridgeHost, type BridgeHostLimits, type FunctionRun, type HostSession } from '../../widgets/host/host-core.js';
-import type { CatalogRecord, Clock, PostRecord, ToolView, WidgetReader } from '../../widgets/publish/index.js';
+import { manifestView, type CatalogRecord, type Clock, type PostRecord, type ToolView, type WidgetReader } from '../../widgets/publish/index.js';
 import { errorAnswer, renderAnswer } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute, type RouteContext } from '../routes.js';
 import { browserAsset } from './browser-assets.js';
@@ -52,6 +52,8 @@ export interface HostRouteOptions {
   readonly openLinks?: 'allowlist' | 'any';
   /** The 7.1 code a link off the allowlist is refused with (permission by default: READING-OPEN-LINK-GATE). */
   readonly openLinkRefusal?: string;
+  /** Whether the widget's calls of a tool whose visibility lacks app are refused (2.5; true by default). */
+  readonly appVisibility?: boolean;
 }
 
 const defaultAllow = (permissions: readonly string[]) => permissions.filter((p) => PERMISSION_NAME.test(p)).join('; ');
@@ -73,7 +75,7 @@ interface Published {
  * and answers the bridge with ext-apps' AppBridge; the page forwards server-mediated calls to the bridge endpoint,
  * which the host core answers (src/widgets/host/host-core.ts). The page's query names the session the spec leaves
  * open: `user` (absent: no session), `content=catalog` (rendered on the app's own catalog row), `bridge=1` (an old
- * v1 host), `detached=1` (no platform server).
+ * v1 host), `detached=1` (no platform server), `cache=down` (its cache store down: host.live fails closed).
  */
 export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
   const { reader, runner } = options;
@@ -99,6 +101,14 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     const found = await widget(session.postId);
     if (!found) return { ok: false, code: BRIDGE_ERRORS.not_found.code, message: `no widget is published as post ${session.postId}` };
     const { catalog } = found;
+    // 2.5: app in a tool's visibility is what lets the widget UI invoke it (MCP Apps: a host rejects an app's call otherwise).
+    const declared = manifestView(catalog.snapshot.manifest).tools.find((t) => t.name === name);
+    if (declared && !declared.visibility.includes('app') && options.appVisibility !== false)
+      return {
+        ok: false,
+        code: BRIDGE_ERRORS.permission.code,
+        message: `${name} is not visible to the widget: its visibility ${JSON.stringify(declared.visibility)} lacks app`,
+      };
     // The page's user, as the page was given it: the reference host trusts its session (docs/widget-host.md).
     const answered = options.calls
       ? (tool: ToolView) => options.calls!({ agentId: catalog.agentId, authorId: catalog.authorId, tool, callerId: session.user ?? null, via: 'host' })
@@ -159,7 +169,11 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
           redirectDomains: csp.openLinkAllowlist,
           openLinks: options.openLinks ?? 'allowlist',
           openLinkRefusal: options.openLinkRefusal ?? BRIDGE_ERRORS.permission.code,
-          session: { ...(user ? { user } : {}), content: q.get('content') === 'catalog' ? 'catalog' : 'post' },
+          session: {
+            ...(user ? { user } : {}),
+            content: q.get('content') === 'catalog' ? 'catalog' : 'post',
+            ...(q.get('cache') === 'down' ? { cache: 'down' } : {}),
+          },
         };
         return html(
           `<!doctype html><html><head><meta charset="utf-8"><title>${found.catalog.name.replace(/[<&]/g, '')} (reference host)</title>` +
@@ -210,14 +224,19 @@ export function widgetHostRoutes(options: HostRouteOptions): PublicRoute[] {
     methods: {
       POST: forWidget(async (ctx, _found, postId) => {
         const read = await ctx.read();
-        let body: { op?: unknown; args?: unknown; session?: { user?: unknown; content?: unknown } };
+        let body: { op?: unknown; args?: unknown; session?: { user?: unknown; content?: unknown; cache?: unknown } };
         try {
           body = JSON.parse(new TextDecoder().decode(read.request.body ?? new Uint8Array())) as typeof body;
         } catch {
           body = {};
         }
         const user = typeof body.session?.user === 'string' && body.session.user !== '' ? body.session.user : undefined;
-        const session: HostSession = { postId, ...(user ? { user } : {}), content: body.session?.content === 'catalog' ? 'catalog' : 'post' };
+        const session: HostSession = {
+          postId,
+          ...(user ? { user } : {}),
+          content: body.session?.content === 'catalog' ? 'catalog' : 'post',
+          ...(body.session?.cache === 'down' ? { cacheDown: true } : {}),
+        };
         const answer = await host.dispatch(session, typeof body.op === 'string' ? body.op : '', body.args);
         const json = answer.ok
           ? { result: answer.result }

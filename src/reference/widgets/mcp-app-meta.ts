@@ -16,7 +16,7 @@ export function widgetResourceUri(postId: string, entryPath: string): string {
  * manifest's platform extension as published (2.5, 9: v, the schema version, and iconRef, themeRef, remixOf when given;
  * READING-MCP-APP-PLATFORM-META).
  */
-export function resourceMeta(manifest: WidgetManifest, platformOrigin: string): Record<string, unknown> {
+export function resourceMeta(manifest: WidgetManifest, platformOrigin: string, withPlatform = true): Record<string, unknown> {
   const ui = toMcpAppsResourceMeta(manifest);
   const csp = { ...ui.csp, resourceDomains: [...new Set([platformOrigin, ...(ui.csp.resourceDomains ?? [])])] };
   const policy = buildCspPolicy(manifest._meta.ui.csp);
@@ -25,7 +25,7 @@ export function resourceMeta(manifest: WidgetManifest, platformOrigin: string): 
   if (csp.connectDomains) openai.connect_domains = csp.connectDomains;
   if (csp.frameDomains) openai.frame_domains = csp.frameDomains;
   if (redirect.length) openai.redirect_domains = redirect;
-  return { ui: { ...ui, csp }, platform: { ...manifest._meta.platform }, 'openai/widgetCSP': openai };
+  return { ui: { ...ui, csp }, ...(withPlatform ? { platform: { ...manifest._meta.platform } } : {}), 'openai/widgetCSP': openai };
 }
 
 /**

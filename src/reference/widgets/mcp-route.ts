@@ -16,6 +16,8 @@ const STATUS = Object.freeze({ notFound: 404, tooLarge: 413 });
 export interface McpCallers {
   readonly users: UserDirectory;
   readonly calls: ToolCallRecorder;
+  /** Whether the ui:// resource repeats the manifest's _meta.platform (true by default). */
+  readonly platformMeta?: boolean;
 }
 
 async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunner, callers: McpCallers): Promise<Response> {
@@ -36,7 +38,7 @@ async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunne
   const sources = await reader.getFunctionSources(catalog.agentId);
 
   const answered = (tool: ToolView) => callers.calls({ agentId: catalog.agentId, authorId: catalog.authorId, tool, callerId, via: 'mcp' });
-  const server = widgetMcpServer({ post, catalog, sources, platformOrigin: ctx.url.origin, answered }, runner);
+  const server = widgetMcpServer({ post, catalog, sources, platformOrigin: ctx.url.origin, answered, platformMeta: callers.platformMeta ?? true }, runner);
   // Stateless (no session id) and plain JSON answers: every POST is answered whole, on its own.
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {

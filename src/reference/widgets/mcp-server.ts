@@ -26,6 +26,8 @@ export interface ExposedWidget {
   readonly platformOrigin: string;
   /** Called once a tool answered, so the call is written (a charge or an attribution row, 2.5). */
   readonly answered?: (tool: ToolView) => Promise<void>;
+  /** Whether the ui:// resource repeats the manifest's _meta.platform (true by default; READING-MCP-APP-PLATFORM-META). */
+  readonly platformMeta?: boolean;
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -73,7 +75,7 @@ export function widgetMcpServer(widget: ExposedWidget, runner: ToolRunner): Serv
   const manifest = catalog.snapshot.manifest;
   const view = manifestView(manifest);
   const uri = widgetResourceUri(post.id, catalog.snapshot.entryPath);
-  const meta = resourceMeta(manifest, platformOrigin);
+  const meta = resourceMeta(manifest, platformOrigin, widget.platformMeta ?? true);
   const server = new Server(
     { name: catalog.agentSlug, version: catalog.version },
     { capabilities: { resources: {}, tools: {}, extensions: { [MCP_APPS_EXTENSION_ID]: {} } } },

@@ -16,7 +16,7 @@ import {
 } from '../../widgets/publish/index.js';
 import type { Route } from '../routes.js';
 import { widgetAgentRoute } from './agent-route.js';
-import { catalogRoute } from './catalog-route.js';
+import { catalogRoute, type CatalogShape } from './catalog-route.js';
 import { mcpRoute } from './mcp-route.js';
 import { publishRoute } from './publish-route.js';
 import { toolCallRecorder } from './tool-calls.js';
@@ -45,6 +45,10 @@ export interface WidgetServiceOptions {
   readonly referenceUpload?: boolean;
   /** The reference host (4.6, REFERENCE_ONLY_ROUTES): its limits over REFERENCE_HOST_LIMITS, and its parts; false: not served. */
   readonly host?: (Omit<HostRouteOptions, 'reader' | 'runner' | 'clock' | 'limits' | 'calls'> & { readonly limits?: Partial<BridgeHostLimits> }) | false;
+  /** Whether a widget's ui:// resource repeats the manifest's _meta.platform (on by default; READING-MCP-APP-PLATFORM-META). */
+  readonly appPlatformMeta?: boolean;
+  /** The catalog document's shape over its entries (`{ widgets: [...] }` by default; a variant chooses another). */
+  readonly catalogShape?: CatalogShape;
   /** Changes the widget SDK text served (faults of the self-test catalogue only). */
   readonly sdkSource?: SdkSourceTransform;
 }
@@ -77,7 +81,12 @@ export function createWidgetService(options: WidgetServiceOptions = {}): WidgetS
   const clock = options.clock ?? systemClock;
   const calls = toolCallRecorder({ ledger: usage, clock, ids, rules });
   const ports = { folders, store, clock, ids, rules };
-  const routes: Route[] = [publishRoute(ports, users), catalogRoute(store), mcpRoute(store, runner, { users, calls }), widgetSdkRoute(options.sdkSource)];
+  const routes: Route[] = [
+    publishRoute(ports, users),
+    catalogRoute(store, options.catalogShape),
+    mcpRoute(store, runner, { users, calls, platformMeta: options.appPlatformMeta ?? true }),
+    widgetSdkRoute(options.sdkSource),
+  ];
   if (options.referenceUpload !== false) routes.push(uploadRoute(folders, ids, users));
   if (options.host !== false) {
     const limits = { ...REFERENCE_HOST_LIMITS, ...options.host?.limits };

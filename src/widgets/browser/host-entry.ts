@@ -20,7 +20,7 @@ export interface HostPageConfig {
   readonly openLinks: 'allowlist' | 'any';
   /** The 7.1 code of a refused link (permission: READING-OPEN-LINK-GATE). */
   readonly openLinkRefusal: string;
-  readonly session: { readonly user?: string; readonly content: 'post' | 'catalog' };
+  readonly session: { readonly user?: string; readonly content: 'post' | 'catalog'; readonly cache?: 'down' };
 }
 
 /** One call as the host saw it, for whoever watches the page (the suites count retries with it). */

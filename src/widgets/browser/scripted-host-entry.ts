@@ -9,6 +9,8 @@ declare global {
   interface Window {
     /** Answers by operation, used in order; the last one repeats. Set by the conformance run before the widget calls. */
     __script: Record<string, Scripted[]>;
+    /** Set once the widget's SDK completed MCP Apps' handshake (ui/initialize): it speaks the wire this host plays. */
+    __hostInitialized: boolean;
   }
 }
 
@@ -20,6 +22,7 @@ declare global {
  */
 window.__script = {};
 window.__hostLog = [];
+window.__hostInitialized = false;
 
 class WireError extends Error {
   readonly code = BRIDGE_JSONRPC_ERROR;
@@ -48,6 +51,9 @@ bridge.oncalltool = async () => {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 };
 bridge.onopenlink = async () => answer('openLink');
+bridge.oninitialized = () => {
+  window.__hostInitialized = true;
+};
 for (const method of HOST_METHODS) bridge.setRequestHandler(method, { params: z.looseObject({}) }, () => answer(method));
 
 const iframe = document.createElement('iframe');

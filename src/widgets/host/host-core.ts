@@ -7,6 +7,8 @@ export interface HostSession {
   readonly postId: string;
   readonly user?: string;
   readonly content: 'post' | 'catalog';
+  /** The host's cache store is down (degraded mode): host.live fails closed (7.1 service_unavailable). */
+  readonly cacheDown?: boolean;
 }
 
 export type HostAnswer = { readonly ok: true; readonly result: Record<string, unknown> } | ({ readonly ok: false; readonly message: string } & BridgeErrorData);
@@ -38,6 +40,8 @@ export interface BridgeHostLimits {
   readonly liveCap: number;
   /** host.live: a live id's lifetime when its creator gives none. */
   readonly liveTtlSeconds: number;
+  /** host.fn: the largest source published, in bytes (8: "64 KB"; READING-FUNCTION-SOURCE-KB). */
+  readonly functionSourceBytes: number;
 }
 
 export const REFERENCE_HOST_LIMITS: BridgeHostLimits = Object.freeze({
@@ -47,6 +51,7 @@ export const REFERENCE_HOST_LIMITS: BridgeHostLimits = Object.freeze({
   rateWindowSeconds: 10,
   liveCap: 2,
   liveTtlSeconds: 3600,
+  functionSourceBytes: LIMITS.functionSourceSize.value,
 });
 
 /** host.kv scopes; any other name is reserved for the platform's own content (invalid_args). */
@@ -156,10 +161,10 @@ export function createBridgeHost(ports: BridgeHostPorts, limits: BridgeHostLimit
       signedIn(s, 'host.fn publish');
       if (typeof args.source !== 'string') refuse(BRIDGE_ERRORS.invalid_args.code, 'host.fn publish needs a source string');
       const bytes = new TextEncoder().encode(args.source as string).byteLength;
-      if (bytes > LIMITS.functionSourceSize.value) {
+      if (bytes > limits.functionSourceBytes) {
         // Refused at publish, so a later call finds nothing (CODE_TOO_LARGE, then FN_NOT_FOUND).
         functions.delete(id);
-        refuse(BRIDGE_ERRORS.CODE_TOO_LARGE.code, `the source is ${bytes} bytes; the cap is ${LIMITS.functionSourceSize.value}`);
+        refuse(BRIDGE_ERRORS.CODE_TOO_LARGE.code, `the source is ${bytes} bytes; the cap is ${limits.functionSourceBytes}`);
       }
       functions.set(id, { tool: name, file: `fn/${name}.js`, source: args.source as string });
       return { name, bytes };
@@ -176,6 +181,7 @@ export function createBridgeHost(ports: BridgeHostPorts, limits: BridgeHostLimit
   }
 
   function liveOp(s: HostSession, args: Record<string, unknown>): Record<string, unknown> {
+    if (s.cacheDown) refuse(BRIDGE_ERRORS.service_unavailable.code, 'the cache store is unavailable; host.live fails closed');
     const now = ports.clock.now();
     switch (args.action) {
       case 'create': {

@@ -122,13 +122,20 @@ async function validate(request: PublishRequest, ports: PublishPorts, rules: Pub
 }
 
 /** Step 2: the agent already minted for this author's folder, or a new one with a free slug. */
-async function mintOrReuseAgent(folder: WidgetFolder, view: ManifestView, callerId: string, ports: PublishPorts, rules: PublishRules) {
+async function mintOrReuseAgent(
+  folder: WidgetFolder,
+  remixOf: string | undefined,
+  view: ManifestView,
+  callerId: string,
+  ports: PublishPorts,
+  rules: PublishRules,
+) {
   const existing = await ports.store.findAgentByFolder(callerId, folder.id);
   if (existing) return { agent: existing, action: 'reused' as const };
   const agentSlug = rules.agentSlug;
   let slug = agentSlug(callerId, view.name);
   let remixNumber: number | null = null;
-  if (folder.remixOf !== undefined) {
+  if (remixOf !== undefined) {
     remixNumber = 1;
     while (await ports.store.isSlugTaken(agentSlug(callerId, view.name, remixNumber))) remixNumber++;
     slug = agentSlug(callerId, view.name, remixNumber);
@@ -190,6 +197,10 @@ function materialise(files: ReadonlyMap<string, Uint8Array>, view: ManifestView,
       bytes: bytes.byteLength,
     });
   }
+  if (refused.length && rules.oversizedSource === 'publish') {
+    const problems = refused.map((r) => ({ code: r.code, path: r.file, message: r.message }));
+    throw new Refused('functions', STATUS.unprocessable, BRIDGE_ERRORS.CODE_TOO_LARGE.code, refused.map((r) => r.message).join(' '), problems);
+  }
   return { sources, refused };
 }
 
@@ -230,7 +241,8 @@ export async function publishWidget(request: PublishRequest, ports: PublishPorts
     const view = manifestView(manifest);
     steps.push({ step: 'validate', folderId: folder.id, name: view.name, version: view.version });
 
-    const minted = await mintOrReuseAgent(folder, view, request.callerId, ports, rules);
+    const remixOf = rules.remixOf(folder, manifest);
+    const minted = await mintOrReuseAgent(folder, remixOf, view, request.callerId, ports, rules);
     steps.push({ step: 'agent', action: minted.action, agentId: minted.agent.id, slug: minted.agent.slug, remixNumber: minted.agent.remixNumber });
 
     const { sources, refused } = materialise(files, view, minted.agent.id, ports, rules);
@@ -255,7 +267,7 @@ export async function publishWidget(request: PublishRequest, ports: PublishPorts
       version: view.version,
       description: view.description,
       iconRef: view.iconRef,
-      remixOf: previous?.remixOf ?? folder.remixOf ?? null,
+      remixOf: previous?.remixOf ?? remixOf ?? null,
       remixNumber: agent.remixNumber,
       snapshot: {
         manifest,

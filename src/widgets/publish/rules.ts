@@ -1,4 +1,4 @@
-import { parseManifest, type ManifestResult } from '../manifest/index.js';
+import { parseManifest, type ManifestResult, type WidgetManifest } from '../manifest/index.js';
 import { wrapSingleHtmlFile } from '../bundle/read-folder.js';
 import { LIMITS } from '../../spec/limits.js';
 import { TOOL_SOURCES_DIRECTORY } from '../../spec/publish.js';
@@ -30,6 +30,16 @@ export interface PublishRules {
   toolSource(files: ReadonlyMap<string, Uint8Array>, tool: ToolView): Uint8Array | undefined;
   /** Section 8: the largest function source materialised (64 KB); a larger one is refused with CODE_TOO_LARGE. */
   readonly maxSourceBytes: number;
+  /**
+   * What a source over the limit refuses: its tool's function only (the widget publishes, the tool answers FN_NOT_FOUND;
+   * the reference) or the whole publish. 7.1 allows either (READING-FUNCTION-SOURCE-KB).
+   */
+  readonly oversizedSource: 'function' | 'publish';
+  /**
+   * 4.5 step 2: the catalog record a folder remixes, which makes the agent a remix (-r<N>): the platform's own record of
+   * the folder (2.5: the manifest's `_meta.platform.remixOf` is informational only).
+   */
+  remixOf(folder: { readonly remixOf?: string }, manifest: WidgetManifest): string | undefined;
   /** 2.5: the HTML entry (`_meta.ui.resourceUri`) as the MCP App serves it; undefined when the folder lacks it. */
   entryHtml(files: ReadonlyMap<string, Uint8Array>, resourceUri: string): Uint8Array | undefined;
   /** 2.5: the folder's static assets a host may serve beside the entry: every file but the tool sources. */
@@ -87,6 +97,8 @@ export const PUBLISH_RULES: PublishRules = Object.freeze({
   agentSlug,
   toolSource: (files: ReadonlyMap<string, Uint8Array>, tool: ToolView) => files.get(tool.file),
   maxSourceBytes: LIMITS.functionSourceSize.value,
+  oversizedSource: 'function',
+  remixOf: (folder: { readonly remixOf?: string }) => folder.remixOf,
   entryHtml: (files: ReadonlyMap<string, Uint8Array>, resourceUri: string) => files.get(resourceUri),
   staticAssets,
   usageOf: (tool: Pick<ToolView, 'billing'>): ToolUsageKind => (tool.billing ? 'charge' : 'attribution'),
