@@ -1,4 +1,7 @@
+import { jsonOf, rewrite } from '../mutants/answer.js';
+import type { AnswerFault } from '../mutants/types.js';
 import { AUTH_CODES, AUTH_ERRORS, AUTH_ERROR_LIST } from '../spec/auth-errors.js';
+import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { CARD_MEMORY_TOLERANCE_S } from '../spec/readings.js';
@@ -79,7 +82,23 @@ function inserted(check: Check, after: string): readonly Check[] {
   return [...SIGNED_REQUEST_CHECKS.slice(0, at), check, ...SIGNED_REQUEST_CHECKS.slice(at)];
 }
 
+/** A 401 of 7.3 as another deployment may write it: Retry-After where 7.3 is silent, and a +json media type. */
+const REFUSAL_EXTRAS: AnswerFault = rewrite(
+  (a) => a.status === 401 && jsonOf(a)?.error_code !== undefined,
+  (a) => {
+    a.headers.set(HEADERS.contentType, 'application/problem+json; charset=utf-8');
+    if (jsonOf(a)?.error_code !== AUTH_CODES.too_many_failed_signatures) a.headers.set(HEADERS.retryAfter, '300');
+  },
+);
+
 export const VERIFIER_VARIANTS: readonly Variant[] = [
+  {
+    id: 'refusal-retry-after-problem-json',
+    description: 'adds Retry-After: 300 to every 401 but too_many_failed_signatures, and types its body application/problem+json',
+    readings: ['refusalHeaders'],
+    requirements: SIGNED,
+    platform: { answer: REFUSAL_EXTRAS },
+  },
   ordered('order-policy-last', 'refuses a blocked agent only once its signatures verified, after reading its documents', moved('policy', 'signatures')),
   ordered(
     'order-network-first',

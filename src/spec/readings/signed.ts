@@ -115,6 +115,12 @@ export const SIGNED_READINGS = {
     accepted: `Still remembered (the card is not read again) ${LIMITS.cardRefusalMemory.value - CARD_MEMORY_TOLERANCE_S} s after the refusal; read again ${LIMITS.cardRefusalMemory.value + CARD_MEMORY_TOLERANCE_S} s after it. Between the two, either.`,
     reference: `${LIMITS.cardRefusalMemory.value} s.`,
   }),
+  refusalHeaders: reading('READING-REFUSAL-HEADERS', ['7.3', '4'], "A 401's Retry-After and media type", {
+    text: '7.3: "A refused signed request answers 401 with WWW-Authenticate: Bearer realm=service, error=invalid_token and an error_description, plus Accept-Signature (on missing credential and insufficient coverage) ... Body: error (Unauthorized), error_code, error_description"; too_many_failed_signatures: "no Retry-After". Section 4: "Bodies are JSON unless stated." No other 401 is said to carry or omit Retry-After, and no media type is named.',
+    standard: 'RFC 6839: a media type ending in +json is JSON; RFC 9110 section 10.2.3: Retry-After says how long to wait before a follow-up request.',
+    accepted: 'Any 401 but too_many_failed_signatures may carry Retry-After; the body may be typed application/json or any +json type, with any parameters.',
+    reference: 'application/json, and no Retry-After on any 401.',
+  }),
   liveClockSkew: reading('READING-LIVE-CLOCK-SKEW', ['5.2', '7.3', '8'], 'The 60 s skew boundary, probed against a live deployment', {
     text: '5.2: "created, expires | … clock skew tolerance 60 seconds"; 7.3 signature_expired: "expires past, or created ahead, by more than 60 seconds".',
     accepted: `In-process, with the run's clock injected, the boundary is exact: created 60 s ahead and expires 60 s past are accepted, 61 s refused. Live, the run's clock and the deployment's differ, and the request takes its time to arrive, by amounts the run cannot measure to the second: the same checks keep ${LIVE_CLOCK_MARGIN_S} s further to the side their expectation needs (accepted at ${60 - LIVE_CLOCK_MARGIN_S} s, refused at ${61 + LIVE_CLOCK_MARGIN_S} s), so a deployment is judged on the rule and never on the run's own latency.`,
