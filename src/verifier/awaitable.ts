@@ -6,13 +6,11 @@ import type { Awaitable } from './ports.js';
  * order of the port calls, are those of plain `await`.
  */
 export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  // Stryker disable next-line ConditionalExpression: the suites run the in-memory ports, whose answers are values; the stores' adapter tests run the promises
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /** `next(await value)`, without the await when the value is already there. */
 export function andThen<T, R>(value: T | PromiseLike<T>, next: (resolved: T) => Awaitable<R>): Awaitable<R> {
-  // Stryker disable next-line ConditionalExpression,ArrowFunction: as above
   if (isPromiseLike(value)) return (async () => next(await value))();
   return next(value);
 }

@@ -24,7 +24,6 @@ export function authorizationScheme(value: string): { scheme: string; credential
   return { scheme, credentials, isBearer: scheme.toLowerCase() === AUTH_SCHEMES.bearer.toLowerCase() };
 }
 
-// Stryker disable all: the words of error_description only, which the spec leaves open
 function whyInvalid(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'it has expired';
   if (error instanceof errors.JWTClaimValidationFailed) return `its ${error.claim} claim is not accepted`;
@@ -33,7 +32,6 @@ function whyInvalid(error: unknown): string {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return 'its algorithm is not accepted';
   return 'it does not verify';
 }
-// Stryker restore all
 
 /** 5.3: a three-segment JWT that verifies as a platform token, not expired or revoked, with the agent-use scope. */
 export async function verifyPlatformBearer(
@@ -42,7 +40,6 @@ export async function verifyPlatformBearer(
   now: number,
   revocations: RevocationList,
 ): Promise<BearerOutcome> {
-  // Stryker disable next-line ConditionalExpression: what the shape test refuses, decoding the header refuses with the same code
   if (!JWT_SHAPE.test(token)) return { ok: false, code: AUTH_CODES.malformed_token, description: MESSAGES.malformedToken };
   try {
     decodeProtectedHeader(token);
@@ -62,15 +59,12 @@ export async function verifyPlatformBearer(
   } catch (error) {
     return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid(whyInvalid(error)) };
   }
-  // Stryker disable next-line ConditionalExpression: no revocation list holds a jti that is not a string
   if (typeof payload.jti === 'string' && (await revocations.isRevoked(payload.jti))) {
     return { ok: false, code: AUTH_CODES.platform_token_invalid, description: MESSAGES.tokenInvalid('it has been revoked') };
   }
-  // Stryker disable next-line MethodExpression,Regex,ArrayDeclaration: empty or made-up entries never equal the agent-use scope
   const scopes = typeof payload.scope === 'string' ? payload.scope.split(/\s+/).filter(Boolean) : [];
   if (!scopes.includes(config.agentScope)) {
     return { ok: false, code: AUTH_CODES.insufficient_scope, description: MESSAGES.tokenScope(config.agentScope) };
   }
-  // Stryker disable next-line StringLiteral: readers tell a bearer's verdict from a signature's by kind === 'signature'
   return { ok: true, kind: 'platform-token', subject: typeof payload.sub === 'string' ? payload.sub : null, scopes };
 }

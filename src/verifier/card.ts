@@ -24,7 +24,6 @@ export function judgeCard(document: unknown, cardUrl: string, agentUrl: string, 
   }
   const hasUri = CARD_FIELDS.jwksUri in card;
   const hasInline = CARD_FIELDS.jwks in card;
-  // Stryker disable next-line StringLiteral,LogicalOperator: the URL error_description names
   const primary = expectedKeySetUrls[0] ?? '';
   if (hasUri && hasInline) return { ok: false, code: AUTH_CODES.card_key_set_mismatch, description: MESSAGES.cardBothKeySets };
   if (hasInline) return { ok: true, keySetUrl: null, inlineKeySet: card[CARD_FIELDS.jwks] };

@@ -78,7 +78,6 @@ function paramProblem(l: LabelState): string | null {
   if (paramKinds.get('expires') !== 'integer') return MESSAGES.paramExpires;
   // A String parameter's value is a string (signature-input.ts), so its kind alone says what the value is.
   const keyid = paramKinds.get('keyid') === 'string' ? (params.get('keyid') as string) : undefined;
-  // Stryker disable next-line ConditionalExpression: an absent keyid is refused by the pattern as well (it tests "undefined"); the first test is for the types
   if (keyid === undefined || !THUMBPRINT.test(keyid)) return MESSAGES.paramKeyid;
   const alg = params.get('alg');
   if (alg !== undefined && (paramKinds.get('alg') !== 'string' || alg !== ED25519_ALG)) return MESSAGES.paramAlg(String(alg));
@@ -98,19 +97,16 @@ function paramProblem(l: LabelState): string | null {
 /**
  * What the profile lets a label cover. signatureBase (checkBases) refuses a derived component it does not know, a
  * derived component with parameters and a field parameter other than key with the same code, before anything is
- * fetched, so relaxing those tests here changes no verdict: Stryker leaves them alone (docs/mutation.md). What only
- * this function refuses, a covered item that is not a String and a key parameter on another field, it checks.
+ * fetched, so this function states the profile's rule whole for its callers (its words name the component), and only
+ * a covered item that is not a String and a key parameter on another field are refused here alone.
  */
 function componentProblem(l: LabelState): string | null {
   if (!l.member.coveredAreStrings) return MESSAGES.componentNotString(l.label);
   for (const c of l.member.covered) {
-    // Stryker disable next-line MethodExpression: see above (signatureBase refuses what this would let through)
     const derived = c.name.startsWith('@');
     const allowed = derived
-      ? // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
-        ALLOWED_DERIVED_COMPONENTS.includes(c.name) && c.params.size === 0
-      : // Stryker disable next-line ConditionalExpression: see above (the key's type and the count of parameters)
-        c.params.size === 0 || (c.name === HEADERS.signatureAgent && c.params.size === 1 && typeof c.params.get('key') === 'string');
+      ? ALLOWED_DERIVED_COMPONENTS.includes(c.name) && c.params.size === 0
+      : c.params.size === 0 || (c.name === HEADERS.signatureAgent && c.params.size === 1 && typeof c.params.get('key') === 'string');
     if (!allowed) return MESSAGES.componentNotAllowed(l.label, serializeComponentId(c));
   }
   return null;
@@ -139,7 +135,6 @@ export function checkAuthority(ctx: SignedContext): CheckResult {
     const url = new URL(ctx.message.url);
     authority = deriveAuthority(url);
     ctx.targetUrl = url;
-    // Stryker disable next-line BlockStatement: a request that reached the platform has a target URI that parses
   } catch {
     return refusal(ctx, AUTH_CODES.signature_authority_mismatch, MESSAGES.authority(ctx.message.url, ctx.config.authority));
   }
@@ -167,18 +162,15 @@ export function checkCoverage(ctx: SignedContext): CheckResult {
     const covered = l.member.covered;
     let member: CoveredComponent | undefined;
     let members = 0;
-    // Stryker disable next-line ConditionalExpression: which of two members is kept changes nothing, two are refused just below
     for (const c of covered) if (isAgentMember(c) && members++ === 0) member = c;
     const wholeField = fieldCounts !== 'field' && coversPlain(covered, HEADERS.signatureAgent);
     if (members > 1 || (wholeField && member && fieldCounts === 'item'))
       return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageAgentTwice(l.label));
     let missing: string[] | undefined;
-    // Stryker disable next-line ArrayDeclaration: the list's content is for error_description only
     for (const n of REQUIRED_DERIVED) if (!coversPlain(covered, n)) (missing ??= []).push(n);
     const fieldAsMember = !member && wholeField && fieldCounts === 'member' && ctx.agentDictionary?.has(l.label) === true;
     const memberMissing = fieldAsMember ? false : !member || member.params.get('key') !== l.label;
     if (missing || memberMissing)
-      // Stryker disable next-line ArrayDeclaration: error_description only
       return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageMissing(l.label, missing ?? [], memberMissing));
     if (ctx.hasBody && !coversPlain(covered, HEADERS.contentDigest))
       return refusal(ctx, AUTH_CODES.signature_coverage_insufficient, MESSAGES.coverageBody(l.label));
@@ -214,13 +206,10 @@ export function checkSignatureAgentMembers(ctx: SignedContext): CheckResult {
     const [value, params] = entry;
     if (typeof value !== 'string') return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.memberNotString(l.agentKey));
     const typeParam = params.get('type');
-    // Stryker disable next-line StringLiteral: a String type is no type token whatever its text, so it is refused all the same
     const type = typeParam === undefined ? null : typeParam instanceof Token ? typeParam.toString() : `"${String(typeParam)}"`;
-    // Stryker disable next-line ConditionalExpression,BooleanLiteral: the reference's switch for fixtures over http (serve --allow-insecure-fixtures), never on in the suites' in-process runs
     const result = identityFromMember(value, type, ctx.config.allowInsecureAgentUrls === true);
     if (!result.ok) return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.memberUrl(l.agentKey, result.why));
     if (ctx.identity && ctx.identity.agentUrl !== result.identity.agentUrl) {
-      // Stryker disable next-line ArrayDeclaration: error_description only
       return refusal(ctx, AUTH_CODES.signature_agent_invalid, MESSAGES.agentsDiffer([ctx.identity.agentUrl, result.identity.agentUrl]));
     }
     ctx.identity ??= result.identity;
@@ -240,7 +229,6 @@ export function checkPolicy(ctx: SignedContext): CheckResult {
 export function checkDigest(ctx: SignedContext): CheckResult {
   if (!ctx.labels.some((l) => coversPlain(l.member.covered, HEADERS.contentDigest))) return undefined;
   const header = fieldValue(ctx.message.headers, HEADERS.contentDigest);
-  // Stryker disable next-line ConditionalExpression: checkContentDigest refuses an absent field with the same code; only the words differ
   if (header === undefined) return refusal(ctx, AUTH_CODES.content_digest_mismatch, MESSAGES.digestMissing);
   const result = checkContentDigest(header, ctx.body);
   return result.ok ? undefined : refusal(ctx, AUTH_CODES.content_digest_mismatch, MESSAGES.digestMismatch(result.detail));
@@ -259,9 +247,7 @@ export function checkBases(ctx: SignedContext): CheckResult {
   for (const l of ctx.labels) {
     try {
       l.base = signatureBase(ctx.message, l.member.covered, l.paramsText, prepared);
-      // Stryker disable next-line BlockStatement: a base left empty fails verification, signature_invalid, which READING-COVERED-FIELD-ABSENT allows
     } catch (error) {
-      // Stryker disable next-line ConditionalExpression: signatureBase throws nothing but ComponentError for what a request carries
       if (error instanceof ComponentError) return refusal(ctx, AUTH_CODES.signature_malformed, MESSAGES.coveredFieldAbsent(l.label, error.message));
       throw error;
     }

@@ -22,18 +22,14 @@ function mediaTypeOf(headers: Readonly<Record<string, string>>): string {
 async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean): Promise<KeySetCacheEntry> {
   const at = ctx.now;
   const fetched = await ctx.ports.fetcher.fetch(url);
-  // Stryker disable next-line ConditionalExpression: a failed fetch has no body, and parsing none is refused with the same code
   if (!fetched.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(fetched.detail), at };
   const parsed = parseJsonDocument(fetched.body);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: read as ok, no value is key_set_invalid, which READING-KEY-SET-UNREADABLE allows; the rest is error_description
   if (!parsed.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(`${url}: ${parsed.detail}`), at };
   if (isDirectory && mediaTypeOf(fetched.headers) !== MEDIA_TYPES.keyDirectory) {
-    // Stryker disable next-line all: error_description only
     const got = mediaTypeOf(fetched.headers) || 'no media type';
     return {
       ok: false,
       code: AUTH_CODES.key_set_invalid,
-      // Stryker disable next-line StringLiteral: error_description only
       description: MESSAGES.keySetInvalid(url, `a key directory must be served as ${MEDIA_TYPES.keyDirectory}, not ${got}`),
       at,
     };
@@ -70,10 +66,8 @@ async function readCard(ctx: SignedContext): Promise<CardRead> {
     return { refusal: refusal(ctx, code, description), keySetUrl: null, inlineKeySet: undefined };
   };
   const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
-  // Stryker disable next-line ConditionalExpression: a failed fetch has no body, and parsing none is refused with the same code
   if (!fetched.ok) return remember(AUTH_CODES.card_unreachable, MESSAGES.cardUnreachable(fetched.detail));
   const parsed = parseJsonDocument(fetched.body);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: read as ok, no value is card_not_self_naming, which READING-KEY-SET-UNREADABLE allows; the rest is error_description
   if (!parsed.ok) return remember(AUTH_CODES.card_unreachable, MESSAGES.cardUnreachable(`${identity.cardUrl}: ${parsed.detail}`));
   const judged = judgeCard(parsed.value, identity.cardUrl, identity.agentUrl, identity.cardKeySetUrls);
   if (!judged.ok) return remember(judged.code, judged.description);
@@ -176,7 +170,6 @@ function spendNonces(ctx: SignedContext, from: number, until: number): Awaitable
 
 /** First sight: the card is read and judged, then the agent is registered with the keys that signed. */
 export function checkCardAndRegister(ctx: SignedContext): Awaitable<CheckResult> {
-  // Stryker disable all: a key held twice, an extra entry or a needless write change no answer; only whether a key is held is read
   const signing: string[] = [];
   for (const l of ctx.labels) if (!signing.includes(l.keyid)) signing.push(l.keyid);
   if (ctx.registration) {
@@ -185,7 +178,6 @@ export function checkCardAndRegister(ctx: SignedContext): Awaitable<CheckResult>
     if (added.length) return andThen(ctx.ports.registrations.put({ ...registration, thumbprints: [...registration.thumbprints, ...added] }), () => undefined);
     return undefined;
   }
-  // Stryker restore all
   return registerOnFirstSight(ctx, signing);
 }
 
@@ -197,7 +189,6 @@ async function registerOnFirstSight(ctx: SignedContext, signing: string[]): Prom
     if (card.refusal) return card.refusal;
   }
   await ctx.ports.registrations.put({ agentUrl: identity.agentUrl, thumbprints: signing, registeredAt: ctx.now });
-  // Stryker disable next-line BooleanLiteral: returned to the library's caller; no answer of the platform carries it
   ctx.registered = true;
   return undefined;
 }

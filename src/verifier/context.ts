@@ -48,6 +48,5 @@ export interface SignedContext {
 export type CheckResult = Refusal | undefined;
 
 export function refusal(ctx: SignedContext, code: AuthErrorCode, description: string): Refusal {
-  // Stryker disable next-line LogicalOperator: the agent URL of a refusal is for the platform's log, never on the wire
   return refuse(code, description, { hasBody: ctx.hasBody, agentUrl: ctx.identity?.agentUrl ?? null, naming: ctx.config.naming });
 }

@@ -193,7 +193,6 @@ export function parseJsonDocument(body: Uint8Array): { ok: true; value: unknown 
   try {
     return { ok: true, value: JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) };
   } catch {
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: without ok the body is refused as unreadable all the same; read as ok, an absent value is refused key_set_invalid (key set) or card_not_self_naming (card), which READING-KEY-SET-UNREADABLE allows
     return { ok: false, detail: DETAIL.notJson };
   }
 }

@@ -20,8 +20,6 @@ export class MemoryNonceStore implements NonceStore {
 
   spend(agentUrl: string, nonce: string, until: number): boolean {
     const now = this.clock.now();
-    // Stryker disable all: memory only. A key is swept a minute after its margin ends, and `kept < now` forgets only a
-    // nonce whose signature can no longer be accepted; keeping it longer changes no answer.
     this.expiry.sweep(now, (key) => {
       const kept = this.seen.get(key);
       if (kept !== undefined && kept < now) this.seen.delete(key);
@@ -30,12 +28,10 @@ export class MemoryNonceStore implements NonceStore {
     if (this.seen.has(key)) return false;
     this.seen.set(key, until);
     this.expiry.add(key, until + 60);
-    // Stryker restore all
     return true;
   }
 
   /** How many nonces are held (a store that keeps only what its rule needs stays bounded). */
-  // Stryker disable next-line all: read by the stores' bound tests, never by verification
   get size(): number {
     return this.seen.size;
   }
@@ -53,7 +49,6 @@ export class MemoryFailureCounter implements FailureCounter {
     if (!times) return 0;
     // Stryker disable next-line EqualityOperator,ConditionalExpression: a failure exactly 60 s old is either side of "the last 60 seconds", and the suites' clock never runs backwards (`t <= now`); the window itself is judged by signed.throttle-failures-age-out
     const recent = times.filter((t) => now - t < windowSeconds && t <= now);
-    // Stryker disable next-line ConditionalExpression: an empty list kept is memory only
     if (recent.length) this.failures.set(address, recent);
     else this.failures.delete(address);
     return recent.length;
@@ -61,27 +56,22 @@ export class MemoryFailureCounter implements FailureCounter {
 
   record(address: string, now: number): void {
     this.sweep(now);
-    // Stryker disable next-line ArrayDeclaration: a made-up entry is no time, and count() never counts it
     const times = this.failures.get(address) ?? [];
     times.push(now);
     this.failures.set(address, times);
   }
 
-  // Stryker disable next-line all: read by the stores' bound tests, never by verification
   get size(): number {
     return this.failures.size;
   }
 
   /** Once per window: forget every address whose last failure left the window. */
-  // Stryker disable all: memory only; count() keeps just the failures inside the window whatever the sweep left
   private sweep(now: number): void {
     if (now - this.lastSweep < this.windowSeconds) return;
     this.lastSweep = now;
     for (const [address, times] of this.failures) if (now - times[times.length - 1]! >= this.windowSeconds) this.failures.delete(address);
   }
 }
-
-// Stryker restore all
 
 /** A value per URL with the time it was taken, dropped once the rule using it no longer can (after `lifetime`). */
 class MemoryByUrl<V extends { readonly at: number }> {
@@ -99,8 +89,6 @@ class MemoryByUrl<V extends { readonly at: number }> {
     this.sweep();
     this.entries.set(url, value);
   }
-  // Stryker disable all: the size is read by the stores' bound tests only; the sweep is memory only, because every
-  // reader judges an entry's age itself and entries live at least twice the longest rule that reads them
   get size(): number {
     return this.entries.size;
   }
@@ -111,8 +99,6 @@ class MemoryByUrl<V extends { readonly at: number }> {
     for (const [url, value] of this.entries) if (now - value.at >= this.lifetimeSeconds) this.entries.delete(url);
   }
 }
-
-// Stryker restore all
 
 /**
  * Key sets (and failures to read them), reused for 5 minutes (5.2). Kept twice that, so the verifier's own age test

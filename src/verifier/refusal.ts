@@ -8,9 +8,7 @@ import type { Refusal } from './types.js';
 
 /** An RFC 9110 quoted-string: backslash and double quote escaped, anything outside visible ASCII replaced. */
 function quoted(text: string): string {
-  // Stryker disable next-line all: only error_description's words (and a deployment's odd name) hold such characters; the spec leaves the words open
   const visible = text.replace(/[^\x20-\x7e]/g, '?');
-  // Stryker disable next-line all: as above
   return `"${visible.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
@@ -45,10 +43,8 @@ export function refuse(
   const headers: Record<string, string> = {
     [HEADERS.wwwAuthenticate]: bearerChallenge(description, naming.realm),
     [HEADERS.contentType]: MEDIA_TYPES.json,
-    // Stryker disable next-line StringLiteral: 7.3 names no Cache-Control for a 401; it is the reference's choice
     [HEADERS.cacheControl]: 'no-store',
   };
-  // Stryker disable next-line ConditionalExpression: 7.3 asks for Accept-Signature on two codes and forbids it on none
   if (record.acceptSignature) headers[HEADERS.acceptSignature] = acceptSignatureValue(context.hasBody);
   return Object.freeze({
     ok: false,
@@ -57,7 +53,6 @@ export function refuse(
     description,
     headers: Object.freeze(headers),
     body: Object.freeze({ error: AUTH_ERROR_BODY_ERROR, error_code: code, error_description: description }),
-    // Stryker disable next-line LogicalOperator: for the platform's log, never on the wire
     agentUrl: context.agentUrl ?? null,
   });
 }

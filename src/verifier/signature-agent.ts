@@ -30,14 +30,12 @@ function withoutSuffix(value: string, suffix: string): string | null {
  */
 export function identityFromMember(value: string, type: string | null, allowInsecure: boolean): IdentityResult {
   // A pure function of its three arguments, asked the same question on every request of an agent.
-  // Stryker disable next-line StringLiteral: the key's separators; a Token type and a URL cannot spell another pair's key without them either
   const key = `${allowInsecure ? 1 : 0}${type === null ? '-' : `${type.length}:${type}`}\n${value}`;
   return identities.get(key, () => readIdentity(value, type, allowInsecure));
 }
 
 const identities = new BoundedMemo<IdentityResult>(1024, 2048);
 
-// Stryker disable next-line ObjectLiteral: the reason reaches error_description only; an answer without ok is refused signature_agent_invalid all the same
 const refused = (why: string): IdentityResult => ({ ok: false, why });
 
 function readIdentity(value: string, type: string | null, allowInsecure: boolean): IdentityResult {
@@ -47,12 +45,9 @@ function readIdentity(value: string, type: string | null, allowInsecure: boolean
   } catch {
     return refused(WHY.notAbsolute);
   }
-  // Stryker disable next-line ConditionalExpression,StringLiteral,EqualityOperator: the reference's switch for fixtures over http (serve --allow-insecure-fixtures), never on in the suites' in-process runs
   const insecureAllowed = allowInsecure && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !insecureAllowed) return refused(WHY.notHttps);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: READING-AGENT-URL-USER-INFO allows key_set_unreachable, which the fetch rules answer for such a URL
   if (url.username || url.password) return refused(WHY.userInfo);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: the suffix and origin tests below refuse the same values with the same code; only a query or fragment ending in the suffix passes them, which the text's "URL ending in" leaves open
   if (url.search || url.hash || value.includes('?') || value.includes('#')) return refused(WHY.queryOrFragment);
 
   if (type === SIGNATURE_AGENT_TYPES.directory) {

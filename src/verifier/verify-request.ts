@@ -28,7 +28,6 @@ async function verifyBearerOrNothing(request: VerifierRequest, ports: VerifierPo
   const authorization = fieldValue(request.headers, HEADERS.authorization);
   if (authorization === undefined) return refuse(AUTH_CODES.missing_credential, MESSAGES.missingCredential(null), { hasBody, naming: config.naming });
   const { scheme, credentials, isBearer } = authorizationScheme(authorization);
-  // Stryker disable next-line LogicalOperator,ConditionalExpression,StringLiteral: the scheme error_description names
   if (!isBearer) return refuse(AUTH_CODES.missing_credential, MESSAGES.missingCredential(scheme || 'empty'), { hasBody, naming: config.naming });
   const outcome = await verifyPlatformBearer(credentials, config.platformToken, now, ports.revocations);
   return outcome.ok ? outcome : refuse(outcome.code, outcome.description, { hasBody, naming: config.naming });
@@ -62,7 +61,6 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     body,
     hasBody,
     message: { method: request.method, url: request.url, headers: request.headers, body },
-    // Stryker disable next-line ArrayDeclaration: the labels check sets the labels before anything reads them
     labels: [],
     targetUrl: undefined,
     agentDictionary: undefined,
@@ -71,7 +69,6 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     keys: undefined,
     cardChecked: false,
     registration: undefined,
-    // Stryker disable next-line BooleanLiteral: returned to the library's caller; no answer of the platform carries it
     registered: false,
   };
   for (const check of config.checks ?? SIGNED_REQUEST_CHECKS) {
@@ -88,9 +85,7 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     kind: 'signature',
     agentUrl: identity.agentUrl,
     identifier: identity.identifier,
-    // Stryker disable next-line ArrowFunction: returned to the library's caller; no answer of the platform carries it
     labels: ctx.labels.map((l) => l.label),
-    // Stryker disable next-line ArrowFunction: as above
     thumbprints: ctx.labels.map((l) => l.keyid),
     coveredFields: coveredFieldsOf(ctx.labels),
     registered: ctx.registered,
