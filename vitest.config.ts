@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 /** Test files that replace a module with vi.mock, which must not leak into the files that share a worker. */
-export const MOCKING = ['tests/cli/unexpected-error.test.ts', 'tests/cli/verify-harness-error.test.ts'];
+const MOCKING = ['tests/cli/unexpected-error.test.ts', 'tests/cli/verify-harness-error.test.ts'];
 
 /** Suites that drive headless Chromium: their own tier, so that `npm test` stays within two minutes. */
 export const BROWSER_SUITES = ['suites/4.6-host-bridge.test.ts', 'suites/7.1-bridge-errors.test.ts'];
 
 /** Unit files that run whole conformance runs or command-line processes: seconds each, so they run with e2e. */
-export const WHOLE_RUNS = [
+const WHOLE_RUNS = [
   'tests/harness/run-twice.test.ts',
   'tests/self-test/gate.test.ts',
   'tests/cli/run.test.ts',
