@@ -1,0 +1,206 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { CaseDocuments } from '../../cases/types.js';
+import { generateEd25519Jwk, jwkThumbprint } from '../../httpsig/index.js';
+import { singlePaymentChallenge } from '../../purchase/challenge-parse.js';
+import { serializeCredential } from '../../purchase/credential-write.js';
+import { HEADERS } from '../../spec/headers.js';
+import { MEDIA_TYPES } from '../../spec/media-types.js';
+import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
+import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
+import { CARD_FIELDS, ED25519_JWK, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
+import { planSignature, signPlan, type OutgoingRequest } from './sign.js';
+import type { BuyerAnswer, BuyerState, ClientChoices, ClientClock, ClientEnvironment, ClientFault, ClientIdentity, NextStep, Payment } from './types.js';
+
+/** The most requests the reference client sends in one case: enough for every case, and a bound on any fault. */
+const MAX_REQUESTS = 8;
+const DEFAULT_WINDOW_S = 60;
+const DEFAULT_NONCE_LENGTH = 43;
+/** When a Retry-After that is due is missing or unreadable, the client waits this long. */
+const FALLBACK_WAIT_S = 1;
+
+export interface ReferenceClientOptions {
+  readonly identity: ClientIdentity;
+  readonly fetch: (url: string, init: { method: string; headers: Array<[string, string]>; body?: Uint8Array }) => Promise<Response>;
+  readonly clock: ClientClock;
+  readonly choices?: ClientChoices;
+  readonly faults?: readonly ClientFault[];
+  /** Random bytes (nonces); node:crypto by default. */
+  readonly random?: (n: number) => Uint8Array;
+}
+
+/** What the client did in a case: each answer's status and code, and why it stopped. */
+export interface ClientTrace {
+  readonly answers: readonly { readonly status: number; readonly code: string | undefined }[];
+  readonly stopped: string;
+}
+
+function jsonBody(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An answer as the buyer reads it: status, code and retry object of the body, Retry-After, the one Payment challenge. */
+async function readAnswer(response: Response): Promise<BuyerAnswer> {
+  const body = jsonBody(await response.text());
+  const code = typeof body?.[PURCHASE_BODY_MEMBERS.errorCode] === 'string' ? (body[PURCHASE_BODY_MEMBERS.errorCode] as string) : undefined;
+  const retry = body?.[PURCHASE_BODY_MEMBERS.retry] as Record<string, unknown> | undefined;
+  const www = response.headers.get(HEADERS.wwwAuthenticate);
+  const parsed = response.status === 402 && www !== null ? singlePaymentChallenge(www) : undefined;
+  const retryAfter = response.headers.get(HEADERS.retryAfter);
+  return {
+    status: response.status,
+    code,
+    retry:
+      retry !== null && typeof retry === 'object'
+        ? { sameCredential: retry[RETRY_MEMBERS.sameCredential] === true, credentialHeader: retry[RETRY_MEMBERS.credentialHeader] as string | undefined }
+        : undefined,
+    retryAfterS: retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined,
+    challenge: parsed?.ok ? { challenge: parsed.challenge, echo: parsed.echo } : undefined,
+    termsVersion: response.headers.get(HEADERS.termsVersion) ?? undefined,
+  };
+}
+
+const isCode = (answer: BuyerAnswer, code: keyof typeof PURCHASE_ERRORS) => answer.code === PURCHASE_ERRORS[code].code;
+
+/**
+ * The reference buyer's decision after an answer (7.4, section 3): a 2xx is final; a 402 is paid once per challenge,
+ * with the card token, echoing the challenge as it arrived and accepting the version it names; a 503 whose
+ * retry.sameCredential is true gets exactly the same credential again after Retry-After, in the header it names;
+ * 409 purchase_already_granted and 503 funding_failed get the request again without the credential; a 401
+ * terms_acceptance_unauthenticated gets the credential again on a signed request; anything else ends the case.
+ */
+export function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<string>, choices: ClientChoices = {}): NextStep {
+  const wait = (seconds: number | undefined) => (seconds ?? FALLBACK_WAIT_S) * 1000 + (choices.extraWaitMs ?? 0);
+  if (answer.status >= 200 && answer.status < 300) return { kind: 'stop', why: `${answer.status}: done` };
+  if (answer.status === 402) {
+    const offer = answer.challenge;
+    if (!offer) return { kind: 'stop', why: '402 without one readable Payment challenge' };
+    if (offer.challenge.method !== PAYMENT_METHODS.stripe)
+      return { kind: 'stop', why: `402 for method ${offer.challenge.method}: this client pays by card only` };
+    if (paid.has(offer.challenge.id)) return { kind: 'stop', why: `challenge ${offer.challenge.id} was paid already` };
+    const value = serializeCredential({ challenge: offer.echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: state.cardToken } });
+    return { kind: 'send', waitMs: 0, payment: { header: HEADERS.paymentAuthorization, value, termsVersion: answer.termsVersion ?? null }, signed: true };
+  }
+  if (answer.retry?.sameCredential && state.payment)
+    return {
+      kind: 'send',
+      waitMs: wait(answer.retryAfterS),
+      payment: { ...state.payment, header: (answer.retry.credentialHeader ?? PAYMENT_CREDENTIAL_HEADER).toLowerCase() },
+      signed: true,
+    };
+  if (isCode(answer, 'purchase_already_granted') || isCode(answer, 'funding_failed'))
+    return { kind: 'send', waitMs: answer.retryAfterS === undefined ? 0 : wait(answer.retryAfterS), payment: null, signed: true };
+  if (isCode(answer, 'terms_acceptance_unauthenticated') && state.payment) return { kind: 'send', waitMs: 0, payment: state.payment, signed: true };
+  return { kind: 'stop', why: `${answer.status} ${answer.code ?? ''}: final`.trim() };
+}
+
+/**
+ * The reference client of client mode: signs every request as 5.2 says (the platform SDK's form, with the choices a
+ * variant makes) and buys as 7.4 says, until a final answer. Faults (src/mutants/client.ts) break one rule of it.
+ */
+export async function runReferenceClient(env: ClientEnvironment, options: ReferenceClientOptions): Promise<ClientTrace> {
+  const choices = options.choices ?? {};
+  const faults = options.faults ?? [];
+  const random = options.random ?? ((n: number) => new Uint8Array(randomBytes(n)));
+  const nonceLength = choices.nonceLength ?? DEFAULT_NONCE_LENGTH;
+  const nonce = () => {
+    let text = '';
+    while (text.length < nonceLength) text += Buffer.from(random(48)).toString('base64url');
+    return text.slice(0, nonceLength);
+  };
+  const signatureAgent = signatureAgentOf(options.identity, choices);
+  const answers: { status: number; code: string | undefined }[] = [];
+  const paid = new Set<string>();
+  let payment: Payment | null = null;
+  let signed = true;
+  for (let sent = 0; sent < MAX_REQUESTS; sent++) {
+    const headers: Array<[string, string]> = [];
+    if (env.requestBody.length > 0) headers.push([HEADERS.contentType, env.requestContentType ?? MEDIA_TYPES.json]);
+    if (payment) {
+      headers.push([payment.header, payment.value]);
+      if (payment.termsVersion !== null) headers.push([HEADERS.termsAccepted, payment.termsVersion]);
+    }
+    let outgoing: OutgoingRequest;
+    if (signed) {
+      let plan = planSignature({
+        method: env.requestMethod,
+        url: env.requestUrl,
+        headers,
+        body: env.requestBody,
+        keys: options.identity.keys,
+        signatureAgent,
+        nowS: Math.floor(options.clock.nowMs() / 1000),
+        windowS: choices.windowS ?? DEFAULT_WINDOW_S,
+        nonce,
+        digest: choices.digest ?? 'sha-256',
+        alg: choices.alg ?? true,
+        coverHeaders: choices.coverHeaders ?? [],
+      });
+      for (const f of faults) if (f.plan) plan = f.plan(plan, { serial: sent });
+      outgoing = signPlan(plan);
+    } else outgoing = { method: env.requestMethod, url: env.requestUrl, headers, body: env.requestBody };
+    for (const f of faults) if (f.sent) outgoing = f.sent(outgoing);
+    const response = await options.fetch(outgoing.url, {
+      method: outgoing.method,
+      headers: outgoing.headers.map(([n, v]) => [n, v]),
+      ...(outgoing.method === 'GET' || outgoing.method === 'HEAD' ? {} : { body: outgoing.body }),
+    });
+    const answer = await readAnswer(response);
+    answers.push({ status: answer.status, code: answer.code ?? answer.challenge?.challenge.method });
+    const state: BuyerState = { payment, cardToken: env.cardToken, sent: sent + 1 };
+    let next = decideNext(answer, state, paid, choices);
+    for (const f of faults) if (f.next) next = f.next(next, answer, state);
+    if (next.kind === 'send' && next.payment && next.payment !== payment) {
+      let chosen: Payment = next.payment;
+      for (const f of faults) if (f.payment) chosen = f.payment(chosen, answer, state);
+      next = { ...next, payment: chosen };
+    }
+    if (next.kind === 'stop') return { answers, stopped: next.why };
+    if (answer.challenge && next.payment) paid.add(answer.challenge.challenge.id);
+    await options.clock.sleep(next.waitMs);
+    payment = next.payment;
+    signed = next.signed;
+  }
+  return { answers, stopped: `${MAX_REQUESTS} requests sent` };
+}
+
+/** What Signature-Agent names: the key set (type=jwks_uri) or the card (type=cimd). */
+function signatureAgentOf(identity: ClientIdentity, choices: ClientChoices): { url: string; type: string } {
+  return choices.signatureAgentType === 'cimd'
+    ? { url: identity.agentUrl + WELL_KNOWN.agentCard, type: SIGNATURE_AGENT_TYPES.cimd }
+    : { url: identity.agentUrl + WELL_KNOWN.jwks, type: SIGNATURE_AGENT_TYPES.jwksUri };
+}
+
+/** A new identity: an agent URL and `keys` fresh Ed25519 keys (deterministic from `seed` when given). */
+export function clientIdentity(agentUrl: string, keys = 1, seed?: string): ClientIdentity {
+  return {
+    agentUrl: agentUrl.replace(/\/+$/, ''),
+    keys: Array.from(
+      { length: keys },
+      (_, n) => generateEd25519Jwk(seed === undefined ? undefined : new Uint8Array(createHash('sha256').update(`${seed}/${n}`).digest())).privateJwk,
+    ),
+  };
+}
+
+/** The documents the agent publishes at its URL (2.4): its key set and its card, naming themselves. */
+export function clientDocuments(identity: ClientIdentity, faults: readonly ClientFault[] = []): CaseDocuments {
+  const keySetUrl = identity.agentUrl + WELL_KNOWN.jwks;
+  const cardUrl = identity.agentUrl + WELL_KNOWN.agentCard;
+  const json = (value: unknown) => ({ status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.json }, body: JSON.stringify(value) });
+  const keys = identity.keys.map((k) => ({ kty: ED25519_JWK.kty, crv: ED25519_JWK.crv, x: k.x, use: ED25519_JWK.use, kid: jwkThumbprint(k) }));
+  let documents: CaseDocuments = {
+    [keySetUrl]: json({ keys }),
+    [cardUrl]: json({
+      [CARD_FIELDS.clientId]: cardUrl,
+      [CARD_FIELDS.url]: identity.agentUrl,
+      [CARD_FIELDS.jwksUri]: keySetUrl,
+      name: 'client-mode reference client',
+    }),
+  };
+  for (const f of faults) if (f.documents) documents = f.documents(documents, identity);
+  return documents;
+}
