@@ -1,0 +1,99 @@
+import type { CaseDocuments } from '../../cases/types.js';
+import { SignerJudge } from '../../client-judge/signer.js';
+import { testToken } from '../../contract/test-tokens.js';
+import { createMemoryFetcher } from '../../fetch/memory-fetcher.js';
+import type { ClientClock, ClientEnvironment } from '../../reference/client/types.js';
+import type { ClientCase } from '../../scenarios/clients/cases.js';
+import { createPlatformDouble, type PlatformDouble } from './double.js';
+import type { ClientCaseRun } from './results.js';
+
+/** A clock for a client and a double in one process: sleeping moves it at once, so a Retry-After costs no time. */
+export class VirtualClock implements ClientClock {
+  constructor(private ms: number) {}
+  nowMs(): number {
+    return this.ms;
+  }
+  sleep(ms: number): Promise<void> {
+    this.ms += Math.max(0, ms);
+    return Promise.resolve();
+  }
+}
+
+/** The fetch of a client in this process: straight to the double's handler, header fields in the order given. */
+export type DoubleFetch = (
+  url: string,
+  init?: { method?: string; headers?: Array<[string, string]> | Record<string, string>; body?: Uint8Array | string },
+) => Promise<Response>;
+
+export function fetchOf(double: PlatformDouble): DoubleFetch {
+  return async (url, init = {}) => {
+    const headers = Array.isArray(init.headers) ? init.headers : Object.entries(init.headers ?? {});
+    const body = init.body === undefined ? new Uint8Array(0) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : init.body;
+    const answer = await double.handle({
+      method: (init.method ?? 'GET').toUpperCase(),
+      url: new URL(url).href,
+      headers: headers.map(([n, v]) => [n.toLowerCase(), v] as const),
+      body,
+    });
+    const nullBody = answer.status === 204 || answer.status === 304;
+    return new Response(nullBody ? null : Buffer.from(answer.body), { status: answer.status, headers: answer.headers });
+  };
+}
+
+/** A client run in this process (the self-test's reference clients, tests' independent clients): the case's environment, a fetch, a clock. */
+export type InProcessClient = (env: ClientEnvironment, ports: { readonly fetch: DoubleFetch; readonly clock: ClientClock }) => Promise<unknown>;
+
+/** The environment a case gives its client (the APC_* variables, read). */
+export function caseEnvironment(clientCase: ClientCase, double: PlatformDouble, cardToken: string): ClientEnvironment {
+  return {
+    platformUrl: double.origin,
+    caseId: clientCase.id,
+    requestUrl: double.requestUrl,
+    requestMethod: clientCase.request.method,
+    requestBody: new TextEncoder().encode(clientCase.request.body ?? ''),
+    requestContentType: clientCase.request.contentType,
+    cardToken,
+  };
+}
+
+export interface InProcessRunOptions {
+  readonly cases: readonly ClientCase[];
+  readonly client: InProcessClient;
+  /** What the client publishes at its agent URL (key sets, cards), read under the fetch rules of 5.2 from memory. */
+  readonly documents: CaseDocuments;
+  /** Where the virtual clock starts; now by default. */
+  readonly startMs?: number;
+  /** The double's origin; https://platform.test by default. */
+  readonly origin?: string;
+  /** Real milliseconds a case may take before its client is given up on. */
+  readonly timeLimitMs?: number;
+}
+
+/**
+ * Runs client cases in this process, one double per case and one judge for the run, on a virtual clock: what the
+ * self-test does with the reference client and its faults, and what tests do with independent clients.
+ */
+export async function runCasesInProcess(options: InProcessRunOptions): Promise<ClientCaseRun[]> {
+  const fetcher = createMemoryFetcher(options.documents);
+  const judge = new SignerJudge({ fetcher });
+  const clock = new VirtualClock(options.startMs ?? Date.now());
+  const runs: ClientCaseRun[] = [];
+  let serial = 0;
+  for (const clientCase of options.cases) {
+    const cardToken = testToken(clientCase.token, `in-process-${serial++}`);
+    const double = createPlatformDouble({ clientCase, origin: options.origin ?? 'https://platform.test', fetcher, judge, clock, cardToken });
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('stopped at its time limit'), options.timeLimitMs ?? 10_000)));
+    const ended = await Promise.race([
+      options.client(caseEnvironment(clientCase, double, cardToken), { fetch: fetchOf(double), clock }).then(
+        () => 'returned',
+        (error: unknown) => `threw: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+      limit,
+    ]);
+    clearTimeout(timer);
+    runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: Date.now() - started });
+  }
+  return runs;
+}
