@@ -37,6 +37,8 @@ export function judgeSigner(exchanges: readonly ClientExchange[]): RuleMark[] {
         exchange: i,
         detail: `${what} is refused ${signer.code} (verifier check ${signer.check}): ${signer.description}`,
       });
+      const passed = `${what} passed the verifier's checks before ${signer.check}`;
+      for (const rule of signer.met) marks.push({ rule, met: true, exchange: i, detail: passed });
       return;
     }
     const verified = `${what} is signed by ${signer.agentUrl} (${signer.labels.join(', ')}) and verifies`;

@@ -93,6 +93,28 @@ export function signerRuleOf(check: string, code: AuthErrorCode, description: st
   }
 }
 
+/**
+ * The rules a check of the verifier decides whole, by its name (src/verifier/order.ts): a request it let pass met them.
+ * The labels check decides several and the signature base completes what the labels check began of the components.
+ */
+const RULES_OF_CHECK: Readonly<Record<string, readonly ClientRuleKey[]>> = {
+  'headers-parse': ['syntax'],
+  labels: ['times', 'alg', 'nonceLength', 'window', 'signatureSize', 'clock'],
+  authority: ['authority'],
+  'body-size': ['bodySize'],
+  'signature-agent-header': ['signed'],
+  coverage: ['coverage'],
+  'signature-agent': ['agent'],
+  'content-digest': ['contentDigest'],
+  'signature-base': ['components'],
+  'key-set': ['keySet'],
+  'key-known': ['keyid'],
+  signatures: ['signatureValid'],
+  'key-continuity': ['keyContinuity'],
+  nonce: ['nonceUnique'],
+  'card-and-registration': ['card'],
+};
+
 /** Whether the request carries a platform bearer (5.3) rather than a signature. */
 function carriesBearer(request: ObservedRequest): boolean {
   const authorization = request.headers.find(([name]) => name.toLowerCase() === HEADERS.authorization)?.[1];
@@ -167,6 +189,17 @@ export class SignerJudge {
       return { kind: 'accepted', agentUrl: verdict.agentUrl, coveredFields: verdict.coveredFields, labels: verdict.labels };
     }
     const check = this.failedCheck ?? 'headers-parse';
-    return { kind: 'refused', rule: signerRuleOf(check, verdict.code, verdict.description), check, code: verdict.code, description: verdict.description };
+    const rule = signerRuleOf(check, verdict.code, verdict.description);
+    const before = this.checks.slice(
+      0,
+      Math.max(
+        0,
+        this.checks.findIndex((c) => c.name === check),
+      ),
+    );
+    const met = [...new Set(before.flatMap((c) => RULES_OF_CHECK[c.name] ?? []))].filter(
+      (r) => r !== rule && (r !== 'contentDigest' || request.body.length > 0),
+    );
+    return { kind: 'refused', rule, met, check, code: verdict.code, description: verdict.description };
   }
 }

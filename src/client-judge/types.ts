@@ -21,7 +21,7 @@ export interface ObservedResponse {
 /**
  * How the signer's side of one request was judged when it arrived, by the reference verifier (7.3) over the run's
  * own state: unsigned; accepted (every signer rule met); or refused, naming the one rule the first failed check of
- * the verifier judges (the others are not observed on that request).
+ * the verifier judges, and the rules of the checks it passed before (the later ones are not observed on that request).
  */
 export type SignerJudgement =
   | {
@@ -39,6 +39,8 @@ export type SignerJudgement =
   | {
       readonly kind: 'refused';
       readonly rule: ClientRuleKey;
+      /** The rules the checks before the refusing one decided, which the request met. */
+      readonly met: readonly ClientRuleKey[];
       /** The verifier's check that refused (src/verifier/order.ts). */
       readonly check: string;
       readonly code: AuthErrorCode;

@@ -33,7 +33,8 @@ function notRunReason(rule: ClientRule, runs: readonly ClientCaseRun[], all: rea
   const ran = runs.filter((r) => r.clientCase.rules.includes(rule.key));
   const could = all.filter((c) => c.rules.includes(rule.key)).map((c) => c.id);
   if (ran.length === 0) return `no selected case judges it; ${could.length ? `the cases that do: ${could.join(', ')}` : 'no case judges it yet'}`;
-  return `the client's requests in ${ran.map((r) => `${r.clientCase.id} (${r.exchanges.length} request(s), ${r.ended})`).join(', ')} gave no occasion to judge it (READING-CLIENT-STOPS)`;
+  const shown = ran.slice(0, 3).map((r) => `${r.clientCase.id} (${r.exchanges.length} request(s), the client ${r.ended})`);
+  return `no request the client sent in the ${ran.length} case(s) that judge it reached it (READING-CLIENT-STOPS): ${shown.join(', ')}${ran.length > 3 ? ', ...' : ''}`;
 }
 
 function exchangesOf(verdict: RuleVerdict, runs: readonly ClientCaseRun[]): Exchange[] {
