@@ -247,9 +247,15 @@ async function runClientSelfTest(
 ): Promise<ClientRunOutcome> {
   const { clientSelfTest } = await import('./self-test.js');
   const seed = input.seed ?? randomBytes(4).readUInt32BE(0);
+  const { CLIENT_MUTANTS } = await import('../../mutants/client.js');
+  const { CLIENT_VARIANTS } = await import('../../variants/client.js');
+  // Only the faults and choices naming a selected rule are tried: the others are out of the selection's scope.
+  const inScope = (requirements: readonly string[]) => planned.rules.some((r) => requirements.includes(r.requirement.id));
   const { results: all, selfTest } = await clientSelfTest({
     cases: planned.cases,
     all: CLIENT_CASES,
+    mutants: CLIENT_MUTANTS.filter((m) => inScope(m.requirements)),
+    variants: CLIENT_VARIANTS.filter((v) => inScope(v.requirements)),
     selection: input.only.filter((o) => CLIENT_REQUIREMENT_LIST.some((r) => r.id === o) || SECTION.test(o)),
     progress: (line) => input.progress?.notice?.(line),
   });
