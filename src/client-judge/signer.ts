@@ -54,7 +54,7 @@ function paramsRule(description: string): ClientRuleKey {
 }
 
 /** The client rule a refusal of the verifier judges: the check that refused, and for the labels check its code and words. */
-export function signerRuleOf(check: string, code: AuthErrorCode, description: string): ClientRuleKey {
+function signerRuleOf(check: string, code: AuthErrorCode, description: string): ClientRuleKey {
   switch (check) {
     case 'headers-parse':
       return 'syntax';

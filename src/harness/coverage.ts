@@ -30,7 +30,7 @@ export const CATALOGUE: readonly RequirementRecord[] = Object.freeze([
 ]);
 
 /** The agent's own rules (src/spec/client-requirements.ts): what a client run judges (`run --client-command`); server runs never name them. */
-export const CLIENT_CATALOGUE: readonly RequirementRecord[] = CLIENT_REQUIREMENT_LIST;
+const CLIENT_CATALOGUE: readonly RequirementRecord[] = CLIENT_REQUIREMENT_LIST;
 
 /** The catalogue a report's coverage is read against: the client rules for a client run, the platform's otherwise. */
 export function catalogueFor(report: { readonly target: { readonly kind: string } }): readonly RequirementRecord[] {

@@ -17,7 +17,7 @@ import { PLATFORM_ROUTES, AUTH_SCHEMES } from '../../spec/wire.js';
 import type { DocumentFetcher } from '../../verifier/ports.js';
 
 /** The double's own route for a signed GET: 200 once the request verifies (not a path of the spec, which names none). */
-export const CLIENT_PROBE_PATH = '/api/client-probe';
+const CLIENT_PROBE_PATH = '/api/client-probe';
 
 /** The path of each route a case may name. */
 export const CLIENT_ROUTE_PATHS: Readonly<Record<ClientRoute, string>> = Object.freeze({

@@ -18,13 +18,13 @@ export interface ClientCaseRun {
 const EXCHANGES_KEPT = 8;
 
 /** The report's name for the checks of each area (a report groups checks by it, as it groups server checks by suite file). */
-export const CLIENT_SUITES: Readonly<Record<ClientRule['area'], string>> = Object.freeze({
+const CLIENT_SUITES: Readonly<Record<ClientRule['area'], string>> = Object.freeze({
   signer: 'client: signer (5.2, 2.4, 8)',
   buyer: 'client: buyer (7.4, 3)',
 });
 
 /** The marks of each case run, judged over its exchanges. */
-export function caseMarks(runs: readonly ClientCaseRun[]): CaseMarks[] {
+function caseMarks(runs: readonly ClientCaseRun[]): CaseMarks[] {
   return runs.map((run) => ({ caseId: run.clientCase.id, marks: judgeCase(run.exchanges) }));
 }
 

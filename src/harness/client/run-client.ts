@@ -52,7 +52,7 @@ export interface ClientRunOutcome {
 }
 
 /** How long a client may take over one case before its process group is stopped. */
-export const CASE_TIME_LIMIT_MS = 30_000;
+const CASE_TIME_LIMIT_MS = 30_000;
 
 const SECTION = /^\d+(\.\d+)*$/;
 

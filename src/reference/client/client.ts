@@ -73,7 +73,7 @@ const isCode = (answer: BuyerAnswer, code: keyof typeof PURCHASE_ERRORS) => answ
  * 409 purchase_already_granted and 503 funding_failed get the request again without the credential; a 401
  * terms_acceptance_unauthenticated gets the credential again on a signed request; anything else ends the case.
  */
-export function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<string>, choices: ClientChoices = {}): NextStep {
+function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<string>, choices: ClientChoices = {}): NextStep {
   const wait = (seconds: number | undefined) => (seconds ?? FALLBACK_WAIT_S) * 1000 + (choices.extraWaitMs ?? 0);
   if (answer.status >= 200 && answer.status < 300) return { kind: 'stop', why: `${answer.status}: done` };
   if (answer.status === 402) {

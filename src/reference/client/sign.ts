@@ -72,7 +72,7 @@ export interface PlanInput {
 }
 
 /** The header fields 7.4 says a signed request covers when it sends them. */
-export const COVERED_WHEN_SENT: readonly string[] = [HEADERS.termsAccepted, HEADERS.paymentMethods, HEADERS.purchase];
+const COVERED_WHEN_SENT: readonly string[] = [HEADERS.termsAccepted, HEADERS.paymentMethods, HEADERS.purchase];
 
 /**
  * The plan the reference client signs by (5.2): every label covers @method @authority @path @query, content-digest

@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import {
-  readClientEnvironment,
-  SYSTEM_CLIENT_CLOCK,
-  type ClientClock,
-  type ClientEnvironment,
-  type ClientIdentity,
-} from '../../../src/reference/client/index.js';
+import { readClientEnvironment, SYSTEM_CLIENT_CLOCK } from '../../../src/reference/client/environment.js';
+import type { ClientClock, ClientEnvironment, ClientIdentity } from '../../../src/reference/client/types.js';
 
 /** What a wrapper is given besides the case: a fetch (global fetch in a process, the double's handler in a test) and a clock. */
 export interface WrapperPorts {

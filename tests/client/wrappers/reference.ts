@@ -8,7 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { CLIENT_MUTANTS } from '../../../src/mutants/client.js';
-import { readClientEnvironment, runReferenceClient, SYSTEM_CLIENT_CLOCK, type ClientFault } from '../../../src/reference/client/index.js';
+import { runReferenceClient } from '../../../src/reference/client/client.js';
+import { readClientEnvironment, SYSTEM_CLIENT_CLOCK } from '../../../src/reference/client/environment.js';
+import type { ClientFault } from '../../../src/reference/client/types.js';
 import { CLIENT_VARIANTS } from '../../../src/variants/client.js';
 
 function named<T extends { id: string }>(list: readonly T[], id: string | undefined, what: string): T | undefined {
