@@ -8,6 +8,8 @@ import { PURCHASE_ERRORS, type PurchaseErrorCode } from '../spec/purchase-errors
 import { PAYMENT_CREDENTIAL_HEADER, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
 import { RETRY_AFTER_MARGIN_MS } from '../spec/readings.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
+import { decidePointer, type BuyerConfig } from '../purchase/buyer/pointer-rule.js';
+import { pointerUrlOf } from './pointer.js';
 import type { ClientExchange, RuleMark } from './types.js';
 
 /** A credential a request presented: where, its text, and what it decodes to. */
@@ -112,11 +114,29 @@ function differingMember(a: ChallengeEcho, b: ChallengeEcho): string {
 
 const at = (index: number) => `request ${index + 1}`;
 
+/** Whether a request URL is the pointer's: the same origin and path (any query). */
+function samePlace(pointer: string): (url: string) => boolean {
+  let wanted: URL;
+  try {
+    wanted = new URL(pointer);
+  } catch {
+    return () => false;
+  }
+  return (url) => {
+    try {
+      const u = new URL(url);
+      return u.origin === wanted.origin && u.pathname === wanted.pathname;
+    } catch {
+      return false;
+    }
+  };
+}
+
 /**
  * The buyer's rules over the requests of one case, in the order the double received them (7.4, section 3). Each
  * mark says which request met or broke a rule and why; a rule the case gave no occasion to observe leaves no mark.
  */
-export function judgeBuyer(exchanges: readonly ClientExchange[]): RuleMark[] {
+export function judgeBuyer(exchanges: readonly ClientExchange[], buyer?: BuyerConfig): RuleMark[] {
   const marks: RuleMark[] = [];
   const mark = (rule: RuleMark['rule'], met: boolean, exchange: number, detail: string) => marks.push({ rule, met, exchange, detail });
   const presentations = exchanges.map(presentationOf);
@@ -242,6 +262,30 @@ export function judgeBuyer(exchanges: readonly ClientExchange[]): RuleMark[] {
           `${at(paid.index)} presents a credential after the 502 upstream_payment_not_relayed to ${at(i)}: pay only where the service challenges`,
         );
       else mark('upstream', true, i, `no credential follows the 502 upstream_payment_not_relayed to ${at(i)}`);
+    }
+
+    // Section 6: a pointer is followed only when both hosts are on the buyer's allow list and a daily cap is configured.
+    const pointer = a.status === 402 ? pointerUrlOf(a.status, jsonBody(exchange.response!.body)) : undefined;
+    if (pointer !== undefined && buyer) {
+      const decision = decidePointer(pointer, exchange.request.url, buyer);
+      const target = samePlace(pointer);
+      const followed = exchanges.slice(i + 1).findIndex((e) => target(e.request.url));
+      if (decision.decision === 'refuse')
+        mark(
+          'pointer',
+          followed < 0,
+          followed < 0 ? i : i + 1 + followed,
+          followed < 0
+            ? `nothing is sent to the pointer ${pointer} of the answer to ${at(i)}: ${decision.detail}`
+            : `${at(i + 1 + followed)} follows the pointer ${pointer} of the answer to ${at(i)} although ${decision.detail}; the buyer refuses with pointer_needs_daily_cap and sends nothing`,
+        );
+      else if (followed >= 0)
+        mark(
+          'pointer',
+          true,
+          i + 1 + followed,
+          `${at(i + 1 + followed)} follows the pointer ${pointer}: both hosts are on the allow list and a daily cap is configured`,
+        );
     }
 
     // 401 terms_acceptance_unauthenticated: re-present only on a signed request (or with the platform token).

@@ -1,4 +1,5 @@
 import { HEADERS } from '../spec/headers.js';
+import type { BuyerConfig } from '../purchase/buyer/pointer-rule.js';
 import { judgeBuyer } from './buyer.js';
 import { CLIENT_RULE_LIST, type ClientRule, type ClientRuleKey } from './rules.js';
 import type { ClientExchange, RuleMark } from './types.js';
@@ -61,9 +62,9 @@ export function judgeSigner(exchanges: readonly ClientExchange[]): RuleMark[] {
   return marks;
 }
 
-/** Every rule a case's requests met or broke: the signer's per request, the buyer's over the sequence. */
-export function judgeCase(exchanges: readonly ClientExchange[]): RuleMark[] {
-  return [...judgeSigner(exchanges), ...judgeBuyer(exchanges)];
+/** Every rule a case's requests met or broke: the signer's per request, the buyer's over the sequence (with its configuration). */
+export function judgeCase(exchanges: readonly ClientExchange[], buyer?: BuyerConfig): RuleMark[] {
+  return [...judgeSigner(exchanges), ...judgeBuyer(exchanges, buyer)];
 }
 
 /** The marks one case left. */

@@ -78,6 +78,7 @@ export const CLIENT_RULES: Readonly<Record<ClientRuleKey, ClientRule>> = Object.
     'buyer',
     'After 401 terms_acceptance_unauthenticated the credential is re-presented only on a signed request',
   ),
+  pointer: rule('pointer', 'client.buyer-pointer', 'buyer', 'A purchase pointer is followed only when both hosts are allowed and a daily cap is configured'),
 });
 
 export const CLIENT_RULE_LIST: readonly ClientRule[] = Object.freeze(Object.values(CLIENT_RULES));

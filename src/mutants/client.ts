@@ -321,6 +321,23 @@ export const CLIENT_MUTANTS: readonly ClientMutant[] = Object.freeze<ClientMutan
     }),
   },
   {
+    id: 'client-follows-pointer-anyway',
+    description: 'the buyer follows a purchase pointer whatever its allow list and daily cap say',
+    requirements: [C.pointer.id],
+    fault: () => ({
+      next: (decided, answer) =>
+        answer.pointer !== undefined && decided.kind === 'stop'
+          ? {
+              kind: 'send',
+              waitMs: 0,
+              payment: null,
+              signed: true,
+              target: { url: answer.pointer, method: 'POST', body: new Uint8Array(0), contentType: undefined },
+            }
+          : decided,
+    }),
+  },
+  {
     id: 'client-new-token-after-terms-401',
     description: 'after 401 terms_acceptance_unauthenticated the buyer presents a fresh credential for the same challenge',
     requirements: [C.oneCredential.id],

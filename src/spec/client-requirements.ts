@@ -1,3 +1,4 @@
+import { INBAND_REQUIREMENTS } from './inband.js';
 import type { RequirementRecord } from './types.js';
 
 const r = (id: string, section: string, condition: string): RequirementRecord => Object.freeze({ id, section, level: 'MUST', condition });
@@ -109,6 +110,8 @@ export const CLIENT_REQUIREMENTS = Object.freeze({
     '7.4',
     '401 terms_acceptance_unauthenticated: the buyer re-presents the credential only on a signed request (or with the platform token).',
   ),
+  /** Section 6's pointer rule: a rule of the SDK buyer, written once in the in-band catalogue (where no server can break it). */
+  pointer: INBAND_REQUIREMENTS.buyerPointerRule,
 });
 
 export type ClientRequirementKey = keyof typeof CLIENT_REQUIREMENTS;

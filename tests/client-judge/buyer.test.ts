@@ -144,6 +144,27 @@ describe('judgeBuyer: the buyer rules of 7.4 and section 3, over a case', () => 
     expect(marks([...relayed, { sent: paid(value), status: 502 }], 'upstream')).toEqual([{ met: false, exchange: 2 }]);
   });
 
+  it('pointer: followed only when both hosts are allowed and a daily cap is configured (section 6)', () => {
+    const POINTER = 'https://platform.test/api/mpp/credits';
+    const railed = (extra: Step[]) =>
+      exchanges([
+        { status: 402, body: { error: 'Budget exhausted', requirements: { schemes: [{ scheme: 'token' }, { scheme: 'mpp', purchase_url: POINTER }] } } },
+        ...extra,
+      ]);
+    // The rail is at platform.test too (the exchanges' request URL): its host and the pointer's are the same.
+    const follows: Step[] = [{ status: 402 }];
+    const pointerMarks = (steps: Step[], buyer: { allowedHosts: string[]; dailyCapCents: number | null }) =>
+      judgeBuyer(railed(steps), buyer)
+        .filter((m) => m.rule === 'pointer')
+        .map(({ met, exchange }) => ({ met, exchange }));
+    expect(pointerMarks([], { allowedHosts: ['platform.test'], dailyCapCents: null })).toEqual([{ met: true, exchange: 0 }]);
+    expect(pointerMarks(follows, { allowedHosts: ['platform.test'], dailyCapCents: null })).toEqual([{ met: false, exchange: 1 }]);
+    expect(pointerMarks(follows, { allowedHosts: ['agents.example'], dailyCapCents: 5000 })).toEqual([{ met: false, exchange: 1 }]);
+    expect(pointerMarks(follows, { allowedHosts: ['platform.test'], dailyCapCents: 5000 })).toEqual([{ met: true, exchange: 1 }]);
+    // Allowed and not followed: nothing to judge (a buyer may always decline).
+    expect(pointerMarks([], { allowedHosts: ['platform.test'], dailyCapCents: 5000 })).toEqual([]);
+  });
+
   it('terms signed: after 401 terms_acceptance_unauthenticated the credential comes back only on a signed request', () => {
     const value = paying(first);
     const refused = [offered(first), { sent: paid(value), ...coded(401, 'terms_acceptance_unauthenticated') }];

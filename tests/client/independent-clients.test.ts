@@ -81,13 +81,21 @@ describe('independent clients under client mode', () => {
   it('http-message-sig 0.3 with the profile components meets every signer rule', async () => {
     const { byId } = await verdicts(httpMessageSigClient);
     for (const id of SIGNER_CHECKS) expect(byId[id], id).toBe('pass');
-    // It buys nothing: the buyer rules are not run, never passed.
+    // It buys nothing: the buyer rules are not run, never passed; it follows no pointer, which the cases that forbid one judge.
     expect(byId['client.buyer-echo']).toBe('not-run');
+    expect(byId['client.buyer-pointer']).toBe('pass');
   });
 
   it('the mppx 0.11 client pays the 402 as 7.4 asks and hands every other answer back: the re-presentation rules are not run', async () => {
     const { byId } = await verdicts(mppxClient);
-    for (const id of [...SIGNER_CHECKS, 'client.signer-purchase-headers-covered', 'client.buyer-echo', 'client.buyer-terms-accepted', 'client.buyer-upstream'])
+    for (const id of [
+      ...SIGNER_CHECKS,
+      'client.signer-purchase-headers-covered',
+      'client.buyer-echo',
+      'client.buyer-terms-accepted',
+      'client.buyer-upstream',
+      'client.buyer-pointer',
+    ])
       expect(byId[id], id).toBe('pass');
     for (const id of [
       'client.buyer-one-credential',

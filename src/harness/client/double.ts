@@ -25,6 +25,7 @@ export const CLIENT_ROUTE_PATHS: Readonly<Record<ClientRoute, string>> = Object.
   'mpp-credits': PLATFORM_ROUTES.mppCredits,
   priced: REFERENCE_PRICED_PATH,
   probe: CLIENT_PROBE_PATH,
+  llm: PLATFORM_ROUTES.llmChatCompletions,
 });
 
 /** Retry-After on the double's answers that carry one: a second, so a case waits little (7.4 gives no value). */
@@ -105,8 +106,8 @@ function probeRoute(): VerifiedRoute {
 }
 
 /**
- * A platform double for one client case (client mode): the reference platform's fetch handler, its purchases answering
- * a second's Retry-After, scripted by the case (docs/client-mode.md), recording every exchange. Each request is judged
+ * A platform double for one client case (client mode): the reference platform's fetch handler (its paid routes and
+ * rails, no widgets), its purchases answering a second's Retry-After, scripted by the case (docs/client-mode.md), recording every exchange. Each request is judged
  * on arrival by the run's signer judge (its clock, the documents readable then); the buyer's rules are judged over the
  * exchanges once the case ends.
  */
@@ -122,7 +123,6 @@ export function createPlatformDouble(options: PlatformDoubleOptions): PlatformDo
     ...(options.allowInsecureAgentUrls ? { allowInsecureAgentUrls: true } : {}),
     purchases: { retryAfterSeconds: DOUBLE_RETRY_AFTER_S },
     widgets: false,
-    paidRails: false,
     routes: [probeRoute()],
   });
   const purchases = platform.purchases!;

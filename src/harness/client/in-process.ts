@@ -3,7 +3,7 @@ import { SignerJudge } from '../../client-judge/signer.js';
 import { testToken } from '../../contract/test-tokens.js';
 import { createMemoryFetcher } from '../../fetch/memory-fetcher.js';
 import type { ClientClock, ClientEnvironment } from '../../reference/client/types.js';
-import type { ClientCase } from '../../scenarios/clients/cases.js';
+import { DEFAULT_CASE_BUYER, ELSEWHERE_HOST, type ClientCase } from '../../scenarios/clients/cases.js';
 import { createPlatformDouble, type PlatformDouble } from './double.js';
 import type { ClientCaseRun } from './results.js';
 
@@ -43,9 +43,16 @@ export function fetchOf(double: PlatformDouble): DoubleFetch {
 /** A client run in this process (the self-test's reference clients, tests' independent clients): the case's environment, a fetch, a clock. */
 export type InProcessClient = (env: ClientEnvironment, ports: { readonly fetch: DoubleFetch; readonly clock: ClientClock }) => Promise<unknown>;
 
+/** What a case tells its buyer (APC_ALLOWED_HOSTS, APC_DAILY_CAP), for a double at `origin`. */
+export function caseBuyer(clientCase: ClientCase, origin: string): { readonly allowedHosts: readonly string[]; readonly dailyCap: number | null } {
+  const buyer = clientCase.buyer ?? DEFAULT_CASE_BUYER;
+  return { allowedHosts: buyer.allowedHosts === 'platform' ? [new URL(origin).hostname] : [ELSEWHERE_HOST], dailyCap: buyer.dailyCap };
+}
+
 /** The environment a case gives its client (the APC_* variables, read). */
 export function caseEnvironment(clientCase: ClientCase, double: PlatformDouble, cardToken: string): ClientEnvironment {
   return {
+    ...caseBuyer(clientCase, double.origin),
     platformUrl: double.origin,
     caseId: clientCase.id,
     requestUrl: double.requestUrl,
@@ -93,7 +100,7 @@ export async function runCasesInProcess(options: InProcessRunOptions): Promise<C
       limit,
     ]);
     clearTimeout(timer);
-    runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: Date.now() - started });
+    runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: Date.now() - started, buyer: caseBuyer(clientCase, double.origin) });
   }
   return runs;
 }

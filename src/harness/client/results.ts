@@ -12,6 +12,8 @@ export interface ClientCaseRun {
   /** How the client under test ended: exited (with its code), stopped at the time limit, or failed to start. */
   readonly ended: string;
   readonly durationMs: number;
+  /** What the case told the buyer (section 6's pointer rule is judged against it). */
+  readonly buyer: { readonly allowedHosts: readonly string[]; readonly dailyCap: number | null };
 }
 
 /** A failed check keeps the requests that broke it, up to this many. */
@@ -25,7 +27,10 @@ const CLIENT_SUITES: Readonly<Record<ClientRule['area'], string>> = Object.freez
 
 /** The marks of each case run, judged over its exchanges. */
 function caseMarks(runs: readonly ClientCaseRun[]): CaseMarks[] {
-  return runs.map((run) => ({ caseId: run.clientCase.id, marks: judgeCase(run.exchanges) }));
+  return runs.map((run) => ({
+    caseId: run.clientCase.id,
+    marks: judgeCase(run.exchanges, { allowedHosts: run.buyer.allowedHosts, dailyCapCents: run.buyer.dailyCap }),
+  }));
 }
 
 /** Why a rule no case judged was not run: the cases that give occasion to judge it, and whether they ran. */

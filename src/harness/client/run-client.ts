@@ -14,6 +14,7 @@ import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, ty
 import type { ProgressSink } from '../reporter.js';
 import { countVerdicts, runVerdict, type CheckResult, type RunReport } from '../results.js';
 import { createPlatformDouble, listenPlatformDouble } from './double.js';
+import { caseBuyer } from './in-process.js';
 import { clientCheckResults, type ClientCaseRun } from './results.js';
 import { outcomeWords, runClientCommand } from './runner.js';
 
@@ -87,7 +88,10 @@ export function planClientRun(only: readonly string[]): { cases: ClientCase[]; r
 /** The APC_* variables of one case (docs/client-mode.md). */
 function caseVariables(clientCase: ClientCase, requestUrl: string, platformUrl: string, bodyFile: string, cardToken: string): Record<string, string> {
   const v = CLIENT_VARIABLES;
+  const buyer = caseBuyer(clientCase, platformUrl);
   return {
+    [v.allowedHosts]: buyer.allowedHosts.join(','),
+    [v.dailyCap]: buyer.dailyCap === null ? '' : String(buyer.dailyCap),
     [v.platformUrl]: platformUrl,
     [v.caseId]: clientCase.id,
     [v.requestUrl]: requestUrl,
@@ -177,7 +181,7 @@ export async function runClientMode(input: ClientRunInput): Promise<ClientRunOut
         await listening.close();
       }
       const ended = outcomeWords(outcome, timeLimitMs);
-      runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: outcome.durationMs });
+      runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: outcome.durationMs, buyer: caseBuyer(clientCase, double.origin) });
       const said = outcome.exitCode !== 0 && outcome.stderr.trim() ? `; it said: ${outcome.stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
       input.progress?.notice?.(`case ${clientCase.id}: ${double.exchanges.length} request(s), the client ${ended}${said}`);
     }

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CaseDocuments } from '../../cases/types.js';
 import { generateEd25519Jwk, jwkThumbprint } from '../../httpsig/index.js';
+import { pointerUrlOf } from '../../client-judge/pointer.js';
+import { decidePointer } from '../../purchase/buyer/pointer-rule.js';
 import { singlePaymentChallenge } from '../../purchase/challenge-parse.js';
 import { serializeCredential } from '../../purchase/credential-write.js';
 import { HEADERS } from '../../spec/headers.js';
@@ -9,7 +11,18 @@ import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PURCHASE_BODY_MEMBERS, RETR
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { CARD_FIELDS, ED25519_JWK, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
 import { planSignature, signPlan, type OutgoingRequest } from './sign.js';
-import type { BuyerAnswer, BuyerState, ClientChoices, ClientClock, ClientEnvironment, ClientFault, ClientIdentity, NextStep, Payment } from './types.js';
+import type {
+  BuyerAnswer,
+  BuyerState,
+  ClientChoices,
+  ClientClock,
+  ClientEnvironment,
+  ClientFault,
+  ClientIdentity,
+  ClientTarget,
+  NextStep,
+  Payment,
+} from './types.js';
 
 /** The most requests the reference client sends in one case: enough for every case, and a bound on any fault. */
 const MAX_REQUESTS = 8;
@@ -46,6 +59,7 @@ function jsonBody(text: string): Record<string, unknown> | undefined {
 /** An answer as the buyer reads it: status, code and retry object of the body, Retry-After, the one Payment challenge. */
 async function readAnswer(response: Response): Promise<BuyerAnswer> {
   const body = jsonBody(await response.text());
+  const pointer = pointerUrlOf(response.status, body);
   const code = typeof body?.[PURCHASE_BODY_MEMBERS.errorCode] === 'string' ? (body[PURCHASE_BODY_MEMBERS.errorCode] as string) : undefined;
   const retry = body?.[PURCHASE_BODY_MEMBERS.retry] as Record<string, unknown> | undefined;
   const www = response.headers.get(HEADERS.wwwAuthenticate);
@@ -61,6 +75,7 @@ async function readAnswer(response: Response): Promise<BuyerAnswer> {
     retryAfterS: retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined,
     challenge: parsed?.ok ? { challenge: parsed.challenge, echo: parsed.echo } : undefined,
     termsVersion: response.headers.get(HEADERS.termsVersion) ?? undefined,
+    pointer,
   };
 }
 
@@ -71,11 +86,28 @@ const isCode = (answer: BuyerAnswer, code: keyof typeof PURCHASE_ERRORS) => answ
  * with the card token, echoing the challenge as it arrived and accepting the version it names; a 503 whose
  * retry.sameCredential is true gets exactly the same credential again after Retry-After, in the header it names;
  * 409 purchase_already_granted and 503 funding_failed get the request again without the credential; a 401
- * terms_acceptance_unauthenticated gets the credential again on a signed request; anything else ends the case.
+ * terms_acceptance_unauthenticated gets the credential again on a signed request; a rail's purchase pointer is
+ * followed only as section 6 allows (decidePointer), the call sent again once the pack is bought; anything else ends
+ * the case.
  */
-function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<string>, choices: ClientChoices = {}): NextStep {
+function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<string>, env: ClientEnvironment, choices: ClientChoices = {}): NextStep {
   const wait = (seconds: number | undefined) => (seconds ?? FALLBACK_WAIT_S) * 1000 + (choices.extraWaitMs ?? 0);
-  if (answer.status >= 200 && answer.status < 300) return { kind: 'stop', why: `${answer.status}: done` };
+  if (answer.status >= 200 && answer.status < 300) {
+    // A pack bought at a pointer's purchase_url: the call that waited goes again.
+    if (state.target !== state.original) return { kind: 'send', waitMs: 0, payment: null, signed: true, target: state.original };
+    return { kind: 'stop', why: `${answer.status}: done` };
+  }
+  if (answer.status === 402 && !answer.challenge && answer.pointer !== undefined) {
+    const decision = decidePointer(answer.pointer, state.target.url, { allowedHosts: env.allowedHosts, dailyCapCents: env.dailyCap });
+    if (decision.decision === 'refuse') return { kind: 'stop', why: `${decision.reason}: ${decision.detail}` };
+    return {
+      kind: 'send',
+      waitMs: 0,
+      payment: null,
+      signed: true,
+      target: { url: decision.url, method: 'POST', body: new Uint8Array(0), contentType: undefined },
+    };
+  }
   if (answer.status === 402) {
     const offer = answer.challenge;
     if (!offer) return { kind: 'stop', why: '402 without one readable Payment challenge' };
@@ -117,9 +149,11 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
   const paid = new Set<string>();
   let payment: Payment | null = null;
   let signed = true;
+  const original: ClientTarget = { url: env.requestUrl, method: env.requestMethod, body: env.requestBody, contentType: env.requestContentType };
+  let target = original;
   for (let sent = 0; sent < MAX_REQUESTS; sent++) {
     const headers: Array<[string, string]> = [];
-    if (env.requestBody.length > 0) headers.push([HEADERS.contentType, env.requestContentType ?? MEDIA_TYPES.json]);
+    if (target.body.length > 0) headers.push([HEADERS.contentType, target.contentType ?? MEDIA_TYPES.json]);
     if (payment) {
       headers.push([payment.header, payment.value]);
       if (payment.termsVersion !== null) headers.push([HEADERS.termsAccepted, payment.termsVersion]);
@@ -127,10 +161,10 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
     let outgoing: OutgoingRequest;
     if (signed) {
       let plan = planSignature({
-        method: env.requestMethod,
-        url: env.requestUrl,
+        method: target.method,
+        url: target.url,
         headers,
-        body: env.requestBody,
+        body: target.body,
         keys: options.identity.keys,
         signatureAgent,
         nowS: Math.floor(options.clock.nowMs() / 1000),
@@ -142,7 +176,7 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
       });
       for (const f of faults) if (f.plan) plan = f.plan(plan, { serial: sent });
       outgoing = signPlan(plan);
-    } else outgoing = { method: env.requestMethod, url: env.requestUrl, headers, body: env.requestBody };
+    } else outgoing = { method: target.method, url: target.url, headers, body: target.body };
     for (const f of faults) if (f.sent) outgoing = f.sent(outgoing);
     const response = await options.fetch(outgoing.url, {
       method: outgoing.method,
@@ -151,8 +185,8 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
     });
     const answer = await readAnswer(response);
     answers.push({ status: answer.status, code: answer.code ?? answer.challenge?.challenge.method });
-    const state: BuyerState = { payment, cardToken: env.cardToken, sent: sent + 1 };
-    let next = decideNext(answer, state, paid, choices);
+    const state: BuyerState = { payment, cardToken: env.cardToken, sent: sent + 1, target, original };
+    let next = decideNext(answer, state, paid, env, choices);
     for (const f of faults) if (f.next) next = f.next(next, answer, state);
     if (next.kind === 'send' && next.payment && next.payment !== payment) {
       let chosen: Payment = next.payment;
@@ -164,6 +198,7 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
     await options.clock.sleep(next.waitMs);
     payment = next.payment;
     signed = next.signed;
+    target = next.target ?? target;
   }
   return { answers, stopped: `${MAX_REQUESTS} requests sent` };
 }

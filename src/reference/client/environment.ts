@@ -10,6 +10,8 @@ export const CLIENT_VARIABLES = Object.freeze({
   requestBody: 'APC_REQUEST_BODY',
   requestContentType: 'APC_REQUEST_CONTENT_TYPE',
   cardToken: 'APC_CARD_TOKEN',
+  allowedHosts: 'APC_ALLOWED_HOSTS',
+  dailyCap: 'APC_DAILY_CAP',
 } as const);
 
 /** A case's environment read from the process's variables (a client wrapper's first step); the body file is read whole. */
@@ -29,6 +31,11 @@ export function readClientEnvironment(env: Readonly<Record<string, string | unde
     requestBody: bodyFile === '' ? new Uint8Array(0) : new Uint8Array(readFileSync(bodyFile)),
     requestContentType: contentType === undefined || contentType === '' ? undefined : contentType,
     cardToken: need(CLIENT_VARIABLES.cardToken),
+    allowedHosts: (env[CLIENT_VARIABLES.allowedHosts] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    dailyCap: /^\d+$/.test(env[CLIENT_VARIABLES.dailyCap] ?? '') ? Number(env[CLIENT_VARIABLES.dailyCap]) : null,
   };
 }
 

@@ -22,6 +22,10 @@ export interface ClientEnvironment {
   readonly requestContentType: string | undefined;
   /** APC_CARD_TOKEN: the test token (spt_test_<outcome>_<n>) the buyer pays with. */
   readonly cardToken: string;
+  /** APC_ALLOWED_HOSTS: the hosts the buyer's allow list holds (section 6's pointer rule). */
+  readonly allowedHosts: readonly string[];
+  /** APC_DAILY_CAP: the buyer's daily spend cap in minor units; null when none is configured. */
+  readonly dailyCap: number | null;
 }
 
 /** The client's own clock: real time in a process, a virtual one in process (its sleeps move it, nothing waits). */
@@ -61,6 +65,14 @@ export interface Payment {
   readonly termsVersion: string | null;
 }
 
+/** A request the client sends: the case's own, or a purchase pointer's purchase_url it follows (section 6). */
+export interface ClientTarget {
+  readonly url: string;
+  readonly method: string;
+  readonly body: Uint8Array;
+  readonly contentType: string | undefined;
+}
+
 /** What the buyer read in an answer. */
 export interface BuyerAnswer {
   readonly status: number;
@@ -69,17 +81,29 @@ export interface BuyerAnswer {
   readonly retryAfterS: number | undefined;
   readonly challenge: { readonly challenge: PaymentChallenge; readonly echo: ChallengeEcho } | undefined;
   readonly termsVersion: string | undefined;
+  /** The purchase_url of a rail's pointer (a 402 without a challenge, section 6). */
+  readonly pointer: string | undefined;
 }
 
 /** What the buyer does after an answer: stop, or send the request again (after a wait, with or without a credential). */
 export type NextStep =
   | { readonly kind: 'stop'; readonly why: string }
-  | { readonly kind: 'send'; readonly waitMs: number; readonly payment: Payment | null; readonly signed: boolean };
+  | {
+      readonly kind: 'send';
+      readonly waitMs: number;
+      readonly payment: Payment | null;
+      readonly signed: boolean;
+      /** Another request to send than the last one (a pointer's purchase_url, or the case's own again); the same when absent. */
+      readonly target?: ClientTarget;
+    };
 
 /** What the buyer knows when it decides: the credential it last presented, and the token it pays with. */
 export interface BuyerState {
   readonly payment: Payment | null;
   readonly cardToken: string;
+  /** The request just answered, and the case's own. */
+  readonly target: ClientTarget;
+  readonly original: ClientTarget;
   /** How many requests it sent so far in this case. */
   readonly sent: number;
 }

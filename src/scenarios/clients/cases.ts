@@ -5,10 +5,10 @@ import type { PurchaseErrorCode } from '../../spec/purchase-errors.js';
 
 /**
  * Where a case's request goes on the platform double: the CLI token route (4.7, a signed POST answered with a platform
- * token), the pack at /api/mpp/credits (4.7), the reference's priced single-call resource (7.4), or the double's own
- * probe (a signed GET answered 200 once it verifies).
+ * token), the pack at /api/mpp/credits (4.7), the reference's priced single-call resource (7.4), the LLM rail (4.2, 6:
+ * a purchase pointer when the balance runs out), or the double's own probe (a signed GET answered 200 once it verifies).
  */
-export type ClientRoute = 'cli-token' | 'mpp-credits' | 'priced' | 'probe';
+export type ClientRoute = 'cli-token' | 'mpp-credits' | 'priced' | 'probe' | 'llm';
 
 /** The request a case asks the client to send, as the agent sends toward the platform (APC_REQUEST_*). */
 export interface ClientCaseRequest {
@@ -35,6 +35,21 @@ export interface ClientCaseScript {
   readonly settleAfter503?: boolean;
 }
 
+/**
+ * How the buyer is configured for a case (APC_ALLOWED_HOSTS, APC_DAILY_CAP): the hosts its allow list holds (the
+ * platform's own, or only a host elsewhere) and its daily spend cap in minor units (null: none configured). Section 6's
+ * pointer rule reads them; every other case gives the platform's host and a cap.
+ */
+export interface ClientCaseBuyer {
+  readonly allowedHosts: 'platform' | 'elsewhere';
+  readonly dailyCap: number | null;
+}
+
+/** The buyer of every case that does not say otherwise: the platform's host allowed, a cap of 1,000.00. */
+export const DEFAULT_CASE_BUYER: ClientCaseBuyer = Object.freeze({ allowedHosts: 'platform', dailyCap: 100_000 });
+/** The one host an allow list holds in a case whose buyer allows only a host elsewhere. */
+export const ELSEWHERE_HOST = 'agents.example';
+
 export interface ClientCase {
   /** Stable id (`--only`, APC_CASE, the report). */
   readonly id: string;
@@ -45,6 +60,8 @@ export interface ClientCase {
   /** The outcome the case's test token (APC_CARD_TOKEN, spt_test_<outcome>_<n>) makes the card processor answer. */
   readonly token: TestTokenOutcome;
   readonly script: ClientCaseScript;
+  /** The buyer's configuration; DEFAULT_CASE_BUYER when absent. */
+  readonly buyer?: ClientCaseBuyer;
   /** The rules this case gives the client occasion to meet or break. */
   readonly rules: readonly ClientRuleKey[];
 }
@@ -75,6 +92,7 @@ const BUYS: readonly ClientRuleKey[] = [...SIGNER, 'purchaseHeadersCovered', 'ec
 const RETRIES: readonly ClientRuleKey[] = [...BUYS, 'oneCredential', 'sameCredential', 'retryAfter'];
 
 const JSON_BODY = (text: string) => ({ body: text, contentType: MEDIA_TYPES.json });
+const CHAT = JSON_BODY('{"model":"reference","messages":[{"role":"user","content":"hello"}]}');
 
 /** The client cases, in the order a run takes them: the signer's first, then the buyer's. */
 export const CLIENT_CASES: readonly ClientCase[] = Object.freeze([
@@ -167,5 +185,34 @@ export const CLIENT_CASES: readonly ClientCase[] = Object.freeze([
     token: 'settled',
     script: { paid: ['upstream_payment_not_relayed'], afterwards: 'repeat' },
     rules: [...BUYS, 'contentDigest', 'upstream'],
+  },
+  {
+    id: 'pointer-no-cap',
+    title: 'A purchase pointer, and no daily cap configured: nothing is sent to it',
+    asks: "POST APC_REQUEST_URL (the LLM rail), signed, as a buyer whose allow list holds the platform's host (APC_ALLOWED_HOSTS) and that has no daily cap (APC_DAILY_CAP empty); the 402 is a pointer to /api/mpp/credits: refuse it (pointer_needs_daily_cap) and send nothing there.",
+    request: { method: 'POST', route: 'llm', ...CHAT },
+    token: 'settled',
+    script: {},
+    buyer: { allowedHosts: 'platform', dailyCap: null },
+    rules: [...SIGNER, 'contentDigest', 'pointer'],
+  },
+  {
+    id: 'pointer-host-not-allowed',
+    title: "A purchase pointer on a host the buyer's allow list does not hold: nothing is sent to it",
+    asks: "As pointer-no-cap, with a daily cap (APC_DAILY_CAP 5000) but an allow list holding only agents.example, not the platform's host: refuse the pointer and send nothing there.",
+    request: { method: 'POST', route: 'llm', ...CHAT },
+    token: 'settled',
+    script: {},
+    buyer: { allowedHosts: 'elsewhere', dailyCap: 5000 },
+    rules: [...SIGNER, 'contentDigest', 'pointer'],
+  },
+  {
+    id: 'pointer-followed',
+    title: 'A purchase pointer the buyer may follow: the pack, then the call again',
+    asks: "As pointer-no-cap, with the platform's host allowed and a daily cap (APC_DAILY_CAP 100000): the buyer may follow the pointer, a signed POST to its purchase_url paid as pack-card; the call sent again is then served (200).",
+    request: { method: 'POST', route: 'llm', ...CHAT },
+    token: 'settled',
+    script: {},
+    rules: [...BUYS, 'contentDigest', 'pointer'],
   },
 ]);

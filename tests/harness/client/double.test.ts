@@ -24,6 +24,9 @@ const ANSWERS: Readonly<Record<string, readonly string[]>> = {
   'sale-already-granted': ['402', '409 purchase_already_granted', '200'],
   'sale-funding-failed': ['402', '503 funding_failed', '200'],
   'upstream-not-relayed': ['402', '502 upstream_payment_not_relayed'],
+  'pointer-no-cap': ['402'],
+  'pointer-host-not-allowed': ['402'],
+  'pointer-followed': ['402', '402', '200', '200'],
 };
 
 describe('the platform double of client mode', () => {
