@@ -383,7 +383,7 @@ export const runCommand: Command = {
     "Client mode: --client-command CMD judges an agent's own client instead of a server. For each client case (--only",
     'takes case ids, client check ids, CLIENT-* requirement ids or sections) a platform double starts on loopback and',
     'CMD runs through the shell with APC_PLATFORM_URL, APC_CASE, APC_REQUEST_URL, APC_REQUEST_METHOD, APC_REQUEST_BODY',
-    '(a file), APC_REQUEST_CONTENT_TYPE, APC_CARD_TOKEN, APC_ALLOWED_HOSTS and APC_DAILY_CAP; the client sends that',
+    '(a file), APC_REQUEST_CONTENT_TYPE, APC_CARD_TOKEN, APC_ALLOWED_HOSTS, APC_DAILY_CAP and APC_WALLET_KEY; the client sends that',
     'request signed and buys as 7.4 and section 6 say.',
     "Every request is judged (5.2, 2.4, 7.4, section 3); --timeout is each case's time limit (default 30 s), past which",
     "the client's process group is stopped. --allow-insecure-fixtures lets the double read key sets and cards at",

@@ -178,6 +178,8 @@ export function judgeBuyer(exchanges: readonly ClientExchange[], buyer?: BuyerCo
           );
         else mark('termsAccepted', true, i, `${at(i)} carries ${HEADERS.termsAccepted}: ${accepted ?? '(no version named)'} and ${PAYMENT_CREDENTIAL_HEADER}`);
       }
+      // 7.4: a stablecoin credential carries an unbroadcast transfer of exactly the quote, valid until the challenge expiry.
+      if (exchange.transfer) mark('transfer', exchange.transfer.ok, i, `${at(i)} pays by stablecoin: ${exchange.transfer.detail}`);
       // One credential per challenge: presented again, the same one.
       if (p.echo !== undefined && p.same !== undefined) {
         const first = firstOf.get(p.echo.id);

@@ -78,6 +78,12 @@ export const CLIENT_RULES: Readonly<Record<ClientRuleKey, ClientRule>> = Object.
     'buyer',
     'After 401 terms_acceptance_unauthenticated the credential is re-presented only on a signed request',
   ),
+  transfer: rule(
+    'transfer',
+    'client.buyer-transfer',
+    'buyer',
+    'A stablecoin credential carries an unbroadcast transfer of exactly the quote, valid until the challenge expiry',
+  ),
   pointer: rule('pointer', 'client.buyer-pointer', 'buyer', 'A purchase pointer is followed only when both hosts are allowed and a daily cap is configured'),
 });
 

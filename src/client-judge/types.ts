@@ -1,5 +1,6 @@
 import type { AuthErrorCode } from '../spec/auth-errors.js';
 import type { ClientRuleKey } from './rules.js';
+import type { TransferJudgement } from './transfer.js';
 
 /** A request as the platform double received it: every header field in the order sent, the body bytes as sent. */
 export interface ObservedRequest {
@@ -57,6 +58,8 @@ export interface ClientExchange {
   /** When the answer was sent, by the same clock. */
   readonly answeredAtMs: number;
   readonly signer: SignerJudgement;
+  /** A stablecoin credential's transfer, judged when it arrived (transfer.ts); absent without one. */
+  readonly transfer?: TransferJudgement;
   /** How the double made the answer: the reference platform's own, or a step of the case's script. */
   readonly answeredBy: string;
 }

@@ -1,13 +1,28 @@
 import type { CaseDocuments } from '../cases/types.js';
 import { generateEd25519Jwk, jwkThumbprint } from '../httpsig/index.js';
+import { decodeBase64urlJson } from '../purchase/base64url-json.js';
+import { expiresAtSeconds } from '../purchase/challenge.js';
 import { parseCredential } from '../purchase/credential.js';
+import { isJsonObject } from '../purchase/json.js';
+import { tempoQuoteOf } from '../purchase/tempo/quote.js';
+import { quotedTransfer, signTransfer } from '../reference/client/transfer.js';
+import { CASE_WALLET_KEY } from '../scenarios/clients/cases.js';
 import { serializeCredential } from '../purchase/credential-write.js';
 import type { OutgoingRequest, SignPlan } from '../reference/client/sign.js';
 import type { BuyerAnswer, ClientFault, NextStep } from '../reference/client/types.js';
 import { CLIENT_REQUIREMENTS as C } from '../spec/client-requirements.js';
 import { HEADERS } from '../spec/headers.js';
 import { PURCHASE_ERRORS } from '../spec/purchase-errors.js';
-import { COMPONENTS, ED25519_JWK, RFC9421_TEST_KEYS, STRIPE_PAYLOAD_MEMBERS, WELL_KNOWN } from '../spec/index.js';
+import {
+  COMPONENTS,
+  ED25519_JWK,
+  PAYMENT_METHODS,
+  RFC9421_TEST_KEYS,
+  STRIPE_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+  WELL_KNOWN,
+} from '../spec/index.js';
 import type { MutantDepth } from './types.js';
 
 /**
@@ -58,6 +73,24 @@ function freshCredential(value: string, token: string): string {
   const parsed = parseCredential(value);
   if (!parsed.ok) return value;
   return serializeCredential({ challenge: parsed.credential.challenge, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: `${token}_fresh` } });
+}
+
+/** The credential of `value` with a freshly signed transfer of the same quote: another transfer for the same challenge. */
+async function anotherTransfer(value: string): Promise<string> {
+  const parsed = parseCredential(value);
+  if (!parsed.ok || parsed.credential.challenge.method !== PAYMENT_METHODS.tempo) return value;
+  const request = decodeBase64urlJson(parsed.credential.challenge.request);
+  const quote = request.ok && isJsonObject(request.value) ? tempoQuoteOf(request.value) : undefined;
+  if (!quote?.ok) return value;
+  const { serialized, source } = await signTransfer(
+    CASE_WALLET_KEY,
+    quotedTransfer(quote.quote, expiresAtSeconds({ expires: parsed.credential.challenge.expires ?? '' })),
+  );
+  return serializeCredential({
+    challenge: parsed.credential.challenge,
+    payload: { [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized },
+    source,
+  });
 }
 
 const sendAgain = (decided: NextStep, over: Partial<Extract<NextStep, { kind: 'send' }>>): NextStep =>
@@ -318,6 +351,35 @@ export const CLIENT_MUTANTS: readonly ClientMutant[] = Object.freeze<ClientMutan
     requirements: [C.termsSigned.id],
     fault: () => ({
       next: (decided, answer) => (when('terms_acceptance_unauthenticated', answer) && decided.kind === 'send' ? { ...decided, signed: false } : decided),
+    }),
+  },
+  {
+    id: 'client-transfer-short',
+    description: 'the stablecoin buyer transfers one base unit less than the quote',
+    requirements: [C.transfer.id],
+    fault: () => ({ transfer: (shape) => ({ ...shape, amount: shape.amount - 1n }) }),
+  },
+  {
+    id: 'client-transfer-past-expiry',
+    description: "the stablecoin buyer's transaction stays valid a minute past the challenge expiry",
+    requirements: [C.transfer.id],
+    fault: () => ({ transfer: (shape) => ({ ...shape, validBefore: shape.validBefore + 60 }) }),
+  },
+  {
+    id: 'client-transfer-other-memo',
+    description: 'the stablecoin buyer transfers with a memo of its own',
+    requirements: [C.transfer.id],
+    fault: () => ({ transfer: (shape) => ({ ...shape, memo: `0x${'ab'.repeat(32)}` }) }),
+  },
+  {
+    id: 'client-signs-another-transfer',
+    description: 'asked for the same credential after tempo_settlement_pending, the buyer signs another transfer',
+    requirements: [C.sameCredential.id],
+    fault: () => ({
+      next: async (decided, answer) =>
+        answer.retry?.sameCredential && decided.kind === 'send' && decided.payment
+          ? { ...decided, payment: { ...decided.payment, value: await anotherTransfer(decided.payment.value) } }
+          : decided,
     }),
   },
   {

@@ -110,6 +110,11 @@ export const CLIENT_REQUIREMENTS = Object.freeze({
     '7.4',
     '401 terms_acceptance_unauthenticated: the buyer re-presents the credential only on a signed request (or with the platform token).',
   ),
+  transfer: r(
+    'CLIENT-BUYER-TRANSFER',
+    '7.4',
+    'A stablecoin paid retry carries an unbroadcast transaction signed by the paying wallet (payload.type transaction) making exactly one transferWithMemo of the quoted amount to the quoted address with the quoted memo, paying its own fee, valid until the challenge expiry.',
+  ),
   /** Section 6's pointer rule: a rule of the SDK buyer, written once in the in-band catalogue (where no server can break it). */
   pointer: INBAND_REQUIREMENTS.buyerPointerRule,
 });

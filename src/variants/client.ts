@@ -87,6 +87,13 @@ export const CLIENT_VARIANTS: readonly ClientVariant[] = Object.freeze<ClientVar
     choices: { coverHeaders: [HEADERS.contentType, HEADERS.paymentAuthorization] },
   },
   {
+    id: 'client-transfer-valid-shorter',
+    description: "the stablecoin buyer's transaction stops being valid a minute before the challenge expiry (7.4: valid until the expiry, not beyond)",
+    readings: [],
+    requirements: [C.transfer.id, C.echo.id],
+    choices: { transferMarginS: 60 },
+  },
+  {
     id: 'client-waits-longer',
     description: 'the buyer waits a second and a half beyond Retry-After',
     readings: ['clientRetryAfter'],

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignerJudge } from '../../client-judge/signer.js';
+import { judgeTransfer } from '../../client-judge/transfer.js';
 import type { ClientExchange, ObservedRequest, ObservedResponse } from '../../client-judge/types.js';
 import { purchaseAnswer, termsHeaders, type PaidSurface } from '../../purchase/answers.js';
 import { renderAnswer } from '../../reference/render.js';
@@ -192,11 +193,20 @@ export function createPlatformDouble(options: PlatformDoubleOptions): PlatformDo
     async handle(request) {
       const receivedAtMs = options.clock.nowMs();
       const signer = await options.judge.judge(request, { nowS: Math.floor(receivedAtMs / 1000), authority });
+      const transfer = await judgeTransfer(request, Math.floor(receivedAtMs / 1000));
       const own = scriptedAnswer(request);
       const response = own ? own.response : await platformAnswer(request);
       const answer = await observed(response);
       if (exchanges.length < MAX_EXCHANGES)
-        exchanges.push({ request, receivedAtMs, response: answer, answeredAtMs: options.clock.nowMs(), signer, answeredBy: own ? own.by : 'platform' });
+        exchanges.push({
+          request,
+          receivedAtMs,
+          response: answer,
+          answeredAtMs: options.clock.nowMs(),
+          signer,
+          ...(transfer ? { transfer } : {}),
+          answeredBy: own ? own.by : 'platform',
+        });
       return answer;
     },
   };

@@ -3,7 +3,7 @@ import { SignerJudge } from '../../client-judge/signer.js';
 import { testToken } from '../../contract/test-tokens.js';
 import { createMemoryFetcher } from '../../fetch/memory-fetcher.js';
 import type { ClientClock, ClientEnvironment } from '../../reference/client/types.js';
-import { DEFAULT_CASE_BUYER, ELSEWHERE_HOST, type ClientCase } from '../../scenarios/clients/cases.js';
+import { CASE_WALLET_KEY, DEFAULT_CASE_BUYER, ELSEWHERE_HOST, type ClientCase } from '../../scenarios/clients/cases.js';
 import { createPlatformDouble, type PlatformDouble } from './double.js';
 import type { ClientCaseRun } from './results.js';
 
@@ -53,6 +53,7 @@ export function caseBuyer(clientCase: ClientCase, origin: string): { readonly al
 export function caseEnvironment(clientCase: ClientCase, double: PlatformDouble, cardToken: string): ClientEnvironment {
   return {
     ...caseBuyer(clientCase, double.origin),
+    walletKey: clientCase.wallet ? CASE_WALLET_KEY : undefined,
     platformUrl: double.origin,
     caseId: clientCase.id,
     requestUrl: double.requestUrl,

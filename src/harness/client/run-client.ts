@@ -8,7 +8,7 @@ import { testToken } from '../../contract/test-tokens.js';
 import { createUndiciFetcher } from '../../fetch/undici-fetcher.js';
 import { CLIENT_VARIABLES } from '../../reference/client/environment.js';
 import { closestWord } from '../../schema/closest-word.js';
-import { CLIENT_CASES, type ClientCase } from '../../scenarios/clients/cases.js';
+import { CASE_WALLET_KEY, CLIENT_CASES, type ClientCase } from '../../scenarios/clients/cases.js';
 import { CLIENT_REQUIREMENT_LIST } from '../../spec/client-requirements.js';
 import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, type ExpectedFailures } from '../expected-failures.js';
 import type { ProgressSink } from '../reporter.js';
@@ -92,6 +92,7 @@ function caseVariables(clientCase: ClientCase, requestUrl: string, platformUrl: 
   return {
     [v.allowedHosts]: buyer.allowedHosts.join(','),
     [v.dailyCap]: buyer.dailyCap === null ? '' : String(buyer.dailyCap),
+    [v.walletKey]: clientCase.wallet ? CASE_WALLET_KEY : '',
     [v.platformUrl]: platformUrl,
     [v.caseId]: clientCase.id,
     [v.requestUrl]: requestUrl,

@@ -4,10 +4,21 @@ import { generateEd25519Jwk, jwkThumbprint } from '../../httpsig/index.js';
 import { pointerUrlOf } from '../../client-judge/pointer.js';
 import { decidePointer } from '../../purchase/buyer/pointer-rule.js';
 import { singlePaymentChallenge } from '../../purchase/challenge-parse.js';
+import { expiresAtSeconds } from '../../purchase/challenge.js';
 import { serializeCredential } from '../../purchase/credential-write.js';
+import { tempoQuoteOf } from '../../purchase/tempo/quote.js';
+import { quotedTransfer, signTransfer } from './transfer.js';
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
-import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, STRIPE_PAYLOAD_MEMBERS } from '../../spec/payments.js';
+import {
+  PAYMENT_CREDENTIAL_HEADER,
+  PAYMENT_METHODS,
+  PURCHASE_BODY_MEMBERS,
+  RETRY_MEMBERS,
+  STRIPE_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+} from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { CARD_FIELDS, ED25519_JWK, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
 import { planSignature, signPlan, type OutgoingRequest } from './sign.js';
@@ -88,9 +99,16 @@ const isCode = (answer: BuyerAnswer, code: keyof typeof PURCHASE_ERRORS) => answ
  * 409 purchase_already_granted and 503 funding_failed get the request again without the credential; a 401
  * terms_acceptance_unauthenticated gets the credential again on a signed request; a rail's purchase pointer is
  * followed only as section 6 allows (decidePointer), the call sent again once the pack is bought; anything else ends
- * the case.
+ * the case. A stablecoin challenge is paid with the wallet's signed transfer of exactly the quote.
  */
-function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<string>, env: ClientEnvironment, choices: ClientChoices = {}): NextStep {
+async function decideNext(
+  answer: BuyerAnswer,
+  state: BuyerState,
+  paid: ReadonlySet<string>,
+  env: ClientEnvironment,
+  choices: ClientChoices,
+  faults: readonly ClientFault[],
+): Promise<NextStep> {
   const wait = (seconds: number | undefined) => (seconds ?? FALLBACK_WAIT_S) * 1000 + (choices.extraWaitMs ?? 0);
   if (answer.status >= 200 && answer.status < 300) {
     // A pack bought at a pointer's purchase_url: the call that waited goes again.
@@ -111,9 +129,23 @@ function decideNext(answer: BuyerAnswer, state: BuyerState, paid: ReadonlySet<st
   if (answer.status === 402) {
     const offer = answer.challenge;
     if (!offer) return { kind: 'stop', why: '402 without one readable Payment challenge' };
-    if (offer.challenge.method !== PAYMENT_METHODS.stripe)
-      return { kind: 'stop', why: `402 for method ${offer.challenge.method}: this client pays by card only` };
     if (paid.has(offer.challenge.id)) return { kind: 'stop', why: `challenge ${offer.challenge.id} was paid already` };
+    if (offer.challenge.method === PAYMENT_METHODS.tempo) {
+      const quote = tempoQuoteOf(offer.challenge.request);
+      if (env.walletKey === undefined || !quote.ok)
+        return { kind: 'stop', why: '402 for a stablecoin transfer: no wallet (APC_WALLET_KEY), or no quote to pay' };
+      let shape = quotedTransfer(quote.quote, expiresAtSeconds(offer.challenge) - (choices.transferMarginS ?? 0));
+      for (const f of faults) if (f.transfer) shape = f.transfer(shape);
+      const { serialized, source } = await signTransfer(env.walletKey, shape);
+      const value = serializeCredential({
+        challenge: offer.echo,
+        payload: { [TEMPO_PAYLOAD_MEMBERS.type]: TEMPO_PAYLOAD_TYPES.transaction, [TEMPO_PAYLOAD_MEMBERS.signature]: serialized },
+        source,
+      });
+      return { kind: 'send', waitMs: 0, payment: { header: HEADERS.paymentAuthorization, value, termsVersion: answer.termsVersion ?? null }, signed: true };
+    }
+    if (offer.challenge.method !== PAYMENT_METHODS.stripe)
+      return { kind: 'stop', why: `402 for method ${offer.challenge.method}: this client pays by card or stablecoin` };
     const value = serializeCredential({ challenge: offer.echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: state.cardToken } });
     return { kind: 'send', waitMs: 0, payment: { header: HEADERS.paymentAuthorization, value, termsVersion: answer.termsVersion ?? null }, signed: true };
   }
@@ -154,6 +186,8 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
   for (let sent = 0; sent < MAX_REQUESTS; sent++) {
     const headers: Array<[string, string]> = [];
     if (target.body.length > 0) headers.push([HEADERS.contentType, target.contentType ?? MEDIA_TYPES.json]);
+    // A buyer with a wallet prefers the stablecoin (7.4: Service-Payment-Methods, covered when signed).
+    if (env.walletKey !== undefined) headers.push([HEADERS.paymentMethods, `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}`]);
     if (payment) {
       headers.push([payment.header, payment.value]);
       if (payment.termsVersion !== null) headers.push([HEADERS.termsAccepted, payment.termsVersion]);
@@ -186,8 +220,8 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
     const answer = await readAnswer(response);
     answers.push({ status: answer.status, code: answer.code ?? answer.challenge?.challenge.method });
     const state: BuyerState = { payment, cardToken: env.cardToken, sent: sent + 1, target, original };
-    let next = decideNext(answer, state, paid, env, choices);
-    for (const f of faults) if (f.next) next = f.next(next, answer, state);
+    let next = await decideNext(answer, state, paid, env, choices, faults);
+    for (const f of faults) if (f.next) next = await f.next(next, answer, state);
     if (next.kind === 'send' && next.payment && next.payment !== payment) {
       let chosen: Payment = next.payment;
       for (const f of faults) if (f.payment) chosen = f.payment(chosen, answer, state);

@@ -12,6 +12,7 @@ export const CLIENT_VARIABLES = Object.freeze({
   cardToken: 'APC_CARD_TOKEN',
   allowedHosts: 'APC_ALLOWED_HOSTS',
   dailyCap: 'APC_DAILY_CAP',
+  walletKey: 'APC_WALLET_KEY',
 } as const);
 
 /** A case's environment read from the process's variables (a client wrapper's first step); the body file is read whole. */
@@ -36,6 +37,7 @@ export function readClientEnvironment(env: Readonly<Record<string, string | unde
       .map((h) => h.trim())
       .filter(Boolean),
     dailyCap: /^\d+$/.test(env[CLIENT_VARIABLES.dailyCap] ?? '') ? Number(env[CLIENT_VARIABLES.dailyCap]) : null,
+    walletKey: env[CLIENT_VARIABLES.walletKey] || undefined,
   };
 }
 

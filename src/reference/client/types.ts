@@ -3,6 +3,7 @@ import type { ChallengeEcho, PaymentChallenge } from '../../purchase/challenge.j
 import type { Ed25519PrivateJwk } from '../../httpsig/index.js';
 import type { DigestAlgorithm } from '../../spec/wire.js';
 import type { OutgoingRequest, SignPlan } from './sign.js';
+import type { TransferShape } from './transfer.js';
 
 /**
  * What client mode tells the client under test about a case (docs/client-mode.md): the APC_* variables, read. The
@@ -26,6 +27,8 @@ export interface ClientEnvironment {
   readonly allowedHosts: readonly string[];
   /** APC_DAILY_CAP: the buyer's daily spend cap in minor units; null when none is configured. */
   readonly dailyCap: number | null;
+  /** APC_WALLET_KEY: the private key of the wallet a stablecoin buyer pays with (hex); absent in a card case. */
+  readonly walletKey: string | undefined;
 }
 
 /** The client's own clock: real time in a process, a virtual one in process (its sleeps move it, nothing waits). */
@@ -56,6 +59,8 @@ export interface ClientChoices {
   readonly coverHeaders?: readonly string[];
   /** Milliseconds waited beyond Retry-After. */
   readonly extraWaitMs?: number;
+  /** Seconds before the challenge expiry the stablecoin transfer stops being valid; 0 (valid until the expiry) by default. */
+  readonly transferMarginS?: number;
 }
 
 /** The credential a paid request carries: in which header, its value, and the terms version it accepts (null: none sent). */
@@ -115,7 +120,9 @@ export interface BuyerState {
 export interface ClientFault {
   readonly plan?: (plan: SignPlan, context: { readonly serial: number }) => SignPlan;
   readonly sent?: (request: OutgoingRequest) => OutgoingRequest;
-  readonly next?: (decided: NextStep, answer: BuyerAnswer, state: BuyerState) => NextStep;
+  readonly next?: (decided: NextStep, answer: BuyerAnswer, state: BuyerState) => NextStep | Promise<NextStep>;
   readonly payment?: (payment: Payment, answer: BuyerAnswer, state: BuyerState) => Payment;
   readonly documents?: (documents: CaseDocuments, identity: ClientIdentity) => CaseDocuments;
+  /** Changes the transfer a stablecoin buyer signs (its amount, recipient, memo, validity). */
+  readonly transfer?: (shape: TransferShape) => TransferShape;
 }

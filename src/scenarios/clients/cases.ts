@@ -47,6 +47,12 @@ export interface ClientCaseBuyer {
 
 /** The buyer of every case that does not say otherwise: the platform's host allowed, a cap of 1,000.00. */
 export const DEFAULT_CASE_BUYER: ClientCaseBuyer = Object.freeze({ allowedHosts: 'platform', dailyCap: 100_000 });
+/**
+ * The stablecoin buyer's wallet (APC_WALLET_KEY): a well-known development key, never funded anywhere that matters; the
+ * double's stablecoin network is in memory and settles what it is given.
+ */
+export const CASE_WALLET_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
 /** The one host an allow list holds in a case whose buyer allows only a host elsewhere. */
 export const ELSEWHERE_HOST = 'agents.example';
 
@@ -62,6 +68,8 @@ export interface ClientCase {
   readonly script: ClientCaseScript;
   /** The buyer's configuration; DEFAULT_CASE_BUYER when absent. */
   readonly buyer?: ClientCaseBuyer;
+  /** The buyer pays by stablecoin with the wallet APC_WALLET_KEY names (CASE_WALLET_KEY); by card otherwise. */
+  readonly wallet?: boolean;
   /** The rules this case gives the client occasion to meet or break. */
   readonly rules: readonly ClientRuleKey[];
 }
@@ -185,6 +193,26 @@ export const CLIENT_CASES: readonly ClientCase[] = Object.freeze([
     token: 'settled',
     script: { paid: ['upstream_payment_not_relayed'], afterwards: 'repeat' },
     rules: [...BUYS, 'contentDigest', 'upstream'],
+  },
+  {
+    id: 'pack-stablecoin',
+    title: 'Buy a usage pack with a stablecoin transfer',
+    asks: 'POST APC_REQUEST_URL (/api/mpp/credits), signed, naming tempo first in Service-Payment-Methods (covered); pay the stablecoin 402 with one credential carrying an unbroadcast transaction signed by the wallet APC_WALLET_KEY: exactly one transferWithMemo of the quoted amount to the quoted recipient with the quoted memo, paying its own fee, valid until the challenge expiry; the platform grants the pack.',
+    request: { method: 'POST', route: 'mpp-credits' },
+    token: 'settled',
+    script: {},
+    wallet: true,
+    rules: [...BUYS, 'transfer'],
+  },
+  {
+    id: 'pack-tempo-settlement-pending',
+    title: 'A 503 tempo_settlement_pending: the same transfer again, never another',
+    asks: 'As pack-stablecoin; the paid retry is answered 503 tempo_settlement_pending (retry.sameCredential true): re-present exactly the same credential after Retry-After and never sign another transfer; it is granted.',
+    request: { method: 'POST', route: 'mpp-credits' },
+    token: 'settled',
+    script: { paid: ['tempo_settlement_pending'], afterwards: 'platform' },
+    wallet: true,
+    rules: [...RETRIES, 'transfer'],
   },
   {
     id: 'pointer-no-cap',

@@ -24,6 +24,8 @@ const ANSWERS: Readonly<Record<string, readonly string[]>> = {
   'sale-already-granted': ['402', '409 purchase_already_granted', '200'],
   'sale-funding-failed': ['402', '503 funding_failed', '200'],
   'upstream-not-relayed': ['402', '502 upstream_payment_not_relayed'],
+  'pack-stablecoin': ['402', '200'],
+  'pack-tempo-settlement-pending': ['402', '503 tempo_settlement_pending', '200'],
   'pointer-no-cap': ['402'],
   'pointer-host-not-allowed': ['402'],
   'pointer-followed': ['402', '402', '200', '200'],
