@@ -5,12 +5,20 @@ import { parseCredential, sameEcho } from '../purchase/credential.js';
 import type { JsonObject } from '../purchase/json.js';
 import { HEADERS } from '../spec/headers.js';
 import { PURCHASE_ERRORS, type PurchaseErrorCode } from '../spec/purchase-errors.js';
-import { PAYMENT_CREDENTIAL_HEADER, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
+import { PAYMENT_CREDENTIAL_HEADER, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, TERMS_OBJECT_MEMBERS } from '../spec/payments.js';
 import { RETRY_AFTER_MARGIN_MS } from '../spec/readings.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
 import { decidePointer, type BuyerConfig } from '../purchase/buyer/pointer-rule.js';
 import { pointerUrlOf } from './pointer.js';
-import type { ClientExchange, RuleMark } from './types.js';
+import type { ClientExchange, ClientFrame, RuleMark } from './types.js';
+import {
+  FRAME_MEMBERS,
+  INBAND_FRAME_TYPES,
+  INBAND_SCHEMES,
+  PAYMENT_REQUIREMENTS_MEMBERS,
+  PAYMENT_SUBMIT_MEMBERS,
+  SCHEME_ENTRY_MEMBERS,
+} from '../spec/inband.js';
 
 /** A credential a request presented: where, its text, and what it decodes to. */
 interface Presentation {
@@ -136,15 +144,19 @@ function samePlace(pointer: string): (url: string) => boolean {
  * The buyer's rules over the requests of one case, in the order the double received them (7.4, section 3). Each
  * mark says which request met or broke a rule and why; a rule the case gave no occasion to observe leaves no mark.
  */
-export function judgeBuyer(exchanges: readonly ClientExchange[], buyer?: BuyerConfig): RuleMark[] {
+export function judgeBuyer(exchanges: readonly ClientExchange[], buyer?: BuyerConfig, frames: readonly ClientFrame[] = []): RuleMark[] {
   const marks: RuleMark[] = [];
   const mark = (rule: RuleMark['rule'], met: boolean, exchange: number, detail: string) => marks.push({ rule, met, exchange, detail });
   const presentations = exchanges.map(presentationOf);
   const answers = exchanges.map(answerOf);
   const issued: { index: number; challenge: PaymentChallenge; echo: ChallengeEcho; termsVersion: string | undefined }[] = [];
   const firstOf = new Map<string, Presentation>();
+  // Challenges the agent socket issued in payment.required (6), each known from the exchange after which it came.
+  const inband = frames.flatMap((f) => (f.from === 'platform' ? inbandChallenges(f) : []));
+  let inbandTaken = 0;
 
   exchanges.forEach((exchange, i) => {
+    for (; inbandTaken < inband.length && inband[inbandTaken]!.afterExchanges <= i; inbandTaken++) issued.push({ ...inband[inbandTaken]!, index: i });
     const p = presentations[i];
     if (p) {
       // Echo: member for member a challenge the double issued before this request.
@@ -307,5 +319,52 @@ export function judgeBuyer(exchanges: readonly ClientExchange[], buyer?: BuyerCo
       }
     }
   });
+
+  // Section 6: payment.submit, with payment.scheme balance, only once a credential for the socket's challenge was paid (2xx).
+  const paidInband = (before: number) =>
+    exchanges
+      .slice(0, before)
+      .some(
+        (e, k) =>
+          e.response !== null &&
+          e.response.status >= 200 &&
+          e.response.status < 300 &&
+          inband.some((c) => presentations[k]?.echo !== undefined && sameEcho(c.echo, presentations[k]!.echo!)),
+      );
+  for (const f of frames) {
+    if (f.from !== 'client') continue;
+    const frame = frameObject(f.text);
+    if (frame?.[FRAME_MEMBERS.type] !== INBAND_FRAME_TYPES.paymentSubmit) continue;
+    const payment = frame[FRAME_MEMBERS.payment] as Record<string, unknown> | undefined;
+    const scheme = payment?.[PAYMENT_SUBMIT_MEMBERS.scheme];
+    const at_ = Math.max(0, f.afterExchanges - 1);
+    if (scheme !== INBAND_SCHEMES.balance)
+      mark('submit', false, at_, `payment.submit carries payment.scheme ${JSON.stringify(scheme ?? null)}; after paying it carries ${INBAND_SCHEMES.balance}`);
+    else if (!paidInband(f.afterExchanges))
+      mark('submit', false, at_, `payment.submit was sent before the challenge of payment.required was paid (no paid request answered 2xx before it)`);
+    else mark('submit', true, at_, `payment.submit (scheme ${INBAND_SCHEMES.balance}) follows the paid ${at(at_)}`);
+  }
   return marks;
+}
+
+function frameObject(text: string): Record<string, unknown> | undefined {
+  return jsonBody(new TextEncoder().encode(text));
+}
+
+/** The challenges of a payment.required frame's mpp entry (the Payment challenge value), with the terms version beside it. */
+function inbandChallenges(f: ClientFrame): { afterExchanges: number; challenge: PaymentChallenge; echo: ChallengeEcho; termsVersion: string | undefined }[] {
+  const frame = frameObject(f.text);
+  if (frame?.[FRAME_MEMBERS.type] !== INBAND_FRAME_TYPES.paymentRequired) return [];
+  const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown> | undefined;
+  const schemes = requirements?.[PAYMENT_REQUIREMENTS_MEMBERS.schemes];
+  if (!Array.isArray(schemes)) return [];
+  return (schemes as Array<Record<string, unknown> | null>).flatMap((entry) => {
+    const value = entry?.[SCHEME_ENTRY_MEMBERS.challenge];
+    if (entry?.[SCHEME_ENTRY_MEMBERS.scheme] !== INBAND_SCHEMES.mpp || typeof value !== 'string') return [];
+    const terms = entry[SCHEME_ENTRY_MEMBERS.terms] as Record<string, unknown> | undefined;
+    const version = terms?.[TERMS_OBJECT_MEMBERS.version];
+    return paymentChallenges(value).challenges.flatMap((c) =>
+      c.ok ? [{ afterExchanges: f.afterExchanges, challenge: c.challenge, echo: c.echo, termsVersion: typeof version === 'string' ? version : undefined }] : [],
+    );
+  });
 }

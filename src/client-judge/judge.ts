@@ -2,7 +2,7 @@ import { HEADERS } from '../spec/headers.js';
 import type { BuyerConfig } from '../purchase/buyer/pointer-rule.js';
 import { judgeBuyer } from './buyer.js';
 import { CLIENT_RULE_LIST, type ClientRule, type ClientRuleKey } from './rules.js';
-import type { ClientExchange, RuleMark } from './types.js';
+import type { ClientExchange, ClientFrame, RuleMark } from './types.js';
 
 /** The purchase headers 7.4 says a signed request covers when it sends them. */
 const PURCHASE_HEADERS: readonly string[] = [HEADERS.termsAccepted, HEADERS.paymentMethods, HEADERS.purchase];
@@ -63,8 +63,8 @@ export function judgeSigner(exchanges: readonly ClientExchange[]): RuleMark[] {
 }
 
 /** Every rule a case's requests met or broke: the signer's per request, the buyer's over the sequence (with its configuration). */
-export function judgeCase(exchanges: readonly ClientExchange[], buyer?: BuyerConfig): RuleMark[] {
-  return [...judgeSigner(exchanges), ...judgeBuyer(exchanges, buyer)];
+export function judgeCase(exchanges: readonly ClientExchange[], buyer?: BuyerConfig, frames: readonly ClientFrame[] = []): RuleMark[] {
+  return [...judgeSigner(exchanges), ...judgeBuyer(exchanges, buyer, frames)];
 }
 
 /** The marks one case left. */

@@ -84,6 +84,12 @@ export const CLIENT_RULES: Readonly<Record<ClientRuleKey, ClientRule>> = Object.
     'buyer',
     'A stablecoin credential carries an unbroadcast transfer of exactly the quote, valid until the challenge expiry',
   ),
+  submit: rule(
+    'submit',
+    'client.buyer-submit-after-paid',
+    'buyer',
+    'On the agent socket, payment.submit (scheme balance) comes only after the challenge was paid',
+  ),
   pointer: rule('pointer', 'client.buyer-pointer', 'buyer', 'A purchase pointer is followed only when both hosts are allowed and a daily cap is configured'),
 });
 

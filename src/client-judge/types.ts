@@ -64,6 +64,15 @@ export interface ClientExchange {
   readonly answeredBy: string;
 }
 
+/** A frame on the agent socket (6), as the double saw it: who sent it, its text, when, and how many exchanges came before it. */
+export interface ClientFrame {
+  readonly from: 'client' | 'platform';
+  readonly text: string;
+  readonly atMs: number;
+  /** The exchanges answered before it (a frame sent after a purchase comes after its exchange). */
+  readonly afterExchanges: number;
+}
+
 /** One mark a case leaves on a rule: met or broken by one request (its index in the case), and why. */
 export interface RuleMark {
   readonly rule: ClientRuleKey;

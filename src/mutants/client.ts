@@ -400,6 +400,18 @@ export const CLIENT_MUTANTS: readonly ClientMutant[] = Object.freeze<ClientMutan
     }),
   },
   {
+    id: 'client-submits-before-paying',
+    description: 'on the agent socket the buyer sends payment.submit before paying the challenge',
+    requirements: [C.submit.id],
+    fault: () => ({ inband: (steps) => ({ ...steps, submitBeforePaying: true }) }),
+  },
+  {
+    id: 'client-submits-token-scheme',
+    description: 'on the agent socket the buyer sends payment.submit with payment.scheme token',
+    requirements: [C.submit.id],
+    fault: () => ({ inband: (steps) => ({ ...steps, scheme: 'token' }) }),
+  },
+  {
     id: 'client-new-token-after-terms-401',
     description: 'after 401 terms_acceptance_unauthenticated the buyer presents a fresh credential for the same challenge',
     requirements: [C.oneCredential.id],

@@ -115,6 +115,8 @@ export const CLIENT_REQUIREMENTS = Object.freeze({
     '7.4',
     'A stablecoin paid retry carries an unbroadcast transaction signed by the paying wallet (payload.type transaction) making exactly one transferWithMemo of the quoted amount to the quoted address with the quoted memo, paying its own fee, valid until the challenge expiry.',
   ),
+  /** Section 6: payment.submit with payment.scheme balance after the challenge was paid; written once in the in-band catalogue. */
+  submit: INBAND_REQUIREMENTS.paymentSubmit,
   /** Section 6's pointer rule: a rule of the SDK buyer, written once in the in-band catalogue (where no server can break it). */
   pointer: INBAND_REQUIREMENTS.buyerPointerRule,
 });

@@ -28,7 +28,7 @@ describe('run --client-command: options', () => {
     expect(code).toBe(2);
     expect(stdout).toContain('case signed-get: 0 request(s), the client exited with code 0');
     expect(stderr).toMatch(
-      /none of the 31 selected client checks could run; first reason: no request the client sent in the 1 case\(s\) that judge it reached it/,
+      /none of the 32 selected client checks could run; first reason: no request the client sent in the 1 case\(s\) that judge it reached it/,
     );
     const [runDir] = readdirSync(out);
     const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as { target: { kind: string; clientCommand: string }; rerun: string[] };

@@ -165,6 +165,53 @@ describe('judgeBuyer: the buyer rules of 7.4 and section 3, over a case', () => 
     expect(pointerMarks([], { allowedHosts: ['platform.test'], dailyCapCents: 5000 })).toEqual([]);
   });
 
+  it('submit: on the agent socket payment.submit (scheme balance) comes only after the challenge of payment.required was paid (6)', () => {
+    const value = paying(first);
+    // Request 1 is the signed upgrade (101); payment.required arrives after it; request 2 pays at purchase_url.
+    const socket: Step[] = [{ status: 101 }, { sent: paid(value), status: 200 }];
+    const required = {
+      from: 'platform' as const,
+      atMs: 0,
+      afterExchanges: 1,
+      text: JSON.stringify({
+        type: 'payment.required',
+        event_id: 'evt_1',
+        requirements: {
+          amount: '0.001',
+          currency: 'usd',
+          schemes: [
+            { scheme: 'token' },
+            {
+              scheme: 'mpp',
+              challenge: serializeChallenge(first),
+              purchase_url: 'https://platform.test/api/mpp/credits',
+              terms: { url: 'https://platform.test/terms', version: VERSION },
+            },
+          ],
+        },
+      }),
+    };
+    const submit = (afterExchanges: number, scheme = 'balance') => ({
+      from: 'client' as const,
+      atMs: 0,
+      afterExchanges,
+      text: JSON.stringify({ type: 'payment.submit', event_id: 'evt_c2', payment: { scheme, amount: '0.001' } }),
+    });
+    const judged = (frames: Parameters<typeof judgeBuyer>[2]) => judgeBuyer(exchanges(socket), undefined, frames);
+    const of = (rule: RuleMark['rule'], frames: Parameters<typeof judgeBuyer>[2]) =>
+      judged(frames)
+        .filter((m) => m.rule === rule)
+        .map((m) => m.met);
+    // The in-band challenge counts as issued: its credential echoes it and accepts the frame's terms version.
+    expect(of('echo', [required, submit(2)])).toEqual([true]);
+    expect(of('termsAccepted', [required, submit(2)])).toEqual([true]);
+    expect(of('submit', [required, submit(2)])).toEqual([true]);
+    expect(of('submit', [required, submit(1)])).toEqual([false]);
+    expect(of('submit', [required, submit(2, 'token')])).toEqual([false]);
+    // Without the frame the credential pays a challenge no answer issued.
+    expect(of('echo', [])).toEqual([false]);
+  });
+
   it('terms signed: after 401 terms_acceptance_unauthenticated the credential comes back only on a signed request', () => {
     const value = paying(first);
     const refused = [offered(first), { sent: paid(value), ...coded(401, 'terms_acceptance_unauthenticated') }];

@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('run --client-command: the reference client as a process', () => {
   it('judges the conformant reference client conformant over every case: exit 0', async () => {
     const { code, stdout } = await clientRun(REFERENCE, []);
-    expect(stdout).toMatch(/^CONFORMANT: 31 passed, 0 failed, 0 warnings, 0 not run/m);
+    expect(stdout).toMatch(/^CONFORMANT: 32 passed, 0 failed, 0 warnings, 0 not run/m);
     expect(code).toBe(0);
   }, 120_000);
 
@@ -58,6 +58,7 @@ describe('run --client-command: the reference client as a process', () => {
     ['client-fresh-credential', ['pack-charge-processing'], 'CLIENT-BUYER-SAME-CREDENTIAL'],
     ['client-retry-too-soon', ['pack-charge-processing'], 'CLIENT-BUYER-RETRY-AFTER'],
     ['client-pays-after-upstream-502', ['upstream-not-relayed'], 'CLIENT-BUYER-UPSTREAM'],
+    ['client-submits-before-paying', ['signed-upgrade'], 'PURCHASE-INBAND-PAYMENT-SUBMIT'],
   ])(
     'fails a client with %s (cases %j): exit 1 naming %s',
     async (fault, cases, requirement) => {
@@ -96,7 +97,7 @@ describe('run --client-command: other clients as processes', () => {
   it('stops a client that does not exit within its time, and judges what it sent: nothing, exit 2', async () => {
     const { code, stdout, stderr } = await clientRun('sleep 60', ['--only', 'signed-get', '--timeout', '1000']);
     expect(stdout).toContain('case signed-get: 0 request(s), the client stopped after its time limit of 1 s');
-    expect(stderr).toMatch(/none of the 31 selected client checks could run/);
+    expect(stderr).toMatch(/none of the 32 selected client checks could run/);
     expect(code).toBe(2);
   }, 60_000);
 });

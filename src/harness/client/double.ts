@@ -1,15 +1,19 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import type { SignerJudge } from '../../client-judge/signer.js';
 import { judgeTransfer } from '../../client-judge/transfer.js';
-import type { ClientExchange, ObservedRequest, ObservedResponse } from '../../client-judge/types.js';
+import type { ClientExchange, ClientFrame, ObservedRequest, ObservedResponse } from '../../client-judge/types.js';
 import { purchaseAnswer, termsHeaders, type PaidSurface } from '../../purchase/answers.js';
 import { renderAnswer } from '../../reference/render.js';
 import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
 import { REFERENCE_PRICED_PATH } from '../../reference/purchases.js';
 import { requestUrl } from '../../reference/node-http.js';
+import { writeRawAnswer } from '../../reference/serve.js';
 import type { VerifiedRoute } from '../../reference/routes.js';
 import type { ClientCase, ClientRoute } from '../../scenarios/clients/cases.js';
+import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../../spec/agent-endpoints.js';
 import { HEADERS } from '../../spec/headers.js';
 import { LIMITS } from '../../spec/limits.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
@@ -27,6 +31,7 @@ export const CLIENT_ROUTE_PATHS: Readonly<Record<ClientRoute, string>> = Object.
   priced: REFERENCE_PRICED_PATH,
   probe: CLIENT_PROBE_PATH,
   llm: PLATFORM_ROUTES.llmChatCompletions,
+  uamp: `${AGENT_MOUNT_PREFIX}client-mode${AGENT_TRANSPORT_ROUTES.uamp}`,
 });
 
 /** Retry-After on the double's answers that carry one: a second, so a case waits little (7.4 gives no value). */
@@ -54,6 +59,9 @@ export interface PlatformDoubleOptions {
   readonly allowInsecureAgentUrls?: boolean;
 }
 
+/** What the double decided about an upgrade: refused (the answer it wrote), or accepted (hand it the socket). */
+export type DoubleUpgrade = { readonly refused: ObservedResponse; readonly response: Response } | { readonly accept: (socket: WebSocket) => void };
+
 export interface PlatformDouble {
   readonly origin: string;
   /** The host signatures must be made for. */
@@ -62,8 +70,12 @@ export interface PlatformDouble {
   readonly requestUrl: string;
   /** Every request of the case and its answer, in the order received. */
   readonly exchanges: readonly ClientExchange[];
+  /** Every frame on the agent socket, either way, in order. */
+  readonly frames: readonly ClientFrame[];
   /** Answers one request: the reference platform's answer, or the case's script. Never rejects. */
   handle(request: ObservedRequest): Promise<ObservedResponse>;
+  /** Decides a WebSocket upgrade as the reference platform does (verified first), recorded as an exchange. */
+  upgrade(request: ObservedRequest): Promise<DoubleUpgrade>;
 }
 
 function carriesCredential(request: ObservedRequest): boolean {
@@ -185,11 +197,54 @@ export function createPlatformDouble(options: PlatformDoubleOptions): PlatformDo
     return withRetryAfter(response);
   }
 
+  const frames: ClientFrame[] = [];
+  const recordFrame = (from: ClientFrame['from'], text: string) => {
+    if (frames.length < MAX_EXCHANGES) frames.push({ from, text, atMs: options.clock.nowMs(), afterExchanges: exchanges.length });
+  };
+  /** The socket as the agent socket route uses it, every frame either way recorded. */
+  const tapped = (socket: WebSocket): WebSocket => {
+    const tap = {
+      get readyState() {
+        return socket.readyState;
+      },
+      OPEN: socket.OPEN,
+      send: (data: string) => {
+        recordFrame('platform', String(data));
+        socket.send(data);
+      },
+      on: (event: string, listener: (...args: unknown[]) => void) => {
+        if (event === 'message')
+          socket.on('message', (data: Buffer, isBinary: boolean) => {
+            recordFrame('client', isBinary ? '' : data.toString());
+            listener(data, isBinary);
+          });
+        else socket.on(event, listener);
+        return tap;
+      },
+    };
+    return tap as unknown as WebSocket;
+  };
+  const path = `${CLIENT_ROUTE_PATHS[asked.route]}${asked.query ? `?${asked.query}` : ''}`;
   return {
     origin,
     authority,
-    requestUrl: `${origin}${CLIENT_ROUTE_PATHS[asked.route]}${asked.query ? `?${asked.query}` : ''}`,
+    requestUrl: asked.route === 'uamp' ? `${origin.replace(/^http/, 'ws')}${path}` : `${origin}${path}`,
     exchanges,
+    frames,
+    async upgrade(request) {
+      const receivedAtMs = options.clock.nowMs();
+      const signer = await options.judge.judge(request, { nowS: Math.floor(receivedAtMs / 1000), authority });
+      const httpUrl = request.url.replace(/^ws/, 'http');
+      const decision = await platform.upgrade(new Request(httpUrl, { method: 'GET', headers: request.headers.map(([n, v]) => [n, v] as [string, string]) }), {
+        clientAddress: '127.0.0.1',
+      });
+      const response: ObservedResponse =
+        'refuse' in decision ? await observed(decision.refuse.clone()) : { status: 101, headers: { upgrade: 'websocket' }, body: new Uint8Array(0) };
+      if (exchanges.length < MAX_EXCHANGES)
+        exchanges.push({ request, receivedAtMs, response, answeredAtMs: options.clock.nowMs(), signer, answeredBy: 'platform (upgrade)' });
+      if ('refuse' in decision) return { refused: response, response: decision.refuse };
+      return { accept: (socket) => decision.accept(tapped(socket)) };
+    },
     async handle(request) {
       const receivedAtMs = options.clock.nowMs();
       const signer = await options.judge.judge(request, { nowS: Math.floor(receivedAtMs / 1000), authority });
@@ -262,6 +317,17 @@ export async function listenPlatformDouble(build: (origin: string) => PlatformDo
       }
     })();
   });
+  // Upgrades (the agent socket): decided by the double as the platform decides them; a refusal is written as plain HTTP.
+  const websockets = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (message: IncomingMessage, socket: Duplex, head: Buffer) => {
+    void (async () => {
+      const url = requestUrl(message, double!.authority);
+      if (url === undefined) return socket.destroy();
+      const decided = await double!.upgrade({ method: message.method ?? 'GET', url, headers: rawHeaders(message), body: new Uint8Array(0) });
+      if ('refused' in decided) return void (await writeRawAnswer(socket, decided.response));
+      websockets.handleUpgrade(message, socket, head, (ws) => decided.accept(ws));
+    })().catch(() => socket.destroy());
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, () => resolve());
@@ -272,6 +338,8 @@ export async function listenPlatformDouble(build: (origin: string) => PlatformDo
     double,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const ws of websockets.clients) ws.terminate();
+        websockets.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -2,7 +2,8 @@ import type { CaseDocuments } from '../../cases/types.js';
 import { SignerJudge } from '../../client-judge/signer.js';
 import { testToken } from '../../contract/test-tokens.js';
 import { createMemoryFetcher } from '../../fetch/memory-fetcher.js';
-import type { ClientClock, ClientEnvironment } from '../../reference/client/types.js';
+import type { WebSocket } from 'ws';
+import type { ClientClock, ClientEnvironment, ClientSocket, SocketConnect } from '../../reference/client/types.js';
 import { CASE_WALLET_KEY, DEFAULT_CASE_BUYER, ELSEWHERE_HOST, type ClientCase } from '../../scenarios/clients/cases.js';
 import { createPlatformDouble, type PlatformDouble } from './double.js';
 import type { ClientCaseRun } from './results.js';
@@ -40,8 +41,77 @@ export function fetchOf(double: PlatformDouble): DoubleFetch {
   };
 }
 
+/**
+ * A socket pair in memory: the platform's side is what the double's agent socket route takes (send, on('message'),
+ * readyState), the client's side what the reference client holds. Frames pass at once, in order.
+ */
+function socketPair(): { platform: WebSocket; client: ClientSocket } {
+  const toClient: string[] = [];
+  const waiting: Array<(text: string | null) => void> = [];
+  const listeners: Array<(data: Buffer, isBinary: boolean) => void> = [];
+  let open = true;
+  const deliver = (text: string | null) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(text);
+    else if (text !== null) toClient.push(text);
+  };
+  const platform = {
+    OPEN: 1,
+    get readyState() {
+      return open ? 1 : 3;
+    },
+    send: (data: string) => deliver(String(data)),
+    on: (event: string, listener: (data: Buffer, isBinary: boolean) => void) => {
+      if (event === 'message') listeners.push(listener);
+      return platform;
+    },
+  };
+  const client: ClientSocket = {
+    send: (text) => {
+      // The platform reads frames one after another; handing each over on its own turn keeps that order.
+      if (open) for (const listener of listeners) listener(Buffer.from(text), false);
+    },
+    next: (timeoutMs) => {
+      const queued = toClient.shift();
+      if (queued !== undefined) return Promise.resolve(queued);
+      if (!open) return Promise.resolve(null);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(null), timeoutMs);
+        waiting.push((text) => {
+          clearTimeout(timer);
+          resolve(text);
+        });
+      });
+    },
+    close: () => {
+      open = false;
+      while (waiting.length) waiting.shift()!(null);
+    },
+  };
+  return { platform: platform as unknown as WebSocket, client };
+}
+
+/** The agent socket of a client in this process: the double decides the upgrade; an accepted one gets a socket pair. */
+function connectOf(double: PlatformDouble): SocketConnect {
+  return async (url, headers) => {
+    const decided = await double.upgrade({
+      method: 'GET',
+      url: new URL(url).href,
+      headers: headers.map(([n, v]) => [n.toLowerCase(), v] as const),
+      body: new Uint8Array(0),
+    });
+    if ('refused' in decided) return { refused: decided.refused.status };
+    const { platform, client } = socketPair();
+    decided.accept(platform);
+    return client;
+  };
+}
+
 /** A client run in this process (the self-test's reference clients, tests' independent clients): the case's environment, a fetch, a clock. */
-export type InProcessClient = (env: ClientEnvironment, ports: { readonly fetch: DoubleFetch; readonly clock: ClientClock }) => Promise<unknown>;
+export type InProcessClient = (
+  env: ClientEnvironment,
+  ports: { readonly fetch: DoubleFetch; readonly clock: ClientClock; readonly connect: SocketConnect },
+) => Promise<unknown>;
 
 /** What a case tells its buyer (APC_ALLOWED_HOSTS, APC_DAILY_CAP), for a double at `origin`. */
 export function caseBuyer(clientCase: ClientCase, origin: string): { readonly allowedHosts: readonly string[]; readonly dailyCap: number | null } {
@@ -94,14 +164,21 @@ export async function runCasesInProcess(options: InProcessRunOptions): Promise<C
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('stopped at its time limit'), options.timeLimitMs ?? 10_000)));
     const ended = await Promise.race([
-      options.client(caseEnvironment(clientCase, double, cardToken), { fetch: fetchOf(double), clock }).then(
+      options.client(caseEnvironment(clientCase, double, cardToken), { fetch: fetchOf(double), clock, connect: connectOf(double) }).then(
         () => 'returned',
         (error: unknown) => `threw: ${error instanceof Error ? error.message : String(error)}`,
       ),
       limit,
     ]);
     clearTimeout(timer);
-    runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: Date.now() - started, buyer: caseBuyer(clientCase, double.origin) });
+    runs.push({
+      clientCase,
+      exchanges: [...double.exchanges],
+      frames: [...double.frames],
+      ended,
+      durationMs: Date.now() - started,
+      buyer: caseBuyer(clientCase, double.origin),
+    });
   }
   return runs;
 }

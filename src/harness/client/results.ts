@@ -1,6 +1,6 @@
 import { judgeCase, ruleVerdicts, type CaseMarks, type RuleVerdict } from '../../client-judge/judge.js';
 import { CLIENT_RULE_LIST, type ClientRule } from '../../client-judge/rules.js';
-import type { ClientExchange } from '../../client-judge/types.js';
+import type { ClientExchange, ClientFrame } from '../../client-judge/types.js';
 import type { ClientCase } from '../../scenarios/clients/cases.js';
 import { recordRequest, recordResponse, type Exchange } from '../exchange.js';
 import type { CheckResult } from '../results.js';
@@ -9,6 +9,8 @@ import type { CheckResult } from '../results.js';
 export interface ClientCaseRun {
   readonly clientCase: ClientCase;
   readonly exchanges: readonly ClientExchange[];
+  /** The agent socket's frames, either way (the socket cases). */
+  readonly frames: readonly ClientFrame[];
   /** How the client under test ended: exited (with its code), stopped at the time limit, or failed to start. */
   readonly ended: string;
   readonly durationMs: number;
@@ -29,7 +31,7 @@ const CLIENT_SUITES: Readonly<Record<ClientRule['area'], string>> = Object.freez
 function caseMarks(runs: readonly ClientCaseRun[]): CaseMarks[] {
   return runs.map((run) => ({
     caseId: run.clientCase.id,
-    marks: judgeCase(run.exchanges, { allowedHosts: run.buyer.allowedHosts, dailyCapCents: run.buyer.dailyCap }),
+    marks: judgeCase(run.exchanges, { allowedHosts: run.buyer.allowedHosts, dailyCapCents: run.buyer.dailyCap }, run.frames),
   }));
 }
 

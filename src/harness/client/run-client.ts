@@ -182,7 +182,14 @@ export async function runClientMode(input: ClientRunInput): Promise<ClientRunOut
         await listening.close();
       }
       const ended = outcomeWords(outcome, timeLimitMs);
-      runs.push({ clientCase, exchanges: [...double.exchanges], ended, durationMs: outcome.durationMs, buyer: caseBuyer(clientCase, double.origin) });
+      runs.push({
+        clientCase,
+        exchanges: [...double.exchanges],
+        frames: [...double.frames],
+        ended,
+        durationMs: outcome.durationMs,
+        buyer: caseBuyer(clientCase, double.origin),
+      });
       const said = outcome.exitCode !== 0 && outcome.stderr.trim() ? `; it said: ${outcome.stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
       input.progress?.notice?.(`case ${clientCase.id}: ${double.exchanges.length} request(s), the client ${ended}${said}`);
     }

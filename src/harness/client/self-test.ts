@@ -26,7 +26,14 @@ async function runReference(
     cases,
     documents: clientDocuments(o.identity, faults),
     client: (env, ports) =>
-      runReferenceClient(env, { identity: o.identity, fetch: ports.fetch, clock: ports.clock, faults, ...(o.choices ? { choices: o.choices } : {}) }),
+      runReferenceClient(env, {
+        identity: o.identity,
+        fetch: ports.fetch,
+        clock: ports.clock,
+        connect: ports.connect,
+        faults,
+        ...(o.choices ? { choices: o.choices } : {}),
+      }),
   });
   return { runs, results: clientCheckResults(runs, all) };
 }

@@ -18,6 +18,7 @@ import {
   STRIPE_PAYLOAD_MEMBERS,
   TEMPO_PAYLOAD_MEMBERS,
   TEMPO_PAYLOAD_TYPES,
+  TERMS_OBJECT_MEMBERS,
 } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { CARD_FIELDS, ED25519_JWK, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
@@ -31,9 +32,19 @@ import type {
   ClientFault,
   ClientIdentity,
   ClientTarget,
+  InbandSteps,
   NextStep,
   Payment,
+  SocketConnect,
 } from './types.js';
+import {
+  FRAME_MEMBERS,
+  INBAND_FRAME_TYPES,
+  INBAND_SCHEMES,
+  PAYMENT_REQUIREMENTS_MEMBERS,
+  PAYMENT_SUBMIT_MEMBERS,
+  SCHEME_ENTRY_MEMBERS,
+} from '../../spec/inband.js';
 
 /** The most requests the reference client sends in one case: enough for every case, and a bound on any fault. */
 const MAX_REQUESTS = 8;
@@ -44,6 +55,8 @@ const FALLBACK_WAIT_S = 1;
 
 export interface ReferenceClientOptions {
   readonly identity: ClientIdentity;
+  /** Opens the agent socket with a signed upgrade (a ws:// request URL); none: socket cases are not played. */
+  readonly connect?: SocketConnect;
   readonly fetch: (url: string, init: { method: string; headers: Array<[string, string]>; body?: Uint8Array }) => Promise<Response>;
   readonly clock: ClientClock;
   readonly choices?: ClientChoices;
@@ -162,32 +175,35 @@ async function decideNext(
   return { kind: 'stop', why: `${answer.status} ${answer.code ?? ''}: final`.trim() };
 }
 
-/**
- * The reference client of client mode: signs every request as 5.2 says (the platform SDK's form, with the choices a
- * variant makes) and buys as 7.4 says, until a final answer. Faults (src/mutants/client.ts) break one rule of it.
- */
-export async function runReferenceClient(env: ClientEnvironment, options: ReferenceClientOptions): Promise<ClientTrace> {
-  const choices = options.choices ?? {};
-  const faults = options.faults ?? [];
-  const random = options.random ?? ((n: number) => new Uint8Array(randomBytes(n)));
-  const nonceLength = choices.nonceLength ?? DEFAULT_NONCE_LENGTH;
-  const nonce = () => {
-    let text = '';
-    while (text.length < nonceLength) text += Buffer.from(random(48)).toString('base64url');
-    return text.slice(0, nonceLength);
-  };
-  const signatureAgent = signatureAgentOf(options.identity, choices);
-  const answers: { status: number; code: string | undefined }[] = [];
-  const paid = new Set<string>();
-  let payment: Payment | null = null;
-  let signed = true;
-  const original: ClientTarget = { url: env.requestUrl, method: env.requestMethod, body: env.requestBody, contentType: env.requestContentType };
-  let target = original;
-  for (let sent = 0; sent < MAX_REQUESTS; sent++) {
+/** Sends requests signed as 5.2 says (with the choices and faults of the run), a serial per request. */
+class SignedSender {
+  private serial = 0;
+  private readonly nonce: () => string;
+  private readonly signatureAgent: { url: string; type: string };
+
+  constructor(
+    private readonly env: ClientEnvironment,
+    private readonly options: ReferenceClientOptions,
+  ) {
+    const choices = options.choices ?? {};
+    const random = options.random ?? ((n: number) => new Uint8Array(randomBytes(n)));
+    const nonceLength = choices.nonceLength ?? DEFAULT_NONCE_LENGTH;
+    this.nonce = () => {
+      let text = '';
+      while (text.length < nonceLength) text += Buffer.from(random(48)).toString('base64url');
+      return text.slice(0, nonceLength);
+    };
+    this.signatureAgent = signatureAgentOf(options.identity, choices);
+  }
+
+  /** The request to `target` as it goes out: its header fields, the credential and terms when paying, signed unless told not to. */
+  prepare(target: ClientTarget, payment: Payment | null, signed: boolean): OutgoingRequest {
+    const choices = this.options.choices ?? {};
+    const faults = this.options.faults ?? [];
     const headers: Array<[string, string]> = [];
     if (target.body.length > 0) headers.push([HEADERS.contentType, target.contentType ?? MEDIA_TYPES.json]);
     // A buyer with a wallet prefers the stablecoin (7.4: Service-Payment-Methods, covered when signed).
-    if (env.walletKey !== undefined) headers.push([HEADERS.paymentMethods, `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}`]);
+    if (this.env.walletKey !== undefined) headers.push([HEADERS.paymentMethods, `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}`]);
     if (payment) {
       headers.push([payment.header, payment.value]);
       if (payment.termsVersion !== null) headers.push([HEADERS.termsAccepted, payment.termsVersion]);
@@ -199,24 +215,51 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
         url: target.url,
         headers,
         body: target.body,
-        keys: options.identity.keys,
-        signatureAgent,
-        nowS: Math.floor(options.clock.nowMs() / 1000),
+        keys: this.options.identity.keys,
+        signatureAgent: this.signatureAgent,
+        nowS: Math.floor(this.options.clock.nowMs() / 1000),
         windowS: choices.windowS ?? DEFAULT_WINDOW_S,
-        nonce,
+        nonce: this.nonce,
         digest: choices.digest ?? 'sha-256',
         alg: choices.alg ?? true,
         coverHeaders: choices.coverHeaders ?? [],
       });
-      for (const f of faults) if (f.plan) plan = f.plan(plan, { serial: sent });
+      for (const f of faults) if (f.plan) plan = f.plan(plan, { serial: this.serial });
       outgoing = signPlan(plan);
     } else outgoing = { method: target.method, url: target.url, headers, body: target.body };
+    this.serial++;
     for (const f of faults) if (f.sent) outgoing = f.sent(outgoing);
-    const response = await options.fetch(outgoing.url, {
+    return outgoing;
+  }
+
+  async send(target: ClientTarget, payment: Payment | null, signed: boolean): Promise<Response> {
+    const outgoing = this.prepare(target, payment, signed);
+    return this.options.fetch(outgoing.url, {
       method: outgoing.method,
       headers: outgoing.headers.map(([n, v]) => [n, v]),
       ...(outgoing.method === 'GET' || outgoing.method === 'HEAD' ? {} : { body: outgoing.body }),
     });
+  }
+}
+
+/**
+ * The reference client of client mode: signs every request as 5.2 says (the platform SDK's form, with the choices a
+ * variant makes) and buys as 7.4 and section 6 say, until a final answer. A ws:// or wss:// request URL is the agent
+ * socket: a signed upgrade, then the in-band purchase. Faults (src/mutants/client.ts) break one rule of it.
+ */
+export async function runReferenceClient(env: ClientEnvironment, options: ReferenceClientOptions): Promise<ClientTrace> {
+  const sender = new SignedSender(env, options);
+  if (/^wss?:/i.test(env.requestUrl)) return runSocketCase(env, options, sender);
+  const choices = options.choices ?? {};
+  const faults = options.faults ?? [];
+  const answers: { status: number; code: string | undefined }[] = [];
+  const paid = new Set<string>();
+  let payment: Payment | null = null;
+  let signed = true;
+  const original: ClientTarget = { url: env.requestUrl, method: env.requestMethod, body: env.requestBody, contentType: env.requestContentType };
+  let target = original;
+  for (let sent = 0; sent < MAX_REQUESTS; sent++) {
+    const response = await sender.send(target, payment, signed);
     const answer = await readAnswer(response);
     answers.push({ status: answer.status, code: answer.code ?? answer.challenge?.challenge.method });
     const state: BuyerState = { payment, cardToken: env.cardToken, sent: sent + 1, target, original };
@@ -235,6 +278,76 @@ export async function runReferenceClient(env: ClientEnvironment, options: Refere
     target = next.target ?? target;
   }
   return { answers, stopped: `${MAX_REQUESTS} requests sent` };
+}
+
+/** The mpp entry of payment.required that carries a challenge: the challenge value, where to pay, and the terms version. */
+function challengeEntryOf(frame: Record<string, unknown>): { challenge: string; purchaseUrl: string; version: string | null; amount: string } | undefined {
+  const requirements = frame[FRAME_MEMBERS.requirements] as Record<string, unknown> | undefined;
+  const schemes = requirements?.[PAYMENT_REQUIREMENTS_MEMBERS.schemes];
+  if (!Array.isArray(schemes)) return undefined;
+  for (const entry of schemes as Array<Record<string, unknown>>) {
+    const challenge = entry?.[SCHEME_ENTRY_MEMBERS.challenge];
+    const purchaseUrl = entry?.[SCHEME_ENTRY_MEMBERS.purchaseUrl];
+    if (entry?.[SCHEME_ENTRY_MEMBERS.scheme] !== INBAND_SCHEMES.mpp || typeof challenge !== 'string' || typeof purchaseUrl !== 'string') continue;
+    const terms = entry[SCHEME_ENTRY_MEMBERS.terms] as Record<string, unknown> | undefined;
+    const version = typeof terms?.[TERMS_OBJECT_MEMBERS.version] === 'string' ? (terms[TERMS_OBJECT_MEMBERS.version] as string) : null;
+    return { challenge, purchaseUrl, version, amount: String(requirements?.[PAYMENT_REQUIREMENTS_MEMBERS.amount] ?? '0') };
+  }
+  return undefined;
+}
+
+/**
+ * The agent socket (4.2, 6): a signed upgrade, a turn asked for; payment.required is paid at its purchase_url with
+ * the card token (a signed POST echoing the frame's challenge and accepting its terms), and only then payment.submit
+ * with scheme balance; the turn's response.done ends the case.
+ */
+async function runSocketCase(env: ClientEnvironment, options: ReferenceClientOptions, sender: SignedSender): Promise<ClientTrace> {
+  const answers: { status: number; code: string | undefined }[] = [];
+  if (!options.connect) return { answers, stopped: 'no socket connector' };
+  let steps: InbandSteps = { submitBeforePaying: false, scheme: INBAND_SCHEMES.balance };
+  for (const f of options.faults ?? []) if (f.inband) steps = f.inband(steps);
+  const upgrade = sender.prepare({ url: env.requestUrl, method: 'GET', body: new Uint8Array(0), contentType: undefined }, null, true);
+  const socket = await options.connect(upgrade.url, upgrade.headers);
+  if ('refused' in socket) return { answers: [{ status: socket.refused, code: undefined }], stopped: `upgrade refused ${socket.refused}` };
+  answers.push({ status: 101, code: undefined });
+  let events = 0;
+  const frame = (value: Record<string, unknown>) => socket.send(JSON.stringify({ ...value, [FRAME_MEMBERS.eventId]: `evt_client_${++events}` }));
+  try {
+    frame({ [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseCreate, [FRAME_MEMBERS.input]: 'hello' });
+    for (let n = 0; n < MAX_REQUESTS; n++) {
+      const text = await socket.next(10_000);
+      if (text === null) return { answers, stopped: 'the socket said nothing more' };
+      const received = JSON.parse(text) as Record<string, unknown>;
+      const type = received[FRAME_MEMBERS.type];
+      answers.push({ status: 0, code: String(type) });
+      if (type === INBAND_FRAME_TYPES.responseDone) return { answers, stopped: 'response.done: done' };
+      if (type === INBAND_FRAME_TYPES.responseError) return { answers, stopped: 'response.error: final' };
+      if (type !== INBAND_FRAME_TYPES.paymentRequired) continue;
+      const entry = challengeEntryOf(received);
+      const parsed = entry === undefined ? undefined : singlePaymentChallenge(entry.challenge);
+      if (!entry || !parsed?.ok || parsed.challenge.method !== PAYMENT_METHODS.stripe)
+        return { answers, stopped: 'payment.required without a card challenge this client pays' };
+      const submit = () =>
+        frame({
+          [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentSubmit,
+          [FRAME_MEMBERS.payment]: { [PAYMENT_SUBMIT_MEMBERS.scheme]: steps.scheme, [PAYMENT_SUBMIT_MEMBERS.amount]: entry.amount },
+        });
+      if (steps.submitBeforePaying) submit();
+      const value = serializeCredential({ challenge: parsed.echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: env.cardToken } });
+      const response = await sender.send(
+        { url: entry.purchaseUrl, method: 'POST', body: new Uint8Array(0), contentType: undefined },
+        { header: HEADERS.paymentAuthorization, value, termsVersion: entry.version },
+        true,
+      );
+      await response.arrayBuffer();
+      answers.push({ status: response.status, code: undefined });
+      if (response.status < 200 || response.status >= 300) return { answers, stopped: `the purchase at ${entry.purchaseUrl} answered ${response.status}` };
+      if (!steps.submitBeforePaying) submit();
+    }
+    return { answers, stopped: `${MAX_REQUESTS} frames read` };
+  } finally {
+    socket.close();
+  }
 }
 
 /** What Signature-Agent names: the key set (type=jwks_uri) or the card (type=cimd). */

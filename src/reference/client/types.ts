@@ -125,4 +125,22 @@ export interface ClientFault {
   readonly documents?: (documents: CaseDocuments, identity: ClientIdentity) => CaseDocuments;
   /** Changes the transfer a stablecoin buyer signs (its amount, recipient, memo, validity). */
   readonly transfer?: (shape: TransferShape) => TransferShape;
+  /** Changes the in-band steps on the agent socket (when payment.submit goes, with which scheme). */
+  readonly inband?: (steps: InbandSteps) => InbandSteps;
 }
+
+/** How the buyer answers payment.required on the agent socket: payment.submit after paying (or, a fault, before), with its scheme. */
+export interface InbandSteps {
+  readonly submitBeforePaying: boolean;
+  readonly scheme: string;
+}
+
+/** The agent socket as the client holds it: send a text frame, wait for the next one (null: none came in time), close. */
+export interface ClientSocket {
+  send(text: string): void;
+  next(timeoutMs: number): Promise<string | null>;
+  close(): void;
+}
+
+/** Opens the agent socket with these header fields (the signed upgrade); the status of a refusal otherwise. */
+export type SocketConnect = (url: string, headers: ReadonlyArray<readonly [string, string]>) => Promise<ClientSocket | { readonly refused: number }>;

@@ -6,9 +6,10 @@ import type { PurchaseErrorCode } from '../../spec/purchase-errors.js';
 /**
  * Where a case's request goes on the platform double: the CLI token route (4.7, a signed POST answered with a platform
  * token), the pack at /api/mpp/credits (4.7), the reference's priced single-call resource (7.4), the LLM rail (4.2, 6:
- * a purchase pointer when the balance runs out), or the double's own probe (a signed GET answered 200 once it verifies).
+ * a purchase pointer when the balance runs out), the agent socket (4.2: a signed upgrade at /agents/<name>/uamp, its
+ * URL ws://), or the double's own probe (a signed GET answered 200 once it verifies).
  */
-export type ClientRoute = 'cli-token' | 'mpp-credits' | 'priced' | 'probe' | 'llm';
+export type ClientRoute = 'cli-token' | 'mpp-credits' | 'priced' | 'probe' | 'llm' | 'uamp';
 
 /** The request a case asks the client to send, as the agent sends toward the platform (APC_REQUEST_*). */
 export interface ClientCaseRequest {
@@ -242,5 +243,14 @@ export const CLIENT_CASES: readonly ClientCase[] = Object.freeze([
     token: 'settled',
     script: {},
     rules: [...BUYS, 'contentDigest', 'pointer'],
+  },
+  {
+    id: 'signed-upgrade',
+    title: 'The agent socket: a signed upgrade, then the in-band purchase',
+    asks: "Open the agent socket at APC_REQUEST_URL (ws://.../agents/client-mode/uamp) with a signed upgrade and ask for a turn (response.create); pay the payment.required frame's challenge at its purchase_url (a signed POST with APC_CARD_TOKEN, accepting its terms), and only then send payment.submit with payment.scheme balance; the turn runs (payment.accepted, response.done).",
+    request: { method: 'GET', route: 'uamp' },
+    token: 'settled',
+    script: {},
+    rules: [...BUYS, 'submit'],
   },
 ]);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { CLIENT_MUTANTS } from '../../../src/mutants/client.js';
 import { runReferenceClient } from '../../../src/reference/client/client.js';
 import { readClientEnvironment, SYSTEM_CLIENT_CLOCK } from '../../../src/reference/client/environment.js';
+import { wsConnect } from '../../../src/reference/client/socket.js';
 import type { ClientFault } from '../../../src/reference/client/types.js';
 import { CLIENT_VARIANTS } from '../../../src/variants/client.js';
 
@@ -32,6 +33,7 @@ const faults: ClientFault[] = mutant ? [mutant.fault()] : [];
 const trace = await runReferenceClient(env, {
   identity: { agentUrl, keys },
   fetch: (url, init) => fetch(url, init),
+  connect: wsConnect,
   clock: SYSTEM_CLIENT_CLOCK,
   faults,
   ...(variant ? { choices: variant.choices } : {}),

@@ -29,6 +29,7 @@ const ANSWERS: Readonly<Record<string, readonly string[]>> = {
   'pointer-no-cap': ['402'],
   'pointer-host-not-allowed': ['402'],
   'pointer-followed': ['402', '402', '200', '200'],
+  'signed-upgrade': ['101', '200'],
 };
 
 describe('the platform double of client mode', () => {
@@ -36,7 +37,7 @@ describe('the platform double of client mode', () => {
     const runs = await runCasesInProcess({
       cases: CLIENT_CASES,
       documents,
-      client: (env, p) => runReferenceClient(env, { identity, fetch: p.fetch, clock: p.clock }),
+      client: (env, p) => runReferenceClient(env, { identity, fetch: p.fetch, clock: p.clock, connect: p.connect }),
     });
     expect(Object.keys(ANSWERS)).toEqual(CLIENT_CASES.map((c) => c.id));
     for (const run of runs) {
@@ -54,7 +55,7 @@ describe('the platform double of client mode', () => {
     const runs = await runCasesInProcess({
       cases: [caseOf('pack-charge-processing'), caseOf('sale-funding-failed')],
       documents,
-      client: (env, p) => runReferenceClient(env, { identity, fetch: p.fetch, clock: p.clock }),
+      client: (env, p) => runReferenceClient(env, { identity, fetch: p.fetch, clock: p.clock, connect: p.connect }),
     });
     for (const run of runs) {
       const unavailable = run.exchanges.find((e) => e.response?.status === 503)!;
