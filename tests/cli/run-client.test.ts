@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE, tempDir } from './run-cli.js';
@@ -34,6 +34,21 @@ describe('run --client-command: options', () => {
     const report = JSON.parse(readFileSync(join(out, runDir!, 'report.json'), 'utf8')) as { target: { kind: string; clientCommand: string }; rerun: string[] };
     expect(report.target).toMatchObject({ kind: 'client', clientCommand: 'exit 0' });
     expect(report.rerun).toEqual(['--client-command', "'exit 0'"]);
+  });
+
+  it('judges an unsigned client as a process: the signed rule fails, and an expected-failures entry can list it', async () => {
+    const out = await tempDir();
+    // A client that sends the case's request with no signature at all (node's fetch, no SDK).
+    const command = `"${process.execPath}" -e 'fetch(process.env.APC_REQUEST_URL).then((r) => r.text())'`;
+    const failing = await runCli(['run', '--client-command', command, '--only', 'signed-get', '--out', out]);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/^ {2}FAIL MUST CLIENT-SIGNER-SIGNED: /m);
+    expect(failing.stdout).toContain('request 1 (GET /api/client-probe) carries no Signature-Agent, Signature-Input and Signature');
+    const listed = join(out, 'expected.yaml');
+    writeFileSync(listed, 'expected_failures:\n  - id: client.signer-signed\n    reason: "this client signs nothing yet"\n');
+    const expected = await runCli(['run', '--client-command', command, '--only', 'signed-get', '--out', out, '--expected-failures', listed]);
+    expect(expected.stdout).toMatch(/^NOT CONFORMANT, AS EXPECTED: /m);
+    expect(expected.code).toBe(0);
   });
 
   it('--client-self-test runs the reference client and its faults in process: exit 0, the self-test in the report', async () => {
