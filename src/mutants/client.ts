@@ -218,6 +218,18 @@ export const CLIENT_MUTANTS: readonly ClientMutant[] = Object.freeze<ClientMutan
     }),
   },
   {
+    id: 'client-signature-encoded-short',
+    description: 'the signer writes only 63 bytes of each signature',
+    requirements: [C.signatureSize.id],
+    fault: () => ({ plan: eachLabel(() => ({ signatureBytes: 63 })) }),
+  },
+  {
+    id: 'client-retries-unsigned',
+    description: 'the client signs its first request only: every later one goes unsigned',
+    requirements: [C.signed.id],
+    fault: () => ({ next: (decided) => (decided.kind === 'send' ? { ...decided, signed: false } : decided) }),
+  },
+  {
     id: 'client-signature-agent-dropped',
     description: 'the client sends Signature-Input and Signature without Signature-Agent',
     requirements: [C.signed.id],
@@ -225,9 +237,9 @@ export const CLIENT_MUTANTS: readonly ClientMutant[] = Object.freeze<ClientMutan
   },
   {
     id: 'client-body-over-4mib',
-    description: 'the client sends a body of 4 MiB and a byte',
+    description: 'the client signs and sends a body of 4 MiB and a byte',
     requirements: [C.bodySize.id],
-    fault: () => ({ sent: (request) => (request.body.length ? { ...request, body: new Uint8Array(4 * 1024 * 1024 + 1).fill(32) } : request) }),
+    fault: () => ({ plan: (plan) => (plan.body.length ? { ...plan, body: new Uint8Array(4 * 1024 * 1024 + 1).fill(32) } : plan) }),
   },
   {
     id: 'client-key-set-test-key',
