@@ -94,6 +94,27 @@ export const CLIENT_VARIANTS: readonly ClientVariant[] = Object.freeze<ClientVar
     choices: { transferMarginS: 60 },
   },
   {
+    id: 'client-re-encodes-credential',
+    description: 'the buyer re-presents the same credential in another encoding (its members in reverse order)',
+    readings: ['clientSameCredential'],
+    requirements: [C.sameCredential.id, C.oneCredential.id, C.echo.id],
+    choices: { reencodeOnRetry: true },
+  },
+  {
+    id: 'client-echo-reordered',
+    description: "the buyer echoes the challenge's members in reverse order, not as they arrived",
+    readings: ['clientEcho'],
+    requirements: [C.echo.id, C.termsAccepted.id],
+    choices: { echoReversed: true },
+  },
+  {
+    id: 'client-gives-up-when-asked-to-wait',
+    description: 'asked to re-present the same credential after Retry-After, the buyer stops instead',
+    readings: ['clientStops'],
+    requirements: [C.sameCredential.id, C.retryAfter.id, C.echo.id],
+    choices: { stopWhenAskedToWait: true },
+  },
+  {
     id: 'client-waits-longer',
     description: 'the buyer waits a second and a half beyond Retry-After',
     readings: ['clientRetryAfter'],

@@ -5,6 +5,7 @@ import { pointerUrlOf } from '../../client-judge/pointer.js';
 import { decidePointer } from '../../purchase/buyer/pointer-rule.js';
 import { singlePaymentChallenge } from '../../purchase/challenge-parse.js';
 import { expiresAtSeconds } from '../../purchase/challenge.js';
+import { parseCredential } from '../../purchase/credential.js';
 import { serializeCredential } from '../../purchase/credential-write.js';
 import { tempoQuoteOf } from '../../purchase/tempo/quote.js';
 import { quotedTransfer, signTransfer } from './transfer.js';
@@ -21,7 +22,7 @@ import {
   TERMS_OBJECT_MEMBERS,
 } from '../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
-import { CARD_FIELDS, ED25519_JWK, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
+import { AUTH_SCHEMES, CARD_FIELDS, ED25519_JWK, SIGNATURE_AGENT_TYPES, WELL_KNOWN } from '../../spec/wire.js';
 import { planSignature, signPlan, type OutgoingRequest } from './sign.js';
 import type {
   BuyerAnswer,
@@ -159,16 +160,22 @@ async function decideNext(
     }
     if (offer.challenge.method !== PAYMENT_METHODS.stripe)
       return { kind: 'stop', why: `402 for method ${offer.challenge.method}: this client pays by card or stablecoin` };
-    const value = serializeCredential({ challenge: offer.echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: state.cardToken } });
+    const echo = choices.echoReversed ? (Object.fromEntries(Object.entries(offer.echo).reverse()) as typeof offer.echo) : offer.echo;
+    const value = choices.echoReversed
+      ? `${AUTH_SCHEMES.payment} ${Buffer.from(JSON.stringify({ challenge: echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: state.cardToken } })).toString('base64url')}`
+      : serializeCredential({ challenge: echo, payload: { [STRIPE_PAYLOAD_MEMBERS.spt]: state.cardToken } });
     return { kind: 'send', waitMs: 0, payment: { header: HEADERS.paymentAuthorization, value, termsVersion: answer.termsVersion ?? null }, signed: true };
   }
-  if (answer.retry?.sameCredential && state.payment)
+  if (answer.retry?.sameCredential && state.payment) {
+    if (choices.stopWhenAskedToWait) return { kind: 'stop', why: `${answer.status} ${answer.code}: this client gives up rather than wait` };
+    const value = choices.reencodeOnRetry ? reencoded(state.payment.value) : state.payment.value;
     return {
       kind: 'send',
       waitMs: wait(answer.retryAfterS),
-      payment: { ...state.payment, header: (answer.retry.credentialHeader ?? PAYMENT_CREDENTIAL_HEADER).toLowerCase() },
+      payment: { ...state.payment, value, header: (answer.retry.credentialHeader ?? PAYMENT_CREDENTIAL_HEADER).toLowerCase() },
       signed: true,
     };
+  }
   if (isCode(answer, 'purchase_already_granted') || isCode(answer, 'funding_failed'))
     return { kind: 'send', waitMs: answer.retryAfterS === undefined ? 0 : wait(answer.retryAfterS), payment: null, signed: true };
   if (isCode(answer, 'terms_acceptance_unauthenticated') && state.payment) return { kind: 'send', waitMs: 0, payment: state.payment, signed: true };
@@ -348,6 +355,19 @@ async function runSocketCase(env: ClientEnvironment, options: ReferenceClientOpt
   } finally {
     socket.close();
   }
+}
+
+/**
+ * The same credential in another encoding: its members in reverse order, not the canonical JSON
+ * (READING-CLIENT-SAME-CREDENTIAL: the same challenge, payload and source is the same credential).
+ */
+function reencoded(value: string): string {
+  const parsed = parseCredential(value);
+  if (!parsed.ok) return value;
+  const { challenge, payload, source } = parsed.credential;
+  const reversed = Object.fromEntries(Object.entries(challenge).reverse());
+  const body = source === undefined ? { payload, challenge: reversed } : { source, payload, challenge: reversed };
+  return `${AUTH_SCHEMES.payment} ${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
 }
 
 /** What Signature-Agent names: the key set (type=jwks_uri) or the card (type=cimd). */

@@ -61,6 +61,12 @@ export interface ClientChoices {
   readonly extraWaitMs?: number;
   /** Seconds before the challenge expiry the stablecoin transfer stops being valid; 0 (valid until the expiry) by default. */
   readonly transferMarginS?: number;
+  /** The credential re-presented after a 503 in another encoding of the same members (READING-CLIENT-SAME-CREDENTIAL). */
+  readonly reencodeOnRetry?: boolean;
+  /** The challenge echoed with its members in reverse order, as mppx writes its own order (READING-CLIENT-ECHO). */
+  readonly echoReversed?: boolean;
+  /** Asked to wait and re-present, the buyer gives up instead (READING-CLIENT-STOPS). */
+  readonly stopWhenAskedToWait?: boolean;
 }
 
 /** The credential a paid request carries: in which header, its value, and the terms version it accepts (null: none sent). */
