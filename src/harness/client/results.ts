@@ -64,7 +64,7 @@ function exchangesOf(verdict: RuleVerdict, runs: readonly ClientCaseRun[]): Exch
  */
 export function clientCheckResults(runs: readonly ClientCaseRun[], all: readonly ClientCase[], rules: readonly ClientRule[] = CLIENT_RULE_LIST): CheckResult[] {
   const verdicts = ruleVerdicts(caseMarks(runs), (rule) => notRunReason(rule, runs, all), rules);
-  const durationMs = runs.reduce((t, r) => t + r.durationMs, 0);
+  const durationOf = (rule: ClientRule) => runs.filter((r) => r.clientCase.rules.includes(rule.key)).reduce((t, r) => t + r.durationMs, 0);
   return verdicts.map((v) => ({
     id: v.rule.id,
     name: v.rule.title,
@@ -72,7 +72,7 @@ export function clientCheckResults(runs: readonly ClientCaseRun[], all: readonly
     requirements: [v.rule.requirement.id],
     level: v.rule.requirement.level,
     verdict: v.verdict,
-    durationMs: v.verdict === 'not-run' ? 0 : durationMs,
+    durationMs: v.verdict === 'not-run' ? 0 : durationOf(v.rule),
     message: v.message,
     ...(v.verdict === 'fail' ? { exchanges: exchangesOf(v, runs) } : {}),
   }));

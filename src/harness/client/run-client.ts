@@ -151,6 +151,10 @@ export async function runClientMode(input: ClientRunInput): Promise<ClientRunOut
   const judge = new SignerJudge({ fetcher, allowInsecureAgentUrls: input.client.allowInsecureFixtures });
   const folder = mkdtempSync(join(tmpdir(), 'apc-client-'));
   input.progress?.notice?.(`client mode: ${planned.cases.length} case(s), each against a platform double on loopback, running: ${input.client.command}`);
+  if (input.client.allowInsecureFixtures)
+    input.progress?.notice?.(
+      'warning: --allow-insecure-fixtures is on: the double reads plain-http key sets and cards on loopback, which a platform never does',
+    );
   try {
     for (const [n, clientCase] of planned.cases.entries()) {
       if (interrupted) break;
