@@ -6,6 +6,7 @@ import { writeCheckIndex, CHECK_INDEX_FILE } from '../src/harness/check-index.js
 import { collectChecks } from '../src/harness/collect-checks.js';
 import { FIGURE_DOCUMENTS, withFigures } from './figures.js';
 import { readingsMarkdown } from './readings-doc.js';
+import { clientCasesMarkdown } from './client-cases-doc.js';
 import { accessVectors } from '../src/scenarios/agents/access-vectors.js';
 import { sdkTokenVectors } from '../src/scenarios/agents/sdk-token-vectors.js';
 import { purchaseVectors } from '../src/scenarios/purchases/vectors.js';
@@ -47,6 +48,8 @@ writeCheckIndex(root, checks);
 console.log(`${CHECK_INDEX_FILE}: ${checks.length} checks in ${new Set(checks.map((c) => c.file)).size} suite files`);
 writeFileSync(fileURLToPath(new URL('../docs/readings.md', import.meta.url)), readingsMarkdown());
 console.log('docs/readings.md: the readings of src/spec/readings/');
+writeFileSync(fileURLToPath(new URL('../docs/client-cases.md', import.meta.url)), clientCasesMarkdown());
+console.log('docs/client-cases.md: the cases and checks of client mode');
 for (const document of FIGURE_DOCUMENTS) {
   const path = fileURLToPath(new URL(`../${document}`, import.meta.url));
   writeFileSync(path, withFigures(readFileSync(path, 'utf8')));

@@ -10,6 +10,7 @@ import { REQUIREMENT_VERDICTS } from '../harness/self-test.js';
 import type { ProgressSink } from '../harness/reporter.js';
 import type { DeploymentNames } from '../contract/run-context.js';
 import { WIDGET_HOST_POST_ID } from '../contract/widget-host.js';
+import type { ClientModeOptions } from '../harness/client/run-client.js';
 
 const NAME = 'run';
 
@@ -174,6 +175,45 @@ function progressLines(out: CliIo['stdout'], inPlace: boolean): ProgressSink {
   };
 }
 
+/**
+ * Client mode (docs/client-mode.md): `--client-command CMD` judges the agent's own client against a platform double per
+ * case, `--client-self-test` judges client mode itself. Neither takes a server target or a server self-test.
+ */
+function clientMode(
+  args: CommandArgs,
+  given: { baseUrl?: string; agentUrl?: string; selfTest: boolean; deployment?: DeploymentNames; chromiumPath?: string; maxBodyBytes?: number },
+): ClientModeOptions | undefined {
+  const command = stringOption(args, 'client-command');
+  const clientSelfTest = flag(args, 'client-self-test');
+  const insecure = flag(args, 'allow-insecure-fixtures');
+  if (command === undefined && !clientSelfTest) {
+    if (insecure)
+      throw new UsageError('--allow-insecure-fixtures goes with --client-command: it lets the platform double read plain-http documents on loopback', NAME);
+    return undefined;
+  }
+  if (command !== undefined && clientSelfTest) throw new UsageError('--client-self-test runs the reference client itself; it takes no --client-command', NAME);
+  if (command !== undefined && command.trim() === '')
+    throw new UsageError('--client-command needs a command line, e.g. --client-command "node my-wrapper.mjs"', NAME);
+  const server = [
+    ['--base-url', given.baseUrl],
+    ['--agent-url', given.agentUrl],
+    ['--self-test', given.selfTest || undefined],
+    ['--service-name, --problems-url, --payment-problems-url and --terms-url', given.deployment],
+    ['--chromium', given.chromiumPath],
+    ['--max-body', given.maxBodyBytes],
+  ].find(([, value]) => value !== undefined);
+  if (server)
+    throw new UsageError(
+      `${server[0]} checks a server; client mode (${command === undefined ? '--client-self-test' : '--client-command'}) checks a client against platform doubles`,
+      NAME,
+    );
+  if (clientSelfTest && insecure)
+    throw new UsageError('--allow-insecure-fixtures goes with --client-command; the client self-test reads nothing over the network', NAME);
+  return command === undefined
+    ? { command: 'reference client (self-test)', allowInsecureFixtures: false, selfTest: true }
+    : { command, allowInsecureFixtures: insecure };
+}
+
 /** A terminal a person watches, as opposed to CI logs and pipes. */
 function isInteractive(io: CliIo): boolean {
   return (io.stdout as { isTTY?: boolean }).isTTY === true && !process.env.CI;
@@ -250,6 +290,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   const deployment = deploymentNames(args, baseUrl !== undefined);
   if (selfTest && deployment)
     throw new UsageError("--self-test judges the mutants of the reference under the spec's own names; it does not take --service-name", NAME);
+  const client = clientMode(args, { baseUrl, agentUrl, selfTest, deployment, chromiumPath, maxBodyBytes });
   // vitest is loaded only when a run starts, so every other command starts fast.
   const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
@@ -265,6 +306,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     ...(chromiumPath === undefined ? {} : { chromiumPath }),
     ...(selfTest ? { selfTest: {} } : {}),
     ...(deployment ? { deployment } : {}),
+    ...(client ? { client, cwd: io.cwd } : {}),
     ...(baseUrl === undefined
       ? {}
       : {
@@ -294,7 +336,7 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--chromium PATH] [--json]',
+    '[--client-command CMD [--allow-insecure-fixtures] | --client-self-test] [--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--chromium PATH] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
@@ -338,6 +380,14 @@ export const runCommand: Command = {
     'A live run ends by its deadline: 60 s + (selected checks) x (--timeout, else 30 s); --deadline SECONDS sets',
     'another (for any run). A run past its deadline, or stopped by SIGINT or SIGTERM, writes its report marked',
     'incomplete and exits 3.',
+    "Client mode: --client-command CMD judges an agent's own client instead of a server. For each client case (--only",
+    'takes case ids, client check ids, CLIENT-* requirement ids or sections) a platform double starts on loopback and',
+    'CMD runs through the shell with APC_PLATFORM_URL, APC_CASE, APC_REQUEST_URL, APC_REQUEST_METHOD, APC_REQUEST_BODY',
+    '(a file), APC_REQUEST_CONTENT_TYPE, APC_CARD_TOKEN, APC_ALLOWED_HOSTS, APC_DAILY_CAP and APC_WALLET_KEY; the client sends that',
+    'request signed and buys as 7.4 and section 6 say.',
+    "Every request is judged (5.2, 2.4, 7.4, section 3); --timeout is each case's time limit (default 30 s), past which",
+    "the client's process group is stopped. --allow-insecure-fixtures lets the double read key sets and cards at",
+    'plain-http loopback addresses. --client-self-test checks client mode itself (docs/client-mode.md).',
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
@@ -406,6 +456,19 @@ export const runCommand: Command = {
       value: 'URL',
       help: 'a live agent for the agent suites (4.1-4.3, 7.2); it declares the conformance probes (default: the embedded reference agent)',
     },
+    'client-command': {
+      type: 'string',
+      value: 'CMD',
+      help: "client mode: judge the agent's own signer and buyer; CMD runs it for each case against a platform double (docs/client-mode.md)",
+    },
+    'allow-insecure-fixtures': {
+      type: 'boolean',
+      help: "client mode: the platform double reads the client's key set and card at plain-http loopback addresses (local testing only)",
+    },
+    'client-self-test': {
+      type: 'boolean',
+      help: "client mode's own self-test: the reference client must pass every case, each of its faults must be caught",
+    },
   },
   positionals: { names: [], min: 0, max: 0 },
   examples: [
@@ -416,6 +479,7 @@ export const runCommand: Command = {
     'agent-platform-conformance run --base-url http://127.0.0.1:8787 --allow-spend --spend-cap 1500',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787 --also-base-url http://127.0.0.1:8788 --only 5.2',
     'agent-platform-conformance run --base-url https://platform.example --service-name Acme --terms-url https://platform.example/terms',
+    "agent-platform-conformance run --client-command 'node my-client-wrapper.mjs' --allow-insecure-fixtures",
   ],
   available: true,
   run: runRun,

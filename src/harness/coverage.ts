@@ -4,6 +4,7 @@ import { ENDPOINT_ERROR_LIST } from '../spec/endpoint-errors.js';
 import { LIMIT_LIST } from '../spec/limits.js';
 import { PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
 import { REQUIREMENT_LIST } from '../spec/requirements.js';
+import { CLIENT_REQUIREMENT_LIST } from '../spec/client-requirements.js';
 import { WIDGET_PROBLEM_LIST } from '../spec/widgets.js';
 import type { Level, RequirementRecord } from '../spec/types.js';
 import type { CheckResult, Verdict } from './results.js';
@@ -27,6 +28,14 @@ export const CATALOGUE: readonly RequirementRecord[] = Object.freeze([
   ...PURCHASE_ERROR_LIST,
   ...LIMIT_LIST,
 ]);
+
+/** The agent's own rules (src/spec/client-requirements.ts): what a client run judges (`run --client-command`); server runs never name them. */
+const CLIENT_CATALOGUE: readonly RequirementRecord[] = CLIENT_REQUIREMENT_LIST;
+
+/** The catalogue a report's coverage is read against: the client rules for a client run, the platform's otherwise. */
+export function catalogueFor(report: { readonly target: { readonly kind: string } }): readonly RequirementRecord[] {
+  return report.target.kind === 'client' ? CLIENT_CATALOGUE : CATALOGUE;
+}
 
 /** A check of the run that names a requirement. */
 export interface CoveringCheck {

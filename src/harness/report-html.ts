@@ -1,8 +1,17 @@
 import type { ExpectedOutcome } from './expected-failures.js';
 import { runVerdict, RUN_VERDICT_LABELS, type RunVerdict } from './results.js';
 import { MUTANTS } from '../mutants/catalogue.js';
+import { CLIENT_MUTANTS } from '../mutants/client.js';
 import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest, type VariantOutcome } from './self-test.js';
-import { requirementCoverage, sectionsOfCheck, type Coverage, type CoverageStatus, type CoveringCheck, type RequirementCoverage } from './coverage.js';
+import {
+  catalogueFor,
+  requirementCoverage,
+  sectionsOfCheck,
+  type Coverage,
+  type CoverageStatus,
+  type CoveringCheck,
+  type RequirementCoverage,
+} from './coverage.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { CheckResult, RunReport, Verdict } from './results.js';
 import { namingWords } from './naming.js';
@@ -185,7 +194,7 @@ function bySection(report: RunReport, coverage: Coverage): Html {
   for (const s of coverage.sections) sections.set(s.section, []);
   const unplaced: CheckResult[] = [];
   for (const r of report.results) {
-    const of = sectionsOfCheck(r);
+    const of = sectionsOfCheck(r, catalogueFor(report));
     if (of.length === 0) unplaced.push(r);
     for (const s of of) (sections.get(s) ?? sections.set(s, []).get(s)!).push(r);
   }
@@ -247,7 +256,7 @@ function checkList(checks: readonly CoveringCheck[], verdicts: Record<Verdict, n
 function mutantCell(id: string, selfTest: RequirementSelfTest | undefined): Html {
   if (selfTest)
     return h`<td class="num" data-mutants="${selfTest.mutants}" data-killed="${selfTest.killed}">${selfTest.mutants ? `${selfTest.killed} of ${selfTest.mutants} caught` : '0'}</td>`;
-  const n = MUTANTS.filter((m) => m.requirements.includes(id)).length;
+  const n = [...MUTANTS, ...CLIENT_MUTANTS].filter((m) => m.requirements.includes(id)).length;
   return h`<td class="num" data-mutants="${n}">${n}</td>`;
 }
 
@@ -473,7 +482,7 @@ document.addEventListener('click', (event) => {
 /** report.html: one self-contained page (inline CSS, no external resource, readable without JavaScript). */
 export function reportHtml(report: RunReport): string {
   const verdict = runVerdict(report);
-  const coverage = requirementCoverage(report.results);
+  const coverage = requirementCoverage(report.results, catalogueFor(report));
   const page = h`<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -42,5 +42,8 @@ export function rerunWords(options: RunOptions): string[] {
   if (options.expectedFailures) add('expected-failures', options.expectedFailures.file);
   if (options.chromiumPath !== undefined) add('chromium', options.chromiumPath);
   if (options.selfTest) add('self-test');
+  if (options.client?.selfTest) add('client-self-test');
+  else if (options.client) add('client-command', options.client.command);
+  if (options.client?.allowInsecureFixtures) add('allow-insecure-fixtures');
   return words;
 }

@@ -31,8 +31,11 @@ export interface RunReport {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly target: {
-    readonly kind: 'in-process' | 'live';
+    /** client: an agent's own client judged against platform doubles (`run --client-command`, docs/client-mode.md). */
+    readonly kind: 'in-process' | 'live' | 'client';
     readonly description: string;
+    /** The client command a client run judged (`run --client-command`). */
+    readonly clientCommand?: string;
     /** The deployment's own names the run was given (`--service-name`, `--problems-url`, ...): what it mapped, and how. */
     readonly naming?: NamingRecord;
     /** The live platform's base URL (`run --base-url`). */

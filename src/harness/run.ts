@@ -12,6 +12,7 @@ import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
 import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex } from './check-index.js';
 import type { DeploymentNames, RunContext, SelfTestConfig, TargetConfig } from '../contract/run-context.js';
+import type { ClientModeOptions } from './client/run-client.js';
 import { closestWord } from '../schema/closest-word.js';
 import { countVerdicts, runVerdict, type RunReport } from './results.js';
 import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, type ExpectedFailures } from './expected-failures.js';
@@ -74,6 +75,13 @@ export interface RunOptions {
    * where the spec writes Service or a placeholder. The run sends, signs and reads with them; the report shows them.
    */
   readonly deployment?: DeploymentNames;
+  /**
+   * `run --client-command CMD` (client mode, docs/client-mode.md): the agent's own client is judged against a platform
+   * double per case instead of a server; `--client-self-test` judges client mode itself with the reference client.
+   */
+  readonly client?: ClientModeOptions;
+  /** The folder a client command runs in; the working directory by default. */
+  readonly cwd?: string;
 }
 
 export type RunExitCode = 0 | 1 | 2 | 3;
@@ -209,6 +217,7 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
 }
 
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  if (options.client) return runClientRun(options, options.client);
   const started = Date.now();
   const only = options.only ?? [];
   if (options.selfTest && (options.live || options.agentUrl))
@@ -483,6 +492,27 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     return { exitCode: 1, report, runDir, problem: `self-test failed: ${selfTest.problems.length} problem(s), first: ${selfTest.problems[0]}` };
   const verdict = runVerdict(report);
   return { exitCode: verdict === 'not-conformant' || verdict === 'baseline-stale' ? 1 : 0, report, runDir };
+}
+
+/**
+ * Client mode: its cases run one after another in this process and hand their results to the same report writer
+ * (src/harness/client/run-client.ts says why vitest has no part in it). Loaded only by a client run.
+ */
+async function runClientRun(options: RunOptions, client: ClientModeOptions): Promise<RunOutcome> {
+  const [{ runClientMode }, { writeReports }] = await Promise.all([import('./client/run-client.js'), import('./write-reports.js')]);
+  return runClientMode({
+    client,
+    only: options.only ?? [],
+    cwd: options.cwd ?? process.cwd(),
+    packageVersion: packageVersion(),
+    rerun: rerunWords(options),
+    writeReports: (report) => writeReports(options.out ?? 'reports', report),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.deadlineSeconds === undefined ? {} : { deadlineSeconds: options.deadlineSeconds }),
+    ...(options.expectedFailures === undefined ? {} : { expectedFailures: options.expectedFailures }),
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+  });
 }
 
 /** The report's record of the deployment's names, when the run was given any. */

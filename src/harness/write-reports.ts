@@ -2,8 +2,9 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { exchangeText } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
-import { requirementCoverage } from './coverage.js';
+import { catalogueFor, requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
+import { CLIENT_MUTANTS } from '../mutants/client.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
@@ -144,7 +145,7 @@ function selfTestLines(report: RunReport): string[] {
 
 /** Requirement coverage: every catalogue requirement, its checks, the mutants naming it and its verdict. */
 function coverageLines(report: RunReport): string[] {
-  const coverage = requirementCoverage(report.results);
+  const coverage = requirementCoverage(report.results, catalogueFor(report));
   const judged = new Map((report.selfTest?.requirements ?? []).map((r) => [r.id, r]));
   const lines = [
     '',
@@ -157,7 +158,7 @@ function coverageLines(report: RunReport): string[] {
   ];
   for (const r of coverage.requirements) {
     const j = judged.get(r.id);
-    const mutants = j ? `${j.killed}/${j.mutants}` : String(MUTANTS.filter((m) => m.requirements.includes(r.id)).length);
+    const mutants = j ? `${j.killed}/${j.mutants}` : String([...MUTANTS, ...CLIENT_MUTANTS].filter((m) => m.requirements.includes(r.id)).length);
     lines.push(`| ${r.id} | ${r.checks.length} | ${mutants} | ${j ? j.verdict : r.status}${j?.note ? ` (${j.note.replace(/\|/g, '\\|')})` : ''} |`);
   }
   return lines;

@@ -181,3 +181,4 @@ export {
 } from './publish.js';
 export { PLATFORM_MCP_REQUIREMENTS } from './platform-mcp.js';
 export { PURCHASE_METHOD_REQUIREMENTS } from './purchase-method-requirements.js';
+export { CLIENT_REQUIREMENTS, CLIENT_REQUIREMENT_LIST } from './client-requirements.js';

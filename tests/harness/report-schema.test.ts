@@ -47,7 +47,7 @@ const EXCHANGE_MEMBERS = { request: 1, response: 1, note: 1 } satisfies Record<k
 const REQUEST_MEMBERS = { method: 1, url: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedRequest, 1>;
 const RESPONSE_MEMBERS = { status: 1, headers: 1, body: 1, bodyEncoding: 1, bodyLength: 1 } satisfies Record<keyof RecordedResponse, 1>;
 const TOOL_MEMBERS = { name: 1, version: 1 } satisfies Record<keyof RunReport['tool'], 1>;
-const TARGET_MEMBERS = { kind: 1, description: 1, naming: 1, platformUrl: 1, agentUrl: 1, fixtureUrl: 1, serviceName: 1 } satisfies Record<
+const TARGET_MEMBERS = { kind: 1, description: 1, naming: 1, platformUrl: 1, agentUrl: 1, fixtureUrl: 1, serviceName: 1, clientCommand: 1 } satisfies Record<
   keyof RunReport['target'],
   1
 >;
