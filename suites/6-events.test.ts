@@ -3,8 +3,6 @@ import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { challengeExpiryProblems, purchaseAnswerProblems, readPaidAnswer } from '../src/harness/judge-purchase.js';
 import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
-import { createMemoryFetcher } from '../src/fetch/index.js';
-import { activeDeviation } from '../src/mutants/active.js';
 import { AGENT_STATES } from '../src/contract/test-control.js';
 import {
   checkBalanceRequired,
@@ -18,14 +16,10 @@ import {
 } from '../src/purchase/inband/index.js';
 import { parsePaymentChallenge, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
 import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
-import { agentRoute } from '../src/reference/agent/mount.js';
 import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/contract/probes.js';
-import { createMemoryKeyStore, generateAgentKeys } from '../src/reference/agent/keys.js';
-import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
-import { DELEGATE_TOOL } from '../src/reference/mcp/delegate-server.js';
-import { createReferencePlatform } from '../src/reference/platform.js';
 import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../src/spec/agent-endpoints.js';
 import {
+  DELEGATE_OPERATION,
   DELEGATE_STATUSES,
   FRAME_MEMBERS,
   INBAND_FRAME_TYPES,
@@ -98,7 +92,7 @@ function jsonBody(response: TargetResponse): unknown {
 }
 
 function mcpCall(id: number, call: unknown): unknown {
-  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: DELEGATE_TOOL.name, arguments: { [DELEGATE_TOOL.callArgument]: call } } };
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: DELEGATE_OPERATION.name, arguments: { [DELEGATE_OPERATION.callArgument]: call } } };
 }
 
 describe(`6 events and in-band answers (${target.description})`, () => {
@@ -395,56 +389,23 @@ describe(`6 the agent socket (${target.description})`, () => {
 });
 
 /**
- * Where the platform relays to an agent: in-process, a reference platform serving the reference agent (with its
- * payment probes) at /agents/<name>; live, the agent `run --agent-url` names when it is on the target's origin.
+ * Where the platform relays to an agent: the agent it hosts at /agents/<name> with the payment probes (in-process the
+ * embedded reference's; live, the agent `run --agent-url` names when it is on the target's origin).
  */
 interface Relay {
   send(path: string, headers?: ReadonlyArray<readonly [string, string]>, post?: Uint8Array): Promise<TargetResponse>;
 }
 
 async function relay(c: CheckContext, t: Target): Promise<Relay> {
-  if (t.kind === 'in-process') {
-    const name = 'relayed';
-    const origin = t.environment.platformOrigin;
-    const agent = await createStandardAgent({
-      agentUrl: `${origin}${AGENT_MOUNT_PREFIX}${name}`,
-      name,
-      keyStore: createMemoryKeyStore(await generateAgentKeys()),
-      authSkill: {},
-      fetchKeySet: async () => ({ keys: [] }),
-      clock: { now: () => t.environment.now() },
-      random: { bytes: (n) => new Uint8Array(n).map((_, i) => i) },
-    });
-    // The relaying platform is built here (the target hosts no agent), so it takes the self-test's active mutant itself.
-    const fault = activeDeviation()?.platform;
-    const platform = createReferencePlatform({
-      authority: t.environment.authority,
-      clock: { now: () => t.environment.now() },
-      fetcher: createMemoryFetcher({}),
-      routes: [agentRoute(agent)],
-      ...(fault ? { mutants: [fault] } : {}),
-    });
-    return {
-      async send(path, headers = [], post) {
-        const method = post ? 'POST' : 'GET';
-        const request = new Request(`${origin}${AGENT_MOUNT_PREFIX}${name}${path}`, {
-          method,
-          headers: headers.map(([n, v]) => [n, v] as [string, string]),
-          ...(post ? { body: post } : {}),
-        });
-        const response = await platform.fetch(request, { clientAddress: '127.0.0.1' });
-        const answer = { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
-        c.record({ request: recordRequest({ method, url: request.url, headers, body: post ?? null }), response: recordResponse(answer) });
-        return answer;
-      },
-    };
-  }
-  const agentUrl = context.agentUrl;
+  // The agent the platform hosts: in-process the embedded reference's own, live the one --agent-url names.
+  const agentUrl = t.hostedAgentUrl ?? context.agentUrl;
   if (agentUrl === undefined || new URL(agentUrl).origin !== new URL(t.environment.platformOrigin).origin) {
     c.notRun(
       'needs an agent the platform relays to: run with --agent-url naming an agent on the target platform that declares the payment probes (src/reference/agent/conformance-endpoints.ts)',
     );
   }
+  // In-process each case builds the platform afresh (with the self-test's fault switched on, if any).
+  if (t.kind === 'in-process') await buyer(c, 'relay');
   return {
     async send(path, headers = [], post) {
       const request: TargetRequest = { method: post ? 'POST' : 'GET', url: `${agentUrl!.replace(/\/+$/, '')}${path}`, headers, body: post ?? null };
