@@ -3,7 +3,6 @@ import { keccak256, type Hex } from 'viem';
 import { dailyCapRetryAfterProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { decodeBase64urlJson, expiresAtSeconds } from '../src/purchase/index.js';
-import { REFERENCE_PRICED_PATH } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S, READINGS } from '../src/spec/readings.js';
@@ -47,6 +46,9 @@ const OTHER_ADDRESS: Hex = '0x00000000000000000000000000000000000000aa';
 const OTHER_MEMO: Hex = `0x${'ab'.repeat(32)}`;
 
 const need = (c: CheckContext, ...capabilities: Capability[]) => needCapabilities(target, c, ...capabilities);
+
+/** Where the target sells single calls, or the check not run. */
+const pricedPath = (c: CheckContext): string => target.pricedResources?.path ?? c.notRun('the target names no priced single-call resource');
 
 async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `stablecoin-${name}-${serial++}`, c.record).register();
@@ -126,9 +128,10 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'call');
-      const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+      const priced = pricedPath(c);
+      const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const serialized = await signTransfer(o);
-      expectTempoReceipt(await b.post({ path: REFERENCE_PRICED_PATH, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ path: priced, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
     },
   });
 
@@ -404,10 +407,11 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'call-repriced');
       const p = target.purchases!;
-      const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+      const priced = pricedPath(c);
+      const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const payment = tempoPayment(o, transaction(await signTransfer(o)));
       p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
-      expectPaidAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin);
+      expectPaidAnswer(await b.post({ path: priced, headers: payment }), E.metered_unavailable_for_stablecoin);
       expect(broadcasts(), 'broadcasts').toBe(0);
     },
   });
