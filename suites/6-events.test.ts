@@ -25,7 +25,9 @@ import {
   INBAND_FRAME_TYPES,
   INBAND_REQUIREMENTS,
   INBAND_SCHEMES,
+  NANO_PER_CURRENCY_UNIT,
   PAYMENT_REQUIREMENTS_MEMBERS,
+  POINTER_BODY_MEMBERS,
   SCHEME_ENTRY_MEMBERS,
   type InbandFrameType,
 } from '../src/spec/inband.js';
@@ -35,6 +37,7 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
+import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
 import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
@@ -91,6 +94,50 @@ function jsonBody(response: TargetResponse): unknown {
   }
 }
 
+/** A chat completion request for the LLM rail. */
+const CHAT = { model: 'any', messages: [{ role: 'user', content: 'hello' }] };
+
+/** A decimal amount of requirements ("0.001") in nano units. */
+function nanoOf(amount: unknown): bigint {
+  const match = typeof amount === 'string' ? /^(\d+)(?:\.(\d{1,9}))?$/.exec(amount) : null;
+  if (!match) return expect.fail(`requirements.amount is not a decimal amount: ${JSON.stringify(amount)}`);
+  return BigInt(match[1]!) * NANO_PER_CURRENCY_UNIT + BigInt((match[2] ?? '').padEnd(9, '0'));
+}
+
+/** Sends a POST with a JSON body carrying a platform bearer, unsigned. */
+async function bearerJson(c: CheckContext, path: string, body: unknown, headers: Record<string, string>): Promise<TargetResponse> {
+  const request: TargetRequest = {
+    method: 'POST',
+    url: `${target.environment.platformOrigin}${path}`,
+    headers: [[HEADERS.contentType, MEDIA_TYPES.json], ...Object.entries(headers)],
+    body: encoder.encode(JSON.stringify(body)),
+  };
+  const response = await target.send(request);
+  c.record({ request: recordRequest(request), response: recordResponse(response) });
+  return response;
+}
+
+/** 4.7: the delegate's answer carries status balance_required, in the MCP result's structured content or a text content's JSON. */
+function expectBalanceRequired(response: TargetResponse): void {
+  expect(response.status, 'a JSON-RPC answer').toBe(200);
+  const message = jsonBody(response) as { result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } };
+  if (message.result === undefined) return expect.fail(`no tools/call result: ${JSON.stringify(message)}`);
+  // 4.7 says the operation "returns a status field", not where an MCP result carries it.
+  const answers = [
+    message.result.structuredContent,
+    ...(message.result.content ?? []).flatMap((part) => {
+      try {
+        return [JSON.parse(part.text ?? '') as unknown];
+      } catch {
+        return [];
+      }
+    }),
+  ];
+  const checked = answers.map((answer) => checkBalanceRequired(answer));
+  if (!checked.some((one) => one.ok))
+    expect.fail(checked.flatMap((one) => describeProblems(one)).join('\n') || `status ${DELEGATE_STATUSES.balanceRequired}: no status`);
+}
+
 function mcpCall(id: number, call: unknown): unknown {
   return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: DELEGATE_OPERATION.name, arguments: { [DELEGATE_OPERATION.callArgument]: call } } };
 }
@@ -98,14 +145,15 @@ function mcpCall(id: number, call: unknown): unknown {
 describe(`6 events and in-band answers (${target.description})`, () => {
   check({
     id: 'events.llm-rail-pointer',
-    title: 'the LLM rail answers a caller without balance with the pointer: token at index 0, an mpp entry holding only purchase_url, no Payment challenge',
+    title: 'the LLM rail points a caller without balance to the purchase, with no challenge',
     requirements: ids(I.pointer),
     level: 'MUST',
     run: async (c) => {
       const b = await buyer(c, 'pointer');
-      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, { model: 'any', messages: [{ role: 'user', content: 'hello' }] });
+      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, CHAT);
       if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
-      const checked = checkPointerResponse({ status: response.status, headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
+      // READING-POINTER-STATUS: section 6 gives the pointer no status.
+      const checked = checkPointerResponse({ headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
       if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
     },
   });
@@ -119,23 +167,81 @@ describe(`6 events and in-band answers (${target.description})`, () => {
       const b = await buyer(c, 'delegate');
       const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(1, { ask: 'anything' }), { [HEADERS.accept]: MCP_ACCEPT });
       if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
-      expect(response.status, 'a JSON-RPC answer').toBe(200);
-      const message = jsonBody(response) as { result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } };
-      if (message.result === undefined) return expect.fail(`no tools/call result: ${JSON.stringify(message)}`);
-      // 4.7 says the operation "returns a status field", not where an MCP result carries it: its structured content, or the JSON of a text content.
-      const answers = [
-        message.result.structuredContent,
-        ...(message.result.content ?? []).flatMap((part) => {
-          try {
-            return [JSON.parse(part.text ?? '') as unknown];
-          } catch {
-            return [];
-          }
-        }),
-      ];
-      const checked = answers.map((answer) => checkBalanceRequired(answer));
-      if (!checked.some((one) => one.ok))
-        expect.fail(checked.flatMap((one) => describeProblems(one)).join('\n') || `status ${DELEGATE_STATUSES.balanceRequired}: no status`);
+      expectBalanceRequired(response);
+    },
+  });
+
+  check({
+    id: 'events.delegate-call-not-run',
+    title: 'a delegated call answered balance_required did not run',
+    requirements: ids(I.balanceRequired),
+    level: 'MUST',
+    run: async (c) => {
+      // 4.7: "balance_required means the agent's balance does not cover the call and the call did not run".
+      const ran = target.purchases?.delegate.ran;
+      if (ran === undefined)
+        c.notRun(
+          'what a delegated call did is not shown on the wire (4.7: "Other shapes of the delegate request and response: not shown"); the embedded reference tells it in-process',
+        );
+      const b = await buyer(c, 'delegate-not-run');
+      const call = { conformance: `not-run-${serial++}` };
+      const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(3, call), { [HEADERS.accept]: MCP_ACCEPT });
+      expectBalanceRequired(response);
+      expect(target.purchases?.delegate.ran, 'the calls the delegate ran').not.toContainEqual(call);
+    },
+  });
+
+  check({
+    id: 'events.llm-rail-pointer-not-selling',
+    title: "where buying is not open for the caller, the LLM rail's pointer holds no mpp entry",
+    requirements: ids(I.pointer),
+    level: 'MUST',
+    run: async (c) => {
+      const b = await buyer(c, 'pointer-not-selling');
+      // Section 6: the mpp entry is there "where the deployment sells usage at all"; with buying closed (mpp_disabled) it sells none.
+      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl }, (p) => (p.config = { ...p.config, mppEnabled: false }));
+      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, CHAT);
+      if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
+      const checked = checkPointerResponse({ headers: response.headers, body: jsonBody(response) }, { sellsUsage: false });
+      if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+    },
+  });
+
+  check({
+    id: 'events.llm-rail-pointer-ran-out',
+    title: 'a caller whose platform token ran out gets the pointer from the LLM rail',
+    requirements: ids(I.pointer),
+    level: 'MUST',
+    run: async (c) => {
+      if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
+      // Running a real deployment's pack out would take thousands of completions: the embedded reference sells a smaller one.
+      if (!target.capabilities.has('payment-faults')) c.notRun(CAPABILITY_REASONS['payment-faults']);
+      if (!target.capabilities.has('platform-config')) c.notRun(CAPABILITY_REASONS['platform-config']);
+      const b = new Buyer(target, `events-ran-out-${serial++}`, c.record);
+      await target.prepare({
+        id: b.caseId,
+        description: b.caseId,
+        now: b.now,
+        platform: { authority: target.environment.authority, token_keys: platformTokenKeys(), token_issuer: PLATFORM_TOKEN_ISSUER, agent_scope: AGENT_SCOPE },
+        documents: b.kit.docs(),
+        steps: [],
+      });
+      const bearer = async () => ({
+        [HEADERS.authorization]: `Bearer ${await platformToken({ iss: PLATFORM_TOKEN_ISSUER, sub: b.agentUrl, iat: b.now - 10, exp: b.now + 600, jti: `ran-out-${serial++}`, scope: AGENT_SCOPE })}`,
+      });
+      const complete = async () => bearerJson(c, PLATFORM_ROUTES.llmChatCompletions, CHAT, await bearer());
+      // What a completion costs, as the first pointer says; the pack then credits two and a half of them.
+      const price = nanoOf(member(member(jsonBody(await complete()), POINTER_BODY_MEMBERS.requirements), PAYMENT_REQUIREMENTS_MEMBERS.amount));
+      const p = target.purchases!;
+      p.config = { ...p.config, pack: { ...p.config.pack, creditNano: String((5n * price) / 2n) } };
+      const offer = await b.post();
+      const [first] = offer.challenges;
+      if (!first) return expect.fail(`expected a challenge for the pack, got ${offer.status}`);
+      expectSucceeded(await b.post({ headers: cardPayment(first.echo, freshTestToken('settled'), offer.termsVersion ?? '') }), 'the pack');
+      for (const n of [1, 2]) expect((await complete()).status, `completion ${n}, funded`).toBe(200);
+      const ranOut = await complete();
+      const checked = checkPointerResponse({ headers: ranOut.headers, body: jsonBody(ranOut) }, { sellsUsage: true });
+      if (!checked.ok) expect.fail(`the completion the balance no longer covers: ${describeProblems(checked).join('\n')}`);
     },
   });
 
@@ -265,7 +371,7 @@ function expectFundedFrame(frame: Record<string, unknown>, type: InbandFrameType
 describe(`6 the agent socket (${target.description})`, () => {
   check({
     id: 'events.socket-upgrade-refused',
-    title: 'a signed upgrade whose signature does not verify is refused with 401 and Accept-Signature before the socket opens',
+    title: 'a signed upgrade that does not verify is refused 401 before the socket opens',
     requirements: ids(I.socketUpgradeRefusal),
     level: 'MUST',
     run: async (c) => {
@@ -283,8 +389,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.payment-required',
-    title:
-      'a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs',
+    title: 'a turn the balance does not cover waits with payment.required and a Payment challenge',
     requirements: ids(I.paymentRequired),
     level: 'MUST',
     run: async (c) => {
@@ -307,8 +412,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.payment-required-not-selling',
-    title:
-      'a turn the balance does not cover while buying is not open for the caller (mpp_disabled) still waits with payment.required: token at index 0, every scheme entry well formed',
+    title: 'a turn the balance does not cover waits with payment.required where buying is not open',
     requirements: ids(I.paymentRequired),
     level: 'MUST',
     run: async (c) => {
@@ -341,7 +445,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.payment-submit-runs-turn',
-    title: 'paid at purchase_url, payment.submit with scheme balance runs the turn: payment.accepted then response.done, each with the terms object',
+    title: 'paid at purchase_url, payment.submit runs the turn with the terms object on its frames',
     requirements: ids(I.paymentSubmit, I.fundedTerms),
     level: 'MUST',
     run: async (c) => {
@@ -363,7 +467,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.funded-turn-error-terms',
-    title: 'a funded turn that fails while it runs ends in response.error carrying the terms object; every frame after payment.submit carries it',
+    title: 'a funded turn that fails ends in response.error carrying the terms object',
     requirements: ids(I.fundedTerms),
     level: 'MUST',
     run: async (c) => {
@@ -420,7 +524,7 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
 describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an agent (${target.description})`, () => {
   check({
     id: 'events.relay-agent-challenge',
-    title: 'an agent answering with its own Payment challenge: the platform answers 502 upstream_payment_not_relayed, no challenge',
+    title: "an agent's own Payment challenge is answered 502 upstream_payment_not_relayed",
     requirements: ids(E.upstream_payment_not_relayed),
     level: 'MUST',
     run: async (c) => {
@@ -460,8 +564,7 @@ describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an a
 
   check({
     id: 'events.relay-request-kept',
-    title:
-      "a request carrying a buyer's Payment-Authorization still reaches the agent with its other fields and body: a JSON POST to a JSON endpoint is served",
+    title: 'a request carrying Payment-Authorization still reaches the agent with its body',
     requirements: ids(E.upstream_payment_not_relayed, ENDPOINT_ERRORS.unsupportedMediaType),
     level: 'MUST',
     run: async (c) => {

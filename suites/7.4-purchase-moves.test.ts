@@ -9,7 +9,8 @@ import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S, READINGS } from '../src/spec/readings.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
 import { presentAtOnce, RACES } from './lib/at-once.js';
-import { cardPayment, expectPaidAnswer, expectPaidAnswerOf, type PaidExchange } from './lib/buyer.js';
+import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, type PaidExchange } from './lib/buyer.js';
+import { AGENT_STATES } from '../src/contract/test-control.js';
 import { check } from './lib/check.js';
 import {
   LIFETIME_S,
@@ -84,7 +85,7 @@ function expectOnePurchase(presentations: readonly (readonly PaidExchange[])[]):
 describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.description})`, () => {
   check({
     id: 'purchase.declined-fresh-challenge',
-    title: 'a declined charge, and an intent cancelled unsettled, end in a fresh challenge (402 verification-failed) that can be paid',
+    title: 'a declined or cancelled charge ends in a fresh challenge that can be paid',
     requirements: ids(P.declineFreshChallenge),
     level: 'MUST',
     run: async (c) => {
@@ -100,7 +101,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.resumed-decline-fresh-challenge',
-    title: 'a resumed charge whose processor reports a decline, or an intent cancelled unsettled, ends in a fresh challenge',
+    title: 'a resumed charge that reports a decline ends in a fresh challenge',
     requirements: ids(P.declineFreshChallenge, E.charge_processing),
     level: 'MUST',
     run: async (c) => {
@@ -193,8 +194,41 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
   });
 
   check({
+    id: 'purchase.resumed-not-asked-again',
+    title: "a charge sent, then the card's market closed and the agent at its cap: the same credential is granted",
+    requirements: ids(P.resumeSameCredential, E.purchases_unavailable_region, E.ownerless_balance_cap),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend');
+      const b = await buyer(c, 'resumed-unchanged');
+      const offer = await payable(c, b);
+      const paying = token('processing');
+      const headers = cardPayment(offer.echo, paying, offer.version);
+      expectPaidAnswer(await b.post({ headers }), E.charge_processing);
+      // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
+      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl }, (p) => {
+        p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] };
+      });
+      await arrange(target, c, { state: AGENT_STATES.ownerlessAtCap, agent: b.agentUrl }, (p) => {
+        p.buyers.ownerless.add(b.agentUrl);
+        p.config = { ...p.config, ownerlessBalanceCapNano: '0' };
+      });
+      await processorFinishes(c, paying, 'settled');
+      expectGranted(await b.post({ headers }));
+      // The deployment is in those states: a new purchase of the agent is refused by one of them.
+      const next = await payable(c, b);
+      const refused = await b.post({ headers: cardPayment(next.echo, token('settled'), next.version) });
+      expectPaidAnswerOf(
+        'a new purchase once the market closed and the agent is at its cap',
+        refused,
+        refused.refusal === E.ownerless_balance_cap.code ? E.ownerless_balance_cap : E.purchases_unavailable_region,
+      );
+    },
+  });
+
+  check({
     id: 'purchase.charge-processing-503',
-    title: 'a charge the card processor leaves processing: 503 charge_processing with no challenge, and the same credential again is answered so again',
+    title: 'a charge still processing: 503 charge_processing, again while it is',
     requirements: ids(E.charge_processing, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -211,8 +245,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.resume-unauthenticated',
-    title:
-      'a credential whose charge is still processing, presented again without authentication: 401 terms_acceptance_unauthenticated, or the resumed charge (503 charge_processing); never a credit',
+    title: "a processing charge's credential presented unsigned credits nothing",
     requirements: ids(E.terms_acceptance_unauthenticated, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -226,13 +259,14 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
       if (again.status === 401) expectAcceptanceUnauthenticated(again);
       else expectPaidAnswerOf('the same credential, unauthenticated', again, E.charge_processing);
       await expectNothingCredited(b);
+      // Nothing was credited: signed, the same credential is still the charge processing (a credit would be 409 purchase_already_granted).
+      expectPaidAnswerOf('the same credential signed again', await b.post({ headers }), E.charge_processing);
     },
   });
 
   check({
     id: 'purchase.call-charge-not-resumed-here',
-    title:
-      "a single call's credential whose card charge was sent at the priced resource, presented at /api/mpp/credits: 403 challenge_kind_mismatch or challenge_origin_mismatch, not that charge resumed as a pack",
+    title: "a single call's credential whose charge was sent is not resumed as a pack",
     requirements: ids(E.challenge_kind_mismatch, E.challenge_origin_mismatch, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -254,13 +288,14 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
         here.refusal === E.challenge_origin_mismatch.code ? E.challenge_origin_mismatch : E.challenge_kind_mismatch,
       );
       await expectNothingCredited(b);
+      // The charge was not resumed as a pack: where it was sent, the credential is still that charge, processing.
+      expectPaidAnswerOf(`the call's credential at ${priced} again`, await b.post({ path: priced, headers }), E.charge_processing);
     },
   });
 
   check({
     id: 'purchase.forged-echo-after-charge',
-    title:
-      'a credential carrying the token of a charge already sent but echoing its challenge with the realm changed is not that credential: 402 invalid-challenge with a fresh challenge, the charge not resumed',
+    title: 'a charged token under an altered echo is not that credential: 402 invalid-challenge',
     requirements: ids(P.challengeShape, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -276,8 +311,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.charge-outcome-unknown-503',
-    title:
-      "a charge whose outcome the card processor does not tell: 503 charge_outcome_unknown with no challenge; another challenge's credential meanwhile is 503 purchase_in_flight, and the same credential again a 503 of that charge",
+    title: "a charge whose outcome is unknown: 503 charge_outcome_unknown, the buyer's next purchase waits",
     requirements: ids(E.charge_outcome_unknown, E.purchase_in_flight, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -326,7 +360,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.settlement-credited-once',
-    title: 'a settlement the processor reports (twice, as webhooks retry) is credited once; the credential presented later is 409',
+    title: 'a settlement reported twice is credited once',
     requirements: ids(P.settledCreditedOnce, E.purchase_already_granted),
     level: 'MUST',
     run: async (c) => {
@@ -345,7 +379,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.grant-failed',
-    title: 'the card payment settled but the pack could not be credited: 503 grant_failed; the same credential credits once, charged once',
+    title: 'paid but not credited: 503 grant_failed; the same credential credits once',
     requirements: ids(E.grant_failed, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -365,8 +399,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.one-charge-settling-at-a-time',
-    title:
-      "while the buyer's card charge is still settling, a second challenge's credential gets 503 purchase_in_flight, nothing charged; once the processor reports the first settled, the same second credential is granted",
+    title: 'while one charge of the buyer settles, another credential is 503 purchase_in_flight',
     requirements: ids(E.purchase_in_flight, P.settledCreditedOnce, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -431,8 +464,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.charge-call-fault',
-    title:
-      "the card processor's connection fails while the charge is sent: 503 charge_outcome_unknown; meanwhile another challenge's credential is 503 purchase_in_flight; the same credential later completes that charge once",
+    title: 'a charge whose answer was lost is 503 charge_outcome_unknown, completed once later',
     requirements: ids(E.charge_outcome_unknown, E.purchase_in_flight, P.resumeSameCredential, P.settledCreditedOnce),
     level: 'MUST',
     run: async (c) => {
@@ -496,8 +528,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
 
   check({
     id: 'purchase.outcome-unknown-settlement-credited',
-    title:
-      'charge_outcome_unknown, then the processor reports the charge settled: it is credited once (not refunded as matching nothing), and the credential then answers 409',
+    title: 'a reported settlement of an unknown outcome is credited once',
     requirements: ids(P.settledCreditedOnce, E.charge_outcome_unknown, E.purchase_already_granted),
     level: 'MUST',
     run: async (c) => {

@@ -6,7 +6,7 @@ import { REFUND_STATES } from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
-import { arrange, cardPayment, expectPaidAnswer, type Buyer, type PurchaseMachine } from './lib/buyer.js';
+import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, type Buyer, type PaidExchange, type PurchaseMachine } from './lib/buyer.js';
 import { check } from './lib/check.js';
 import { expectGranted, expectNoChallengeField, ids, packSuite, refundStateOf, token } from './lib/pack.js';
 import { suiteTarget } from './lib/target.js';
@@ -22,6 +22,14 @@ afterAll(() => target.close());
 const P = PURCHASE_REQUIREMENTS;
 const E = PURCHASE_ERRORS;
 const { need, records, machine, buyer, payable, processorFinishes, expectNoChargeSent } = packSuite(target, 'purchase');
+
+/**
+ * "Nothing charged", as the wire shows it: the same credential presented again, the deployment still in its state, is
+ * refused the same way. Had a charge been sent, section 3 resumes it, asking none of the earlier checks again.
+ */
+function expectNotCharged(again: PaidExchange, record: PurchaseErrorRecord): void {
+  expectPaidAnswerOf('the same credential presented again (a charge sent would be resumed, section 3)', again, record);
+}
 
 describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${target.description})`, () => {
   const faults: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; state: AgentState; arrange: (p: PurchaseMachine, b: Buyer) => void }> = [
@@ -73,8 +81,7 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
   ];
   check({
     id: 'purchase.ownerless-claimed-by-owner-key',
-    title:
-      'an ownerless agent at the cap: a covered X-Service-Owner-Key the deployment does not hold is refused 403 ownerless_balance_cap; one it holds claims the agent and the purchase goes through',
+    title: 'an operator key the deployment holds lifts the ownerless cap',
     requirements: ids(E.ownerless_balance_cap),
     level: 'MUST',
     run: async (c) => {
@@ -94,8 +101,7 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
 
   check({
     id: 'purchase.ownerless-cap-only-at-cap',
-    title:
-      'ownerless_balance_cap refuses only an agent without an owner at the cap: an agent with an owner whatever its balance, and an ownerless agent below the cap, buy the pack',
+    title: 'ownerless_balance_cap refuses only an ownerless agent at its cap',
     requirements: ids(E.ownerless_balance_cap),
     level: 'MUST',
     run: async (c) => {
@@ -120,7 +126,7 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
   for (const fault of faults) {
     check({
       id: `purchase.${fault.record.code.replaceAll('_', '-')}`,
-      title: `${fault.describe}: ${fault.record.status} ${fault.record.code} with no WWW-Authenticate challenge, nothing charged`,
+      title: `${fault.describe}: ${fault.record.status} ${fault.record.code}, nothing charged`,
       requirements: ids(fault.record, P.noChallengeOnCodes),
       level: 'MUST',
       run: async (c) => {
@@ -128,10 +134,12 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
         const b = await buyer(c, fault.record.code);
         const offer = await payable(c, b);
         await arrange(target, c, { state: fault.state, agent: b.agentUrl }, (p) => fault.arrange(p, b));
-        const answer = await b.post({ headers: cardPayment(offer.echo, token('settled'), offer.version) });
+        const headers = cardPayment(offer.echo, token('settled'), offer.version);
+        const answer = await b.post({ headers });
         expectPaidAnswer(answer, fault.record);
         expectNoChallengeField(answer);
         expectNoChargeSent();
+        expectNotCharged(await b.post({ headers }), fault.record);
       },
     });
   }
@@ -147,10 +155,12 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
       const offer = await payable(c, b);
       const paying = token('settled');
       await arrange(target, c, { state: AGENT_STATES.cardCountryUnknown, agent: b.agentUrl }, (p) => p.processor.countries.set(paying, undefined));
-      const answer = await b.post({ headers: cardPayment(offer.echo, paying, offer.version) });
+      const headers = cardPayment(offer.echo, paying, offer.version);
+      const answer = await b.post({ headers });
       expectPaidAnswer(answer, E.purchases_unavailable_region);
       expect(errorCodeOf(answer.body), 'the code').toBe(E.purchases_unavailable_region.code);
       expectNoChargeSent();
+      expectNotCharged(await b.post({ headers }), E.purchases_unavailable_region);
     },
   });
 

@@ -56,8 +56,7 @@ describe(`7.4 single calls: daily caps, and the call bought (${target.descriptio
 
   check({
     id: 'single-call.principal-cap-bearer',
-    title:
-      "an agent buying with the platform's bearer token is held to its own daily exact top-ups (429 metered_principal_cap), and another agent so buying is not",
+    title: 'an agent buying with a platform bearer is held to its own daily cap',
     requirements: ids(E.metered_principal_cap, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -81,8 +80,7 @@ describe(`7.4 single calls: daily caps, and the call bought (${target.descriptio
 
   check({
     id: 'single-call.caps-count-their-own',
-    title:
-      'each daily limit counts its own buyer: with one purchase a day per agent, card and address, another agent with another card, and another address, are still sold a call',
+    title: 'each daily limit counts only its own agent, card or address',
     requirements: ids(E.metered_principal_cap, E.metered_instrument_cap, E.metered_ip_cap),
     level: 'MUST',
     run: async (c) => {
@@ -108,8 +106,7 @@ describe(`7.4 single calls: daily caps, and the call bought (${target.descriptio
 
   check({
     id: 'single-call.the-call-bought',
-    title:
-      "the call bought, or paid from a balance, is the request the buyer sent (its body reaches the resource); a balance spent by the call covers no further one (402, not 503 funding_unavailable); a resource's 300 is answered without Payment-Receipt",
+    title: 'the call bought is the request the buyer sent',
     requirements: ids(M.unsignedSizedToCall, E.funding_unavailable, P.receiptOnSuccessOnly, P.termsOnFunded),
     level: 'MUST',
     run: async (c) => {

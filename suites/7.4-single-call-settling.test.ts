@@ -25,7 +25,7 @@ afterAll(() => target.close());
 const E = PURCHASE_ERRORS;
 const P = PURCHASE_REQUIREMENTS;
 const M = PURCHASE_METHOD_REQUIREMENTS;
-const { need, buyer, priced, call, payable, purchases, setSale, processorFinishes, ran, chargesSent } = saleSuite(target, 'single-call');
+const { need, buyer, priced, call, payable, purchases, setSale, setCaps, processorFinishes, ran, chargesSent } = saleSuite(target, 'single-call');
 
 /**
  * Every answer to presentations of one call credential made at once: one served, and every other one of that call
@@ -50,8 +50,7 @@ function expectOneCall(answers: readonly PaidExchange[]): void {
 describe(`3 a single call's charge settling, and after it settled (${target.description})`, () => {
   check({
     id: 'single-call.charge-processing',
-    title:
-      "a call's card charge still processing: 503 charge_processing, again while it is; once settled, the same credential on a request not signed by the agent is 401 terms_acceptance_unauthenticated, and signed it serves the call once",
+    title: "a call's charge still processing is served once settled, and only to its agent",
     requirements: ids(E.charge_processing, E.terms_acceptance_unauthenticated, P.resumeSameCredential, E.call_already_served),
     level: 'MUST',
     run: async (c) => {
@@ -78,8 +77,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.resumed-not-asked-again',
-    title:
-      "a call's card charge processing, then per-call card terms, the price and the terms version changed: once settled, the same credential resumes it and serves the call (earlier checks are not asked again)",
+    title: 'a resumed call charge is not refused for terms or prices changed since',
     requirements: ids(P.resumeSameCredential, E.charge_processing),
     level: 'MUST',
     run: async (c) => {
@@ -99,8 +97,36 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
   });
 
   check({
+    id: 'single-call.resumed-after-caps-and-market',
+    title: "a resumed call charge is not refused for daily caps reached or its card's market closed since",
+    requirements: ids(P.resumeSameCredential, E.metered_principal_cap, E.metered_instrument_cap, E.metered_platform_ceiling, E.purchases_unavailable_region),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'resumed-capped');
+      const offer = await payable(c, b);
+      const paying = token('processing');
+      const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
+      expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
+      // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
+      // Every daily cap, the card's own among them, is reached by this very purchase, and the card's market closes.
+      const p = purchases(c);
+      setCaps(c, { principalPerDay: 1, ipPerDay: 1, instrumentPerDay: 1, platformPerDay: 1 });
+      p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] };
+      await processorFinishes(c, paying, 'settled');
+      expectServed(await call(c, b, { headers }));
+      expect(p.sale.server.ran, 'the call ran once').toHaveLength(1);
+      // The caps and the market hold for a new purchase.
+      const next = await payable(c, b);
+      const refused = await call(c, b, { headers: { ...EXACT, ...cardPayment(next.echo, token('settled'), next.version) } });
+      const held = [E.purchases_unavailable_region, E.metered_principal_cap, E.metered_instrument_cap, E.metered_platform_ceiling];
+      expectPaidAnswerOf('a new purchase', refused, held.find((r) => r.code === refused.refusal) ?? E.purchases_unavailable_region);
+    },
+  });
+
+  check({
     id: 'single-call.charge-outcome-unknown',
-    title: "a call's card charge whose outcome the processor does not tell: 503 charge_outcome_unknown; once settled, the same credential serves the call once",
+    title: "a call's charge of unknown outcome is served once settled",
     requirements: ids(E.charge_outcome_unknown, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -119,8 +145,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.resumed-elsewhere',
-    title:
-      'a call credential whose charge was sent at the resource that issued the challenge, presented at another priced resource once settled: 403 challenge_origin_mismatch; where issued it serves the call',
+    title: 'a call credential is resumed only at the resource that issued its challenge',
     requirements: ids(E.challenge_origin_mismatch, M.unsignedSizedToCall, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -204,8 +229,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.grant-failed',
-    title:
-      'the payment settled but the credit could not be recorded: 503 grant_failed; the same credential credits once and serves, and once served is 409 call_already_served',
+    title: 'a call paid but not credited: 503 grant_failed; the same credential serves it once',
     requirements: ids(E.grant_failed, P.resumeSameCredential, E.call_already_served),
     level: 'MUST',
     run: async (c) => {
@@ -246,8 +270,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.failed-call-no-receipt',
-    title:
-      'the call ran and failed: its error answer carries the terms headers and no Payment-Receipt; the charge is refunded, the same credential again is 409 call_refunded, and the next call is offered a purchase',
+    title: 'a call that ran and failed has no Payment-Receipt and is refunded',
     requirements: ids(P.receiptOnSuccessOnly, P.termsOnFunded, E.call_refunded),
     level: 'MUST',
     run: async (c) => {
@@ -294,8 +317,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.balance-after-funding-failed',
-    title:
-      'credited but unfunded (503 funding_failed): the credential again is 409 purchase_already_granted, and the request without a credential is paid from the balance; a call meanwhile, while that one holds the balance, is 503 funding_unavailable',
+    title: 'credited but unfunded: the request without a credential is paid from the balance',
     requirements: ids(E.funding_failed, E.funding_unavailable, E.purchase_already_granted, P.termsOnFunded),
     level: 'MUST',
     run: async (c) => {
@@ -333,7 +355,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.funding-unavailable',
-    title: 'a balance (bought at /api/mpp/credits) covering the call whose funding step fails: 503 funding_unavailable, nothing charged',
+    title: 'a balance whose funding step fails: 503 funding_unavailable, nothing charged',
     requirements: ids(E.funding_unavailable),
     level: 'MUST',
     run: async (c) => {
@@ -346,6 +368,8 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
       expectPaidAnswer(await call(c, b), E.funding_unavailable);
       if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
+      // Nothing taken from the balance, as the wire shows it: it still covers the call (once spent, the call would be offered a purchase).
+      expectPaidAnswerOf('the same request again', await call(c, b), E.funding_unavailable);
     },
   });
 });

@@ -24,8 +24,7 @@ const { need, buyer, call, payable, purchases, setSale, setCaps, tempoCall, broa
 describe(`7.4 single calls bought by stablecoin (${target.description})`, () => {
   check({
     id: 'single-call.stablecoin-fresh-challenge',
-    title:
-      "a stablecoin call challenge: the agent's, presented without its signature, is 401 terms_acceptance_unauthenticated; a transaction one base unit short gets a fresh stablecoin challenge, still the agent's, that buys the call; an unsigned buyer's too",
+    title: 'a stablecoin call transaction one unit short gets a fresh challenge that buys the call',
     requirements: ids(M.stablecoinNonMatching, E.terms_acceptance_unauthenticated, M.stablecoinTransaction),
     level: 'MUST',
     run: async (c) => {
@@ -70,8 +69,7 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
 
   check({
     id: 'single-call.stablecoin-terms-changed',
-    title:
-      "per-call terms changed after a stablecoin call challenge (the token it is priced in, the call's cost on the balance): 403 metered_unavailable_for_stablecoin, nothing broadcast",
+    title: 'per-call terms changed after a stablecoin challenge: 403 metered_unavailable_for_stablecoin',
     requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -100,8 +98,7 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
 
   check({
     id: 'single-call.stablecoin-settles-later',
-    title:
-      'a stablecoin call whose transfer is pending (503 tempo_settlement_pending), or whose network is unreachable (503 tempo_unavailable), is served once by the same credential (on a request not signed by the agent, 401 terms_acceptance_unauthenticated); one the network reports failed gets a fresh challenge and takes no daily purchase',
+    title: 'a stablecoin call pending or unreachable is served once by the same credential',
     requirements: ids(
       E.tempo_settlement_pending,
       E.tempo_unavailable,
@@ -158,8 +155,7 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
 
   check({
     id: 'single-call.stablecoin-wallet-cap',
-    title:
-      "a stablecoin call over the wallet's daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast, and the refused purchase takes none of the agent's daily calls",
+    title: "a stablecoin call over the wallet's daily limit: 429 wallet_daily_cap",
     requirements: ids(E.wallet_daily_cap, E.metered_principal_cap, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {

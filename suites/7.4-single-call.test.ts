@@ -80,7 +80,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
 
   check({
     id: 'single-call.service-purchase-covered-only',
-    title: 'a Service-Purchase the signature does not cover decides nothing: the agent is offered what it is offered without one',
+    title: 'an uncovered Service-Purchase decides nothing',
     requirements: ids(P.purchaseKindCovered),
     level: 'MUST',
     run: async (c) => {
@@ -98,7 +98,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
 
   check({
     id: 'single-call.metered-not-ready',
-    title: 'single calls without an agent identity not sold: 503 metered_not_ready; a signed agent is still offered the call',
+    title: 'unidentified calls not sold: 503 metered_not_ready',
     requirements: ids(E.metered_not_ready, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -121,7 +121,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
   });
   check({
     id: 'single-call.verifier-401',
-    title: "a signed request to a priced resource that does not verify gets the verifier's 401, not a 402 sized to the call",
+    title: "a signed call that does not verify gets the verifier's 401, not a 402",
     requirements: ids(P.verifierCodeOnPaidSurface),
     level: 'MUST',
     run: async (c) => {
@@ -147,8 +147,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
 
   check({
     id: 'single-call.mpp-not-configured',
-    title:
-      'a signed agent whose Service-Payment-Methods names no method the resource sells calls by: 503 mpp_not_configured; asking for the pack, it is offered none but a method it names',
+    title: 'no method the agent names sells the call: 503 mpp_not_configured',
     requirements: ids(E.mpp_not_configured, M.methodsHint, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -177,8 +176,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
 
   check({
     id: 'single-call.served-once',
-    title:
-      'an exact purchase is served once; the same credential again is 409 call_already_served, and its challenge paid with another card buys nothing (402 invalid-challenge or 409)',
+    title: 'a bought call is served once; the same credential again is 409 call_already_served',
     requirements: ids(E.call_already_served, P.termsOnFunded, P.challengeShape),
     level: 'MUST',
     run: async (c) => {
@@ -195,7 +193,8 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
       // Its challenge paid again with another card buys nothing more: the challenge is spent (a fresh one rides), or the call served.
       const charged = chargesSent();
       const before = ran();
-      const other = await call(c, b, { signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) });
+      const otherCard = token('settled');
+      const other = await call(c, b, { signed: false, headers: cardPayment(offer.echo, otherCard, offer.version) });
       expectPaidAnswerOf(
         `the same challenge paid with another card (${READINGS.challengePaidAgain.id})`,
         other,
@@ -203,13 +202,15 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
       );
       expect(ran(), 'calls run').toBe(before);
       if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
+      // Nothing was charged to the other card: it buys the next call (a token that paid is 403 foreign_token).
+      const next = await payable(c, b, { signed: false });
+      expectServed(await call(c, b, { signed: false, headers: cardPayment(next.echo, otherCard, next.version) }));
     },
   });
 
   check({
     id: 'single-call.declined-fresh-challenge',
-    title:
-      'a declined card for a call ends in a fresh challenge (402 verification-failed), presented again too; the fresh challenge buys the call, the decline counting on no daily limit',
+    title: 'a declined card for a call ends in a fresh challenge that buys it',
     requirements: ids(P.declineFreshChallenge, E.metered_principal_cap),
     level: 'MUST',
     run: async (c) => {
@@ -232,8 +233,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
 
   check({
     id: 'single-call.challenge-echo-and-buyer',
-    title:
-      'a call credential echoing an id never issued or a changed member: 402 invalid-challenge; one naming an agent, presented without its signature: 401 terms_acceptance_unauthenticated; nothing charged',
+    title: 'a forged call echo is 402 invalid-challenge, nothing charged',
     requirements: ids(P.challengeShape, E.terms_acceptance_unauthenticated),
     level: 'MUST',
     run: async (c) => {
@@ -246,25 +246,23 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
         ['an id never issued', { ...offer.echo, id: `${offer.echo.id.slice(0, -1)}${last}` }],
         ['the realm changed', { ...offer.echo, realm: `${offer.echo.realm}.example` }],
       ];
+      const paying = token('settled');
       for (const [what, echo] of forged)
-        expectPaidAnswerOf(
-          what,
-          await call(c, b, { headers: { ...EXACT, ...cardPayment(echo, token('settled'), offer.version) } }),
-          PAYMENT_PROBLEMS.invalidChallenge,
-        );
+        expectPaidAnswerOf(what, await call(c, b, { headers: { ...EXACT, ...cardPayment(echo, paying, offer.version) } }), PAYMENT_PROBLEMS.invalidChallenge);
       expectPaidAnswerOf(
         "the agent's call challenge presented unsigned",
-        await call(c, b, { signed: false, headers: cardPayment(offer.echo, token('settled'), offer.version) }),
+        await call(c, b, { signed: false, headers: cardPayment(offer.echo, paying, offer.version) }),
         E.terms_acceptance_unauthenticated,
       );
       if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(charged);
+      // Nothing was charged to the token: signed by the agent, it buys the call its challenge sells.
+      expectServed(await call(c, b, { headers: { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) } }));
     },
   });
 
   check({
     id: 'single-call.terms-acceptance-required',
-    title:
-      'a call credential without Service-Terms-Accepted: 402 terms-acceptance-required, whose fresh challenge names a method the agent lists in Service-Payment-Methods and buys the call; nothing charged before',
+    title: 'a call credential without assent: 402 terms-acceptance-required',
     requirements: ids(E['terms-acceptance-required'], M.methodsHint, P.challengeShape),
     level: 'MUST',
     run: async (c) => {
@@ -273,7 +271,8 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
       const byCard = { ...EXACT, [HEADERS.paymentMethods]: PAYMENT_METHODS.stripe };
       const charged = chargesSent();
       const offer = await payable(c, b, { headers: byCard });
-      const refused = await call(c, b, { headers: { ...byCard, ...cardPayment(offer.echo, token('settled'), null) } });
+      const paying = token('settled');
+      const refused = await call(c, b, { headers: { ...byCard, ...cardPayment(offer.echo, paying, null) } });
       expectPaidAnswer(refused, E['terms-acceptance-required']);
       const fresh = offered(refused);
       expect(fresh.method, 'the method of the fresh challenge, for an agent listing only card').toBe(PAYMENT_METHODS.stripe);
@@ -290,7 +289,8 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
         );
       }
       if (target.spend && !target.spend(fresh.amount)) c.notRun(`paying ${fresh.amount} would pass the run's --spend-cap`);
-      expectServed(await call(c, b, { headers: { ...byCard, ...cardPayment(fresh.echo, token('settled'), fresh.version) } }));
+      // Nothing was charged to the token refused: it pays the fresh challenge.
+      expectServed(await call(c, b, { headers: { ...byCard, ...cardPayment(fresh.echo, paying, fresh.version) } }));
     },
   });
 
@@ -340,8 +340,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
 
   check({
     id: 'single-call.pack-challenge-honoured-at-credits',
-    title:
-      'a pack challenge a priced resource issued is honoured at /api/mpp/credits; presented again at the resource, it buys no call (403 challenge_kind_mismatch or 409 purchase_already_granted)',
+    title: 'a pack challenge a priced resource issued is honoured at /api/mpp/credits',
     requirements: ids(E.challenge_origin_mismatch, E.challenge_kind_mismatch, E.purchase_already_granted),
     level: 'MUST',
     run: async (c) => {
@@ -389,15 +388,17 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
       const b = await buyer(c, 'card-closed');
       const offer = await payable(c, b);
       await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl }, (p) => (p.saleOffer = { ...p.saleOffer, cardOpen: false }));
-      expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card);
+      const headers = cardPayment(offer.echo, token('settled'), offer.version);
+      expectPaidAnswer(await call(c, b, { headers }), E.metered_unavailable_for_card);
       if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(0);
+      // Nothing charged, as the wire shows it: presented again, the credential is refused again (a charge sent would be resumed, section 3).
+      expectPaidAnswerOf('the same credential presented again', await call(c, b, { headers }), E.metered_unavailable_for_card);
     },
   });
 
   check({
     id: 'single-call.metered-unavailable-card-country-or-price',
-    title:
-      'a card outside the per-call markets or of no known country, or a price, currency or cost on the balance changed after the challenge: 403 metered_unavailable_for_card (purchases_unavailable_region for the unknown country too); a card inside them is served',
+    title: 'a card or price no longer sold per call: 403 metered_unavailable_for_card',
     requirements: ids(E.metered_unavailable_for_card),
     level: 'MUST',
     run: async (c) => {

@@ -100,7 +100,7 @@ export function receiptReference(exchange: PaidExchange): string | undefined {
 }
 
 /** 503s that ask for the same credential again. */
-export const SAME_CREDENTIAL_503S: readonly PurchaseErrorRecord[] = Object.values(E).filter((r) => r.status === 503 && r.retry?.sameCredential === true);
+const SAME_CREDENTIAL_503S: readonly PurchaseErrorRecord[] = Object.values(E).filter((r) => r.status === 503 && r.retry?.sameCredential === true);
 
 /** The same-credential 503 `exchange` is, if it is one. */
 export function sameCredential503(exchange: PaidExchange): PurchaseErrorRecord | undefined {
