@@ -203,7 +203,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       }
       if (inProgress === 0)
         c.notRun(
-          `no presentation of ${RACES * AT_ONCE} arrived while its call ran (each was answered before or after it): ${E.call_in_progress.code} was not observed`,
+          `no presentation of ${RACES * AT_ONCE} arrived while its call ran (each was answered before or after it), so ${E.call_in_progress.code} was not observed; nothing a run can add makes a deployment's call last longer`,
         );
     },
   });
