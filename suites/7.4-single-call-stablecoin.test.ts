@@ -5,7 +5,6 @@ import { READINGS } from '../src/spec/readings.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
-import type { PurchaseErrorRecord } from '../src/spec/types.js';
 import { expectPaidAnswer, expectPaidAnswerOf, cardPayment } from './lib/buyer.js';
 import { check } from './lib/check.js';
 import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer } from './lib/stablecoin.js';
@@ -96,52 +95,51 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
     },
   });
 
-  check({
-    id: 'single-call.stablecoin-settles-later',
-    title: 'a stablecoin call pending or unreachable is served once by the same credential',
-    requirements: ids(
-      E.tempo_settlement_pending,
-      E.tempo_unavailable,
-      P.resumeSameCredential,
-      E.terms_acceptance_unauthenticated,
-      M.stablecoinNonMatching,
-      E.metered_principal_cap,
-    ),
-    level: 'MUST',
-    run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'tempo-later');
-      const network = purchases(c).stablecoin.network;
-      const faults: ReadonlyArray<readonly [string, () => void, PurchaseErrorRecord]> = [
-        ['pending', () => (network.pendingReads = 1), E.tempo_settlement_pending],
-        [
-          'unreachable',
-          () => {
-            network.pendingReads = 0;
-            network.unreachableBroadcasts = 1;
-          },
-          E.tempo_unavailable,
-        ],
-      ];
-      for (const [what, fault, record] of faults) {
+  for (const later of [
+    { id: 'single-call.stablecoin-pending-served-once', what: 'pending', record: E.tempo_settlement_pending },
+    { id: 'single-call.stablecoin-unreachable-served-once', what: 'unreachable', record: E.tempo_unavailable },
+  ] as const) {
+    check({
+      id: later.id,
+      title: `a stablecoin call whose network is ${later.what} is served once by the same credential`,
+      requirements: ids(later.record, P.resumeSameCredential, E.terms_acceptance_unauthenticated),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, `tempo-${later.what}`);
+        const network = purchases(c).stablecoin.network;
         const o = await tempoCall(c, b);
         const serialized = await signTransfer(o);
         const headers = { ...EXACT, ...stablecoinCredential(o, serialized) };
-        fault();
+        if (later.what === 'pending') network.pendingReads = 1;
+        else network.unreachableBroadcasts = 1;
         const before = ran();
-        expectPaidAnswerOf(`the transfer ${what}`, await call(c, b, { headers }), record);
+        expectPaidAnswerOf(`the transfer ${later.what}`, await call(c, b, { headers }), later.record);
+        // Only the agent the challenge names resumes it: the credential presented unsigned takes nothing (7.4 401).
         expectPaidAnswerOf(
-          `the transfer ${what}, the credential presented unsigned`,
+          `the transfer ${later.what}, the credential presented unsigned`,
           await call(c, b, { signed: false, headers: stablecoinCredential(o, serialized) }),
           E.terms_acceptance_unauthenticated,
         );
         expect(ran(), 'calls run').toBe(before);
         expectServedByTransfer(await call(c, b, { headers }), serialized);
         expect(ran(), 'calls run').toBe((before ?? 0) + 1);
-        expectPaidAnswerOf(`the transfer ${what}, once served`, await call(c, b, { headers }), E.call_already_served);
-      }
-      // Two calls bought today; a third may be, and the failed transfer between bought nothing.
-      setCaps(c, { principalPerDay: 3 });
+        expectPaidAnswerOf(`the transfer ${later.what}, once served`, await call(c, b, { headers }), E.call_already_served);
+      },
+    });
+  }
+
+  check({
+    id: 'single-call.stablecoin-failed-takes-no-cap',
+    title: 'a stablecoin call the network reports failed gets a fresh challenge and takes no daily purchase',
+    requirements: ids(M.stablecoinNonMatching, E.metered_principal_cap),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'tempo-failed');
+      const network = purchases(c).stablecoin.network;
+      // One call a day: the failed transfer bought nothing, so the fresh challenge's still buys it.
+      setCaps(c, { principalPerDay: 1 });
       network.finalOutcome = 'failed';
       const o = await tempoCall(c, b);
       const failed = await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(o, await signTransfer(o)) } });
