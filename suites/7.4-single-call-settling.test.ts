@@ -77,46 +77,61 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
 
   check({
     id: 'single-call.resumed-not-asked-again',
-    title: 'a resumed call charge is not refused for terms or prices changed since',
-    requirements: ids(P.resumeSameCredential, E.charge_processing),
+    title: 'a resumed call charge is not refused for per-call card terms, prices or terms changed since',
+    requirements: ids(P.resumeSameCredential, E.charge_processing, E.metered_unavailable_for_card),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'resumed-unchanged');
       const offer = await payable(c, b);
       const paying = token('processing');
       const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
       expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
-      const p = purchases(c);
-      setSale(c, (sale) => ({ cardOpen: false, price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } }));
-      p.config = { ...p.config, terms: { ...p.config.terms, version: `${offer.version}-next` } };
+      // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
+      await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl }, (p) => (p.saleOffer = { ...p.saleOffer, cardOpen: false }));
+      // In-process the call is re-priced and the terms move to a new version too.
+      const p = target.purchases;
+      if (p) {
+        setSale(c, (sale) => ({ price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } }));
+        p.config = { ...p.config, terms: { ...p.config.terms, version: `${offer.version}-next` } };
+      }
       await processorFinishes(c, paying, 'settled');
       expectServed(await call(c, b, { headers }));
-      expect(p.sale.server.ran, 'the call ran once').toHaveLength(1);
+      if (p) expect(p.sale.server.ran, 'the call ran once').toHaveLength(1);
+      expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
+      // The per-call card offer is closed for a new purchase.
+      const next = await payable(c, b);
+      expectPaidAnswerOf(
+        'a new purchase once per-call card sales closed',
+        await call(c, b, { headers: { ...EXACT, ...cardPayment(next.echo, token('settled'), next.version) } }),
+        E.metered_unavailable_for_card,
+      );
     },
   });
 
   check({
     id: 'single-call.resumed-after-caps-and-market',
-    title: "a resumed call charge is not refused for daily caps reached or its card's market closed since",
+    title: "a resumed call charge is not refused for its card's market closed or daily caps reached since",
     requirements: ids(P.resumeSameCredential, E.metered_principal_cap, E.metered_instrument_cap, E.metered_platform_ceiling, E.purchases_unavailable_region),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'resumed-capped');
       const offer = await payable(c, b);
       const paying = token('processing');
       const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
       expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
       // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
-      // Every daily cap, the card's own among them, is reached by this very purchase, and the card's market closes.
-      const p = purchases(c);
-      setCaps(c, { principalPerDay: 1, ipPerDay: 1, instrumentPerDay: 1, platformPerDay: 1 });
-      p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] };
+      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl }, (p) => {
+        p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] };
+      });
+      // In-process every daily cap, the card's own among them, is reached by this very purchase too.
+      if (target.purchases) setCaps(c, { principalPerDay: 1, ipPerDay: 1, instrumentPerDay: 1, platformPerDay: 1 });
       await processorFinishes(c, paying, 'settled');
       expectServed(await call(c, b, { headers }));
-      expect(p.sale.server.ran, 'the call ran once').toHaveLength(1);
-      // The caps and the market hold for a new purchase.
+      if (target.purchases) expect(target.purchases.sale.server.ran, 'the call ran once').toHaveLength(1);
+      expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
+      // The market (and in-process the caps) hold for a new purchase.
       const next = await payable(c, b);
       const refused = await call(c, b, { headers: { ...EXACT, ...cardPayment(next.echo, token('settled'), next.version) } });
       const held = [E.purchases_unavailable_region, E.metered_principal_cap, E.metered_instrument_cap, E.metered_platform_ceiling];
