@@ -3,8 +3,6 @@ import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { challengeExpiryProblems, purchaseAnswerProblems, readPaidAnswer } from '../src/harness/judge-purchase.js';
 import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
-import { createMemoryFetcher } from '../src/fetch/index.js';
-import { activeDeviation } from '../src/mutants/active.js';
 import { AGENT_STATES } from '../src/contract/test-control.js';
 import {
   checkBalanceRequired,
@@ -18,20 +16,18 @@ import {
 } from '../src/purchase/inband/index.js';
 import { parsePaymentChallenge, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
 import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
-import { agentRoute } from '../src/reference/agent/mount.js';
 import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/contract/probes.js';
-import { createMemoryKeyStore, generateAgentKeys } from '../src/reference/agent/keys.js';
-import { createStandardAgent } from '../src/reference/agent/standard-agent.js';
-import { DELEGATE_TOOL } from '../src/reference/mcp/delegate-server.js';
-import { createReferencePlatform } from '../src/reference/platform.js';
 import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../src/spec/agent-endpoints.js';
 import {
+  DELEGATE_OPERATION,
   DELEGATE_STATUSES,
   FRAME_MEMBERS,
   INBAND_FRAME_TYPES,
   INBAND_REQUIREMENTS,
   INBAND_SCHEMES,
+  NANO_PER_CURRENCY_UNIT,
   PAYMENT_REQUIREMENTS_MEMBERS,
+  POINTER_BODY_MEMBERS,
   SCHEME_ENTRY_MEMBERS,
   type InbandFrameType,
 } from '../src/spec/inband.js';
@@ -41,6 +37,7 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
+import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
 import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
@@ -97,21 +94,66 @@ function jsonBody(response: TargetResponse): unknown {
   }
 }
 
+/** A chat completion request for the LLM rail. */
+const CHAT = { model: 'any', messages: [{ role: 'user', content: 'hello' }] };
+
+/** A decimal amount of requirements ("0.001") in nano units. */
+function nanoOf(amount: unknown): bigint {
+  const match = typeof amount === 'string' ? /^(\d+)(?:\.(\d{1,9}))?$/.exec(amount) : null;
+  if (!match) return expect.fail(`requirements.amount is not a decimal amount: ${JSON.stringify(amount)}`);
+  return BigInt(match[1]!) * NANO_PER_CURRENCY_UNIT + BigInt((match[2] ?? '').padEnd(9, '0'));
+}
+
+/** Sends a POST with a JSON body carrying a platform bearer, unsigned. */
+async function bearerJson(c: CheckContext, path: string, body: unknown, headers: Record<string, string>): Promise<TargetResponse> {
+  const request: TargetRequest = {
+    method: 'POST',
+    url: `${target.environment.platformOrigin}${path}`,
+    headers: [[HEADERS.contentType, MEDIA_TYPES.json], ...Object.entries(headers)],
+    body: encoder.encode(JSON.stringify(body)),
+  };
+  const response = await target.send(request);
+  c.record({ request: recordRequest(request), response: recordResponse(response) });
+  return response;
+}
+
+/** 4.7: the delegate's answer carries status balance_required, in the MCP result's structured content or a text content's JSON. */
+function expectBalanceRequired(response: TargetResponse): void {
+  expect(response.status, 'a JSON-RPC answer').toBe(200);
+  const message = jsonBody(response) as { result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } };
+  if (message.result === undefined) return expect.fail(`no tools/call result: ${JSON.stringify(message)}`);
+  // 4.7 says the operation "returns a status field", not where an MCP result carries it.
+  const answers = [
+    message.result.structuredContent,
+    ...(message.result.content ?? []).flatMap((part) => {
+      try {
+        return [JSON.parse(part.text ?? '') as unknown];
+      } catch {
+        return [];
+      }
+    }),
+  ];
+  const checked = answers.map((answer) => checkBalanceRequired(answer));
+  if (!checked.some((one) => one.ok))
+    expect.fail(checked.flatMap((one) => describeProblems(one)).join('\n') || `status ${DELEGATE_STATUSES.balanceRequired}: no status`);
+}
+
 function mcpCall(id: number, call: unknown): unknown {
-  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: DELEGATE_TOOL.name, arguments: { [DELEGATE_TOOL.callArgument]: call } } };
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: DELEGATE_OPERATION.name, arguments: { [DELEGATE_OPERATION.callArgument]: call } } };
 }
 
 describe(`6 events and in-band answers (${target.description})`, () => {
   check({
     id: 'events.llm-rail-pointer',
-    title: 'the LLM rail answers a caller without balance with the pointer: token at index 0, an mpp entry holding only purchase_url, no Payment challenge',
+    title: 'the LLM rail points a caller without balance to the purchase, with no challenge',
     requirements: ids(I.pointer),
     level: 'MUST',
     run: async (c) => {
       const b = await buyer(c, 'pointer');
-      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, { model: 'any', messages: [{ role: 'user', content: 'hello' }] });
+      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, CHAT);
       if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
-      const checked = checkPointerResponse({ status: response.status, headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
+      // READING-POINTER-STATUS: section 6 gives the pointer no status.
+      const checked = checkPointerResponse({ headers: response.headers, body: jsonBody(response) }, { sellsUsage: true });
       if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
     },
   });
@@ -125,23 +167,82 @@ describe(`6 events and in-band answers (${target.description})`, () => {
       const b = await buyer(c, 'delegate');
       const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(1, { ask: 'anything' }), { [HEADERS.accept]: MCP_ACCEPT });
       if (response.status === NOT_FOUND) c.notRun(`the target serves no MCP endpoint at ${PLATFORM_ROUTES.mcp}`);
-      expect(response.status, 'a JSON-RPC answer').toBe(200);
-      const message = jsonBody(response) as { result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } };
-      if (message.result === undefined) return expect.fail(`no tools/call result: ${JSON.stringify(message)}`);
-      // 4.7 says the operation "returns a status field", not where an MCP result carries it: its structured content, or the JSON of a text content.
-      const answers = [
-        message.result.structuredContent,
-        ...(message.result.content ?? []).flatMap((part) => {
-          try {
-            return [JSON.parse(part.text ?? '') as unknown];
-          } catch {
-            return [];
-          }
-        }),
-      ];
-      const checked = answers.map((answer) => checkBalanceRequired(answer));
-      if (!checked.some((one) => one.ok))
-        expect.fail(checked.flatMap((one) => describeProblems(one)).join('\n') || `status ${DELEGATE_STATUSES.balanceRequired}: no status`);
+      expectBalanceRequired(response);
+    },
+  });
+
+  check({
+    id: 'events.delegate-call-not-run',
+    title: 'a delegated call answered balance_required did not run',
+    requirements: ids(I.balanceRequired),
+    level: 'MUST',
+    run: async (c) => {
+      // 4.7: "balance_required means the agent's balance does not cover the call and the call did not run".
+      const ran = target.purchases?.delegate.ran;
+      if (ran === undefined)
+        c.notRun(
+          'what a delegated call did is not shown on the wire (4.7: "Other shapes of the delegate request and response: not shown"); the embedded reference tells it in-process',
+        );
+      const b = await buyer(c, 'delegate-not-run');
+      const call = { conformance: `not-run-${serial++}` };
+      const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(3, call), { [HEADERS.accept]: MCP_ACCEPT });
+      expectBalanceRequired(response);
+      expect(target.purchases?.delegate.ran, 'the calls the delegate ran').not.toContainEqual(call);
+    },
+  });
+
+  check({
+    id: 'events.llm-rail-pointer-not-selling',
+    title: "where buying is not open for the caller, the LLM rail's pointer holds no mpp entry",
+    requirements: ids(I.pointer),
+    level: 'MUST',
+    run: async (c) => {
+      const b = await buyer(c, 'pointer-not-selling');
+      // Section 6: the mpp entry is there "where the deployment sells usage at all"; with buying closed (mpp_disabled) it sells none.
+      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl }, (p) => (p.config = { ...p.config, mppEnabled: false }));
+      const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, CHAT);
+      if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
+      const checked = checkPointerResponse({ headers: response.headers, body: jsonBody(response) }, { sellsUsage: false });
+      if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
+    },
+  });
+
+  check({
+    id: 'events.llm-rail-pointer-ran-out',
+    title: 'a caller whose platform token ran out gets the pointer from the LLM rail',
+    requirements: ids(I.pointer),
+    level: 'MUST',
+    run: async (c) => {
+      if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
+      if (!target.capabilities.has('payment-faults') || !target.capabilities.has('platform-config'))
+        c.notRun(
+          "needs payment-faults and platform-config: running a deployment's pack out takes thousands of completions and a platform token of its own; in-process the embedded reference sells a pack of two and a half completions and issues the token",
+        );
+      const b = new Buyer(target, `events-ran-out-${serial++}`, c.record);
+      await target.prepare({
+        id: b.caseId,
+        description: b.caseId,
+        now: b.now,
+        platform: { authority: target.environment.authority, token_keys: platformTokenKeys(), token_issuer: PLATFORM_TOKEN_ISSUER, agent_scope: AGENT_SCOPE },
+        documents: b.kit.docs(),
+        steps: [],
+      });
+      const bearer = async () => ({
+        [HEADERS.authorization]: `Bearer ${await platformToken({ iss: PLATFORM_TOKEN_ISSUER, sub: b.agentUrl, iat: b.now - 10, exp: b.now + 600, jti: `ran-out-${serial++}`, scope: AGENT_SCOPE })}`,
+      });
+      const complete = async () => bearerJson(c, PLATFORM_ROUTES.llmChatCompletions, CHAT, await bearer());
+      // What a completion costs, as the first pointer says; the pack then credits two and a half of them.
+      const price = nanoOf(member(member(jsonBody(await complete()), POINTER_BODY_MEMBERS.requirements), PAYMENT_REQUIREMENTS_MEMBERS.amount));
+      const p = target.purchases!;
+      p.config = { ...p.config, pack: { ...p.config.pack, creditNano: String((5n * price) / 2n) } };
+      const offer = await b.post();
+      const [first] = offer.challenges;
+      if (!first) return expect.fail(`expected a challenge for the pack, got ${offer.status}`);
+      expectSucceeded(await b.post({ headers: cardPayment(first.echo, freshTestToken('settled'), offer.termsVersion ?? '') }), 'the pack');
+      for (const n of [1, 2]) expect((await complete()).status, `completion ${n}, funded`).toBe(200);
+      const ranOut = await complete();
+      const checked = checkPointerResponse({ headers: ranOut.headers, body: jsonBody(ranOut) }, { sellsUsage: true });
+      if (!checked.ok) expect.fail(`the completion the balance no longer covers: ${describeProblems(checked).join('\n')}`);
     },
   });
 
@@ -271,7 +372,7 @@ function expectFundedFrame(frame: Record<string, unknown>, type: InbandFrameType
 describe(`6 the agent socket (${target.description})`, () => {
   check({
     id: 'events.socket-upgrade-refused',
-    title: 'a signed upgrade whose signature does not verify is refused with 401 and Accept-Signature before the socket opens',
+    title: 'a signed upgrade that does not verify is refused 401 before the socket opens',
     requirements: ids(I.socketUpgradeRefusal),
     level: 'MUST',
     run: async (c) => {
@@ -289,8 +390,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.payment-required',
-    title:
-      'a turn the balance does not cover gets payment.required: token at index 0, an mpp entry with a parseable challenge, purchase_url and terms; nothing runs',
+    title: 'a turn the balance does not cover waits with payment.required and a Payment challenge',
     requirements: ids(I.paymentRequired),
     level: 'MUST',
     run: async (c) => {
@@ -313,8 +413,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.payment-required-not-selling',
-    title:
-      'a turn the balance does not cover while buying is not open for the caller (mpp_disabled) still waits with payment.required: token at index 0, every scheme entry well formed',
+    title: 'a turn the balance does not cover waits with payment.required where buying is not open',
     requirements: ids(I.paymentRequired),
     level: 'MUST',
     run: async (c) => {
@@ -347,7 +446,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.payment-submit-runs-turn',
-    title: 'paid at purchase_url, payment.submit with scheme balance runs the turn: payment.accepted then response.done, each with the terms object',
+    title: 'paid at purchase_url, payment.submit runs the turn with the terms object on its frames',
     requirements: ids(I.paymentSubmit, I.fundedTerms),
     level: 'MUST',
     run: async (c) => {
@@ -369,7 +468,7 @@ describe(`6 the agent socket (${target.description})`, () => {
 
   check({
     id: 'events.funded-turn-error-terms',
-    title: 'a funded turn that fails while it runs ends in response.error carrying the terms object; every frame after payment.submit carries it',
+    title: 'a funded turn that fails ends in response.error carrying the terms object',
     requirements: ids(I.fundedTerms),
     level: 'MUST',
     run: async (c) => {
@@ -395,56 +494,23 @@ describe(`6 the agent socket (${target.description})`, () => {
 });
 
 /**
- * Where the platform relays to an agent: in-process, a reference platform serving the reference agent (with its
- * payment probes) at /agents/<name>; live, the agent `run --agent-url` names when it is on the target's origin.
+ * Where the platform relays to an agent: the agent it hosts at /agents/<name> with the payment probes (in-process the
+ * embedded reference's; live, the agent `run --agent-url` names when it is on the target's origin).
  */
 interface Relay {
   send(path: string, headers?: ReadonlyArray<readonly [string, string]>, post?: Uint8Array): Promise<TargetResponse>;
 }
 
 async function relay(c: CheckContext, t: Target): Promise<Relay> {
-  if (t.kind === 'in-process') {
-    const name = 'relayed';
-    const origin = t.environment.platformOrigin;
-    const agent = await createStandardAgent({
-      agentUrl: `${origin}${AGENT_MOUNT_PREFIX}${name}`,
-      name,
-      keyStore: createMemoryKeyStore(await generateAgentKeys()),
-      authSkill: {},
-      fetchKeySet: async () => ({ keys: [] }),
-      clock: { now: () => t.environment.now() },
-      random: { bytes: (n) => new Uint8Array(n).map((_, i) => i) },
-    });
-    // The relaying platform is built here (the target hosts no agent), so it takes the self-test's active mutant itself.
-    const fault = activeDeviation()?.platform;
-    const platform = createReferencePlatform({
-      authority: t.environment.authority,
-      clock: { now: () => t.environment.now() },
-      fetcher: createMemoryFetcher({}),
-      routes: [agentRoute(agent)],
-      ...(fault ? { mutants: [fault] } : {}),
-    });
-    return {
-      async send(path, headers = [], post) {
-        const method = post ? 'POST' : 'GET';
-        const request = new Request(`${origin}${AGENT_MOUNT_PREFIX}${name}${path}`, {
-          method,
-          headers: headers.map(([n, v]) => [n, v] as [string, string]),
-          ...(post ? { body: post } : {}),
-        });
-        const response = await platform.fetch(request, { clientAddress: '127.0.0.1' });
-        const answer = { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
-        c.record({ request: recordRequest({ method, url: request.url, headers, body: post ?? null }), response: recordResponse(answer) });
-        return answer;
-      },
-    };
-  }
-  const agentUrl = context.agentUrl;
+  // The agent the platform hosts: in-process the embedded reference's own, live the one --agent-url names.
+  const agentUrl = t.hostedAgentUrl ?? context.agentUrl;
   if (agentUrl === undefined || new URL(agentUrl).origin !== new URL(t.environment.platformOrigin).origin) {
     c.notRun(
       'needs an agent the platform relays to: run with --agent-url naming an agent on the target platform that declares the payment probes (src/reference/agent/conformance-endpoints.ts)',
     );
   }
+  // In-process each case builds the platform afresh (with the self-test's fault switched on, if any).
+  if (t.kind === 'in-process') await buyer(c, 'relay');
   return {
     async send(path, headers = [], post) {
       const request: TargetRequest = { method: post ? 'POST' : 'GET', url: `${agentUrl!.replace(/\/+$/, '')}${path}`, headers, body: post ?? null };
@@ -459,7 +525,7 @@ async function relay(c: CheckContext, t: Target): Promise<Relay> {
 describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an agent (${target.description})`, () => {
   check({
     id: 'events.relay-agent-challenge',
-    title: 'an agent answering with its own Payment challenge: the platform answers 502 upstream_payment_not_relayed, no challenge',
+    title: "an agent's own Payment challenge is answered 502 upstream_payment_not_relayed",
     requirements: ids(E.upstream_payment_not_relayed),
     level: 'MUST',
     run: async (c) => {
@@ -499,8 +565,7 @@ describe(`7.4 502 upstream_payment_not_relayed where the platform relays to an a
 
   check({
     id: 'events.relay-request-kept',
-    title:
-      "a request carrying a buyer's Payment-Authorization still reaches the agent with its other fields and body: a JSON POST to a JSON endpoint is served",
+    title: 'a request carrying Payment-Authorization still reaches the agent with its body',
     requirements: ids(E.upstream_payment_not_relayed, ENDPOINT_ERRORS.unsupportedMediaType),
     level: 'MUST',
     run: async (c) => {

@@ -3,7 +3,6 @@ import { keccak256, type Hex } from 'viem';
 import { dailyCapRetryAfterProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { decodeBase64urlJson, expiresAtSeconds } from '../src/purchase/index.js';
-import { REFERENCE_PRICED_PATH } from '../src/reference/purchases.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { CHALLENGE_EXPIRY_TOLERANCE_S, READINGS } from '../src/spec/readings.js';
@@ -48,6 +47,9 @@ const OTHER_MEMO: Hex = `0x${'ab'.repeat(32)}`;
 
 const need = (c: CheckContext, ...capabilities: Capability[]) => needCapabilities(target, c, ...capabilities);
 
+/** Where the target sells single calls, or the check not run. */
+const pricedPath = (c: CheckContext): string => target.pricedResources?.path ?? c.notRun('the target names no priced single-call resource');
+
 async function buyer(c: CheckContext, name: string): Promise<Buyer> {
   return new Buyer(target, `stablecoin-${name}-${serial++}`, c.record).register();
 }
@@ -88,7 +90,7 @@ function broadcasts(): number {
 describe(`7.4 stablecoin purchases (${target.description})`, () => {
   check({
     id: 'stablecoin.challenge',
-    title: 'a signed buyer preferring tempo in Service-Payment-Methods gets one stablecoin challenge quoting base units, token, deposit address and memo',
+    title: 'a buyer preferring tempo gets one stablecoin challenge',
     requirements: ids(M.methodsHint, M.stablecoinTransaction, P.challengeShape),
     level: 'MUST',
     run: async (c) => {
@@ -126,9 +128,10 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'call');
-      const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+      const priced = pricedPath(c);
+      const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const serialized = await signTransfer(o);
-      expectTempoReceipt(await b.post({ path: REFERENCE_PRICED_PATH, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ path: priced, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
     },
   });
 
@@ -158,8 +161,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.transaction-mismatch',
-    title:
-      'a transaction that does not pay the quote (amount, recipient, memo, two transfers, a fee payer asked for or signed, validity past the expiry or none, already expired or expiring as presented, another chain or token contract, a transfer without the memo, native value, no signature or one recovering no signer, a call to no contract or without call data, bytes that do not decode) gets a fresh stablecoin challenge and is never broadcast',
+    title: 'a transaction that does not pay the quote gets a fresh challenge, never broadcast',
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
@@ -183,7 +185,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.methods-hint-covered-only',
-    title: 'Service-Payment-Methods counts only when the signature covers it: uncovered, the agent is offered what it is offered without one',
+    title: 'an uncovered Service-Payment-Methods decides nothing',
     requirements: ids(M.methodsHint),
     level: 'MUST',
     run: async (c) => {
@@ -222,8 +224,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.payload-not-a-transaction',
-    title:
-      'a stablecoin payload carrying no transaction (a signed transaction under another payload.type or under none; payload.type transaction without the transaction) gets a fresh stablecoin challenge, nothing broadcast',
+    title: 'a stablecoin payload carrying no transaction gets a fresh challenge',
     requirements: ids(E['invalid-payload'], M.stablecoinTransaction),
     level: 'MUST',
     run: async (c) => {
@@ -254,8 +255,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.paid-challenge-other-credential',
-    title:
-      'a challenge a transfer already paid, presented with its echo altered (402 invalid-challenge) or with another payload (a fresh challenge), or one whose transfer is settling presented with another transaction (402 invalid-challenge), is not that credential: nothing broadcast again, credited once',
+    title: 'a challenge a transfer paid buys nothing with another credential',
     requirements: ids(P.challengeShape, M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
@@ -294,8 +294,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.same-credential-unsigned',
-    title:
-      'a credential whose transfer was credited, presented again without a signature: 401 terms_acceptance_unauthenticated or 409 purchase_already_granted, nothing broadcast again',
+    title: 'a credited transfer presented unsigned is refused, nothing broadcast',
     requirements: ids(E.terms_acceptance_unauthenticated, E.purchase_already_granted, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -314,8 +313,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.not-offered',
-    title:
-      'a deployment that sells no stablecoin offers card to a buyer preferring tempo over card, and answers one naming tempo only with 503 mpp_not_configured',
+    title: 'a deployment selling no stablecoin offers card instead',
     requirements: ids(M.methodsHint, E.mpp_not_configured),
     level: 'MUST',
     run: async (c) => {
@@ -332,9 +330,35 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   });
 
   check({
+    id: 'stablecoin.method-no-longer-sold',
+    title: 'a stablecoin credential once no transfer is offered is refused, never broadcast',
+    requirements: ids(E['method-unsupported']),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'no-longer-sold');
+      const p = target.purchases!;
+      const o = await offer(b);
+      const headers = tempoPayment(o, transaction(await signTransfer(o)));
+      // 7.4 method-unsupported: "card always; stablecoin only where a transfer was offered". The deployment stops offering transfers.
+      const { stablecoin: _, ...withoutStablecoin } = p.config;
+      p.config = withoutStablecoin;
+      for (const what of ['the credential', 'the credential presented again']) {
+        const answer = await b.post({ headers });
+        expectPaidAnswerOf(
+          `${what}, once no transfer is offered (${READINGS.methodNoLongerSold.id})`,
+          answer,
+          answer.refusal === E.mpp_disabled.code ? E.mpp_disabled : E['method-unsupported'],
+        );
+      }
+      expect(broadcasts(), 'broadcasts').toBe(0);
+      expect(await p.store.balance(b.agentUrl), 'nothing credited').toBe('0');
+    },
+  });
+
+  check({
     id: 'stablecoin.location-unknown',
-    title:
-      'a wallet that cannot be placed where the deployment does not sell to unplaceable buyers: 403 stablecoin_location_unknown, nothing broadcast; once placed in an open market, it is sold to',
+    title: 'a wallet that cannot be placed: 403 stablecoin_location_unknown, nothing broadcast',
     requirements: ids(E.stablecoin_location_unknown, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -397,25 +421,25 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.metered-unavailable',
-    title: 'a single call re-priced after its stablecoin challenge: 403 metered_unavailable_for_stablecoin, nothing broadcast',
+    title: 'a call re-priced after its stablecoin challenge: 403, nothing broadcast',
     requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
       need(c, 'spend', 'payment-faults');
       const b = await buyer(c, 'call-repriced');
       const p = target.purchases!;
-      const o = await offer(b, { path: REFERENCE_PRICED_PATH, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
+      const priced = pricedPath(c);
+      const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const payment = tempoPayment(o, transaction(await signTransfer(o)));
       p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
-      expectPaidAnswer(await b.post({ path: REFERENCE_PRICED_PATH, headers: payment }), E.metered_unavailable_for_stablecoin);
+      expectPaidAnswer(await b.post({ path: priced, headers: payment }), E.metered_unavailable_for_stablecoin);
       expect(broadcasts(), 'broadcasts').toBe(0);
     },
   });
 
   check({
     id: 'stablecoin.grant-failed',
-    title:
-      'the transfer settled but the pack could not be credited: 503 grant_failed; the same credential credits once, against the same transfer, even while the network cannot be read (or answers grant_failed again meanwhile)',
+    title: 'a settled transfer not credited: 503 grant_failed; the same credential credits once',
     requirements: ids(E.grant_failed, P.resumeSameCredential, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -446,8 +470,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.transfer-failed',
-    title:
-      'a transfer the network reports failed paid nothing: a fresh challenge, at once or when the same credential resumes it, and again to that credential after; nothing credited, a new payment is sold',
+    title: 'a transfer the network reports failed paid nothing: a fresh challenge',
     requirements: ids(P.declineFreshChallenge, P.resumeSameCredential, M.stablecoinTransaction),
     level: 'MUST',
     run: async (c) => {
@@ -496,8 +519,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.tempo-unavailable-not-after-expiry',
-    title:
-      'network unreachable: 503 tempo_unavailable; the same credential presented after the challenge expired is never broadcast: while the network still cannot be read 503 tempo_unavailable or a fresh challenge, then a fresh challenge',
+    title: 'an unsent transfer presented after its challenge expired is never broadcast',
     requirements: ids(E.tempo_unavailable, P.expiredFreshChallenge),
     level: 'MUST',
     run: async (c) => {
@@ -528,8 +550,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.tempo-unavailable-not-after-transaction-expiry',
-    title:
-      'network unreachable: 503 tempo_unavailable; the same credential presented once its transaction expired, its challenge still valid, is never broadcast and is answered with a fresh challenge',
+    title: 'an unsent transfer presented once its transaction expired is never broadcast',
     requirements: ids(E.tempo_unavailable, M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
@@ -554,7 +575,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.tempo-settlement-pending',
-    title: 'broadcast, not settled: 503 tempo_settlement_pending with the retry object; completes against the same transfer after the challenge expired',
+    title: 'broadcast, not settled: 503 tempo_settlement_pending, completed after expiry',
     requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -573,8 +594,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.settlement-pending-network-unreadable',
-    title:
-      'broadcast, then the network cannot be read (on a later presentation, or at once after the broadcast): 503 tempo_settlement_pending (something was broadcast, so not tempo_unavailable); completes against the same transfer',
+    title: 'a broadcast transfer the network cannot read is 503 tempo_settlement_pending',
     requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {

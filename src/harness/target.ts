@@ -83,6 +83,16 @@ export interface DeploymentAddresses {
   readonly termsUrl?: string;
 }
 
+/**
+ * The priced single-call resources a target sells calls at (7.4 names none: READING-PAID-SUCCESS): the embedded
+ * reference's own, and the same paths on a live deployment, whose checks are not run where it serves nothing there.
+ */
+export interface PricedResources {
+  readonly path: string;
+  /** A second resource selling the same call, so a challenge one issued can be presented at the other. */
+  readonly otherPath: string;
+}
+
 /** A WebSocket a target opened: text frames in arrival order. */
 export interface TargetSocket {
   /** The next text frame; rejects when the socket closes, or none arrives within the socket's read timeout. */
@@ -123,6 +133,13 @@ export interface Target {
    * in a named state. `notRun` when the deployment does not offer that state; absent when the run names no control.
    */
   control?(request: ControlRequest): Promise<{ readonly ok: true } | { readonly notRun: string }>;
+  /** Where the target sells single calls; absent when it names none. */
+  readonly pricedResources?: PricedResources;
+  /**
+   * The agent URL of an agent the platform itself hosts and relays to (/agents/<name>, 4.1), declaring the conformance
+   * probes: the embedded reference's own; absent live, where the run's --agent-url names it.
+   */
+  readonly hostedAgentUrl?: string;
   /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
   readonly purchases?: ReferencePurchases;
   /** The embedded reference's widget records and tool-call ledger, for what no public surface shows (4.5 steps 3-4, 2.5 billing); absent live. */

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { decodeBase64urlJson } from '../purchase/base64url-json.js';
+import { balanceRequiredResult, delegateCompletedResult } from '../purchase/inband/index.js';
 import { REFERENCE_PRICED_PATH } from '../reference/purchases.js';
 import type { SocketRoute } from '../reference/upgrade.js';
 import { AGENT_TRANSPORT_ROUTES } from '../spec/agent-endpoints.js';
@@ -261,6 +262,41 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
           (jsonOf(a)?.type as string | undefined)?.endsWith(`/${PAYMENT_PROBLEMS.verificationFailed.slug}`) === true,
         (a) => a.headers.delete(HEADERS.wwwAuthenticate),
       ),
+    },
+  },
+  {
+    id: 'inband-pointer-offers-purchase-while-closed',
+    description: "the LLM rail's pointer holds an mpp entry whether or not buying is open for the caller (the switch is not read)",
+    requirements: [I.pointer.id],
+    platform: { purchases: (purchases) => void (purchases.sellsUsage = () => true) },
+  },
+  {
+    id: 'inband-rails-fund-from-what-is-left',
+    description: "the rails' balance funds a call it does not cover from what is left of it, so a caller whose balance ran out is served",
+    requirements: [I.pointer.id],
+    platform: {
+      purchases: (purchases) => {
+        const ledger = purchases.ledger;
+        const spend = ledger.spend.bind(ledger);
+        ledger.spend = async (agentUrl, nano) => {
+          if (await spend(agentUrl, nano)) return true;
+          const left = await ledger.balanceOf(agentUrl);
+          return left > 0n && spend(agentUrl, left);
+        };
+      },
+    },
+  },
+  {
+    id: 'inband-delegate-runs-unfunded-call',
+    description: 'the MCP delegate runs a call before it finds the balance does not cover it, then answers balance_required',
+    requirements: [I.balanceRequired.id],
+    platform: {
+      purchases: (purchases) =>
+        void (purchases.delegate.compose = (options) => async (payer, call) => {
+          const result = await options.run(call, payer ?? '');
+          if (payer === null || !(await options.balances.spend(payer, options.callPriceNano))) return balanceRequiredResult();
+          return delegateCompletedResult(result);
+        }),
     },
   },
 ];

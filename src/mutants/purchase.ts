@@ -1,8 +1,21 @@
-import { purchaseAnswer, surfaceOf, type ChargeReply, type OutcomeOf, type PurchaseContext, type PurchaseGuard } from '../purchase/index.js';
+import {
+  CAP_COUNTERS,
+  chargeOfSameCredential,
+  purchaseAnswer,
+  stablecoinOf,
+  surfaceOf,
+  takeCaps,
+  type CapCounters,
+  type ChargeReply,
+  type OutcomeOf,
+  type PurchaseContext,
+  type PurchaseGuard,
+  type SingleCallOffer,
+} from '../purchase/index.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../reference/purchases.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
-import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
+import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';
 import { PURCHASE_REQUIREMENTS as P } from '../spec/purchase-requirements.js';
 import { PURCHASE_ERRORS, PURCHASE_ERROR_LIST } from '../spec/purchase-errors.js';
@@ -319,7 +332,7 @@ const specific: Mutant[] = [
 ];
 
 /** Replaces the guard named `name` in both orders of guards the paid routes decide by (the pack's and the sale's). */
-function changeGuard(
+export function changeGuard(
   purchases: ReferencePurchases,
   name: string,
   change: <C extends PurchaseContext<unknown>>(guard: PurchaseGuard<C>) => PurchaseGuard<C> | undefined,
@@ -477,4 +490,75 @@ const deep: Mutant[] = [
   },
 ];
 
-export const PURCHASE_MUTANTS: readonly Mutant[] = [...PURCHASE_ERROR_LIST.flatMap(perRow), ...specific, ...deep];
+/** Section 3 row 1 broken where it is decided: a resumed charge is asked again what was asked before it was sent. */
+const resumeAsksAgain: Mutant[] = [
+  {
+    id: 'purchase-resume-asks-market-again',
+    description: "the same-credential guard asks the card's market again before it resumes a charge already sent",
+    requirements: [P.resumeSameCredential.id, PURCHASE_ERRORS.purchases_unavailable_region.id],
+    platform: {
+      purchases: (purchases) =>
+        changeGuard(purchases, 'same-credential', (guard) => ({
+          ...guard,
+          run: async (ctx) => {
+            const token = ctx.presented.token;
+            const sent = await chargeOfSameCredential(ctx.presented, ctx.ports.store);
+            if (sent !== undefined && token !== undefined) {
+              const country = await ctx.ports.processor.instrumentCountry(token);
+              if (country === undefined || (ctx.config.closedMarkets ?? []).includes(country))
+                return purchaseAnswer(PURCHASE_ERRORS.purchases_unavailable_region, surfaceOf(ctx.config)) as OutcomeOf<typeof ctx>;
+            }
+            return guard.run(ctx);
+          },
+        })),
+    },
+  },
+  {
+    id: 'purchase-resume-asks-caps-again',
+    description: "the same-credential guard counts a resumed call on the platform's daily ceiling again before it resumes it",
+    requirements: [P.resumeSameCredential.id, PURCHASE_ERRORS.metered_platform_ceiling.id],
+    platform: {
+      purchases: (purchases) =>
+        changeGuard(purchases, 'same-credential', (guard) => ({
+          ...guard,
+          run: async (ctx) => {
+            const caps = (ctx.ports as { caps?: CapCounters }).caps;
+            const sale = (ctx.config as { sale?: SingleCallOffer }).sale;
+            const sent = await chargeOfSameCredential(ctx.presented, ctx.ports.store);
+            if (sent !== undefined && caps !== undefined && sale !== undefined) {
+              const counted = await takeCaps(
+                [{ name: CAP_COUNTERS.platform, limit: sale.caps.platformPerDay, refusal: PURCHASE_ERRORS.metered_platform_ceiling }],
+                caps,
+                ctx.input.now,
+              );
+              if (!counted.taken)
+                return purchaseAnswer(counted.refusal, surfaceOf(ctx.config), { retryAfterSeconds: counted.retryAfterSeconds }) as OutcomeOf<typeof ctx>;
+              await caps.release(counted.names, counted.day);
+            }
+            return guard.run(ctx);
+          },
+        })),
+    },
+  },
+  {
+    id: 'purchase-stablecoin-accepted-when-not-offered',
+    description: 'the method guard takes a stablecoin credential as one it sells whether or not the deployment still offers transfers',
+    requirements: [PURCHASE_ERRORS['method-unsupported'].id],
+    platform: {
+      purchases: (purchases) => {
+        const offered = purchases.config.stablecoin;
+        changeGuard(purchases, 'method', (guard) => ({
+          ...guard,
+          run: async (ctx) => {
+            const answer = await guard.run(ctx);
+            if (answer === undefined || ctx.credential?.challenge.method !== PAYMENT_METHODS.tempo || offered === undefined) return answer;
+            ctx.stablecoin = stablecoinOf(ctx.ports, { ...ctx.config, stablecoin: offered });
+            return undefined;
+          },
+        }));
+      },
+    },
+  },
+];
+
+export const PURCHASE_MUTANTS: readonly Mutant[] = [...PURCHASE_ERROR_LIST.flatMap(perRow), ...specific, ...deep, ...resumeAsksAgain];

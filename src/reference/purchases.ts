@@ -47,7 +47,15 @@ import type { SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/t
 import { verifyRequest } from '../verifier/verify-request.js';
 import { renderAnswer } from './render.js';
 import type { PublicRoute, RouteContext, VerifiedRoute } from './routes.js';
-import { PurchasedBalanceLedger, agentSocketRoute, createDelegate, llmChatCompletionsRoute, machineChallengeIssuer, type Delegate } from './paid/index.js';
+import {
+  PurchasedBalanceLedger,
+  agentSocketRoute,
+  createDelegate,
+  llmChatCompletionsRoute,
+  machineChallengeIssuer,
+  type Delegate,
+  type DelegateOptions,
+} from './paid/index.js';
 import type { SocketRoute } from './upgrade.js';
 import type { ReferenceTestControl, ScopedPurchases } from './test-control.js';
 import { AGENT_STATES } from '../contract/test-control.js';
@@ -162,6 +170,18 @@ export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseSto
   testControl?: ReferenceTestControl;
   /** Agents whose funded turns on the agent socket fail while they run (the test control's turn-fails; a test adds them in process). */
   readonly failingTurns: Set<string>;
+  /** The balance the paid rails spend (4.2, 6, 4.7): what the purchase machine credited, minus what the rails spent. */
+  readonly ledger: PurchasedBalanceLedger;
+  /**
+   * Whether the deployment sells usage to `buyer` now (section 6: the rails' pointer holds an mpp entry only "where
+   * the deployment sells usage at all"): buying is open for it. Read on every pointer.
+   */
+  sellsUsage: (buyer: string | null) => boolean;
+  /**
+   * The MCP delegate operation (4.7): how it is composed from its balance, price and call (read when the rails are
+   * built), and every call it ran, in order (in-process, a check reads that a call answered balance_required did not run).
+   */
+  readonly delegate: { compose: (options: DelegateOptions) => Delegate; readonly ran: unknown[] };
 }
 
 /** The purchase machine as `buyer`'s request sees it: the deployment's own, unless the test control scoped a state to the buyer. */
@@ -298,6 +318,9 @@ export function createReferencePurchases<T extends PurchaseStores = MemoryPurcha
     guards: { pack: PACK_GUARDS, sale: SALE_GUARDS },
     routes: SPEC_ROUTE_POLICY,
     failingTurns: new Set<string>(),
+    ledger: new PurchasedBalanceLedger(store),
+    sellsUsage: (buyer) => scopedView(purchases, buyer).config.mppEnabled,
+    delegate: { compose: createDelegate, ran: [] },
     settlementIntake: (report) => settleReported(report, ports),
     async processorFinishes(token, state, report = false) {
       const chargeId = processor.chargeIdOf(token);
@@ -431,7 +454,7 @@ export function paidRails(
   origin: string,
   prices: Partial<RailPrices> = {},
 ): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: PurchasedBalanceLedger } {
-  const ledger = new PurchasedBalanceLedger(purchases.store);
+  const ledger = purchases.ledger;
   const purchaseUrl = `${origin}${PLATFORM_ROUTES.mppCredits}`;
   const terms = () => purchases.config.terms;
   const price = { ...REFERENCE_RAIL_PRICES, ...prices };
@@ -440,7 +463,7 @@ export function paidRails(
     llm: llmChatCompletionsRoute({
       balances: ledger,
       priceNano: price.completionNano,
-      purchaseUrl,
+      purchaseUrl: (payer) => (purchases.sellsUsage(payer) ? purchaseUrl : null),
       terms,
       ...(purchases.config.naming ? { naming: purchases.config.naming } : {}),
     }),
@@ -459,6 +482,13 @@ export function paidRails(
         return `echo: ${input}`;
       },
     }),
-    delegate: createDelegate({ balances: ledger, callPriceNano: price.delegateCallNano, run: async (call) => ({ ran: call }) }),
+    delegate: purchases.delegate.compose({
+      balances: ledger,
+      callPriceNano: price.delegateCallNano,
+      run: async (call) => {
+        purchases.delegate.ran.push(call);
+        return { ran: call };
+      },
+    }),
   };
 }

@@ -66,6 +66,12 @@ export const POINTER_BODY_MEMBERS = Object.freeze({ error: 'error', details: 'de
 export const POINTER_BODY_TEXT = Object.freeze({ error: 'Budget exhausted', details: 'Insufficient token balance' } as const);
 
 /** 4.7: the MCP delegate operation's status member. Only balance_required is the spec's; completed is the reference's word for a call that ran. */
+/**
+ * The MCP delegate operation of 4.7 as an MCP tool: `delegate`, and `call`, the argument carrying the delegated call
+ * (JSON). The spec names the operation, not the tool ("Other shapes of the delegate request and response: not shown"):
+ * these are the reference's names, which the checks call a deployment's MCP endpoint with.
+ */
+export const DELEGATE_OPERATION = Object.freeze({ name: 'delegate', callArgument: 'call' } as const);
 export const DELEGATE_MEMBERS = Object.freeze({ status: 'status', result: 'result' } as const);
 export const DELEGATE_STATUSES = Object.freeze({ balanceRequired: 'balance_required', completed: 'completed' } as const);
 

@@ -1,13 +1,15 @@
-import { jsonOf, rewrite, setJson } from '../mutants/answer.js';
-import { isToken, parseAuthenticate, quotedString, type Clock } from '../purchase/index.js';
+import { jsonOf, pathOf, rewrite, setJson } from '../mutants/answer.js';
+import { changeGuard } from '../mutants/purchase.js';
+import { isToken, parseAuthenticate, purchaseAnswer, quotedString, surfaceOf, type Clock, type OutcomeOf } from '../purchase/index.js';
 import { HTTP_DATE_FIELD } from '../purchase/wire.js';
 import { HEADERS } from '../spec/headers.js';
-import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../spec/payments.js';
+import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';
 import { PURCHASE_REQUIREMENTS as P } from '../spec/purchase-requirements.js';
 import { PURCHASE_ERROR_LIST, PURCHASE_ERRORS } from '../spec/purchase-errors.js';
 import { DAILY_CAP_RETRY_AFTER_MAX_S } from '../spec/readings.js';
 import { AUTH_SCHEMES, PLATFORM_ROUTES } from '../spec/wire.js';
+import { INBAND_REQUIREMENTS, POINTER_BODY_MEMBERS } from '../spec/inband.js';
 import type { Variant } from './types.js';
 
 /**
@@ -190,5 +192,51 @@ export const PURCHASE_VARIANTS: readonly Variant[] = [
     readings: ['purchaseKindDefault'],
     requirements: [P.purchaseKindCovered.id, M.unsignedSizedToCall.id],
     platform: { purchases: (purchases) => void (purchases.saleOffer = { ...purchases.saleOffer, defaultKind: PURCHASE_KINDS.pack }) },
+  },
+  {
+    id: 'purchase-challenge-looked-up-before-method',
+    description: "looks a credential's challenge up before it reads the method: an echo whose method was changed is 402 invalid-challenge",
+    readings: ['echoMethodChanged'],
+    requirements: [PURCHASE_ERRORS['method-unsupported'].id],
+    platform: {
+      purchases: (purchases) => {
+        const later = <G extends { readonly name: string }>(guards: readonly G[], after: string): G[] => {
+          const method = guards.find((g) => g.name === 'method')!;
+          const rest = guards.filter((g) => g !== method);
+          rest.splice(rest.findIndex((g) => g.name === after) + 1, 0, method);
+          return rest;
+        };
+        purchases.guards = { pack: later(purchases.guards.pack, 'pack-challenge'), sale: later(purchases.guards.sale, 'call-challenge') };
+      },
+    },
+  },
+  {
+    id: 'purchase-method-no-longer-sold-mpp-disabled',
+    description: 'answers a stablecoin credential, once it sells no transfers, with 403 mpp_disabled rather than 400 method-unsupported',
+    readings: ['methodNoLongerSold'],
+    requirements: [PURCHASE_ERRORS['method-unsupported'].id],
+    platform: {
+      purchases: (purchases) =>
+        changeGuard(purchases, 'method', (guard) => ({
+          ...guard,
+          run: async (ctx) => {
+            const answer = await guard.run(ctx);
+            if (answer === undefined || ctx.credential?.challenge.method !== PAYMENT_METHODS.tempo || ctx.config.stablecoin !== undefined) return answer;
+            return purchaseAnswer(PURCHASE_ERRORS.mpp_disabled, surfaceOf(ctx.config)) as OutcomeOf<typeof ctx>;
+          },
+        })),
+    },
+  },
+  {
+    id: 'inband-pointer-status-403',
+    description: "answers the LLM rail's purchase pointer with status 403 rather than 402",
+    readings: ['pointerStatus'],
+    requirements: [INBAND_REQUIREMENTS.pointer.id],
+    platform: {
+      answer: rewrite(
+        (a, r) => pathOf(r) === PLATFORM_ROUTES.llmChatCompletions && jsonOf(a)?.[POINTER_BODY_MEMBERS.requirements] !== undefined,
+        (a) => void (a.status = 403),
+      ),
+    },
   },
 ];

@@ -6,10 +6,8 @@ import { recordRequest, recordResponse, type Exchange } from '../../src/harness/
 import { ProblemTypeAddresses, purchaseAnswerProblems, readPaidAnswer, type PaidAnswer, type PaidExchangeFacts } from '../../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability, type Target, type TargetRequest, type TargetResponse } from '../../src/harness/target.js';
 import type { ControlRequest } from '../../src/contract/test-control.js';
-import type { ReferencePurchases } from '../../src/reference/purchases.js';
 import type { CheckContext } from './check.js';
 import { serializeCredential, type ChallengeEcho } from '../../src/purchase/index.js';
-import { referenceProblemBases, referenceTermsUrl } from '../../src/reference/purchases.js';
 import { Kit } from '../../src/scenarios/kit.js';
 import { defaultCovered } from '../../src/scenarios/request-builder.js';
 import { HEADERS } from '../../src/spec/headers.js';
@@ -19,9 +17,13 @@ import { STRIPE_PAYLOAD_MEMBERS, type PaymentProblemRecord } from '../../src/spe
 import type { PurchaseErrorRecord } from '../../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
 
+/** The purchase machine behind the embedded reference's paid routes (payment-faults), as the target exposes it. */
+export type PurchaseMachine = NonNullable<Target['purchases']>;
+
 /**
- * Where each target's problem types live, kept for the target's life (one suite file): the embedded reference's are
- * known; a live deployment's are learned from its first answers (READING-PROBLEM-TYPE-ADDRESS).
+ * Where each target's problem types live, kept for the target's life (one suite file): what the target says (the
+ * embedded reference's own; a live deployment's as the run was told); the rest is learned from a live deployment's
+ * first answers (READING-PROBLEM-TYPE-ADDRESS).
  */
 const problemTypes = new WeakMap<Target, ProblemTypeAddresses>();
 
@@ -31,13 +33,11 @@ const problemTypes = new WeakMap<Target, ProblemTypeAddresses>();
  */
 export function exchangeFacts(target: Target, now: number, requestUrl?: string): PaidExchangeFacts {
   const inProcess = target.kind === 'in-process';
-  const origin = target.environment.platformOrigin;
   let addresses = problemTypes.get(target);
-  // Live, what the run was told (--problems-url, --payment-problems-url, --terms-url) is known from the start.
+  // What the target says (in-process the reference's; live what the run was told: --problems-url and the like) is known from the start.
   const told = target.addresses;
-  if (addresses === undefined)
-    problemTypes.set(target, (addresses = new ProblemTypeAddresses(inProcess ? referenceProblemBases(origin) : (told?.problemBases ?? {}))));
-  const termsUrl = inProcess ? referenceTermsUrl(origin) : told?.termsUrl;
+  if (addresses === undefined) problemTypes.set(target, (addresses = new ProblemTypeAddresses(told?.problemBases ?? {})));
+  const termsUrl = told?.termsUrl;
   const naming = target.environment.naming;
   return {
     clock: { now, skewS: inProcess ? 0 : LIMITS.clockSkew.value },
@@ -231,7 +231,7 @@ function controlReason(state: string): string {
  * --control-url`), not-run with the reason when it offers no such state or the run names no control. The check's
  * verdict still comes from the deployment's answers only.
  */
-export async function arrange(target: Target, c: CheckContext, request: ControlRequest, inProcess: (purchases: ReferencePurchases) => unknown): Promise<void> {
+export async function arrange(target: Target, c: CheckContext, request: ControlRequest, inProcess: (purchases: PurchaseMachine) => unknown): Promise<void> {
   if (target.purchases) {
     await inProcess(target.purchases);
     return;

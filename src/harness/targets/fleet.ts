@@ -15,6 +15,7 @@ export class FleetTarget implements Target {
   readonly capabilities: Target['capabilities'];
   readonly environment: Target['environment'];
   readonly addresses: Target['addresses'];
+  readonly pricedResources: Target['pricedResources'];
   readonly ownerKey: Target['ownerKey'];
   private sent = 0;
   /** Chooses the instance of the next request (its serial number among this target's requests); alternating unless set. */
@@ -27,6 +28,7 @@ export class FleetTarget implements Target {
     this.capabilities = a.capabilities;
     this.environment = a.environment;
     this.addresses = a.addresses;
+    this.pricedResources = a.pricedResources;
     this.ownerKey = a.ownerKey;
   }
 

@@ -4,13 +4,24 @@ import { DEFAULT_CLIENT_ADDRESS } from '../../cases/run-case.js';
 import { createMemoryFetcher, type MemoryFetcher } from '../../fetch/index.js';
 import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
 import { counterIds } from '../../widgets/publish/index.js';
-import type { ReferencePurchases } from '../../reference/purchases.js';
+import {
+  REFERENCE_OTHER_PRICED_PATH,
+  REFERENCE_PRICED_PATH,
+  referenceProblemBases,
+  referenceTermsUrl,
+  type ReferencePurchases,
+} from '../../reference/purchases.js';
+import { agentRoute } from '../../reference/agent/mount.js';
+import { createStandardAgent } from '../../reference/agent/standard-agent.js';
+import type { PublicRoute } from '../../reference/routes.js';
+import { AGENT_MOUNT_PREFIX } from '../../spec/agent-endpoints.js';
+import type { Clock } from '../../verifier/ports.js';
 import type { WidgetService } from '../../reference/widgets/index.js';
 import { keyFromName } from '../../scenarios/identities.js';
 import { VECTOR_ENV } from '../../scenarios/kit.js';
 import { serviceNaming } from '../../spec/naming.js';
 import { createMemoryPorts } from '../../verifier/index.js';
-import type { Capability, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { Capability, DeploymentAddresses, PricedResources, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
 import { openWebSocket } from '../socket-client.js';
 import { startUpgradeListener, type UpgradeListener } from './loopback-upgrades.js';
 import { activeDeviation, type Deviation, type PlatformFault } from '../../mutants/index.js';
@@ -24,6 +35,41 @@ function constructionFaults(mutant: Deviation | undefined): { mutants?: Platform
 
 /** Keys of the agents the in-process platform hosts, which its key directory lists. */
 const HOSTED_AGENT_KEYS = [keyFromName('hosted-agent-1').publicJwk, keyFromName('hosted-agent-2').publicJwk];
+
+/** The name of the agent the in-process platform hosts and relays to (the reference agent with its conformance probes). */
+const HOSTED_AGENT = 'relayed';
+/** Methods the hosted agent is reached with (as serve mounts its agent). */
+const AGENT_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * The route of the agent the platform hosts at /agents/relayed, behind the platform's relay (7.4: no payment relayed).
+ * The agent has no signing identity (no key is generated: the probes it serves need none) and is built on its first
+ * request, once per target.
+ */
+function hostedAgentRoute(origin: string, clock: Clock, purchases: () => ReferencePurchases | undefined): PublicRoute {
+  const prefix = `${AGENT_MOUNT_PREFIX}${HOSTED_AGENT}`;
+  let route: Promise<PublicRoute> | undefined;
+  const built = () =>
+    (route ??= createStandardAgent({
+      agentUrl: `${origin}${prefix}`,
+      name: HOSTED_AGENT,
+      keyStore: null,
+      authSkill: {},
+      fetchKeySet: async () => ({ keys: [] }),
+      clock,
+      random: { bytes: (n) => new Uint8Array(n).map((_, i) => i) },
+    }).then((agent) => agentRoute(agent, () => purchases()?.config)));
+  const handler: PublicRoute['methods'][string] = async (ctx) => {
+    const inner = await built();
+    return inner.methods[ctx.request.method]!(ctx);
+  };
+  return {
+    name: `agent ${HOSTED_AGENT}`,
+    path: (pathname) => (pathname === prefix || pathname.startsWith(`${prefix}/`) ? {} : null),
+    access: 'public',
+    methods: Object.fromEntries(AGENT_METHODS.map((m) => [m, handler])),
+  };
+}
 
 const ALL: ReadonlySet<Capability> = new Set([
   'clock-control',
@@ -46,6 +92,10 @@ export class InProcessTarget implements Target {
   readonly capabilities = ALL;
   readonly hostedAgentKeys = HOSTED_AGENT_KEYS;
   readonly environment: Target['environment'];
+  /** Where the embedded reference publishes its problem types and terms. */
+  readonly addresses: DeploymentAddresses;
+  readonly pricedResources: PricedResources = { path: REFERENCE_PRICED_PATH, otherPath: REFERENCE_OTHER_PRICED_PATH };
+  readonly hostedAgentUrl: string;
   private now = VECTOR_ENV.now;
   private upgrades: Promise<UpgradeListener> | undefined;
   private fetcher: MemoryFetcher | undefined;
@@ -54,6 +104,8 @@ export class InProcessTarget implements Target {
   /** The name the embedded reference writes for Service (`run --service-name`); the spec's own when absent. */
   private readonly named: { serviceName?: string };
   private platform: ReferencePlatform | undefined;
+  /** The hosted agent's route, over whichever platform the current case built. */
+  private readonly hostedAgent = hostedAgentRoute(`https://${VECTOR_ENV.authority}`, { now: () => this.now }, () => this.platform?.purchases);
 
   constructor(options: { readonly serviceName?: string } = {}) {
     this.named = options.serviceName === undefined ? {} : { serviceName: options.serviceName };
@@ -65,6 +117,9 @@ export class InProcessTarget implements Target {
       nonce: VECTOR_ENV.nonce,
       ...(options.serviceName === undefined ? {} : { naming: serviceNaming(options.serviceName) }),
     };
+    const origin = this.environment.platformOrigin;
+    this.addresses = { problemBases: referenceProblemBases(origin), termsUrl: referenceTermsUrl(origin) };
+    this.hostedAgentUrl = `${origin}${AGENT_MOUNT_PREFIX}${HOSTED_AGENT}`;
     this.platform = createReferencePlatform({
       onError: this.caught.hook,
       authority: VECTOR_ENV.authority,
@@ -72,6 +127,7 @@ export class InProcessTarget implements Target {
       fetcher: createMemoryFetcher({}),
       hostedAgentKeys: HOSTED_AGENT_KEYS,
       widgets: { ids: counterIds() },
+      routes: [this.hostedAgent],
       ...this.named,
     });
   }
@@ -99,6 +155,7 @@ export class InProcessTarget implements Target {
       ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
       hostedAgentKeys: HOSTED_AGENT_KEYS,
       widgets: { ids: counterIds() },
+      routes: [this.hostedAgent],
       ...this.named,
       ...constructionFaults(mutant),
     });

@@ -14,7 +14,8 @@ import type { PreviousWait } from '../failure-budget.js';
 import { askPacer, originOnFixtureHost, publishOnFixtureHost } from '../fixture-client.js';
 import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, targetFaultOf } from '../live-http.js';
 import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
-import type { Capability, DeploymentAddresses, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { Capability, DeploymentAddresses, PricedResources, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
+import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH } from '../../reference/purchases.js';
 
 export interface LiveTargetOptions {
   /** The deployment's base URL, e.g. https://platform.example or http://127.0.0.1:8787. */
@@ -76,6 +77,8 @@ export class LiveTarget implements Target {
   readonly capabilities: ReadonlySet<Capability>;
   readonly environment: Target['environment'];
   readonly addresses: DeploymentAddresses | undefined;
+  /** The reference's priced paths: the spec names none, so a live deployment is checked there too (READING-PAID-SUCCESS). */
+  readonly pricedResources: PricedResources = { path: REFERENCE_PRICED_PATH, otherPath: REFERENCE_OTHER_PRICED_PATH };
   readonly ownerKey: string | undefined;
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
   private readonly origin: string;

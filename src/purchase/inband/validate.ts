@@ -162,13 +162,15 @@ function headerValues(headers: HeaderSource, name: string): string[] {
   return found;
 }
 
-/** The whole rail answer: 402, no `WWW-Authenticate: Payment`, and the pointer body. */
+/**
+ * The whole rail answer: no `WWW-Authenticate: Payment`, and the pointer body. Its status is not judged: section 6 gives
+ * none (READING-POINTER-STATUS).
+ */
 export function checkPointerResponse(
-  response: { readonly status: number; readonly headers: HeaderSource; readonly body: unknown },
+  response: { readonly status?: number; readonly headers: HeaderSource; readonly body: unknown },
   options: { readonly sellsUsage?: boolean } = {},
 ): InbandCheck {
   const problems = new Problems();
-  if (response.status !== 402) problems.add('', `the status must be 402, is ${response.status}`);
   const scan = paymentChallenges(headerValues(response.headers, HEADERS.wwwAuthenticate));
   if (scan.challenges.length > 0) problems.add('', `a pointer carries no challenge, and WWW-Authenticate holds ${scan.challenges.length} Payment challenge(s)`);
   const body = checkPurchasePointerBody(response.body, options);

@@ -136,8 +136,12 @@ export class MemoryAgentAccounts implements AgentAccounts {
   }
 }
 
-/** What the scripted server does with the next call: serve it (the default), not start it, fail it, or throw. */
-export type ScriptedServe = 'served' | 'not-started' | 'failed' | 'throw';
+/**
+ * What the next call does: served (200), not started, failed (502), throws; `slow`: served once the event loop has
+ * turned, so requests already in flight go on while the call runs (as a resource that takes its time); `multiple-choices`:
+ * served with the resource's own 300.
+ */
+export type ScriptedServe = 'served' | 'not-started' | 'failed' | 'throw' | 'slow' | 'multiple-choices';
 
 /**
  * A priced resource in memory: each call takes the next scripted entry (default `served`) and is recorded when
@@ -163,7 +167,8 @@ export class ScriptedCallServer implements CallServer {
     if (this.during) await this.during(call);
     if (entry === 'throw') throw new Error('resource crashed');
     if (entry === 'failed') return { outcome: 'failed', response: jsonResponse(502, { failed: this.ran.length }) };
-    return { outcome: 'served', response: jsonResponse(200, { served: this.ran.length }) };
+    if (entry === 'slow') await new Promise((resolve) => setImmediate(resolve));
+    return { outcome: 'served', response: jsonResponse(entry === 'multiple-choices' ? 300 : 200, { served: this.ran.length }) };
   }
   /** Calls run under a challenge (bought ones), by challenge id. */
   servedUnder(challengeId: string): number {

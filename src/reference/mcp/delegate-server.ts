@@ -2,13 +2,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '../../purchase/json.js';
 import { delegateToolResult, type Delegate } from '../paid/delegate.js';
+import { DELEGATE_OPERATION } from '../../spec/inband.js';
 
 /**
  * The platform's MCP tool that runs the delegate operation (4.7). The spec names the operation and its status
  * member, not the tool: `delegate` and its one argument `call` (the delegated call, a JSON object) are the
  * reference's own names.
  */
-export const DELEGATE_TOOL = Object.freeze({ name: 'delegate', callArgument: 'call' } as const);
+export const DELEGATE_TOOL = DELEGATE_OPERATION;
 
 /** The reference platform's MCP server name and version (MCP initialize's serverInfo). */
 const PLATFORM_MCP_SERVER_INFO = Object.freeze({ name: 'reference-platform', version: '1.0.0' });

@@ -5,4 +5,4 @@ export { CHAT } from './chat-completion.js';
 export { llmChatCompletionsRoute, LLM_POINTER_REASON } from './llm-route.js';
 export { TurnSession, textOutput, type TurnSessionOptions, type SocketCaller } from './turn-session.js';
 export { agentSocketRoute } from './agent-socket.js';
-export { createDelegate, delegateToolResult, type Delegate } from './delegate.js';
+export { createDelegate, delegateToolResult, type Delegate, type DelegateOptions } from './delegate.js';

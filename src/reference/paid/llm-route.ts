@@ -14,8 +14,11 @@ export interface LlmRailOptions {
   readonly balances: BalancePort;
   /** What one completion costs, in nano units. */
   readonly priceNano: bigint;
-  /** The absolute URL of the platform's POST /api/mpp/credits; null on a deployment that sells no usage (the pointer then holds the token entry only). */
-  readonly purchaseUrl: string | null;
+  /**
+   * The absolute URL of the platform's POST /api/mpp/credits; null on a deployment that sells no usage (the pointer then
+   * holds the token entry only). A function answers for one payer at a time (buying may be closed for it).
+   */
+  readonly purchaseUrl: string | null | ((payer: string | null) => string | null);
   /** The terms whose headers ride on every funded answer (7.4). */
   readonly terms: TermsSource;
   /** Why the call did not run, as requirements.reason says it. */
@@ -49,7 +52,11 @@ export function llmChatCompletionsRoute(options: LlmRailOptions): VerifiedRoute 
         const funded = payer !== null && (await options.balances.spend(payer, options.priceNano));
         if (!funded) {
           return renderAnswer(
-            purchasePointerAnswer({ priceNano: options.priceNano, purchaseUrl: options.purchaseUrl, reason: options.reason ?? LLM_POINTER_REASON }),
+            purchasePointerAnswer({
+              priceNano: options.priceNano,
+              purchaseUrl: typeof options.purchaseUrl === 'function' ? options.purchaseUrl(payer) : options.purchaseUrl,
+              reason: options.reason ?? LLM_POINTER_REASON,
+            }),
           );
         }
         const terms = currentTerms(options.terms);

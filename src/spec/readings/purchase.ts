@@ -127,6 +127,22 @@ export const PURCHASE_READINGS = {
     reference:
       "200 with {ok, granted, packId, balance, paymentIntentId, receipt} (the platform's SDK shape), and the called resource's own answer for a single call.",
   }),
+  echoMethodChanged: reading('READING-ECHO-METHOD-CHANGED', ['7.4'], 'What answers an echo whose method was changed to one not accepted', {
+    text: '7.4: method-unsupported (400) "Credential echoes a challenge whose method the resource does not accept … no challenge; request again"; the Payment scheme\'s invalid-challenge (402, a fresh challenge) answers an echo of a challenge that was not issued. An issued challenge whose method member was changed meets both conditions, and no order is given.',
+    accepted: 'A 400 method-unsupported with no challenge, or a 402 invalid-challenge with one fresh challenge; never a charge.',
+    reference: '400 method-unsupported: the method is read before the challenge is looked up (src/purchase/guards/before-challenge.ts).',
+  }),
+  methodNoLongerSold: reading('READING-METHOD-NO-LONGER-SOLD', ['7.4'], 'What answers a stablecoin credential once the deployment no longer offers transfers', {
+    text: '7.4: method-unsupported "Credential echoes a challenge whose method the resource does not accept (card always; stablecoin only where a transfer was offered)"; mpp_disabled "Buying with this payment method is not open on the deployment; nothing charged". A challenge issued while transfers were offered, presented once they are not, meets both conditions.',
+    accepted: 'A 400 method-unsupported with no challenge, or a 403 mpp_disabled; nothing broadcast, nothing credited.',
+    reference: '400 method-unsupported: the methods a surface sells are read now, before the challenge is looked up.',
+  }),
+  pointerStatus: reading('READING-POINTER-STATUS', ['6'], "The status of the LLM rail's purchase pointer", {
+    text: '6: "a caller whose platform token ran out receives requirements.schemes with the token entry at index 0 and an mpp entry holding only purchase_url (a pointer, no challenge), where the deployment sells usage at all". No status is given.',
+    accepted:
+      'Any status, with the pointer in the body (the token entry at index 0; an mpp entry holding only purchase_url where usage is sold, none where it is not) and no Payment challenge.',
+    reference: '402, the status of a payment the call needs.',
+  }),
   challengePaidAgain: reading('READING-CHALLENGE-PAID-AGAIN', ['3', '7.4'], 'What a challenge already paid answers when another credential presents it', {
     text: 'Section 3: "Credential with a charge already sent | Same credential presented again | Always | Resumes the original charge"; "Single-call credential | Presented again | Call already served | 409 call_already_served". A different credential (another card token, another transaction) for a challenge another credential already paid is not named.',
     accepted:

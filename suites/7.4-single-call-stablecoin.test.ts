@@ -1,0 +1,179 @@
+import { afterAll, describe, expect } from 'vitest';
+import { dailyCapRetryAfterProblems } from '../src/harness/judge-purchase.js';
+import { PAYMENT_PROBLEMS } from '../src/spec/payments.js';
+import { READINGS } from '../src/spec/readings.js';
+import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
+import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
+import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
+import { expectPaidAnswer, expectPaidAnswerOf, cardPayment } from './lib/buyer.js';
+import { check } from './lib/check.js';
+import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer } from './lib/stablecoin.js';
+import { expectServed, expectServedByTransfer, freshProblem, ids, saleSuite, token, EXACT } from './lib/single-call.js';
+import { suiteTarget } from './lib/target.js';
+
+/** Section 7.4 single calls bought by stablecoin (a signed Tempo transaction) at the priced resource the target names. */
+const target = suiteTarget();
+afterAll(() => target.close());
+
+const E = PURCHASE_ERRORS;
+const P = PURCHASE_REQUIREMENTS;
+const M = PURCHASE_METHOD_REQUIREMENTS;
+const { need, buyer, call, payable, purchases, setSale, setCaps, tempoCall, broadcasts, ran } = saleSuite(target, 'single-call');
+
+describe(`7.4 single calls bought by stablecoin (${target.description})`, () => {
+  check({
+    id: 'single-call.stablecoin-fresh-challenge',
+    title: 'a stablecoin call transaction one unit short gets a fresh challenge that buys the call',
+    requirements: ids(M.stablecoinNonMatching, E.terms_acceptance_unauthenticated, M.stablecoinTransaction),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'tempo-fresh');
+      const o = await tempoCall(c, b);
+      const unsigned = await call(c, b, { signed: false, headers: stablecoinCredential(o, await signTransfer(o)) });
+      expectPaidAnswerOf("the agent's stablecoin call challenge presented unsigned", unsigned, E.terms_acceptance_unauthenticated);
+      // The retry names no methods: the fresh challenge is a stablecoin one all the same (READING-NON-MATCHING-TRANSACTION).
+      const short = await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(o, await signTransfer(o, { amount: BigInt(o.quote.amount) - 1n })) } });
+      expectPaidAnswerOf(`a transaction one base unit short (${READINGS.nonMatchingTransaction.id})`, short, freshProblem(short));
+      const fresh = tempoOffer(short, 'the fresh challenge');
+      expect(broadcasts(), 'broadcasts').toBe(0);
+      expectPaidAnswerOf(
+        'the fresh challenge presented unsigned',
+        await call(c, b, { signed: false, headers: stablecoinCredential(fresh, await signTransfer(fresh)) }),
+        E.terms_acceptance_unauthenticated,
+      );
+      const paid = await signTransfer(fresh);
+      expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(fresh, paid) } }), paid);
+      // Its challenge paid again with another transaction buys nothing more: the challenge is spent (a fresh one rides), or the call served.
+      const before = ran();
+      const again = await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(fresh, await signTransfer(fresh)) } });
+      expectPaidAnswerOf(
+        `the same challenge paid with another transaction (${READINGS.challengePaidAgain.id})`,
+        again,
+        again.status === 409 ? E.call_already_served : PAYMENT_PROBLEMS.invalidChallenge,
+      );
+      expect(ran(), 'calls run').toBe(before);
+      expect(broadcasts(), 'broadcasts').toBe(1);
+
+      const theirs = tempoOffer(await call(c, b, { signed: false, headers: PREFER_TEMPO }), "an unsigned buyer's challenge");
+      const unpaid = await call(c, b, {
+        signed: false,
+        headers: stablecoinCredential(theirs, await signTransfer(theirs, { amount: BigInt(theirs.quote.amount) - 1n })),
+      });
+      expectPaidAnswerOf('an unsigned transaction one base unit short', unpaid, freshProblem(unpaid));
+      tempoOffer(unpaid, "the unsigned buyer's fresh challenge");
+      expect(broadcasts(), 'broadcasts').toBe(1);
+    },
+  });
+
+  check({
+    id: 'single-call.stablecoin-terms-changed',
+    title: 'per-call terms changed after a stablecoin challenge: 403 metered_unavailable_for_stablecoin',
+    requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'tempo-terms');
+      const p = purchases(c);
+      const [config, saleOffer] = [p.config, p.saleOffer];
+      const changes: ReadonlyArray<readonly [string, () => void]> = [
+        ['the token', () => (p.config = { ...config, stablecoin: { ...config.stablecoin!, token: '0x20c00000000000000000000000000000000000ff' } })],
+        ["the call's cost on the balance", () => setSale(c, (sale) => ({ priceNano: String(BigInt(sale.priceNano) + 1n) }))],
+      ];
+      for (const [what, change] of changes) {
+        const o = await tempoCall(c, b);
+        const payment = stablecoinCredential(o, await signTransfer(o));
+        change();
+        try {
+          expectPaidAnswerOf(`${what} changed`, await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO, ...payment } }), E.metered_unavailable_for_stablecoin);
+        } finally {
+          p.config = config;
+          p.saleOffer = saleOffer;
+        }
+      }
+      expect(broadcasts(), 'broadcasts').toBe(0);
+    },
+  });
+
+  for (const later of [
+    { id: 'single-call.stablecoin-pending-served-once', what: 'pending', record: E.tempo_settlement_pending },
+    { id: 'single-call.stablecoin-unreachable-served-once', what: 'unreachable', record: E.tempo_unavailable },
+  ] as const) {
+    check({
+      id: later.id,
+      title: `a stablecoin call whose network is ${later.what} is served once by the same credential`,
+      requirements: ids(later.record, P.resumeSameCredential, E.terms_acceptance_unauthenticated),
+      level: 'MUST',
+      run: async (c) => {
+        need(c, 'spend', 'payment-faults');
+        const b = await buyer(c, `tempo-${later.what}`);
+        const network = purchases(c).stablecoin.network;
+        const o = await tempoCall(c, b);
+        const serialized = await signTransfer(o);
+        const headers = { ...EXACT, ...stablecoinCredential(o, serialized) };
+        if (later.what === 'pending') network.pendingReads = 1;
+        else network.unreachableBroadcasts = 1;
+        const before = ran();
+        expectPaidAnswerOf(`the transfer ${later.what}`, await call(c, b, { headers }), later.record);
+        // Only the agent the challenge names resumes it: the credential presented unsigned takes nothing (7.4 401).
+        expectPaidAnswerOf(
+          `the transfer ${later.what}, the credential presented unsigned`,
+          await call(c, b, { signed: false, headers: stablecoinCredential(o, serialized) }),
+          E.terms_acceptance_unauthenticated,
+        );
+        expect(ran(), 'calls run').toBe(before);
+        expectServedByTransfer(await call(c, b, { headers }), serialized);
+        expect(ran(), 'calls run').toBe((before ?? 0) + 1);
+        expectPaidAnswerOf(`the transfer ${later.what}, once served`, await call(c, b, { headers }), E.call_already_served);
+      },
+    });
+  }
+
+  check({
+    id: 'single-call.stablecoin-failed-takes-no-cap',
+    title: 'a stablecoin call the network reports failed gets a fresh challenge and takes no daily purchase',
+    requirements: ids(M.stablecoinNonMatching, E.metered_principal_cap),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'tempo-failed');
+      const network = purchases(c).stablecoin.network;
+      // One call a day: the failed transfer bought nothing, so the fresh challenge's still buys it.
+      setCaps(c, { principalPerDay: 1 });
+      network.finalOutcome = 'failed';
+      const o = await tempoCall(c, b);
+      const failed = await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(o, await signTransfer(o)) } });
+      expectPaidAnswerOf('a transfer the network reports failed', failed, freshProblem(failed));
+      const fresh = tempoOffer(failed, 'the fresh challenge');
+      network.finalOutcome = 'settled';
+      const paid = await signTransfer(fresh);
+      expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(fresh, paid) } }), paid);
+    },
+  });
+
+  check({
+    id: 'single-call.stablecoin-wallet-cap',
+    title: "a stablecoin call over the wallet's daily limit: 429 wallet_daily_cap",
+    requirements: ids(E.wallet_daily_cap, E.metered_principal_cap, P.noChallengeOnCodes),
+    level: 'MUST',
+    run: async (c) => {
+      need(c, 'spend', 'payment-faults');
+      const b = await buyer(c, 'tempo-wallet-cap');
+      const p = purchases(c);
+      setCaps(c, { principalPerDay: 2 });
+      const amount = BigInt(p.saleOffer.stablecoinAmount ?? '0');
+      p.config = { ...p.config, stablecoin: { ...p.config.stablecoin!, walletDailyCap: String(2n * amount - 1n) } };
+      const first = await tempoCall(c, b);
+      const serialized = await signTransfer(first);
+      expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(first, serialized) } }), serialized);
+      const second = await tempoCall(c, b);
+      const capped = await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(second, await signTransfer(second)) } });
+      expectPaidAnswer(capped, E.wallet_daily_cap);
+      const retryAfter = dailyCapRetryAfterProblems(capped.response);
+      if (retryAfter.length) expect.fail(retryAfter.join('\n'));
+      expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
+      const byCard = await payable(c, b);
+      expectServed(await call(c, b, { headers: { ...EXACT, ...cardPayment(byCard.echo, token('settled'), byCard.version) } }));
+    },
+  });
+});
