@@ -80,7 +80,6 @@ export interface AnswerDetails {
  * name): on every 402, and on every answer of a paid surface once it funded the call (7.4).
  */
 export function termsHeaders(termsUrl: string, version: string, naming?: ServiceNaming): Readonly<Record<string, string>> {
-  // Stryker disable next-line all: the deployment's configured terms URL; this throws only for a misconfiguration, never for a request.
   if (/[<>\s]/.test(termsUrl)) throw new TypeError(`terms URL ${JSON.stringify(termsUrl)} cannot sit in a Link header`);
   return Object.freeze({
     [HEADERS.link]: `<${termsUrl}>; rel=${quotedString(LINK_RELS.termsOfService)}`,
@@ -88,18 +87,14 @@ export function termsHeaders(termsUrl: string, version: string, naming?: Service
   });
 }
 
-// Stryker disable all: a problem's title is words (RFC 9457: advisory, and optional), which 7.4 does not give.
 /** `terms-acceptance-required` reads "Terms acceptance required". */
 function titleOf(slug: string): string {
   const words = slug.replace(/[-_]+/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
-// Stryker restore all
 
 function retryAfterHeader(seconds: number | undefined, code: string): Record<string, string> {
-  // Stryker disable next-line all: every row with Retry-After is answered with the deployment's delay (codeAnswer) or the cap's own; this throws only for a programming mistake.
   if (seconds === undefined) throw new TypeError(`${code} carries Retry-After: give retryAfterSeconds`);
-  // Stryker disable next-line all: the delays are the deployment's configured seconds or the seconds to the next UTC day (at least 1); this throws only for a misconfiguration or a programming mistake.
   if (!Number.isInteger(seconds) || seconds < 0) throw new TypeError(`Retry-After must be whole non-negative seconds, not ${seconds}`);
   return { [HEADERS.retryAfter]: String(seconds) };
 }
@@ -108,7 +103,6 @@ function extras(details: AnswerDetails): JsonObject {
   return {
     ...(details.purchase === undefined ? {} : { [PURCHASE_BODY_MEMBERS.purchase]: details.purchase }),
     ...(details.refund === undefined ? {} : { [PURCHASE_BODY_MEMBERS.refund]: details.refund }),
-    // Stryker disable next-line all: the receipt in a 409's body is not shown (2.6), so no check reads it; an undefined member is dropped from the JSON body.
     ...(details.receipt === undefined ? {} : { [PURCHASE_BODY_MEMBERS.receipt]: details.receipt }),
   };
 }
@@ -124,9 +118,7 @@ interface ProblemRow {
 
 function problemAnswer(row: ProblemRow, surface: PaidSurface, details: AnswerDetails): PurchaseAnswer {
   const { challenge } = details;
-  // Stryker disable next-line all: the machine gives a challenge exactly where the catalogue's row carries one (withFreshChallenge); this throws only for a programming mistake.
   if (row.challenge && !challenge) throw new TypeError(`${row.slug} carries a fresh challenge: give one`);
-  // Stryker disable next-line all: as above.
   if (!row.challenge && challenge) throw new TypeError(`${row.slug} carries no challenge`);
   const headers: Record<string, string> = {
     [HEADERS.contentType]: MEDIA_TYPES.problemJson,
@@ -141,10 +133,8 @@ function problemAnswer(row: ProblemRow, surface: PaidSurface, details: AnswerDet
     status: row.status,
     detail: row.detail,
     ...(challenge
-      ? // Stryker disable next-line ObjectLiteral: challengeId and the terms object are members 7.4 does not name (READING-OPEN-JSON-BODIES); the challenge and the terms headers carry what it does.
-        {
+      ? {
           [PURCHASE_BODY_MEMBERS.challengeId]: challenge.id,
-          // Stryker disable next-line ObjectLiteral: as above.
           [PURCHASE_BODY_MEMBERS.terms]: {
             [TERMS_OBJECT_MEMBERS.url]: surface.terms.url,
             [TERMS_OBJECT_MEMBERS.version]: surface.terms.version,
@@ -158,11 +148,8 @@ function problemAnswer(row: ProblemRow, surface: PaidSurface, details: AnswerDet
 }
 
 function codeAnswer(record: PurchaseErrorRecord, naming: ServiceNaming, details: AnswerDetails): PurchaseAnswer {
-  // Stryker disable next-line all: no code row is given a challenge by the machine; this throws only for a programming mistake.
   if (details.challenge) throw new TypeError(`${record.code} carries no challenge`);
-  // Stryker disable next-line BlockStatement: every caller gives the members its row's body carries (refund, purchase); this loop throws only for a programming mistake.
   for (const member of PURCHASE_ROW_BODY[record.code as PurchaseErrorCode] ?? []) {
-    // Stryker disable next-line all: as above.
     if (details[member as keyof AnswerDetails] === undefined) throw new TypeError(`${record.code} carries ${member} in its body: give it`);
   }
   const unauthenticated = record.status === 401;
@@ -199,7 +186,6 @@ export function purchaseAnswer(record: PurchaseErrorRecord, surface: PaidSurface
     slug: record.code,
     base: record.problemBase!,
     title: titleOf(record.code),
-    // Stryker disable next-line LogicalOperator: a problem's detail is words (RFC 9457: optional), which 7.4 does not give.
     detail: details.description ?? namedText(record.condition, surface.naming),
     challenge: record.challenge,
   };
@@ -219,7 +205,6 @@ export function paymentProblemAnswer(
       slug: problem.slug,
       base: problem.base,
       title: problem.title,
-      // Stryker disable next-line LogicalOperator: as above.
       detail: details.description ?? problem.condition,
       challenge: problem.challenge,
     },

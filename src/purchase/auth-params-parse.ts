@@ -11,8 +11,8 @@ import { isQuotable } from './auth-params.js';
  * followed by `token BWS "="` continues the current challenge's parameters; any other token begins the next
  * challenge. Parameter names are case-insensitive and are returned lower-cased; values are returned unquoted.
  *
- * The reading of challenges: the suite's judge and a buyer read what a deployment sends with it (measured by its unit
- * tests, stryker.purchase-units.config.mjs).
+ * The reading of challenges: the suite's judge and a buyer read what a deployment sends with it (held by its unit
+ * tests).
  */
 export interface AuthChallenge {
   readonly scheme: string;

@@ -22,16 +22,13 @@ export function decodeBase64urlNoPad(text: string): Uint8Array | null {
 /** Decodes base64url-nopad of UTF-8 JSON, saying which layer failed. Never throws. */
 export function decodeBase64urlJson(text: string): Base64urlJsonResult {
   const bytes = decodeBase64urlNoPad(text);
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: a failure without ok, or said ok without a value, is no object to any caller, refused with the same answer; the failure and detail reach only a problem's words.
   if (bytes === null) return { ok: false, failure: 'not-base64url', detail: 'not base64url without padding' };
   try {
     return { ok: true, value: JSON.parse(utf8.decode(bytes)) as unknown };
   } catch (error) {
     // The fatal decoder throws a TypeError for bytes that are not UTF-8; JSON.parse a SyntaxError.
-    // Stryker disable all: as above.
     return error instanceof TypeError
       ? { ok: false, failure: 'not-utf8', detail: 'the decoded bytes are not UTF-8' }
       : { ok: false, failure: 'not-json', detail: `the decoded text is not JSON (${(error as Error).message})` };
-    // Stryker restore all
   }
 }

@@ -5,7 +5,6 @@ import type { JsonValue } from './json.js';
 /** RFC 8785 JSON Canonicalization Scheme (JCS), through `canonicalize` (by an author of RFC 8785). */
 export function canonicalJson(value: JsonValue): string {
   const text = canonicalize(value);
-  // Stryker disable next-line all: every value the machine encodes is JSON it built or parsed; canonicalize answers undefined only for undefined or a function, a programming mistake.
   if (text === undefined) throw new TypeError('value has no JSON form');
   return text;
 }
@@ -15,7 +14,6 @@ export function jcsBase64url(value: JsonValue): string {
   return encodeBase64url(new TextEncoder().encode(canonicalJson(value)));
 }
 
-// Stryker disable all: told only to the library's callers (a credential's canonical flag) and to the judge's reading of a challenge (challenge-parse.ts, held by its unit tests); no answer of a deployment depends on it.
 /** The JCS of a value, or null where JCS has no encoding for it (a lone surrogate, a number out of range). Never throws. */
 export function tryCanonicalJson(value: unknown): string | null {
   try {
@@ -24,4 +22,3 @@ export function tryCanonicalJson(value: unknown): string | null {
     return null;
   }
 }
-// Stryker restore all

@@ -80,12 +80,10 @@ export function expiresAtSeconds(challenge: Pick<PaymentChallenge, 'expires'>): 
   return Date.parse(challenge.expires) / 1000;
 }
 
-// Stryker disable all: a buyer's reading, told to the library's callers; no deployment code calls it.
 /** The header a client must send the credential in: the one the challenge names, else Authorization. */
 export function credentialHeaderOf(challenge: { readonly header?: string }): string {
   return challenge.header ?? DEFAULT_CREDENTIAL_HEADER;
 }
-// Stryker restore all
 
 /**
  * The id binds every other member but `description` (which the scheme leaves unbound): base64url of the
@@ -112,12 +110,9 @@ function wireMembers(challenge: Omit<PaymentChallenge, 'id'>, id: string): Chall
     intent: challenge.intent,
     request: jcsBase64url(challenge.request),
     expires: challenge.expires,
-    // Stryker disable next-line all: no challenge a deployment of ours issues carries digest or description (7.4 names neither); an absent member stays absent in JCS.
     ...(challenge.digest === undefined ? {} : { digest: challenge.digest }),
-    // Stryker disable next-line all: as above.
     ...(challenge.description === undefined ? {} : { description: challenge.description }),
     ...(challenge.opaque === undefined ? {} : { opaque: jcsBase64url(challenge.opaque) }),
-    // Stryker disable next-line ConditionalExpression: an absent header member stays absent in JCS and in the serialised challenge.
     ...(challenge.header === undefined ? {} : { header: challenge.header }),
   });
 }
@@ -125,12 +120,10 @@ function wireMembers(challenge: Omit<PaymentChallenge, 'id'>, id: string): Chall
 /** Builds a fresh challenge naming Payment-Authorization, expiring the challenge lifetime after `createdAt`. */
 export function createChallenge(input: ChallengeInput, binding: ChallengeBinding = {}): PaymentChallenge {
   const intent = input.intent ?? PAYMENT_INTENTS.charge;
-  // Stryker disable all: the arguments' own checks: a deployment passes its configured method, intent and realm, so these throw only for a programming mistake.
   if (!PAYMENT_METHOD_ID_PATTERN.test(input.method)) throw new TypeError(`method ${JSON.stringify(input.method)} is not a lower-case payment method id`);
   if (!PAYMENT_INTENT_PATTERN.test(intent)) throw new TypeError(`intent ${JSON.stringify(intent)} is not an intent token`);
   if (input.realm === '') throw new TypeError('realm is empty');
   for (const text of [input.realm, input.digest, input.description]) if (text !== undefined) quotedString(text);
-  // Stryker restore all
   const unbound: Omit<PaymentChallenge, 'id'> = {
     realm: input.realm,
     method: input.method,
@@ -138,14 +131,10 @@ export function createChallenge(input: ChallengeInput, binding: ChallengeBinding
     request: input.request,
     expires: instantOf(input.createdAt + (input.lifetimeSeconds ?? PAYMENT_CHALLENGE_LIFETIME_S)),
     header: PAYMENT_CREDENTIAL_HEADER,
-    // Stryker disable next-line ConditionalExpression: an absent opaque stays absent in the wire members.
     ...(input.opaque === undefined ? {} : { opaque: input.opaque }),
-    // Stryker disable next-line all: no challenge a deployment of ours issues carries digest or description.
     ...(input.digest === undefined ? {} : { digest: input.digest }),
-    // Stryker disable next-line all: as above.
     ...(input.description === undefined ? {} : { description: input.description }),
   };
-  // Stryker disable next-line StringLiteral: the placeholder id is dropped on this very line.
   const { id: _none, ...members } = wireMembers(unbound, '');
   return Object.freeze({ id: challengeId(members, binding), ...unbound });
 }

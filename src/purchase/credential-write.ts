@@ -7,7 +7,7 @@ import type { JsonObject } from './json.js';
 
 /*
  * The buyer's side of a credential: what a buyer sends (the suites build their paid retries with it). It is held by
- * its unit tests (stryker.purchase-units.config.mjs): a deployment reads credentials, it never writes one.
+ * its unit tests: a deployment reads credentials, it never writes one.
  */
 
 /** The credential answering a challenge: its wire members echoed, with the payload and optional source. */

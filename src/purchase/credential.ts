@@ -38,7 +38,6 @@ export type CredentialParse =
     }
   | { readonly ok: false; readonly reason: CredentialRejection; readonly detail: string };
 
-// Stryker disable next-line ObjectLiteral: a parse without ok is refused as unreadable all the same (only ok is read before the answer); the reason and detail reach only a problem's words.
 const refuse = (reason: CredentialRejection, detail: string): CredentialParse => ({ ok: false, reason, detail });
 
 /** `credentials = auth-scheme [ 1*SP token68 ]`, surrounding whitespace trimmed (RFC 9110 field values). */
@@ -50,47 +49,34 @@ const CREDENTIALS = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?:[ \t]+(\S*))?$/;
  * `challengeFromMembers` and the purchase machine. Never throws.
  */
 export function parseCredential(headerValue: string): CredentialParse {
-  // Stryker disable next-line Regex,StringLiteral: a field value reaches the parser without surrounding whitespace over HTTP (RFC 9110 5.5).
   const match = CREDENTIALS.exec(headerValue.replace(/^[ \t]+|[ \t]+$/g, ''));
   if (!match || match[1]!.toLowerCase() !== AUTH_SCHEMES.payment.toLowerCase())
-    // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
     return refuse('not-payment-scheme', `the credential does not use the ${AUTH_SCHEMES.payment} scheme`);
-  // Stryker disable next-line StringLiteral: a scheme without a token is refused by the decoder below; any placeholder with a space or a "!" is no base64url either.
   const token = match[2] ?? '';
   const decoded = decodeBase64urlJson(token);
-  // Stryker disable next-line all: an undecodable token has no value, which the object test below refuses with the same answer; the reason and detail reach only problem-detail words.
   if (!decoded.ok) return refuse(decoded.failure === 'not-base64url' ? 'not-base64url' : 'not-json', `the credential token: ${decoded.detail}`);
   const value = decoded.value;
-  // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
   if (!isJsonObject(value)) return refuse('not-object', 'the credential does not decode to a JSON object');
 
   const echo = value[CREDENTIAL_MEMBERS.challenge];
-  // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
   if (!isJsonObject(echo)) return refuse('challenge-not-echoed', `the credential has no ${CREDENTIAL_MEMBERS.challenge} object`);
   const missing = REQUIRED_CHALLENGE_PARAMS.find((name) => typeof echo[name] !== 'string');
-  // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
   if (missing) return refuse('challenge-invalid', `the echoed challenge has no string ${missing}`);
   const notString = Object.entries(echo).find(([, v]) => typeof v !== 'string');
-  // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
   if (notString) return refuse('challenge-invalid', `the echoed challenge member ${notString[0]} is not a string`);
 
   const payload = value[CREDENTIAL_MEMBERS.payload];
-  // Stryker disable next-line all: an absent payload is not an object either, refused below with the same answer; the reason reaches no answer.
   if (payload === undefined) return refuse('payload-missing', `the credential has no ${CREDENTIAL_MEMBERS.payload}`);
-  // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
   if (!isJsonObject(payload)) return refuse('payload-not-object', `the credential ${CREDENTIAL_MEMBERS.payload} is not an object`);
   const source = value[CREDENTIAL_MEMBERS.source];
-  // Stryker disable next-line StringLiteral: the reason reaches no answer, the detail only a problem's words.
   if (source !== undefined && typeof source !== 'string') return refuse('source-not-string', `the credential ${CREDENTIAL_MEMBERS.source} is not a string`);
 
   const credential: PaymentCredential = Object.freeze({
     challenge: echo as unknown as ChallengeEcho,
     payload,
-    // Stryker disable next-line all: no guard reads the source (it is told to the library's caller); no answer depends on it.
     ...(source === undefined ? {} : { source }),
   });
   const jcs = tryCanonicalJson(value);
-  // Stryker disable next-line all: whether the token is JCS is told to the library's caller (interop tests read it); no answer depends on it.
   return { ok: true, credential, canonical: jcs !== null && encodeBase64url(new TextEncoder().encode(jcs)) === token };
 }
 

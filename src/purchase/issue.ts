@@ -49,7 +49,6 @@ export async function issueChallenge(
         [OPAQUE_MEMBERS.nonce]: encodeBase64url(ports.random.bytes(CHALLENGE_NONCE_BYTES)),
       },
     },
-    // Stryker disable next-line all: whether the id is an HMAC or a plain digest no answer shows: ids are opaque to buyers, and a credential is honoured only for a challenge recorded under its id and echoed byte for byte.
     config.challengeSecret === undefined ? {} : { secret: config.challengeSecret },
   );
   await ports.store.issue({
@@ -78,7 +77,6 @@ export async function withFreshChallenge(
   offer?: ChallengeOffer,
 ): Promise<PurchaseAnswer> {
   const challenge = await issueChallenge(ports, config, now, offer);
-  // Stryker disable next-line all: the description reaches only a problem's detail, words 7.4 does not give.
   const extra = description === undefined ? {} : { description };
   if ('slug' in refusal) return paymentProblemAnswer(refusal, surfaceOf(config), challenge, extra);
   return purchaseAnswer(refusal, surfaceOf(config), { challenge, ...extra });

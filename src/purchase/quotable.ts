@@ -1,8 +1,8 @@
 /*
  * What an RFC 9110 quoted-string may carry (5.6.4), for the reader of WWW-Authenticate (auth-params-parse.ts, the
  * judge's and a buyer's reading) and the writer (auth-params.ts, a deployment's guard against its own configuration).
- * Measured by its unit tests (stryker.purchase-units.config.mjs), not by the suites' run: no value a deployment of
- * ours quotes holds a character outside visible ASCII, so no check can see where the line is drawn (docs/mutation.md).
+ * Held by its unit tests: no value a deployment of ours quotes holds a character outside visible ASCII, so no
+ * conformance check can see where the line is drawn.
  */
 
 /** qdtext and the character after a backslash: HTAB, SP, VCHAR, obs-text (RFC 9110 5.6.4). */

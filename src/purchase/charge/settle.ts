@@ -26,22 +26,17 @@ export async function settleReported(
     (report.idempotencyKey === undefined ? undefined : await store.chargeByKey(report.idempotencyKey)) ??
     (report.token === undefined ? undefined : await chargeAwaitingItsId(report.token, store));
   if (record === undefined) {
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: the result is told only to the webhook's caller; no answer shows it.
     if (report.token === undefined) return { credited: false, reason: 'unmatched' };
     const refund = await ports.processor.refund(report.chargeId);
     await store.recordUnreconciled({ chargeId: report.chargeId, token: report.token, refund });
-    // Stryker disable next-line all: the result is told only to the webhook's caller; no answer shows it.
     return { credited: false, reason: 'unmatched', refund };
   }
   const settled = await store.updateCharge(record.challengeId, { state: 'settled', chargeId: report.chargeId });
   try {
     const result = await store.grant(chargeGrant(settled, report.chargeId, ports.clock.now()));
-    // Stryker disable next-line all: the result is told only to the webhook's caller; no answer shows it.
     if (result.granted) return { credited: true, grant: result.grant, balanceNano: result.balanceNano };
-    // Stryker disable next-line all: as above.
     return { credited: false, reason: 'already-credited', grant: result.grant };
   } catch {
-    // Stryker disable next-line all: as above; the charge stays settled and ungranted, and the credential presented again is granted.
     return { credited: false, reason: 'grant-failed' };
   }
 }

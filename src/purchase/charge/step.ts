@@ -29,14 +29,12 @@ export async function chargeStep(
   const known = chargeId === undefined ? {} : { chargeId };
   switch (reply.outcome) {
     case 'settled': {
-      // Stryker disable next-line StringLiteral: the state is read only to answer a resume without asking the processor (pack/charge.ts, sale/charge.ts); without it the processor is asked again and tells the same end.
       const settled = await ports.store.updateCharge(record.challengeId, { state: 'settled', ...known });
       // A charge whose id the processor never named is known by its idempotency key (settle.ts finds it the same way).
       return { kind: 'settled', record: settled, chargeId: chargeId ?? record.idempotencyKey };
     }
     case 'declined':
     case 'cancelled-unsettled':
-      // Stryker disable next-line ObjectLiteral,StringLiteral: as above; a charge that captured nothing is never pending, whatever state it holds besides 'sent'.
       return { kind: 'failed', record: await ports.store.updateCharge(record.challengeId, { state: 'failed', ...known }) };
     case 'processing':
       return { kind: 'processing', record: await ports.store.updateCharge(record.challengeId, { state: 'sent', ...known }) };

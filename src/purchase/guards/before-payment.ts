@@ -59,7 +59,6 @@ export const WALLET_CAP: SharedGuard = {
     );
     if (capped === undefined) return undefined;
     await giveBack(ctx);
-    // Stryker disable next-line ObjectLiteral: without it the deployment's own Retry-After is told; 7.4 names no delay for the cap (READING-DAILY-CAP-RETRY-AFTER accepts any up to a day).
     return codeAnswer(PURCHASE_ERRORS.wallet_daily_cap, ctx.config, { retryAfterSeconds: capped });
   },
 };

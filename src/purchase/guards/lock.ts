@@ -33,7 +33,6 @@ export async function serialisePurchase(candidate: ChargeCandidate, ports: Purch
     (await ports.stablecoin?.transfers.pendingTransferOf(candidate.buyer, candidate.issued.id));
   if (settling !== undefined) return refuse(purchaseAnswer(PURCHASE_ERRORS.purchase_in_flight, surface));
   try {
-    // Stryker disable next-line ObjectLiteral: what the assent record holds is the deployment's own audit; no answer reads it (only whether recording failed, terms_record_failed).
     await ports.store.recordAssent({
       buyer: candidate.buyer,
       version: candidate.issued.termsVersion,

@@ -14,7 +14,6 @@ export function purchaseContext<O>(
   return { input, ports, config, surface, presented, held: [], taken: [] };
 }
 
-// Stryker disable all: these names appear only in the TypeError of guards put in the wrong order (a programming mistake), never in an answer.
 /** The facts earlier guards establish, by the name a wrong order of guards is reported with. */
 export const FACTS = Object.freeze({
   account: 'the account',
@@ -31,10 +30,8 @@ export const FACTS = Object.freeze({
   transferRecord: 'the transfer record',
 } as const);
 
-// Stryker restore all
 /** A fact an earlier guard established. */
 export function known<T>(value: T | undefined, what: (typeof FACTS)[keyof typeof FACTS]): T {
-  // Stryker disable next-line StringLiteral,ConditionalExpression: every fact is established by an earlier guard before it is read, so this throws only for a wrong order of guards (a programming mistake), never for a request.
   if (value === undefined) throw new TypeError(`the order of guards is wrong: ${what} is not known yet`);
   return value;
 }
@@ -66,7 +63,6 @@ export async function giveBack(ctx: PurchaseContext<unknown>): Promise<void> {
 export async function runGuards<C extends PurchaseContext<unknown>>(guards: readonly PurchaseGuard<C>[], ctx: C): Promise<OutcomeOf<C>> {
   try {
     for (const guard of guards) {
-      // Stryker disable next-line StringLiteral: every guard naming methods stands after the credential is read, so the method is known there.
       if (guard.methods !== undefined && !(guard.methods as readonly string[]).includes(methodOf(ctx) ?? '')) continue;
       const answer = await guard.run(ctx);
       if (answer !== undefined) return answer;
@@ -74,6 +70,5 @@ export async function runGuards<C extends PurchaseContext<unknown>>(guards: read
   } finally {
     await releaseHeld(ctx);
   }
-  // Stryker disable next-line all: unreachable while the last guard always answers (CHARGE); the message of a programming mistake.
   throw new TypeError(`no guard answered: the last guard of ${guards.map((g) => g.name).join(', ')} always answers`);
 }

@@ -15,7 +15,6 @@ import type { IssuedChallenge, PurchaseConfig } from '../ports/purchase.js';
 export function termsRefusal(input: PurchaseRequest, issued: Pick<IssuedChallenge, 'termsVersion'>, config: PurchaseConfig): PurchaseErrorRecord | undefined {
   const assent = trustedHeader(input, deployedHeader(HEADERS.termsAccepted, config.naming));
   if (assent === undefined) return PURCHASE_ERRORS['terms-acceptance-required'];
-  // Stryker disable next-line MethodExpression: a field value reaches the machine without surrounding whitespace over HTTP (RFC 9110 5.5).
   if (assent.trim() !== config.terms.version || issued.termsVersion !== config.terms.version) return PURCHASE_ERRORS['terms-version-stale'];
   return undefined;
 }

@@ -97,12 +97,10 @@ export interface ResponseCreateFrame {
 export type InbandFrame = PaymentRequiredFrame | PaymentSubmitFrame | PaymentAcceptedFrame | ResponseDoneFrame | ResponseErrorFrame | ResponseCreateFrame;
 
 export function termsObject(terms: TermsNotice): TermsObject {
-  // Stryker disable next-line all: the terms are the deployment's own configuration, never a caller's; this throws only for a misconfigured deployment.
   if (terms.url === '' || terms.version === '') throw new TypeError('a terms object needs a url and a version');
   return Object.freeze({ [TERMS_OBJECT_MEMBERS.url]: terms.url, [TERMS_OBJECT_MEMBERS.version]: terms.version });
 }
 
-// Stryker disable all: purchase_url is the deployment's own configured address, never a caller's; this throws only for a misconfigured deployment.
 function absolutePurchaseUrl(text: string): string {
   try {
     const url = new URL(text);
@@ -112,7 +110,6 @@ function absolutePurchaseUrl(text: string): string {
   }
   throw new TypeError(`purchase_url ${JSON.stringify(text)} is not an absolute http(s) URL`);
 }
-// Stryker restore all
 
 export function tokenSchemeEntry(): TokenSchemeEntry {
   return Object.freeze({ [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.token });
@@ -124,17 +121,13 @@ export function tokenSchemeEntry(): TokenSchemeEntry {
  */
 export function mppChallengeEntry(challenge: PaymentChallenge | string, purchaseUrl: string, terms: TermsNotice): MppChallengeEntry {
   let value: string;
-  // Stryker disable next-line all: the challenge is the deployment's own, as its purchase machine wrote it (both forms give the same value).
-  // Stryker disable BlockStatement: the reference's socket passes the challenge as its purchase machine wrote it (a string; that block is on the line above's mark); the object form's block is a library caller's.
   if (typeof challenge === 'string') {
     const parsed = parsePaymentChallenge(challenge);
-    // Stryker disable next-line all: the deployment's own challenge, which always parses; this throws only for a broken purchase machine.
     if (!parsed.ok) throw new TypeError(`the challenge value is not one Payment challenge: ${parsed.detail}`);
     value = challenge;
   } else {
     value = serializeChallenge(challenge);
   }
-  // Stryker restore BlockStatement
   return Object.freeze({
     [SCHEME_ENTRY_MEMBERS.scheme]: INBAND_SCHEMES.mpp,
     [SCHEME_ENTRY_MEMBERS.challenge]: value,
@@ -162,7 +155,6 @@ export function paymentRequirements(input: RequirementsInput): PaymentRequiremen
     [PAYMENT_REQUIREMENTS_MEMBERS.amount]: input.amount,
     [PAYMENT_REQUIREMENTS_MEMBERS.currency]: input.currency,
     [PAYMENT_REQUIREMENTS_MEMBERS.schemes]: Object.freeze([tokenSchemeEntry(), ...(input.mpp ? [input.mpp] : [])]),
-    // Stryker disable next-line all: section 6 shows no reason member of requirements (READING-UNPUBLISHED-VALUES).
     ...(input.reason === undefined ? {} : { [PAYMENT_REQUIREMENTS_MEMBERS.reason]: input.reason }),
   });
 }
@@ -176,7 +168,6 @@ export function paymentRequiredFrame(eventId: string, requirements: PaymentRequi
 }
 
 /** The client's frame after paying at purchase_url: `payment.scheme` balance, so the socket re-reads the balance. */
-// Stryker disable all: the client's frame, which the suites send and no deployment does.
 export function paymentSubmitFrame(eventId: string, amount: string): PaymentSubmitFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentSubmit,
@@ -184,7 +175,6 @@ export function paymentSubmitFrame(eventId: string, amount: string): PaymentSubm
     [FRAME_MEMBERS.payment]: Object.freeze({ [PAYMENT_SUBMIT_MEMBERS.scheme]: INBAND_SCHEMES.balance, [PAYMENT_SUBMIT_MEMBERS.amount]: amount }),
   });
 }
-// Stryker restore all
 
 export function paymentAcceptedFrame(
   eventId: string,
@@ -194,7 +184,6 @@ export function paymentAcceptedFrame(
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.paymentAccepted,
     [FRAME_MEMBERS.eventId]: eventId,
     [FRAME_MEMBERS.paymentId]: input.paymentId,
-    // Stryker disable next-line all: section 6 shows only the terms object of payment.accepted (READING-UNPUBLISHED-VALUES).
     ...(input.balanceRemaining === undefined ? {} : { [FRAME_MEMBERS.balanceRemaining]: input.balanceRemaining }),
     [FRAME_MEMBERS.terms]: termsObject(input.terms),
   });
@@ -208,11 +197,9 @@ export function responseDoneFrame(
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseDone,
     [FRAME_MEMBERS.eventId]: eventId,
-    // Stryker disable next-line all: section 6 shows only the terms object of response.done (READING-UNPUBLISHED-VALUES).
     [FRAME_MEMBERS.response]: Object.freeze({
       [RESPONSE_MEMBERS.id]: input.responseId,
       [RESPONSE_MEMBERS.status]: RESPONSE_STATUS_COMPLETED,
-      // Stryker disable next-line all: the turn's output is the agent's, which section 6 does not show (READING-UNPUBLISHED-VALUES).
       [RESPONSE_MEMBERS.output]: Object.freeze([...input.output]),
     }),
     [FRAME_MEMBERS.terms]: termsObject(input.terms),
@@ -227,13 +214,11 @@ export function responseErrorFrame(
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseError,
     [FRAME_MEMBERS.eventId]: eventId,
-    // Stryker disable next-line ObjectLiteral: section 6 shows no member of response.error but its terms object (READING-UNPUBLISHED-VALUES).
     [FRAME_MEMBERS.error]: Object.freeze({ [SOCKET_ERROR_MEMBERS.code]: input.code, [SOCKET_ERROR_MEMBERS.message]: input.message }),
     ...(input.terms === null ? {} : { [FRAME_MEMBERS.terms]: termsObject(input.terms) }),
   });
 }
 
-// Stryker disable all: the client's frame, which the suites send and no deployment does.
 export function responseCreateFrame(eventId: string, input?: string): ResponseCreateFrame {
   return Object.freeze({
     [FRAME_MEMBERS.type]: INBAND_FRAME_TYPES.responseCreate,
@@ -241,7 +226,6 @@ export function responseCreateFrame(eventId: string, input?: string): ResponseCr
     ...(input === undefined ? {} : { [FRAME_MEMBERS.input]: input }),
   });
 }
-// Stryker restore all
 
 /** A frame as it goes on the socket: one JSON text message. */
 export function serializeFrame(frame: InbandFrame | JsonObject): string {

@@ -13,7 +13,6 @@ import type { JsonValue } from '../json.js';
 import { mppPointerEntry, paymentRequirements, type PaymentRequirements } from './frames.js';
 
 /** A nano amount as the decimal string requirements carry: 142857000 nano is "0.142857". */
-// Stryker disable all: section 6 shows no amount member of requirements (READING-UNPUBLISHED-VALUES), so no check reads it.
 export function decimalAmount(nano: bigint): string {
   if (nano < 0n) throw new RangeError(`an amount cannot be negative (${nano} nano)`);
   const whole = nano / NANO_PER_CURRENCY_UNIT;
@@ -23,7 +22,6 @@ export function decimalAmount(nano: bigint): string {
     .replace(/0+$/, '');
   return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
-// Stryker restore all
 
 /** The body of a rail's 402 pointer (docs/platform-sdk.md g): `{error, details, requirements}`. */
 export interface PurchasePointerBody {
@@ -46,7 +44,6 @@ export function pointerRequirements(input: PointerInput): PaymentRequirements {
     amount: decimalAmount(input.priceNano),
     currency: REQUIREMENTS_CURRENCY,
     mpp: input.purchaseUrl === null ? null : mppPointerEntry(input.purchaseUrl),
-    // Stryker disable next-line all: section 6 shows no reason member of requirements (READING-UNPUBLISHED-VALUES).
     ...(input.reason === undefined ? {} : { reason: input.reason }),
   });
 }
@@ -69,7 +66,6 @@ export interface PointerAnswer {
 export function purchasePointerAnswer(input: PointerInput): PointerAnswer {
   return Object.freeze({
     status: 402 as const,
-    // Stryker disable next-line all: a pointer carries no Payment challenge, so the scheme's no-store does not bind it, and section 6 names no media type.
     headers: Object.freeze({ [HEADERS.contentType]: MEDIA_TYPES.json, [HEADERS.cacheControl]: PAYMENT_CACHE_CONTROL }),
     body: purchasePointerBody(input),
   });
@@ -92,8 +88,6 @@ export function balanceRequiredResult(): BalanceRequiredResult {
   return Object.freeze({ [DELEGATE_MEMBERS.status]: DELEGATE_STATUSES.balanceRequired });
 }
 
-// Stryker disable next-line all: the reference delegate's own shape for a call that ran; 4.7 shows only balance_required.
 export function delegateCompletedResult(result: JsonValue): DelegateCompletedResult {
-  // Stryker disable next-line all: as above.
   return Object.freeze({ [DELEGATE_MEMBERS.status]: DELEGATE_STATUSES.completed, [DELEGATE_MEMBERS.result]: result });
 }

@@ -4,8 +4,8 @@ import { isJsonObject, type JsonObject } from '../json.js';
 
 /*
  * The judge's tools for naming what is wrong in a frame or body a deployment sends (validate.ts, suite 6): problems
- * at JSON pointers, in words for a report. Measured by their own unit tests, not by the suites' Stryker run: a
- * conformant target never sends the bad frame that shows a loosened check (docs/mutation.md). The deployment's own
+ * at JSON pointers, in words for a report. Held by their own unit tests: a
+ * conformant target never sends the bad frame that shows a loosened check. The deployment's own
  * reading of what a client sends is submit.ts.
  */
 

@@ -13,7 +13,6 @@ import type { InbandCheck, InbandProblem } from './problems.js';
 /** One socket message read as a frame, or why it is not one. */
 export type FrameRead = { readonly ok: true; readonly frame: JsonObject } | { readonly ok: false; readonly problems: readonly InbandProblem[] };
 
-// Stryker disable next-line all: the refusal of a message section 6 shows no answer to; its pointer and words reach only the message of response.error.
 const refused = (pointer: string, message: string) => ({ ok: false, problems: [{ pointer, message }] }) as const;
 
 /** Reads one socket message as a frame: JSON text of an object. */
@@ -24,7 +23,6 @@ export function parseFrameText(text: string): FrameRead {
   } catch {
     // Not JSON: no value, refused below as no object (section 6 shows no answer to either).
   }
-  // Stryker disable next-line StringLiteral: the words reach only the message of response.error.
   return isJsonObject(value) ? { ok: true, frame: value } : refused('', 'a frame must be the JSON text of an object');
 }
 
@@ -33,6 +31,5 @@ export function checkPaymentSubmitFrame(frame: JsonObject): InbandCheck {
   const payment = frame[FRAME_MEMBERS.payment];
   const scheme = isJsonObject(payment) ? payment[PAYMENT_SUBMIT_MEMBERS.scheme] : undefined;
   if (scheme === INBAND_SCHEMES.balance) return { ok: true };
-  // Stryker disable next-line all: the refusal of a payment.submit of another scheme, which section 6 does not show; its pointer and words reach only the message of response.error.
   return refused(`/${FRAME_MEMBERS.payment}/${PAYMENT_SUBMIT_MEMBERS.scheme}`, `must be "${INBAND_SCHEMES.balance}" after the challenge was paid`);
 }

@@ -17,9 +17,8 @@ import { isJsonObject, type JsonObject } from '../json.js';
 import { at, checkType, describe, frameObject, Problems, type InbandCheck } from './problems.js';
 
 /*
- * The judge's checks of the frames and bodies a deployment sends (suite 6 calls them). They are measured by their
- * own unit tests, not by the suites' Stryker run: a conformant target never sends the bad frame that would show a
- * loosened check (docs/mutation.md).
+ * The judge's checks of the frames and bodies a deployment sends (suite 6 calls them). They are held by their
+ * own unit tests: a conformant target never sends the bad frame that would show a loosened check.
  */
 
 /**

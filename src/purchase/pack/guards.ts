@@ -43,7 +43,7 @@ const PACK_CHALLENGE: PackGuard = {
     const redeemed = await ports.store.chargeOf(issued.id);
     // The same credential racing its own first presentation: that presentation opened the charge since the same-credential guard.
     if (redeemed !== undefined && redeemed.token === tokenOf(credential)) return surface.resumeCharge(ctx, redeemed, issued);
-    // Stryker disable next-line ConditionalExpression,BlockStatement: the record guard's atomic open refuses a redeemed challenge with the same answer; which guard answers first the spec leaves open (READING-CHECK-ORDER).
+    // Before the lock and the caps: a redeemed challenge is refused as such even while the buyer's lock is unavailable.
     if (redeemed !== undefined) return surface.fresh(ctx, PAYMENT_PROBLEMS.invalidChallenge, MESSAGES.redeemedByPayment);
     ctx.issued = issued;
     return undefined;

@@ -11,11 +11,8 @@ import { STRIPE_PAYMENT_METHOD_TYPE_CARD, STRIPE_REQUEST_MEMBERS } from '../wire
 /** The card (`stripe`) offer of the pack POST /api/mpp/credits sells. */
 export function cardPackOffer(config: PurchaseConfig): ChallengeOffer {
   const { pack } = config;
-  // Stryker disable next-line ObjectLiteral: members of the card request the spec does not show (READING-UNPUBLISHED-VALUES).
   const methodDetails: JsonObject = {
-    // Stryker disable next-line all: as above.
     ...(pack.networkId === undefined ? {} : { [STRIPE_REQUEST_MEMBERS.networkId]: pack.networkId }),
-    // Stryker disable next-line ArrayDeclaration: as above.
     [STRIPE_REQUEST_MEMBERS.paymentMethodTypes]: [STRIPE_PAYMENT_METHOD_TYPE_CARD],
   };
   return {

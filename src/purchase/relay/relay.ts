@@ -34,11 +34,8 @@ function headerValue(headers: Readonly<Record<string, string>>, name: string): s
  * any other status, readable or not), or a Payment-Receipt. Undefined when the answer may be relayed as it is.
  */
 export function paymentLeakOf(answer: RelayedAnswer): PaymentLeak | undefined {
-  // Stryker disable next-line StringLiteral: no text but one holding a Payment challenge matches, "" or any other.
   const authenticate = headerValue(answer.headers, HEADERS.wwwAuthenticate) ?? '';
-  // Stryker disable next-line StringLiteral: the leak's name reaches only the words of the 502's problem detail.
   if (PAYMENT_SCHEME.test(authenticate)) return 'payment-challenge';
-  // Stryker disable next-line StringLiteral: as above.
   if (headerValue(answer.headers, HEADERS.paymentReceipt) !== undefined) return 'payment-receipt';
   return undefined;
 }
@@ -50,6 +47,5 @@ export function relayedRequestHeaders(headers: Iterable<readonly [string, string
 
 /** What the platform answers instead of an agent's answer that carried a leak: 502 upstream_payment_not_relayed (no challenge). */
 export function upstreamPaymentNotRelayedAnswer(surface: PaidSurface, leak: PaymentLeak): PurchaseAnswer {
-  // Stryker disable next-line ObjectLiteral: the description is the words of the problem detail, which 7.4 leaves open.
   return purchaseAnswer(PURCHASE_ERRORS.upstream_payment_not_relayed, surface, { description: MESSAGES.upstreamPayment(leak) });
 }

@@ -33,7 +33,6 @@ export function isCallAnswer(outcome: SaleOutcome): outcome is CallAnswer {
  */
 export function callAnswer(response: CallResponse, config: PurchaseConfig, grant?: Grant): CallAnswer {
   const headers: Record<string, string> = {};
-  // Stryker disable next-line MethodExpression: header names are case-insensitive over HTTP (RFC 9110 5.1).
   for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = value;
   Object.assign(headers, termsHeaders(config.terms.url, config.terms.version, config.naming));
   if (grant !== undefined) {
@@ -47,7 +46,6 @@ export function callAnswer(response: CallResponse, config: PurchaseConfig, grant
 
 /** The purchase block of a settled single-call purchase (docs/platform-sdk.md g: `{granted, packId, paymentIntentId, …}`; a transfer names no payment intent). */
 export function purchaseBlock(grant: Grant, balanceNano: string): JsonObject {
-  // Stryker disable all: 2.6 "Fields of the receipt and of the purchase block in bodies: not shown"; only the block's presence is judged.
   return {
     [GRANTED_BODY_MEMBERS.granted]: true,
     [GRANTED_BODY_MEMBERS.packId]: grant.packId,
@@ -56,7 +54,6 @@ export function purchaseBlock(grant: Grant, balanceNano: string): JsonObject {
     [GRANTED_BODY_MEMBERS.receipt]: receiptOf(grant),
   };
 }
-// Stryker restore all
 
 /** The 409 a credential presented again gets once its sale moved past `open` (section 3 rows 4 to 7), with the receipt of its payment. */
 export function settledAgainAnswer(state: Exclude<SaleState, 'open' | 'declined'>, grant: Grant | undefined, config: PurchaseConfig): PurchaseAnswer {
@@ -66,6 +63,5 @@ export function settledAgainAnswer(state: Exclude<SaleState, 'open' | 'declined'
     refunded: PURCHASE_ERRORS.call_refunded,
     unfunded: PURCHASE_ERRORS.purchase_already_granted,
   }[state];
-  // Stryker disable next-line all: the receipt a 409 carries in its body is not shown (2.6), so no check reads it.
   return purchaseAnswer(record, surfaceOf(config), grant === undefined ? {} : { receipt: receiptOf(grant) });
 }

@@ -8,7 +8,6 @@ import { HOLD_KEY_BYTES, HOLD_KEY_PREFIXES } from './wire.js';
 
 /** 503 funding_unavailable with the resource's Retry-After (7.4: nothing charged; resend after Retry-After; do not buy). */
 function fundingUnavailable(config: SaleConfig): PurchaseAnswer {
-  // Stryker disable next-line LogicalOperator: which seconds Retry-After names is not shown (section 8); only that it is there is judged.
   return codeAnswer(PURCHASE_ERRORS.funding_unavailable, { ...config, retryAfterSeconds: config.sale.fundingRetryAfterSeconds ?? config.retryAfterSeconds });
 }
 

@@ -32,11 +32,7 @@ export function capCounters(subject: CapSubject, caps: SaleCaps): CapCounter[] {
   const own: CapCounter[] =
     subject.account === null
       ? [{ name: CAP_COUNTERS.address + subject.clientAddress, limit: caps.ipPerDay, refusal: PURCHASE_ERRORS.metered_ip_cap }]
-      : [
-          principal(CAP_COUNTERS.account + subject.account),
-          // Stryker disable next-line ArrayDeclaration: without the identity's counter nothing changes (the identity the deployment passes, the key set URL a signature names, names one account, whose counter of the same limit comes first and counts every purchase the identity's does); one with neither name nor limit never refuses.
-          ...(subject.identity === undefined ? [] : [principal(CAP_COUNTERS.identity + subject.identity)]),
-        ];
+      : [principal(CAP_COUNTERS.account + subject.account), ...(subject.identity === undefined ? [] : [principal(CAP_COUNTERS.identity + subject.identity)])];
   return [
     ...own,
     { name: CAP_COUNTERS.instrument + subject.instrument, limit: caps.instrumentPerDay, refusal: PURCHASE_ERRORS.metered_instrument_cap },

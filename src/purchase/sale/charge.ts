@@ -23,9 +23,7 @@ export async function resumeSale(
 ): Promise<SaleOutcome> {
   const refused = await resumedSaleRefusal(issued, record.buyer, input, ports, config);
   if (refused !== undefined) return refused;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: without it the processor is asked again and tells the same end (a failed or settled charge stays so), as in pack/charge.ts.
   if (record.state === 'failed') return freshSaleChallenge(PAYMENT_PROBLEMS.verificationFailed, input, ports, config);
-  // Stryker disable next-line ConditionalExpression,StringLiteral,LogicalOperator: as above; with the processor's id known, the idempotency key names the same payment, and which name a card receipt carries is not shown (2.6).
   if (record.state === 'settled') return creditAndServe(chargeGrant(record, record.chargeId ?? record.idempotencyKey, input.now), input, ports, config);
   return saleChargeAnswer(await chargeStep(record, resumeSend(record, ports), ports), input, ports, config);
 }

@@ -8,7 +8,6 @@ import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
  * (`guards`: a deployment's own table, which the self-test's mutants change).
  */
 export async function decideSale(input: SaleRequest, ports: SalePorts, config: SaleConfig, guards: readonly SaleGuard[] = SALE_GUARDS): Promise<SaleOutcome> {
-  // Stryker disable next-line all: the route decides with the sale of the very path it serves, so no request reaches this guard against a library caller's misuse.
   if (input.resource !== config.sale.resource) throw new TypeError(`the sale of ${config.sale.resource} was asked to decide a call to ${input.resource}`);
   return runGuards(guards, saleContext(input, ports, config));
 }

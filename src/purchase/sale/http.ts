@@ -64,7 +64,6 @@ export function renderSaleOutcome(outcome: SaleOutcome): Response {
  * The resource path is the request's path; it must be the one the config sells.
  */
 export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => Promise<Response> {
-  // Stryker disable next-line ConditionalExpression,ArrowFunction: the reference deployment always passes a function; a plain config is a library caller's, which no request reaches.
   const configOf = typeof options.config === 'function' ? options.config : () => options.config as SaleConfig;
   return async ({ request, caller, clientAddress, body }) => {
     if (caller.kind === 'refused') {
@@ -72,14 +71,12 @@ export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => 
       for (const [name, value] of Object.entries(caller.headers)) headers.set(name, value);
       return new Response(JSON.stringify(caller.body), { status: caller.status, headers });
     }
-    // Stryker disable next-line all: a library caller's reading: the reference deployment always passes the body it read for the verifier.
     const read = async () => (request.body === null ? null : new Uint8Array(await request.arrayBuffer()));
     const bytes = body !== undefined ? body : await read();
     const agent = caller.kind === 'agent' ? caller : null;
     const input: SaleRequest = {
       buyer: agent === null ? null : { agentUrl: agent.agentUrl },
       signed: agent?.signed ?? false,
-      // Stryker disable next-line ArrayDeclaration: an unsigned request's fields are all trusted (trustedHeader reads the covered list of a signed one only).
       coveredHeaders: agent?.coveredHeaders ?? [],
       headers: Object.fromEntries(request.headers),
       now: options.ports.clock.now(),
@@ -88,7 +85,6 @@ export function saleRoute(options: SaleRouteOptions): (input: SaleCallInput) => 
       identity: agent?.identity,
       body: bytes,
     };
-    // Stryker disable next-line OptionalChaining: the reference deployment always passes its guards; a library caller without them gets SALE_GUARDS.
     return renderSaleOutcome(await decideSale(input, options.ports, configOf(), options.guards?.()));
   };
 }

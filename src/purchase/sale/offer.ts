@@ -23,7 +23,6 @@ function cardCallOffer(config: SaleConfig, account: string | null): ChallengeOff
       packId: sale.offerId,
       price: sale.price,
       creditNano: sale.priceNano,
-      // Stryker disable next-line all: a member of the card request the spec does not show (READING-UNPUBLISHED-VALUES).
       ...(config.pack.networkId === undefined ? {} : { networkId: config.pack.networkId }),
     },
   });
@@ -37,7 +36,6 @@ function cardCallOffer(config: SaleConfig, account: string | null): ChallengeOff
 function tempoCallOffer(config: SaleConfig, account: string | null, ports: PurchasePorts): ChallengeOffer {
   const { sale } = config;
   const stablecoin = stablecoinOf(ports, config);
-  // Stryker disable next-line all: reached only for a method callMethodsOffered did not offer (its available() test is the same), so never from a request.
   if (stablecoin === undefined || sale.stablecoinAmount === undefined) throw new TypeError(`${sale.resource} sells no single call by ${PAYMENT_METHODS.tempo}`);
   const sized = tempoPackOffer(
     { ...config, pack: { ...config.pack, packId: sale.offerId, creditNano: sale.priceNano } },
@@ -121,7 +119,6 @@ export function freshSaleChallenge(
 
 /** The account a single-call challenge names (its opaque `userId`, read from the issued record, never from the buyer's echo); null for none. */
 export function accountOf(issued: IssuedChallenge): string | null {
-  // Stryker disable next-line StringLiteral: any text that is not base64url of a JSON object names no account, as an absent opaque must.
   const decoded = decodeBase64urlJson(issued.echo.opaque ?? '');
   if (!decoded.ok || !isJsonObject(decoded.value)) return null;
   const account = decoded.value[SALE_OPAQUE_MEMBERS.account];

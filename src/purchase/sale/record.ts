@@ -9,7 +9,6 @@ import { UNIDENTIFIED_PAYER_PREFIX } from './wire.js';
 
 /** Whose balance a call's purchase credits: the account the challenge names, or a payer of its own for an unidentified buyer. */
 export function payerOf(issued: IssuedChallenge, account: string | null): string {
-  // Stryker disable next-line ArithmeticOperator: an unidentified payer's balance is only credited by its sale and spent by that sale's hold, which that credit covers whichever name the payer has.
   return account ?? UNIDENTIFIED_PAYER_PREFIX + issued.id;
 }
 

@@ -79,7 +79,6 @@ async function fundAndServe(
   config: SaleConfig,
 ): Promise<SaleOutcome> {
   const sale = await ports.sales.sale(challengeId);
-  // Stryker disable next-line all: every path here opened the sale first (sale-record guard, resumedSaleRefusal); a broken invariant, not a request.
   if (sale === undefined) throw new Error(`no sale under challenge ${challengeId}`);
   if (!FUNDABLE.includes(sale.state)) return settledAgainAnswer(sale.state as Exclude<SaleState, 'open' | 'declined'>, grant, config);
 
@@ -96,7 +95,6 @@ async function fundAndServe(
   }
   const { holdId } = hold;
 
-  // Stryker disable next-line ObjectLiteral: the hold is recorded for reconciliation; no answer reads it.
   const claimed = await ports.sales.move(challengeId, FUNDABLE, 'serving', { holdId });
   if (!claimed.moved) return settledAgainAnswer(claimed.record.state as Exclude<SaleState, 'open' | 'declined'>, grant, config);
 
@@ -113,7 +111,6 @@ async function fundAndServe(
     return codeAnswer(PURCHASE_ERRORS.sale_serve_pending, config);
   }
   const refund = await refundCall(grant, holdId, ports);
-  // Stryker disable next-line ObjectLiteral: how the call was paid back is recorded for reconciliation; no answer reads it.
   await ports.sales.move(challengeId, ['serving'], 'refunded', { refund });
   return result === undefined ? settledAgainAnswer('refunded', grant, config) : callAnswer(result.response, config, grant);
 }

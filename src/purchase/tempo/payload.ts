@@ -8,25 +8,20 @@ import type { JsonObject } from '../json.js';
  */
 export type TempoPayloadRead = { readonly kind: 'transaction'; readonly serialized: string } | { readonly kind: 'not-admitted'; readonly detail: string };
 
-// Stryker disable next-line ObjectLiteral,StringLiteral: every kind but transaction is refused alike (invalid-payload), and the detail reaches only a problem's words.
 const notAdmitted = (detail: string): TempoPayloadRead => ({ kind: 'not-admitted', detail });
 
 export function readTempoPayload(payload: JsonObject): TempoPayloadRead {
   const type = payload[TEMPO_PAYLOAD_MEMBERS.type];
-  // Stryker disable all: hash and proof are not transaction either, so the next test refuses them with the same answer; this one only words the detail.
   if (type === TEMPO_PAYLOAD_TYPES.hash || type === TEMPO_PAYLOAD_TYPES.proof) {
     return notAdmitted(
       `payload.${TEMPO_PAYLOAD_MEMBERS.type} ${type} is not admitted for a priced purchase; send payload.${TEMPO_PAYLOAD_MEMBERS.type} ${TEMPO_PAYLOAD_TYPES.transaction} with the signed, unbroadcast transaction`,
     );
   }
-  // Stryker restore all
   if (type !== TEMPO_PAYLOAD_TYPES.transaction) {
-    // Stryker disable next-line StringLiteral,LogicalOperator: the detail reaches only a problem's words.
     return notAdmitted(`payload.${TEMPO_PAYLOAD_MEMBERS.type} must be ${TEMPO_PAYLOAD_TYPES.transaction}, not ${JSON.stringify(type ?? null)}`);
   }
   const serialized = payload[TEMPO_PAYLOAD_MEMBERS.signature];
   if (typeof serialized !== 'string' || serialized === '') {
-    // Stryker disable next-line StringLiteral: the detail reaches only a problem's words.
     return notAdmitted(`payload.${TEMPO_PAYLOAD_MEMBERS.signature} must carry the serialized signed transaction`);
   }
   return { kind: 'transaction', serialized };

@@ -28,7 +28,6 @@ const BASE_UNITS = /^(0|[1-9][0-9]*)$/;
 
 /** The memo for a challenge: 32 bytes from the injected randomness, as lower-case hex. */
 export function memoOf(bytes: Uint8Array): Hex {
-  // Stryker disable next-line all: the deployment's own randomness always gives 32 bytes.
   if (bytes.length !== TEMPO_MEMO_BYTES) throw new TypeError(`a memo is ${TEMPO_MEMO_BYTES} bytes, not ${bytes.length}`);
   return `0x${Buffer.from(bytes).toString('hex')}`;
 }
@@ -36,7 +35,6 @@ export function memoOf(bytes: Uint8Array): Hex {
 /** The challenge's `request`: `{amount, currency, recipient, methodDetails: {chainId, memo, supportedModes: ["pull"]}}`. */
 export function tempoChargeRequest(quote: TempoQuote): JsonObject {
   const problem = quoteProblem(quote);
-  // Stryker disable next-line all: the deployment's own configured quote, checked before it is issued: this throws only for a misconfiguration.
   if (problem !== undefined) throw new TypeError(`stablecoin quote: ${problem}`);
   return {
     [TEMPO_REQUEST_MEMBERS.amount]: quote.amount,
@@ -45,7 +43,6 @@ export function tempoChargeRequest(quote: TempoQuote): JsonObject {
     [TEMPO_REQUEST_MEMBERS.methodDetails]: {
       [TEMPO_METHOD_DETAILS_MEMBERS.chainId]: quote.chainId,
       [TEMPO_METHOD_DETAILS_MEMBERS.memo]: quote.memo,
-      // Stryker disable next-line ArrayDeclaration: methodDetails.supportedModes is a member 7.4 does not show (a stablecoin challenge quotes amount, currency, recipient and memo).
       [TEMPO_METHOD_DETAILS_MEMBERS.supportedModes]: [TEMPO_MODES.pull],
     },
   };
@@ -56,7 +53,6 @@ export type TempoQuoteRead = { readonly ok: true; readonly quote: TempoQuote } |
 /** Reads a stablecoin `request` back into its quote, naming the first member that is missing or wrong. */
 export function tempoQuoteOf(request: JsonObject): TempoQuoteRead {
   const details = request[TEMPO_REQUEST_MEMBERS.methodDetails];
-  // Stryker disable next-line all: the machine reads back only its own issued request (tempoChargeRequest's), whose methodDetails is always an object.
   if (!isJsonObject(details)) return { ok: false, detail: `request.${TEMPO_REQUEST_MEMBERS.methodDetails} is not an object` };
   const candidate = {
     amount: request[TEMPO_REQUEST_MEMBERS.amount],
@@ -66,11 +62,9 @@ export function tempoQuoteOf(request: JsonObject): TempoQuoteRead {
     memo: details[TEMPO_METHOD_DETAILS_MEMBERS.memo],
   };
   const problem = quoteProblem(candidate);
-  // Stryker disable next-line all: the machine reads back only its own issued request, a quote checked before it was issued, so it never has a problem.
   return problem === undefined ? { ok: true, quote: candidate as TempoQuote } : { ok: false, detail: problem };
 }
 
-// Stryker disable all: every quote read here is the deployment's own (configured, or echoed and bound to the challenge id), so a test that passes it is never false for a buyer's request.
 function quoteProblem(quote: { readonly [K in keyof TempoQuote]: unknown }): string | undefined {
   if (typeof quote.amount !== 'string' || !BASE_UNITS.test(quote.amount)) return `${TEMPO_REQUEST_MEMBERS.amount} is not a decimal integer of base units`;
   if (typeof quote.currency !== 'string' || !ADDRESS.test(quote.currency)) return `${TEMPO_REQUEST_MEMBERS.currency} is not a token contract address`;

@@ -60,15 +60,12 @@ export async function transferOfSameCredential(
 ): Promise<{ readonly record: TransferRecord; readonly issued: IssuedChallenge; readonly stablecoin: StablecoinPorts } | undefined> {
   const stablecoin = ports.stablecoin;
   if (stablecoin === undefined) return undefined;
-  // Stryker disable next-line ConditionalExpression: a card credential has no transfer recorded under its challenge, and one echoing a stablecoin challenge fails the echo comparison below, so the look-up answers undefined just the same.
   if (credential.challenge.method !== PAYMENT_METHODS.tempo) return undefined;
   const payload = readTempoPayload(credential.payload);
-  // Stryker disable next-line ConditionalExpression: a payload that is not a transaction carries no serialized transaction, whose hash is then undefined, so the same-transfer test below answers undefined just the same.
   if (payload.kind !== 'transaction') return undefined;
   const record = await stablecoin.transfers.transferOf(credential.challenge.id);
   if (!sameTransfer(record, await tempoTransactionHash(payload.serialized))) return undefined;
   const issued = await ports.store.challenge(record.challengeId);
-  // Stryker disable next-line ConditionalExpression: a transfer is recorded only under a challenge the store issued, and the store keeps what it issued, so this is never undefined.
   if (issued === undefined) return undefined;
   return sameEcho(issued.echo, credential.challenge) ? { record, issued, stablecoin } : undefined;
 }

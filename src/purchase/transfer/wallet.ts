@@ -13,7 +13,6 @@ const DAY_S = 86_400;
 /** The quote a stablecoin challenge was issued with, read back from its `request`; undefined when it is not one. */
 export function quoteOf(issued: IssuedChallenge): TempoQuote | undefined {
   const decoded = decodeBase64urlJson(issued.echo.request);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: an issued challenge's request is the deployment's own, always base64url of a JSON object.
   if (!decoded.ok || !isJsonObject(decoded.value)) return undefined;
   const read = tempoQuoteOf(decoded.value);
   return read.ok ? read.quote : undefined;
@@ -21,10 +20,8 @@ export function quoteOf(issued: IssuedChallenge): TempoQuote | undefined {
 
 async function placeWallet(transfer: AdmittedTransfer, stablecoin: StablecoinPorts): Promise<string | undefined> {
   try {
-    // Stryker disable BlockStatement: the catch below, left empty, answers undefined just the same (a wallet that cannot be placed).
     return await stablecoin.locations.locate(transfer.wallet);
   } catch {
-    // Stryker restore BlockStatement
     return undefined;
   }
 }
@@ -37,7 +34,6 @@ async function placeWallet(transfer: AdmittedTransfer, stablecoin: StablecoinPor
 export async function walletPlacementRefusal(transfer: AdmittedTransfer, stablecoin: Stablecoin, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
   const placed = await placeWallet(transfer, stablecoin.ports);
   if (placed === undefined && !stablecoin.offer.sellsToUnplaceableBuyers) return codeAnswer(PURCHASE_ERRORS.stablecoin_location_unknown, config);
-  // Stryker disable next-line ArrayDeclaration: with no closed markets configured, a list holding one string that is no country code closes no market either.
   if (placed !== undefined && (config.closedMarkets ?? []).includes(placed.toUpperCase()))
     return codeAnswer(PURCHASE_ERRORS.purchases_unavailable_region, config);
   return undefined;

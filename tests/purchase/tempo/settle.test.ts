@@ -10,7 +10,7 @@ import { TempoWorld, paidTempo, quoteOf, signTransfer, transactionPayload } from
  * settleTransferReported: a settlement report for a transfer (a watcher of the deposit address), which no route of
  * the reference deployment takes (section 3 names a settlement reported by the card processor only, and a
  * stablecoin transfer completes when its credential is presented again, 7.4 tempo_settlement_pending). Held by
- * these tests (stryker.purchase-units.config.mjs), not by the conformance suites.
+ * these tests, not by the conformance suites.
  */
 
 /** A transfer broadcast and still pending: its hash, and the headers that present its credential again. */
