@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
-import { challengeExpiryProblems, purchaseAnswerProblems, readPaidAnswer } from '../src/harness/judge-purchase.js';
+import { challengeExpiryProblems, challengeHeaderProblems, purchaseAnswerProblems, readPaidAnswer } from '../src/harness/judge-purchase.js';
 import { context } from './lib/context.js';
 import { CAPABILITY_REASONS, type SocketOpening, type Target, type TargetRequest, type TargetResponse, type TargetSocket } from '../src/harness/target.js';
 import { AGENT_STATES } from '../src/contract/test-control.js';
@@ -15,7 +15,8 @@ import {
   serializeFrame,
 } from '../src/purchase/inband/index.js';
 import { parsePaymentChallenge, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
-import { PAYMENT_CREDENTIAL_HEADER, TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
+import { TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
+import { READINGS } from '../src/spec/readings.js';
 import { PAYMENT_SEEN_MEMBER, PROBES } from '../src/contract/probes.js';
 import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../src/spec/agent-endpoints.js';
 import {
@@ -397,7 +398,6 @@ describe(`6 the agent socket (${target.description})`, () => {
       const b = await buyer(c, 'socket-required');
       const { socket, challenge } = await requiredTurn(c, b);
       try {
-        expect(challenge.header, 'the challenge names Payment-Authorization').toBe(PAYMENT_CREDENTIAL_HEADER);
         // A frame has no Date: its challenge is judged against the run's clock for the target (READING-CHALLENGE-EXPIRY).
         const expiry = challengeExpiryProblems(challenge, { status: 101, headers: {}, body: new Uint8Array(0) }, exchangeFacts(target, b.sync()).clock);
         if (expiry.length) expect.fail(expiry.join('\n'));
@@ -408,6 +408,20 @@ describe(`6 the agent socket (${target.description})`, () => {
       } finally {
         socket.close();
       }
+    },
+  });
+
+  check({
+    id: 'events.payment-required-names-credential-header',
+    title: 'the challenge of payment.required says header="Payment-Authorization", where a client following the draft sends it',
+    requirements: ids(I.paymentRequired),
+    level: 'SHOULD',
+    run: async (c) => {
+      const b = await buyer(c, 'socket-required-header');
+      const { socket, challenge } = await requiredTurn(c, b);
+      socket.close();
+      const problems = challengeHeaderProblems(challenge);
+      if (problems.length) expect.fail(`${problems.join('\n')} (${READINGS.challengeHeaderParam.id})`);
     },
   });
 

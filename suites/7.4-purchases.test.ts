@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import { judgeRefusal } from '../src/harness/judge-refusal.js';
-import { termsHeaderProblems } from '../src/harness/judge-purchase.js';
+import { challengeHeaderProblems, termsHeaderProblems } from '../src/harness/judge-purchase.js';
 import type { ChallengeEcho } from '../src/purchase/index.js';
 import { AUTH_CODES } from '../src/spec/auth-errors.js';
 import { HEADERS } from '../src/spec/headers.js';
@@ -43,6 +43,19 @@ describe(`7.4 machine purchases at POST /api/mpp/credits (${target.description})
         const answer = await b.post();
         expectPaidAnswer(answer, PAYMENT_PROBLEMS.paymentRequired);
         expect(answer.challenges[0]?.challenge.intent, 'intent').toBe('charge');
+      },
+    });
+
+    check({
+      id: 'purchase.challenge-names-credential-header',
+      title: 'the 402 challenge says header="Payment-Authorization", where a client following the draft sends it',
+      requirements: ids(P.challengeShape),
+      level: 'SHOULD',
+      run: async (c) => {
+        const answer = await (await buyer(c, 'challenge-header')).post();
+        expectPaidAnswer(answer, PAYMENT_PROBLEMS.paymentRequired);
+        const problems = challengeHeaderProblems(answer.challenges[0]?.challenge);
+        if (problems.length) expect.fail(`${problems.join('\n')} (${READINGS.challengeHeaderParam.id})`);
       },
     });
 

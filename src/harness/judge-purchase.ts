@@ -234,8 +234,8 @@ function retryProblems(got: unknown, sameCredential: boolean, code: string): str
 }
 
 /**
- * Everything 7.4 says about an answer with this refusal: status; for a 402, exactly one Payment challenge (naming
- * header="Payment-Authorization", expiring 300 s after the answer), a problem+json body whose type is the whole
+ * Everything 7.4 says about an answer with this refusal: status; for a 402, exactly one Payment challenge (expiring
+ * 300 s after the answer; the header parameter is judged apart, at SHOULD: READING-CHALLENGE-HEADER-PARAM), a problem+json body whose type is the whole
  * {problems_url} or {payment_problems_url} address of the refusal, the terms headers and Cache-Control with no-store;
  * for the code rows, no challenge, the code in the body, Retry-After where the row has it, and the retry object where
  * the row has one. Members the spec does not name are allowed anywhere.
@@ -257,8 +257,6 @@ export function purchaseAnswerProblems(response: TargetResponse, expected: Purch
     if (answer.challengeCount !== 1) problems.push(`a 402 carries exactly one WWW-Authenticate: Payment challenge, this one carries ${answer.challengeCount}`);
     problems.push(...answer.challengeProblems);
     const challenge = answer.challenges[0]?.challenge;
-    if (challenge && challenge.header !== PAYMENT_CREDENTIAL_HEADER)
-      problems.push(`the challenge should name header="${PAYMENT_CREDENTIAL_HEADER}", it names ${challenge.header ?? 'none'}`);
     problems.push(...challengeExpiryProblems(challenge, response, facts.clock));
     problems.push(...termsHeaderProblems(response, facts));
     if (!hasNoStore(response.headers[HEADERS.cacheControl]))
@@ -271,4 +269,16 @@ export function purchaseAnswerProblems(response: TargetResponse, expected: Purch
     if (expected.retry) problems.push(...retryProblems(answer.body[PURCHASE_BODY_MEMBERS.retry], expected.retry.sameCredential, slug));
   }
   return problems;
+}
+
+/**
+ * READING-CHALLENGE-HEADER-PARAM: whether a challenge selects Payment-Authorization for its credential (a header name,
+ * compared without case), as a client following the Payment scheme draft needs to send it there.
+ */
+export function challengeHeaderProblems(challenge: { readonly header?: string | undefined } | undefined): string[] {
+  if (challenge === undefined) return ['no Payment challenge to judge'];
+  if (challenge.header?.toLowerCase() === PAYMENT_CREDENTIAL_HEADER.toLowerCase()) return [];
+  return [
+    `the challenge names ${challenge.header === undefined ? 'no header parameter' : `header="${challenge.header}"`}: a client following the Payment scheme draft sends its credential in ${PAYMENT_CREDENTIAL_HEADER} only when the challenge says header="${PAYMENT_CREDENTIAL_HEADER}"`,
+  ];
 }

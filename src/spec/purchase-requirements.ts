@@ -7,7 +7,7 @@ export const PURCHASE_REQUIREMENTS = Object.freeze({
   challengeShape: r(
     'PURCHASE-402-SHAPE',
     '7.4',
-    'A 402 carries exactly one WWW-Authenticate: Payment challenge (id, realm, method, intent, request, expires, header="Payment-Authorization"), an application/problem+json body whose type names the refusal, Link: <{terms_url}>; rel=terms-of-service, Service-Terms-Version and Cache-Control: no-store.',
+    'A 402 carries exactly one WWW-Authenticate: Payment challenge (id, realm, method, intent, request, expires), an application/problem+json body whose type names the refusal, Link: <{terms_url}>; rel=terms-of-service, Service-Terms-Version and Cache-Control: no-store.',
   ),
   challengeLifetime: r('PURCHASE-CHALLENGE-LIFETIME', '7.4', 'A challenge expires 300 seconds after it is issued.'),
   termsOnFunded: r(

@@ -143,6 +143,14 @@ export const PURCHASE_READINGS = {
       'Any status, with the pointer in the body (the token entry at index 0; an mpp entry holding only purchase_url where usage is sold, none where it is not) and no Payment challenge.',
     reference: '402, the status of a payment the call needs.',
   }),
+  challengeHeaderParam: reading('READING-CHALLENGE-HEADER-PARAM', ['6', '7.4'], 'Whether a Payment challenge names the header its credential goes in', {
+    text: '7.4: "the paid retry carries Service-Terms-Accepted with the version plus Payment-Authorization". The challenge\'s parameters are not shown, in the 402 or in payment.required.',
+    standard:
+      'The Payment HTTP authentication scheme draft (draft-httpauth-payment -01 and -02): a client sends its credential in Payment-Authorization only when the challenge carries header="Payment-Authorization"; without it, in Authorization.',
+    accepted:
+      'A challenge with or without the header parameter. A challenge without it, or naming another header, is a SHOULD warning (purchase.challenge-names-credential-header, events.payment-required-names-credential-header): a client following the draft would then send its credential in Authorization.',
+    reference: 'header="Payment-Authorization" in every challenge.',
+  }),
   challengePaidAgain: reading('READING-CHALLENGE-PAID-AGAIN', ['3', '7.4'], 'What a challenge already paid answers when another credential presents it', {
     text: 'Section 3: "Credential with a charge already sent | Same credential presented again | Always | Resumes the original charge"; "Single-call credential | Presented again | Call already served | 409 call_already_served". A different credential (another card token, another transaction) for a challenge another credential already paid is not named.',
     accepted:
