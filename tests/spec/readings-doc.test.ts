@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readingsMarkdown } from '../../scripts/readings-doc.js';
 import { READING_LIST } from '../../src/spec/readings.js';
@@ -16,5 +17,18 @@ describe('the readings of the spec', () => {
       expect(r.id).toMatch(/^READING-[A-Z0-9-]+$/);
       for (const field of [r.point, r.text, r.accepted, r.reference]) expect(field.length, `${r.id}`).toBeGreaterThan(5);
     }
+  });
+
+  test('every reading id a document, a source or a suite names is a reading of src/spec/readings/', () => {
+    const known = new Set(READING_LIST.map((r) => r.id));
+    const named: string[] = [];
+    const walk = (path: string): void => {
+      if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) walk(join(path, entry));
+      else if (/\.(md|ts)$/.test(path))
+        for (const [id] of readFileSync(path, 'utf8').matchAll(/READING-[A-Z0-9]+(?:-[A-Z0-9]+)*/g)) named.push(`${id} (${path.slice(PROJECT_ROOT.length)})`);
+    };
+    for (const root of ['docs', 'src', 'suites', 'README.md']) walk(`${PROJECT_ROOT}${root}`);
+    expect(named.length).toBeGreaterThan(known.size);
+    expect(named.filter((n) => !known.has(n.split(' ')[0]!))).toEqual([]);
   });
 });
