@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
  * incremental file kept in the repository and a floor under the score.
  */
 const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
+// The floor CI holds (docs/mutation.md): the measured score rounded down, so a change that lets more mutants live fails.
+const floors = JSON.parse(readFileSync(new URL('./mutation/floors.json', import.meta.url), 'utf8'));
 
 export default {
   ...base,
@@ -13,7 +15,7 @@ export default {
   mutate: ['src/purchase/**/*.ts', '!src/purchase/**/index.ts', '!src/purchase/messages.ts'],
   incremental: true,
   incrementalFile: 'mutation/purchase.incremental.json',
-  thresholds: { high: 95, low: 85, break: 90 },
+  thresholds: { high: 95, low: 85, break: floors.purchase },
   jsonReporter: { fileName: 'reports/mutation/purchase.json' },
   htmlReporter: { fileName: 'reports/mutation/purchase.html' },
   tempDirName: '.stryker-tmp-purchase',

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
  * the repository, so a run tests again only the mutants whose code or tests changed, and a floor under the score.
  */
 const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
+// The floor CI holds (docs/mutation.md): the measured score rounded down, so a change that lets more mutants live fails.
+const floors = JSON.parse(readFileSync(new URL('./mutation/floors.json', import.meta.url), 'utf8'));
 
 export default {
   ...base,
@@ -13,7 +15,7 @@ export default {
   mutate: ['src/verifier/**/*.ts', '!src/verifier/index.ts', '!src/verifier/messages.ts'],
   incremental: true,
   incrementalFile: 'mutation/verifier.incremental.json',
-  thresholds: { high: 95, low: 85, break: 90 },
+  thresholds: { high: 95, low: 85, break: floors.verifier },
   jsonReporter: { fileName: 'reports/mutation/verifier.json' },
   htmlReporter: { fileName: 'reports/mutation/verifier.html' },
 };

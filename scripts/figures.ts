@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOGUE } from '../src/harness/coverage.js';
 import { MUTANTS, UNTESTABLE } from '../src/mutants/index.js';
@@ -28,6 +29,27 @@ function mutationScore(name: string): { score: string; mutants: number; killed: 
   return { score: `${((100 * killed) / (killed + notKilled)).toFixed(2)}%`, mutants: killed + notKilled + ignored, killed, notKilled, ignored };
 }
 
+/** The floor CI holds a run's score at (mutation/floors.json, read by the Stryker configurations). */
+function mutationFloor(name: string): string {
+  return String(json('mutation/floors.json')[name]);
+}
+
+/** How many `Stryker disable` marks the source holds: each a real equivalence, with its reason beside it. */
+function strykerMarks(): string {
+  const count = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce(
+      (n, entry) =>
+        n +
+        (entry.isDirectory()
+          ? count(join(dir, entry.name))
+          : entry.name.endsWith('.ts')
+            ? (readFileSync(join(dir, entry.name), 'utf8').match(/Stryker disable/g) ?? []).length
+            : 0),
+      0,
+    );
+  return String(count(root('src')));
+}
+
 /** What the self-test demands of the catalogues, which every CI run proves (a survivor or a false fail fails it). */
 function selfTestCatalogue() {
   const deep = MUTANTS.filter((m) => mutantDepth(m) === 'deep');
@@ -48,6 +70,9 @@ function selfTestCatalogue() {
   };
 }
 
+const counts = (s: ReturnType<typeof mutationScore>) =>
+  `${thousands(s.mutants)} mutants: ${thousands(s.killed)} killed, ${thousands(s.notKilled)} not, ${thousands(s.ignored)} ignored as words or marked equivalent`;
+
 /** Every figure by name. */
 export function figures(): Readonly<Record<string, string>> {
   const verifier = mutationScore('verifier');
@@ -63,7 +88,11 @@ export function figures(): Readonly<Record<string, string>> {
     checks: thousands(checks),
     'mutation/verifier': verifier.score,
     'mutation/purchase': purchase.score,
-    'mutation/purchase-counts': `${thousands(purchase.mutants)} mutants: ${thousands(purchase.killed)} killed, ${thousands(purchase.notKilled)} not, ${thousands(purchase.ignored)} marked equivalent`,
+    'mutation/purchase-counts': counts(purchase),
+    'mutation/verifier-counts': counts(verifier),
+    'mutation/verifier-floor': mutationFloor('verifier'),
+    'mutation/purchase-floor': mutationFloor('purchase'),
+    'mutation/marks': strykerMarks(),
     'self-test/mutants': `${thousands(catalogue.mutants)} mutants (${thousands(catalogue.deep)} deep)`,
     'self-test/variants': thousands(catalogue.variants),
     'self-test/requirements': `of ${catalogue.requirements} requirements ${catalogue.guarded} are guarded by a deep mutant, ${catalogue.answerOnly} by answer mutants only, ${catalogue.noMutant} have checks but no mutant, ${catalogue.untestable} are untestable with a reason`,
