@@ -123,7 +123,7 @@ type Plan =
   | { readonly problem: string };
 
 /** The reason a check left out by `--skip` is reported not-run with. */
-export const SKIP_REASON = 'skipped by --skip';
+const SKIP_REASON = 'skipped by --skip';
 
 /** Checks outside the sections' own files that name a requirement of one of the sections. */
 function checksOfSectionsElsewhere(index: CheckIndex, sections: readonly string[], sectionFiles: readonly string[]) {
