@@ -1,6 +1,6 @@
 # The command line in an image: Debian's Node 20 and Chromium (for the browser checks of 4.6 and 7.1).
 #   docker build -t agent-platform-conformance .
-#   docker run --rm --network host -v "$PWD/reports:/work/reports" agent-platform-conformance run --base-url https://platform.example
+#   docker run --rm --network host --user "$(id -u)" -v "$PWD/reports:/work/reports" agent-platform-conformance run --base-url https://platform.example
 # --network host lets the deployment reach the fixture host the run starts (else: --fixture-port N -p N:N --fixture-url URL).
 
 # Build the package from this checkout (npm ci runs prepare, which builds dist/) and pack it as npm would publish it.
