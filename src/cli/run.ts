@@ -291,10 +291,17 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
   if (selfTest && deployment)
     throw new UsageError("--self-test judges the mutants of the reference under the spec's own names; it does not take --service-name", NAME);
   const client = clientMode(args, { baseUrl, agentUrl, selfTest, deployment, chromiumPath, maxBodyBytes });
+  const skip = stringOptions(args, 'skip');
+  if (skip.length && (selfTest || client))
+    throw new UsageError(
+      `--skip goes with a run of the suites; ${selfTest ? '--self-test' : 'client mode'} judges its whole selection (narrow it with --only)`,
+      NAME,
+    );
   // vitest is loaded only when a run starts, so every other command starts fast.
   const { runConformance } = await import('../harness/run.js');
   const outcome = await runConformance({
     only: stringOptions(args, 'only'),
+    ...(skip.length ? { skip } : {}),
     ...(agentUrl === undefined ? {} : { agentUrl: agentUrl.replace(/\/+$/, '') }),
     ...(agentClient ? { agentClient } : {}),
     ...(seed === undefined ? {} : { seed }),
@@ -336,12 +343,13 @@ export const runCommand: Command = {
   name: NAME,
   summary: 'run the conformance suites and write report.html, report.json, junit.xml and summary.md',
   usage:
-    '[--client-command CMD [--allow-insecure-fixtures] | --client-self-test] [--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--chromium PATH] [--json]',
+    '[--client-command CMD [--allow-insecure-fixtures] | --client-self-test] [--self-test] [--base-url URL [--also-base-url URL] [--fixture-url URL] [--fixture-port N] [--client-address-header NAME] [--allow-spend --spend-cap N] [--allow-waits] [--owner-key KEY] [--control-url URL] [--widget-host-url URL] [--problems-url URL] [--payment-problems-url URL] [--terms-url URL]] [--service-name NAME] [--agent-url URL [--agent-client ID:SECRET]] [--only ID-or-SECTION]... [--skip ID-or-SECTION]... [--seed N] [--out DIR] [--timeout MS] [--max-body SIZE] [--deadline SECONDS] [--expected-failures FILE] [--chromium PATH] [--json]',
   description: [
     'Runs the suites (one per spec section) against the embedded reference deployment, or a live one with',
     '--base-url, and writes',
     'DIR/<run-id>/report.html, report.json, junit.xml and summary.md. --only takes a section (7.3) or a requirement id',
-    '(AUTH-SIGNATURE-EXPIRED) and may repeat. Exit 0 conformant, 1 a MUST check failed, 2 a selection that',
+    '(AUTH-SIGNATURE-EXPIRED) and may repeat; --skip takes the same words (and check ids) and leaves those checks out,',
+    'reported not-run "skipped by --skip". Exit 0 conformant, 1 a MUST check failed, 2 a selection that',
     'selects nothing or bad options, 3 a harness failure (the report is then marked incomplete).',
     'Live runs publish the agent documents the checks need on a fixture host this command starts on',
     'loopback (--fixture-port); the deployment must reach it at --fixture-url (default its loopback URL).',
@@ -391,6 +399,7 @@ export const runCommand: Command = {
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
+    skip: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'do not run this section, requirement or check; reported not-run (repeatable)' },
     seed: { type: 'string', value: 'N', help: 'seed for property-based checks (default: random, printed)' },
     out: { type: 'string', value: 'DIR', help: 'where reports go (default reports/)' },
     timeout: { type: 'string', value: 'MS', help: 'per-check and per-request timeout in milliseconds' },
@@ -474,6 +483,7 @@ export const runCommand: Command = {
   examples: [
     'agent-platform-conformance run',
     'agent-platform-conformance run --only 7.3 --seed 42 --out ci-reports',
+    'agent-platform-conformance run --skip 4.6 --skip 7.1',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787',
     'agent-platform-conformance run --self-test',
     'agent-platform-conformance run --base-url http://127.0.0.1:8787 --allow-spend --spend-cap 1500',

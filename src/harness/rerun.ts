@@ -41,6 +41,7 @@ export function rerunWords(options: RunOptions): string[] {
   if (options.deadlineSeconds !== undefined) add('deadline', options.deadlineSeconds);
   if (options.expectedFailures) add('expected-failures', options.expectedFailures.file);
   if (options.chromiumPath !== undefined) add('chromium', options.chromiumPath);
+  for (const word of options.skip ?? []) add('skip', word);
   if (options.selfTest) add('self-test');
   if (options.client?.selfTest) add('client-self-test');
   else if (options.client) add('client-command', options.client.command);

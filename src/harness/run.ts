@@ -10,11 +10,12 @@ import { rerunWords } from './rerun.js';
 import { plannedWaitSeconds } from './live-waits.js';
 import { reachable } from './reachability.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
-import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex } from './check-index.js';
+import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex, type IndexedCheck } from './check-index.js';
+import { selectedBy } from '../contract/check.js';
 import type { DeploymentNames, RunContext, SelfTestConfig, TargetConfig } from '../contract/run-context.js';
 import type { ClientModeOptions } from './client/run-client.js';
 import { closestWord } from '../schema/closest-word.js';
-import { countVerdicts, runVerdict, type RunReport } from './results.js';
+import { countVerdicts, runVerdict, type CheckResult, type RunReport } from './results.js';
 import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, type ExpectedFailures } from './expected-failures.js';
 import { CATALOGUE } from './coverage.js';
 import { DEFAULT_MAX_BODY_BYTES, type LiveLimits } from './live-http.js';
@@ -24,6 +25,8 @@ import { deadlineWords, defaultDeadlineMs, judgeSetupFaults, SetupFaults, select
 export interface RunOptions {
   /** Sections (`7.3`, `7`), requirement ids (`AUTH-SIGNATURE-EXPIRED`) or check ids (`signed.valid-post`). */
   readonly only?: readonly string[];
+  /** Sections, requirement ids and check ids not to run (`--skip`): their checks are reported not-run, skipped by --skip. */
+  readonly skip?: readonly string[];
   /** A live agent for the agent suites (4.1-4.3, 5.4, 5.5, 7.2); without it they check the embedded reference agent. */
   readonly agentUrl?: string;
   /** A client the live agent knows at POST /auth/token (4.3), so the good-grant check can run. */
@@ -110,7 +113,17 @@ function suiteFiles(sections: readonly string[]): string[] {
   return files.filter((f) => sections.some((s) => f.startsWith(`${s}-`) || f.startsWith(`${s}.`))).map((f) => join(SUITES, f));
 }
 
-type Plan = { readonly files: readonly string[]; readonly selection: readonly string[] } | { readonly problem: string };
+type Plan =
+  | {
+      readonly files: readonly string[];
+      readonly selection: readonly string[];
+      /** Checks of the selection that `--skip` leaves out: not declared, reported not-run. */
+      readonly skipped?: readonly IndexedCheck[];
+    }
+  | { readonly problem: string };
+
+/** The reason a check left out by `--skip` is reported not-run with. */
+const SKIP_REASON = 'skipped by --skip';
 
 /** Checks outside the sections' own files that name a requirement of one of the sections. */
 function checksOfSectionsElsewhere(index: CheckIndex, sections: readonly string[], sectionFiles: readonly string[]) {
@@ -126,7 +139,58 @@ function checksOfSectionsElsewhere(index: CheckIndex, sections: readonly string[
  * carry it, found in suites/checks.json, so only their files load. A selection that names nothing known is refused
  * before any file loads.
  */
-export function planRun(only: readonly string[], index: CheckIndex | undefined): Plan {
+export function planRun(only: readonly string[], index: CheckIndex | undefined, skip: readonly string[] = []): Plan {
+  const plan = planOnly(only, index);
+  if ('problem' in plan || skip.length === 0) return plan;
+  if (!index) return { problem: `--skip needs ${CHECK_INDEX_FILE}, which is missing (npm run vectors writes it)` };
+  const skippedIds = new Set<string>();
+  for (const word of skip) {
+    const named = checksNamed(index, word);
+    if (typeof named === 'string') return { problem: `--skip ${word}: ${named}` };
+    for (const c of named) skippedIds.add(c.id);
+  }
+  const planned = plannedChecks(plan, index);
+  const kept = planned.filter((c) => !skippedIds.has(c.id));
+  const skipped = planned.filter((c) => skippedIds.has(c.id));
+  if (skipped.length === 0) return plan;
+  if (kept.length === 0) return { problem: `--skip ${skip.join(' ')} leaves none of the ${planned.length} selected checks to run` };
+  return { files: [...new Set(kept.map((c) => c.file))].map((f) => join(PACKAGE_ROOT, f)), selection: kept.map((c) => c.id), skipped };
+}
+
+/** The checks of the index a plan runs: those of its files its selection takes. */
+function plannedChecks(plan: { readonly files: readonly string[]; readonly selection: readonly string[] }, index: CheckIndex): IndexedCheck[] {
+  const files = new Set(plan.files.map((f) => relative(PACKAGE_ROOT, f)));
+  return index.checks.filter((c) => files.has(c.file) && selectedBy(plan.selection, c));
+}
+
+/** The checks one word of `--skip` names, as `--only` would select them; or what is wrong with the word. */
+function checksNamed(index: CheckIndex, word: string): IndexedCheck[] | string {
+  if (SECTION.test(word)) {
+    const files = suiteFiles([word]);
+    if (files.length === 0) return `no suite covers section ${word}`;
+    const own = new Set(files.map((f) => relative(PACKAGE_ROOT, f)));
+    return [...index.checks.filter((c) => own.has(c.file)), ...checksOfSectionsElsewhere(index, [word], files)];
+  }
+  const known = [...CATALOGUE.map((r) => r.id), ...index.checks.map((c) => c.id)];
+  if (known.includes(word)) return indexedSelection(index, [word]);
+  const near = closestWord(word, known);
+  return `${word} is neither a section, a requirement id nor a check id${near ? ` (did you mean ${near}?)` : ''}`;
+}
+
+/**
+ * The checks a run with this `--only` and `--skip` would run, from suites/checks.json (`list` prints them).
+ */
+export function selectedChecks(
+  only: readonly string[],
+  skip: readonly string[] = [],
+): { readonly checks: readonly IndexedCheck[] } | { readonly problem: string } {
+  const index = readCheckIndex(PACKAGE_ROOT);
+  if (!index) return { problem: `${CHECK_INDEX_FILE} is missing (npm run vectors writes it)` };
+  const plan = planRun(only, index, skip);
+  return 'problem' in plan ? plan : { checks: plannedChecks(plan, index) };
+}
+
+function planOnly(only: readonly string[], index: CheckIndex | undefined): Plan {
   const sections = only.filter((o) => SECTION.test(o));
   const ids = only.filter((o) => !SECTION.test(o));
   const sectionFiles = sections.length ? suiteFiles(sections) : [];
@@ -217,13 +281,21 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
 }
 
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  const skip = options.skip ?? [];
+  if (skip.length && (options.selfTest || options.client))
+    return {
+      exitCode: 2,
+      report: null,
+      runDir: null,
+      problem: '--skip goes with a run of the suites; the self-test and client mode judge their whole selection',
+    };
   if (options.client) return runClientRun(options, options.client);
   const started = Date.now();
   const only = options.only ?? [];
   if (options.selfTest && (options.live || options.agentUrl))
     return { exitCode: 2, report: null, runDir: null, problem: 'the self-test runs against the embedded reference only; drop --base-url and --agent-url' };
   const index = readCheckIndex(PACKAGE_ROOT);
-  const planned = planRun(only, index);
+  const planned = planRun(only, index, skip);
   if ('problem' in planned) return { exitCode: 2, report: null, runDir: null, problem: planned.problem };
   let expected: ExpectedFailures | undefined;
   try {
@@ -437,11 +509,25 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   harnessErrors.push(...judged.harnessErrors);
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
-  const stopped = interrupted ? stoppedRunResults(judged.results, interrupted) : judged.results;
+  // Checks --skip left out were never declared: they are reported not-run, saying so.
+  const skippedResults = (planned.skipped ?? []).map(
+    (c): CheckResult => ({
+      id: c.id,
+      name: c.title,
+      suite: c.file,
+      requirements: c.requirements,
+      level: c.level,
+      verdict: 'not-run',
+      durationMs: 0,
+      message: SKIP_REASON,
+    }),
+  );
+  const ranAndSkipped = [...judged.results, ...skippedResults];
+  const stopped = interrupted ? stoppedRunResults(ranAndSkipped, interrupted) : ranAndSkipped;
   const baseline = expected && applyExpectedFailures(stopped, expected);
   const results = baseline ? baseline.results : stopped;
   // A whole run sees every check: the index that narrows selected runs must list exactly these.
-  if (only.length === 0 && reporter.finished && !interrupted) {
+  if (only.length === 0 && skip.length === 0 && reporter.finished && !interrupted) {
     const drift = index ? indexDrift(index, results) : [`${CHECK_INDEX_FILE} is missing`];
     if (drift.length)
       harnessErrors.push(

@@ -4,7 +4,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { runCli, STACK_LINE } from './run-cli.js';
 
-const CONTRACT_COMMANDS = ['run', 'verify', 'sign', 'keygen', 'check-agent', 'check-widget', 'serve'];
+const CONTRACT_COMMANDS = ['run', 'list', 'verify', 'sign', 'keygen', 'check-agent', 'check-widget', 'serve'];
 
 describe('agent-platform-conformance', () => {
   it('lists every command of the contract in --help', async () => {

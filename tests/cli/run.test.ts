@@ -33,6 +33,26 @@ describe('agent-platform-conformance run', () => {
   );
 
   test(
+    '--skip leaves a check out, reported not-run as skipped by --skip, and the others run',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
+      const { code, stdout } = await run(['--only', 'KEY-DIRECTORY-MEDIA-TYPE', '--skip', 'key-directory.media-type', '--seed', '7', '--out', out, '--json']);
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout);
+      const skipped = report.results.find((r: { id: string }) => r.id === 'key-directory.media-type');
+      expect(skipped).toMatchObject({ verdict: 'not-run', message: 'skipped by --skip', level: 'MUST', requirements: ['KEY-DIRECTORY-MEDIA-TYPE'] });
+      const others = report.results.filter((r: { id: string }) => r.id !== 'key-directory.media-type');
+      expect(others.length).toBeGreaterThan(0);
+      for (const r of others) expect(r.verdict).toBe('pass');
+      expect(report.rerun).toEqual(['--skip', 'key-directory.media-type']);
+      const selfTest = await run(['--self-test', '--skip', '2.4', '--out', out]);
+      expect(selfTest.code).toBe(2);
+      expect(selfTest.stderr).toContain('--skip goes with a run of the suites; --self-test judges its whole selection');
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  test(
     'a selection that selects nothing exits 2 and says so',
     async () => {
       const out = mkdtempSync(join(tmpdir(), 'apc-run-'));
