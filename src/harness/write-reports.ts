@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { exchangeText } from './exchange.js';
+import { exchangeText, redactText } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
 import { catalogueFor, requirementCoverage } from './coverage.js';
@@ -164,8 +164,18 @@ function coverageLines(report: RunReport): string[] {
   return lines;
 }
 
+/**
+ * The report with credentials redacted from its messages too (exchanges are redacted as they are recorded): a
+ * failure message may quote a body that held a bearer token.
+ */
+function redactedReport(report: RunReport): RunReport {
+  const results = report.results.map((r) => (r.message === undefined ? r : { ...r, message: redactText(r.message) }));
+  return { ...report, results, harnessErrors: report.harnessErrors.map(redactText) };
+}
+
 /** Writes report.json, junit.xml, report.html and summary.md under `dir/<runId>/`, each file atomically. */
-export function writeReports(dir: string, report: RunReport): string {
+export function writeReports(dir: string, written: RunReport): string {
+  const report = redactedReport(written);
   const runDir = join(dir, report.runId);
   mkdirSync(runDir, { recursive: true });
   atomicWrite(join(runDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
