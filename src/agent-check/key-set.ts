@@ -3,7 +3,7 @@ import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { ED25519_JWK } from '../spec/wire.js';
 import { judgeKeySet, KEY_SET_PROBLEMS as K, type KeySetProblem, type KeySetProblemKind } from '../verifier/key-set.js';
-import { problem, shown, type AgentProblem } from './problems.js';
+import { exposedKeyMessage, privateMembersOf, problem, shown, type AgentProblem } from './problems.js';
 
 const RULE = REQUIREMENTS.agentKeySetRules.id;
 const MAX = LIMITS.keysPerKeySet.value;
@@ -51,9 +51,9 @@ const WORDS: Readonly<Record<KeySetProblemKind, (p: KeySetProblem, at: string) =
     code: C.keyIsTestKey,
     message: `${at} is an RFC 9421 Appendix B test key, whose private half is published in the RFC: anyone can sign as this agent. 2.4 never admits it. Generate a key of your own (agent-platform-conformance keygen) and publish that.`,
   }),
-  [K.privateKey]: (_p, at) => ({
+  [K.privateKey]: (p, at) => ({
     code: C.keyPrivate,
-    message: `${at} carries the private member d: the private key is public now. Remove d from the published key set at once, generate a new key (the old one is compromised) and publish only kty, crv, x, use and kid.`,
+    message: exposedKeyMessage(`${at}`, privateMembersOf(p.entry).length ? privateMembersOf(p.entry) : ['d']),
   }),
   [K.entryNotObject]: (p, at) => ({
     code: C.keyNotEd25519,
@@ -102,5 +102,8 @@ export function judgeKeySetDocument(document: unknown, url: string): { problems:
     const words = WORDS[p.kind](p, p.index === undefined ? 'The key set' : `keys[${p.index}]`);
     return problem(words.code, words.rule ?? RULE, url, words.message, p.severity === 'refuses' ? 'error' : 'warning');
   });
+  // A key set that is itself a private JWK (not a JWK Set) publishes the private key: say so first, whatever else.
+  const exposed = privateMembersOf(document);
+  if (exposed.length > 0) problems.unshift(problem(C.keyPrivate, RULE, url, exposedKeyMessage('The key set is itself a JWK, not a JWK Set, and', exposed)));
   return { problems, keys: judged.keys.map((k) => ({ thumbprint: k.thumbprint, x: k.jwk.x })) };
 }

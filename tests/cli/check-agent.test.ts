@@ -61,6 +61,9 @@ beforeAll(async () => {
   });
   agentDocs(origin, '/test-key', { keys: { keys: [entry, { kty: 'OKP', crv: 'Ed25519', x: RFC9421_TEST_KEYS.ed25519X[0], use: 'sig' }] } });
   agentDocs(origin, '/redirect');
+  // A key set that is the private JWK itself, and one whose entry carries d: the private key is exposed.
+  agentDocs(origin, '/private-jwk', { keys: { ...key.privateJwk, use: 'sig' } });
+  agentDocs(origin, '/private-entry', { keys: { keys: [{ ...key.privateJwk, use: 'sig', kid: key.thumbprint }] } });
   agentDocs(wrongMedia.origin, '/served-as-json');
   routes.set(`/redirect${WELL_KNOWN.jwks}`, { status: 301, headers: { [HEADERS.location]: `${origin}/elsewhere/jwks.json` } });
 }, 60_000);
@@ -115,6 +118,18 @@ describe('check-agent', () => {
     expect(json.report.ok).toBe(false);
     expect(json.report.problems.map((p) => p.code)).toContain(code);
     for (const p of json.report.problems) expect(p.message.length, 'a sentence, not a code').toBeGreaterThan(40);
+  });
+
+  it.each(['/private-jwk', '/private-entry'])('says a key set at %s exposes the private key, and never echoes it', async (path) => {
+    const text = await runCli(['check-agent', `${broken.origin}${path}`, '--allow-insecure']);
+    const json = await checkJson(`${broken.origin}${path}`);
+    expect(json.code).toBe(EXIT.expectationFailed);
+    expect(json.report.problems.map((p) => p.code)).toContain(P.keyPrivate);
+    expect(json.report.problems.find((p) => p.code === P.keyPrivate)!.message).toMatch(/private key is exposed/);
+    const d = key.privateJwk.d;
+    for (const out of [text.stdout, text.stderr, JSON.stringify(json.report), json.stderr]) {
+      for (let i = 0; i + 8 <= d.length; i += 4) expect(out).not.toContain(d.slice(i, i + 8));
+    }
   });
 
   it('names a key directory served with the wrong media type', async () => {
