@@ -1,4 +1,5 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
+import { makeFolder } from '../harness/make-folder.js';
 import { resolve } from 'node:path';
 import { fileProblem, readInputFile } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
@@ -154,11 +155,18 @@ function chromiumOption(args: CommandArgs, io: CliIo): string | undefined {
 /** The reports folder must be one the run can create or write into. */
 function reportsDirProblem(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is a file, not a folder' : fileProblem(error);
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'it is a file, not a folder'
+        : code === 'ENOENT'
+          ? 'no folder can be made there'
+          : code === 'EROFS'
+            ? 'the file system is read-only'
+            : fileProblem(error);
     throw new UsageError(`--out ${dir}: the reports cannot be written there (${why})`, NAME);
   }
 }

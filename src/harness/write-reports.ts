@@ -1,4 +1,5 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
+import { makeFolder } from './make-folder.js';
 import { exchangeText, redactText } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
@@ -177,7 +178,7 @@ function redactedReport(report: RunReport): RunReport {
 export function writeReports(dir: string, written: RunReport): string {
   const report = redactedReport(written);
   const runDir = join(dir, report.runId);
-  mkdirSync(runDir, { recursive: true });
+  makeFolder(runDir);
   atomicWrite(join(runDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   atomicWrite(join(runDir, 'junit.xml'), junitXml(report));
   atomicWrite(join(runDir, 'report.html'), reportHtml(report));
