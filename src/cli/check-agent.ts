@@ -37,7 +37,7 @@ function agentUrlArgument(args: CommandArgs): string {
 function humanReport(report: AgentCheckReport): string {
   const lines = [`agent ${report.agent_url}`];
   for (const d of report.documents)
-    lines.push(`  ${d.ok ? 'ok  ' : 'FAIL'} ${DOCUMENT_LABELS[d.name]}: ${d.url}${d.status === null ? ' (no answer)' : ` (${d.status})`}`);
+    lines.push(`  ${d.ok ? 'ok  ' : 'FAIL'} ${DOCUMENT_LABELS[d.name]}: ${d.url}${d.status === null ? ' (not fetched: see below)' : ` (${d.status})`}`);
   if (report.problems.length) lines.push('');
   for (const p of report.problems) lines.push(`${p.level === 'error' ? 'problem' : 'warning'} [${p.code}, ${p.requirement}] ${p.url}`, `  ${p.message}`);
   const errors = report.problems.filter((p) => p.level === 'error').length;
@@ -86,7 +86,8 @@ export const checkAgentCommand: Command = {
     'the key set holds at most 16 Ed25519 keys (OKP, Ed25519, use sig) and no RFC 9421 test key, the directory has',
     "its media type and lists the agent's keys. Every problem says what was found, what the spec wants and how to fix it.",
     'A directory answering 404 is a warning (right only for a server with no signing identity, 4.3).',
-    'Exit 0 conformant, 1 a problem found, 2 a bad AGENT_URL, 3 nothing answered.',
+    'Exit 0 conformant, 1 a problem found (documents at an address the fetch rules refuse, such as loopback, are one),',
+    '2 a bad AGENT_URL, 3 nothing answered (DNS, connection, TLS or timeout failed for every document).',
     'JSON: { "agent_url", "ok", "documents": [{ "name", "url", "status", "ok" }],',
     '"problems": [{ "code", "requirement", "url", "message", "level" }] }.',
   ].join('\n'),

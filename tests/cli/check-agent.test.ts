@@ -139,6 +139,26 @@ describe('check-agent', () => {
     expect(json.report.problems.find((p) => p.code === P.directoryMediaType)!.message).toContain(MEDIA_TYPES.keyDirectory);
   });
 
+  it('exits 1 for an agent on loopback over https: platforms refuse the address, which is a problem found, not silence', async () => {
+    const run = await runCli(['check-agent', `https://127.0.0.1:${await closedPort()}/a`]);
+    expect(run.code).toBe(EXIT.expectationFailed);
+    expect(run.stdout).toContain('(not fetched: see below)');
+    expect(run.stdout).not.toContain('(no answer)');
+    expect(run.stdout).toMatch(/points at 127\.0\.0\.1, which is loopback/);
+  });
+
+  it('exits 3 for a certificate it cannot trust, naming NODE_EXTRA_CA_CERTS', async () => {
+    const tls = await startServer(handler(MEDIA_TYPES.json));
+    try {
+      const run = await runCli(['check-agent', `${tls.origin}/a`, '--allow-insecure']);
+      expect(run.code).toBe(EXIT.harness);
+      expect(run.stdout).toContain('TLS handshake failed');
+      expect(run.stdout).toContain('NODE_EXTRA_CA_CERTS=FILE');
+    } finally {
+      await tls.close();
+    }
+  });
+
   it('refuses plain http without --allow-insecure and says which flag admits it', async () => {
     const run = await runCli(['check-agent', reference.agent!.urls.agentUrl]);
     expect(run.code).toBe(EXIT.expectationFailed);
@@ -150,6 +170,7 @@ describe('check-agent', () => {
   it('exits 3 when nothing answers, and 2 for a bad AGENT_URL', async () => {
     const unreachable = await runCli(['check-agent', `http://127.0.0.1:${await closedPort()}/a`, '--allow-insecure']);
     expect(unreachable.code).toBe(EXIT.harness);
+    expect(unreachable.stdout).toContain('(not fetched: see below)');
     const missing = await runCli(['check-agent']);
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.stderr).toMatch(/needs AGENT_URL/);
