@@ -14,6 +14,9 @@ export interface PublishedEd25519 {
   readonly x: string;
 }
 
+/** A member as a message names it: `use "enc"`, or `no use member` when it is absent (never "use nothing"). */
+const member = (name: string, value: unknown) => (value === undefined ? `no ${name} member` : `${name} ${shown(value)}`);
+
 /** What platforms do with an entry the verifier passes over: either reading of READING-KEY-SET-UNUSABLE-ENTRY. */
 const PASSED_OVER =
   'Platforms pass over an entry they cannot use (RFC 7517 section 5) or refuse the whole set (2.4 admits Ed25519 signing keys only), so it can only hurt: remove it.';
@@ -63,16 +66,16 @@ const WORDS: Readonly<Record<KeySetProblemKind, (p: KeySetProblem, at: string) =
     const k = p.entry as Record<string, unknown>;
     return {
       code: C.keyNotEd25519,
-      message: `${at} has kty ${shown(k.kty)} and crv ${shown(k.crv)}; 2.4 admits Ed25519 keys (kty "${ED25519_JWK.kty}", crv "${ED25519_JWK.crv}") and, between SDK agents, an RSA key. ${PASSED_OVER}`,
+      message: `${at} has ${member('kty', k.kty)} and ${member('crv', k.crv)}; 2.4 admits Ed25519 keys (kty "${ED25519_JWK.kty}", crv "${ED25519_JWK.crv}") and, between SDK agents, an RSA key. ${PASSED_OVER}`,
     };
   },
   [K.entryInvalidX]: (p, at) => ({
     code: C.keyInvalidX,
-    message: `${at} has x ${shown((p.entry as Record<string, unknown>).x)}, which is not 32 bytes of base64url (no padding): no verifier can use it. x must be the raw Ed25519 public key, base64url encoded (43 characters). ${PASSED_OVER}`,
+    message: `${at} ${(p.entry as Record<string, unknown>).x === undefined ? 'has no x member' : `has x ${shown((p.entry as Record<string, unknown>).x)}, which is not 32 bytes of base64url (no padding)`}: no verifier can use it. x must be the raw Ed25519 public key, base64url encoded (43 characters). ${PASSED_OVER}`,
   }),
   [K.entryUseNotSig]: (p, at) => ({
     code: C.keyUseNotSig,
-    message: `${at} has use ${shown((p.entry as Record<string, unknown>).use)}, so it is not a signing key and verifies nothing; 2.4 wants use "${ED25519_JWK.use}". Set "use": "${ED25519_JWK.use}" if the agent signs with it. ${PASSED_OVER}`,
+    message: `${at} has ${member('use', (p.entry as Record<string, unknown>).use)}, so it is not a signing key and verifies nothing; 2.4 wants use "${ED25519_JWK.use}". Set "use": "${ED25519_JWK.use}" if the agent signs with it. ${PASSED_OVER}`,
   }),
   [K.entryUseMissing]: (_p, at) => ({
     code: C.keyUseMissing,

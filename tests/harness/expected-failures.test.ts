@@ -39,7 +39,9 @@ expected_failures:
     const text = '{\n  "expected_failures": [\n    { "id": "purchases.expiry", "reason": "r" },\n  ]\n}\n';
     for (const file of ['xf.json', 'xf.yaml']) {
       expect(() => parseExpectedFailures(text, file, KNOWN)).toThrow(ExpectedFailuresError);
-      expect(() => parseExpectedFailures(text, file, KNOWN)).toThrow(new RegExp(`^expected failures "${file.replace('.', '\\.')}" is not valid JSON: line 4, column 3: `));
+      expect(() => parseExpectedFailures(text, file, KNOWN)).toThrow(
+        new RegExp(`^expected failures "${file.replace('.', '\\.')}" is not valid JSON: line 4, column 3: `),
+      );
     }
     // A YAML flow mapping with bare keys is still YAML.
     expect(parseExpectedFailures('{expected_failures: [{id: purchases.expiry, reason: r}]}', 'xf.yaml', KNOWN).entries).toHaveLength(1);
