@@ -52,7 +52,7 @@ const JSON_CREDENTIAL = new RegExp(`("(?:${CREDENTIAL_NAMES})"\\s*:\\s*")((?:[^"
 const JSON_PRIVATE_JWK = new RegExp(`("(?:${PRIVATE_JWK_NAMES})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`, 'g');
 const FORM_CREDENTIAL = new RegExp(`((?:^|[?&;])(?:${CREDENTIAL_NAMES})=)([^&#;\\s]*)()`, 'gi');
 /** A compact JWS or JWE (RFC 7515 7.1, RFC 7516 7.1): a bearer token wherever it appears. */
-const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?/g;
+const JWT = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?/g;
 
 /** A credential as a report shows it: a few first characters to recognise it by (none of a short one), never the rest. */
 function redactSecret(value: string): string {
