@@ -27,6 +27,8 @@ export interface Exchange {
 }
 
 export const BODY_LIMIT = 4096;
+/** How far past the cut a body is read for credentials: more than any bearer token is long. */
+const REDACTION_MARGIN = 16 * 1024;
 const REDACTED = '[redacted]';
 
 /** Header fields whose values are credentials; a report shows that they were sent, never what they were. */
@@ -83,9 +85,12 @@ function cutUtf8(text: string, limit: number): string {
 
 function recordBody(bytes: Uint8Array | null | undefined): { body: string; bodyEncoding: 'utf8' | 'base64'; bodyLength: number } {
   const data = bytes ?? new Uint8Array(0);
-  const text = Buffer.from(data).toString('utf8');
-  const isText = Buffer.from(text, 'utf8').equals(Buffer.from(data)) && !/[\u0000-\u0008\u000e-\u001f]/.test(text);
-  // Credentials are redacted over the whole text before it is cut, so that one standing across the cut goes too.
+  // Read past the cut by a margin (a token standing across it is redacted whole), never splitting a character.
+  let end = Math.min(data.length, BODY_LIMIT + REDACTION_MARGIN);
+  if (end < data.length) while (end > 0 && ((data[end] ?? 0) & 0xc0) === 0x80) end--;
+  const head = Buffer.from(data.subarray(0, end));
+  const text = head.toString('utf8');
+  const isText = Buffer.from(text, 'utf8').equals(head) && !/[\u0000-\u0008\u000e-\u001f]/.test(text);
   return isText
     ? { body: cutUtf8(redactText(text), BODY_LIMIT), bodyEncoding: 'utf8', bodyLength: data.length }
     : { body: Buffer.from(data.subarray(0, BODY_LIMIT)).toString('base64'), bodyEncoding: 'base64', bodyLength: data.length };

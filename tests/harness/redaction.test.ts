@@ -101,3 +101,13 @@ describe('every report of a failing run', () => {
     expect(validateReport(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')))).toEqual({ valid: true, errors: [] });
   });
 });
+
+describe('a large body', () => {
+  it('is shown cut to 4096 bytes as text, even when the cut falls inside a character', () => {
+    const body = `${'x'.repeat(4095)}é${'y'.repeat(100_000)}`;
+    const recorded = recordResponse({ status: 200, headers: {}, body });
+    expect(recorded.bodyEncoding).toBe('utf8');
+    expect(recorded.body).toBe('x'.repeat(4095));
+    expect(recorded.bodyLength).toBe(Buffer.byteLength(body));
+  });
+});
