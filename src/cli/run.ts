@@ -1,4 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import { redactedReport, redactText } from '../harness/exchange.js';
 import { makeFolder } from '../harness/make-folder.js';
 import { resolve } from 'node:path';
 import { fileProblem, readInputFile } from './read-input.js';
@@ -333,10 +334,12 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
         }),
     progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
   });
-  if (outcome.report && json) io.stdout.write(`${JSON.stringify(outcome.report, null, 2)}\n`);
-  else if (outcome.report && outcome.runDir) io.stdout.write(humanSummary(outcome.report, outcome.runDir));
+  // What the reports show, the terminal shows: messages with their credentials redacted.
+  const report = outcome.report && redactedReport(outcome.report);
+  if (report && json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (report && outcome.runDir) io.stdout.write(humanSummary(report, outcome.runDir));
   if (outcome.report?.selfTest && !json) io.stdout.write(selfTestLines(outcome.report.selfTest));
-  if (outcome.problem) io.stderr.write(`agent-platform-conformance run: ${outcome.problem}\n`);
+  if (outcome.problem) io.stderr.write(`agent-platform-conformance run: ${redactText(outcome.problem)}\n`);
   return outcome.exitCode;
 }
 

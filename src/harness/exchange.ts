@@ -1,4 +1,5 @@
 import { HEADERS } from '../spec/headers.js';
+import type { RunReport } from './results.js';
 
 /** One HTTP request and the response it got, as a failed check shows it (secrets redacted). */
 export interface RecordedRequest {
@@ -124,4 +125,13 @@ export function exchangeText(e: Exchange): string {
         .join('\n')}${body(e.response)}`
     : `no response${e.note ? `: ${e.note}` : ''}`;
   return `--- request\n${request}\n--- response\n${response}`;
+}
+
+/**
+ * The report with credentials redacted from its messages too (exchanges are redacted as they are recorded): a
+ * failure message may quote a body that held a bearer token. Every report file, --json and the terminal show this.
+ */
+export function redactedReport(report: RunReport): RunReport {
+  const results = report.results.map((r) => (r.message === undefined ? r : { ...r, message: redactText(r.message) }));
+  return { ...report, results, harnessErrors: report.harnessErrors.map((e) => redactText(e)) };
 }

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { makeFolder } from './make-folder.js';
-import { exchangeText, redactText } from './exchange.js';
+import { exchangeText, redactedReport } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
 import { catalogueFor, requirementCoverage } from './coverage.js';
@@ -173,15 +173,6 @@ function coverageLines(report: RunReport): string[] {
     lines.push(`| ${r.id} | ${r.checks.length} | ${mutants} | ${j ? j.verdict : r.status}${j?.note ? ` (${j.note.replace(/\|/g, '\\|')})` : ''} |`);
   }
   return lines;
-}
-
-/**
- * The report with credentials redacted from its messages too (exchanges are redacted as they are recorded): a
- * failure message may quote a body that held a bearer token.
- */
-function redactedReport(report: RunReport): RunReport {
-  const results = report.results.map((r) => (r.message === undefined ? r : { ...r, message: redactText(r.message) }));
-  return { ...report, results, harnessErrors: report.harnessErrors.map(redactText) };
 }
 
 /** Writes report.json, junit.xml, report.html and summary.md under `dir/<runId>/`, each file atomically. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordRequest, recordResponse, redactText } from '../../src/harness/exchange.js';
+import { recordRequest, recordResponse, redactedReport, redactText } from '../../src/harness/exchange.js';
 import { validateReport } from '../../src/harness/report-schema.js';
 import { writeReports } from '../../src/harness/write-reports.js';
 import { check, report } from './sample-reports.js';
@@ -109,5 +109,15 @@ describe('a large body', () => {
     expect(recorded.bodyEncoding).toBe('utf8');
     expect(recorded.body).toBe('x'.repeat(4095));
     expect(recorded.bodyLength).toBe(Buffer.byteLength(body));
+  });
+});
+
+describe('what --json and the terminal print', () => {
+  it('is the report with credentials redacted from its messages and harness errors too', () => {
+    const r = report([check('x', ['AUTH-CLI-TOKEN'], 'fail', { message: `got ${TOKEN}` })], { harnessErrors: [`token ${TOKEN} refused`] });
+    const shown = JSON.stringify(redactedReport(r));
+    for (const m of middles) expect(shown).not.toContain(m);
+    expect(redactedReport(r).results[0]!.message).toBe(`got ${TOKEN.slice(0, 8)}…[redacted]`);
+    expect(redactedReport(redactedReport(r))).toEqual(redactedReport(r));
   });
 });
