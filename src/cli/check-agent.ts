@@ -1,11 +1,14 @@
 import { checkAgent, type AgentCheckReport } from '../agent-check/index.js';
+import { rootCertificates } from 'node:tls';
+import { PRIVATE_CA_HINT } from '../fetch/error-outcome.js';
 import { createUndiciFetcher } from '../fetch/undici-fetcher.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import type { Command, CommandArgs } from './command.js';
-import { UsageError } from './errors.js';
+import { InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { flag } from './option-values.js';
+import { flag, stringOption } from './option-values.js';
+import { readInputFile } from './read-input.js';
 
 const NAME = 'check-agent';
 
@@ -54,16 +57,33 @@ function humanReport(report: AgentCheckReport): string {
   return lines.join('\n');
 }
 
+/** The shared fetch messages name serve's --allow-insecure-fixtures and Node's variable; this command has options for both. */
+function ownOptions(message: string): string {
+  return message
+    .replaceAll('--allow-insecure-fixtures', '--allow-insecure')
+    .replace(PRIVATE_CA_HINT, 'A certificate from a private CA is trusted with --ca FILE (the CA certificate in PEM).');
+}
+
+/** --ca FILE: one or more PEM certificates to trust beside the system's. */
+async function readCaFile(io: CliIo, path: string): Promise<string> {
+  const text = (await readInputFile(io, path, '--ca file', 1024 * 1024)).toString('utf8');
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new InputError(`--ca file "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return text;
+}
+
 async function runCheckAgent(args: CommandArgs, io: CliIo): Promise<number> {
   const agentUrl = agentUrlArgument(args);
   const insecure = flag(args, 'allow-insecure');
   if (insecure) io.stderr.write(`${INSECURE_AGENT_WARNING}\n`);
-  const fetcher = createUndiciFetcher({ allowInsecureLoopback: insecure });
+  const caFile = stringOption(args, 'ca');
+  // The CA adds to the trusted ones (Node's own roots stay), as NODE_EXTRA_CA_CERTS does.
+  const ca = caFile === undefined ? undefined : [...rootCertificates, await readCaFile(io, caFile)];
+  const fetcher = createUndiciFetcher({ allowInsecureLoopback: insecure, ...(ca ? { tls: { ca: ca.join('\n') } } : {}) });
   let report: AgentCheckReport;
   try {
     const checked = await checkAgent(agentUrl, fetcher);
     // The shared fetch rules name serve's flag; this command's own is --allow-insecure.
-    report = { ...checked, problems: checked.problems.map((p) => ({ ...p, message: p.message.replaceAll('--allow-insecure-fixtures', '--allow-insecure') })) };
+    report = { ...checked, problems: checked.problems.map((p) => ({ ...p, message: ownOptions(p.message) })) };
   } finally {
     await fetcher.close();
   }
@@ -78,7 +98,7 @@ async function runCheckAgent(args: CommandArgs, io: CliIo): Promise<number> {
 export const checkAgentCommand: Command = {
   name: NAME,
   summary: "fetch and check an agent's key set, card and key directory under the fetch rules",
-  usage: 'AGENT_URL [--json] [--allow-insecure]',
+  usage: 'AGENT_URL [--json] [--allow-insecure] [--ca FILE]',
   description: [
     "Fetches AGENT_URL/.well-known/agent.json, AGENT_URL/.well-known/jwks.json and the key directory at the URL's",
     'origin (/.well-known/http-message-signatures-directory) under the fetch rules of spec 5.2 (https, 200 with no',
@@ -94,6 +114,7 @@ export const checkAgentCommand: Command = {
   options: {
     json: { type: 'boolean', help: 'print one JSON document' },
     'allow-insecure': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
+    ca: { type: 'string', value: 'FILE', help: "trust the CA certificate(s) in this PEM file too, beside the system's (a private CA)" },
   },
   positionals: { names: ['AGENT_URL'], min: 0, max: 1 },
   examples: [

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveReference, type ServedReference } from '../../src/reference/serve.js';
 import { keyFromName } from '../../src/scenarios/identities.js';
@@ -5,6 +6,8 @@ import { EXIT } from '../../src/cli/exit-codes.js';
 import { AGENT_CHECK_PROBLEMS as P, HEADERS, LIMITS, MEDIA_TYPES, RFC9421_TEST_KEYS, WELL_KNOWN } from '../../src/spec/index.js';
 import { closedPort, startServer, type LocalServer } from '../fetch/local-server.js';
 import { runCli, STACK_LINE } from './run-cli.js';
+
+const CA_FILE = fileURLToPath(new URL('../fixtures/tls/localhost.cert.pem', import.meta.url));
 
 /**
  * check-agent through the command line's main (in-process): against the reference agent that `serve` mounts on loopback,
@@ -147,13 +150,23 @@ describe('check-agent', () => {
     expect(run.stdout).toMatch(/points at 127\.0\.0\.1, which is loopback/);
   });
 
-  it('exits 3 for a certificate it cannot trust, naming NODE_EXTRA_CA_CERTS', async () => {
+  it('exits 3 for a certificate it cannot trust, naming --ca, and trusts a private CA given with --ca FILE', async () => {
     const tls = await startServer(handler(MEDIA_TYPES.json));
     try {
-      const run = await runCli(['check-agent', `${tls.origin}/a`, '--allow-insecure']);
-      expect(run.code).toBe(EXIT.harness);
-      expect(run.stdout).toContain('TLS handshake failed');
-      expect(run.stdout).toContain('NODE_EXTRA_CA_CERTS=FILE');
+      agentDocs(tls.origin, '/tls');
+      const agentUrl = `${tls.origin}/tls`;
+      const untrusted = await runCli(['check-agent', agentUrl, '--allow-insecure']);
+      expect(untrusted.code).toBe(EXIT.harness);
+      expect(untrusted.stdout).toContain('TLS handshake failed');
+      expect(untrusted.stdout).toContain('A certificate from a private CA is trusted with --ca FILE');
+      expect(untrusted.stdout).not.toContain('NODE_EXTRA_CA_CERTS');
+      const trusted = await runCli(['check-agent', agentUrl, '--allow-insecure', '--ca', CA_FILE]);
+      expect(trusted.stderr).not.toMatch(STACK_LINE);
+      expect(trusted.stdout).toMatch(/^OK:/m);
+      expect(trusted.code).toBe(EXIT.ok);
+      const notPem = await runCli(['check-agent', agentUrl, '--allow-insecure', '--ca', fileURLToPath(import.meta.url)]);
+      expect(notPem.code).toBe(EXIT.usage);
+      expect(notPem.stderr).toContain('holds no PEM certificate');
     } finally {
       await tls.close();
     }
