@@ -4,7 +4,7 @@ import { MEDIA_TYPES } from '../spec/media-types.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { ED25519_JWK } from '../spec/wire.js';
 import type { PublishedEd25519 } from './key-set.js';
-import { problem, shown, type AgentProblem } from './problems.js';
+import { exposedKeyMessage, privateMembersOf, problem, shown, type AgentProblem } from './problems.js';
 
 /**
  * 2.4: the key directory at the origin has media type application/http-message-signatures-directory+json and lists
@@ -27,6 +27,11 @@ export function judgeKeyDirectoryDocument(
       ),
     );
   }
+  const exposed = privateMembersOf(document);
+  if (exposed.length > 0)
+    problems.push(
+      problem(P.keyPrivate, REQUIREMENTS.keyDirectoryEntries.id, url, exposedKeyMessage('The key directory is itself a JWK, not a JWK Set, and', exposed)),
+    );
   const entries = (document as { keys?: unknown } | null)?.keys;
   if (typeof document !== 'object' || document === null || !Array.isArray(entries)) {
     problems.push(
@@ -42,6 +47,11 @@ export function judgeKeyDirectoryDocument(
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     const k = (entry ?? {}) as Record<string, unknown>;
+    const entryExposed = privateMembersOf(entry);
+    if (entryExposed.length > 0) {
+      problems.push(problem(P.keyPrivate, REQUIREMENTS.keyDirectoryEntries.id, url, exposedKeyMessage(`keys[${index}] of the key directory`, entryExposed)));
+      return;
+    }
     if (k.kty !== ED25519_JWK.kty || k.crv !== ED25519_JWK.crv || typeof k.x !== 'string' || 'd' in k) {
       problems.push(
         problem(

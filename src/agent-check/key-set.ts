@@ -3,7 +3,7 @@ import { LIMITS } from '../spec/limits.js';
 import { REQUIREMENTS } from '../spec/requirements.js';
 import { ED25519_JWK } from '../spec/wire.js';
 import { judgeKeySet, KEY_SET_PROBLEMS as K, type KeySetProblem, type KeySetProblemKind } from '../verifier/key-set.js';
-import { problem, shown, type AgentProblem } from './problems.js';
+import { exposedKeyMessage, privateMembersOf, problem, shown, type AgentProblem } from './problems.js';
 
 const RULE = REQUIREMENTS.agentKeySetRules.id;
 const MAX = LIMITS.keysPerKeySet.value;
@@ -13,6 +13,9 @@ export interface PublishedEd25519 {
   readonly thumbprint: string;
   readonly x: string;
 }
+
+/** A member as a message names it: `use "enc"`, or `no use member` when it is absent (never "use nothing"). */
+const member = (name: string, value: unknown) => (value === undefined ? `no ${name} member` : `${name} ${shown(value)}`);
 
 /** What platforms do with an entry the verifier passes over: either reading of READING-KEY-SET-UNUSABLE-ENTRY. */
 const PASSED_OVER =
@@ -51,9 +54,9 @@ const WORDS: Readonly<Record<KeySetProblemKind, (p: KeySetProblem, at: string) =
     code: C.keyIsTestKey,
     message: `${at} is an RFC 9421 Appendix B test key, whose private half is published in the RFC: anyone can sign as this agent. 2.4 never admits it. Generate a key of your own (agent-platform-conformance keygen) and publish that.`,
   }),
-  [K.privateKey]: (_p, at) => ({
+  [K.privateKey]: (p, at) => ({
     code: C.keyPrivate,
-    message: `${at} carries the private member d: the private key is public now. Remove d from the published key set at once, generate a new key (the old one is compromised) and publish only kty, crv, x, use and kid.`,
+    message: exposedKeyMessage(`${at}`, privateMembersOf(p.entry).length ? privateMembersOf(p.entry) : ['d']),
   }),
   [K.entryNotObject]: (p, at) => ({
     code: C.keyNotEd25519,
@@ -63,16 +66,16 @@ const WORDS: Readonly<Record<KeySetProblemKind, (p: KeySetProblem, at: string) =
     const k = p.entry as Record<string, unknown>;
     return {
       code: C.keyNotEd25519,
-      message: `${at} has kty ${shown(k.kty)} and crv ${shown(k.crv)}; 2.4 admits Ed25519 keys (kty "${ED25519_JWK.kty}", crv "${ED25519_JWK.crv}") and, between SDK agents, an RSA key. ${PASSED_OVER}`,
+      message: `${at} has ${member('kty', k.kty)} and ${member('crv', k.crv)}; 2.4 admits Ed25519 keys (kty "${ED25519_JWK.kty}", crv "${ED25519_JWK.crv}") and, between SDK agents, an RSA key. ${PASSED_OVER}`,
     };
   },
   [K.entryInvalidX]: (p, at) => ({
     code: C.keyInvalidX,
-    message: `${at} has x ${shown((p.entry as Record<string, unknown>).x)}, which is not 32 bytes of base64url (no padding): no verifier can use it. x must be the raw Ed25519 public key, base64url encoded (43 characters). ${PASSED_OVER}`,
+    message: `${at} ${(p.entry as Record<string, unknown>).x === undefined ? 'has no x member' : `has x ${shown((p.entry as Record<string, unknown>).x)}, which is not 32 bytes of base64url (no padding)`}: no verifier can use it. x must be the raw Ed25519 public key, base64url encoded (43 characters). ${PASSED_OVER}`,
   }),
   [K.entryUseNotSig]: (p, at) => ({
     code: C.keyUseNotSig,
-    message: `${at} has use ${shown((p.entry as Record<string, unknown>).use)}, so it is not a signing key and verifies nothing; 2.4 wants use "${ED25519_JWK.use}". Set "use": "${ED25519_JWK.use}" if the agent signs with it. ${PASSED_OVER}`,
+    message: `${at} has ${member('use', (p.entry as Record<string, unknown>).use)}, so it is not a signing key and verifies nothing; 2.4 wants use "${ED25519_JWK.use}". Set "use": "${ED25519_JWK.use}" if the agent signs with it. ${PASSED_OVER}`,
   }),
   [K.entryUseMissing]: (_p, at) => ({
     code: C.keyUseMissing,
@@ -102,5 +105,8 @@ export function judgeKeySetDocument(document: unknown, url: string): { problems:
     const words = WORDS[p.kind](p, p.index === undefined ? 'The key set' : `keys[${p.index}]`);
     return problem(words.code, words.rule ?? RULE, url, words.message, p.severity === 'refuses' ? 'error' : 'warning');
   });
+  // A key set that is itself a private JWK (not a JWK Set) publishes the private key: say so first, whatever else.
+  const exposed = privateMembersOf(document);
+  if (exposed.length > 0) problems.unshift(problem(C.keyPrivate, RULE, url, exposedKeyMessage('The key set is itself a JWK, not a JWK Set, and', exposed)));
   return { problems, keys: judged.keys.map((k) => ({ thumbprint: k.thumbprint, x: k.jwk.x })) };
 }

@@ -1,11 +1,14 @@
 import { checkAgent, type AgentCheckReport } from '../agent-check/index.js';
+import { rootCertificates } from 'node:tls';
+import { PRIVATE_CA_HINT } from '../fetch/error-outcome.js';
 import { createUndiciFetcher } from '../fetch/undici-fetcher.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import type { Command, CommandArgs } from './command.js';
-import { UsageError } from './errors.js';
+import { InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { flag } from './option-values.js';
+import { flag, stringOption } from './option-values.js';
+import { readInputFile } from './read-input.js';
 
 const NAME = 'check-agent';
 
@@ -37,7 +40,7 @@ function agentUrlArgument(args: CommandArgs): string {
 function humanReport(report: AgentCheckReport): string {
   const lines = [`agent ${report.agent_url}`];
   for (const d of report.documents)
-    lines.push(`  ${d.ok ? 'ok  ' : 'FAIL'} ${DOCUMENT_LABELS[d.name]}: ${d.url}${d.status === null ? ' (no answer)' : ` (${d.status})`}`);
+    lines.push(`  ${d.ok ? 'ok  ' : 'FAIL'} ${DOCUMENT_LABELS[d.name]}: ${d.url}${d.status === null ? ' (not fetched: see below)' : ` (${d.status})`}`);
   if (report.problems.length) lines.push('');
   for (const p of report.problems) lines.push(`${p.level === 'error' ? 'problem' : 'warning'} [${p.code}, ${p.requirement}] ${p.url}`, `  ${p.message}`);
   const errors = report.problems.filter((p) => p.level === 'error').length;
@@ -54,16 +57,33 @@ function humanReport(report: AgentCheckReport): string {
   return lines.join('\n');
 }
 
+/** The shared fetch messages name serve's --allow-insecure-fixtures and Node's variable; this command has options for both. */
+function ownOptions(message: string): string {
+  return message
+    .replaceAll('--allow-insecure-fixtures', '--allow-insecure')
+    .replace(PRIVATE_CA_HINT, 'A certificate from a private CA is trusted with --ca FILE (the CA certificate in PEM).');
+}
+
+/** --ca FILE: one or more PEM certificates to trust beside the system's. */
+async function readCaFile(io: CliIo, path: string): Promise<string> {
+  const text = (await readInputFile(io, path, '--ca file', 1024 * 1024)).toString('utf8');
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new InputError(`--ca file "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return text;
+}
+
 async function runCheckAgent(args: CommandArgs, io: CliIo): Promise<number> {
   const agentUrl = agentUrlArgument(args);
   const insecure = flag(args, 'allow-insecure');
   if (insecure) io.stderr.write(`${INSECURE_AGENT_WARNING}\n`);
-  const fetcher = createUndiciFetcher({ allowInsecureLoopback: insecure });
+  const caFile = stringOption(args, 'ca');
+  // The CA adds to the trusted ones (Node's own roots stay), as NODE_EXTRA_CA_CERTS does.
+  const ca = caFile === undefined ? undefined : [...rootCertificates, await readCaFile(io, caFile)];
+  const fetcher = createUndiciFetcher({ allowInsecureLoopback: insecure, ...(ca ? { tls: { ca: ca.join('\n') } } : {}) });
   let report: AgentCheckReport;
   try {
     const checked = await checkAgent(agentUrl, fetcher);
     // The shared fetch rules name serve's flag; this command's own is --allow-insecure.
-    report = { ...checked, problems: checked.problems.map((p) => ({ ...p, message: p.message.replaceAll('--allow-insecure-fixtures', '--allow-insecure') })) };
+    report = { ...checked, problems: checked.problems.map((p) => ({ ...p, message: ownOptions(p.message) })) };
   } finally {
     await fetcher.close();
   }
@@ -78,7 +98,7 @@ async function runCheckAgent(args: CommandArgs, io: CliIo): Promise<number> {
 export const checkAgentCommand: Command = {
   name: NAME,
   summary: "fetch and check an agent's key set, card and key directory under the fetch rules",
-  usage: 'AGENT_URL [--json] [--allow-insecure]',
+  usage: 'AGENT_URL [--json] [--allow-insecure] [--ca FILE]',
   description: [
     "Fetches AGENT_URL/.well-known/agent.json, AGENT_URL/.well-known/jwks.json and the key directory at the URL's",
     'origin (/.well-known/http-message-signatures-directory) under the fetch rules of spec 5.2 (https, 200 with no',
@@ -86,13 +106,15 @@ export const checkAgentCommand: Command = {
     'the key set holds at most 16 Ed25519 keys (OKP, Ed25519, use sig) and no RFC 9421 test key, the directory has',
     "its media type and lists the agent's keys. Every problem says what was found, what the spec wants and how to fix it.",
     'A directory answering 404 is a warning (right only for a server with no signing identity, 4.3).',
-    'Exit 0 conformant, 1 a problem found, 2 a bad AGENT_URL, 3 nothing answered.',
+    'Exit 0 conformant, 1 a problem found (documents at an address the fetch rules refuse, such as loopback, are one),',
+    '2 a bad AGENT_URL, 3 nothing answered (DNS, connection, TLS or timeout failed for every document).',
     'JSON: { "agent_url", "ok", "documents": [{ "name", "url", "status", "ok" }],',
     '"problems": [{ "code", "requirement", "url", "message", "level" }] }.',
   ].join('\n'),
   options: {
     json: { type: 'boolean', help: 'print one JSON document' },
     'allow-insecure': { type: 'boolean', help: 'accept plain http documents on loopback (local testing only)' },
+    ca: { type: 'string', value: 'FILE', help: "trust the CA certificate(s) in this PEM file too, beside the system's (a private CA)" },
   },
   positionals: { names: ['AGENT_URL'], min: 0, max: 1 },
   examples: [

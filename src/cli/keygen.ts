@@ -1,4 +1,5 @@
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, stat, writeFile } from 'node:fs/promises';
+import { makeFolder } from '../harness/make-folder.js';
 import { join, resolve } from 'node:path';
 import { generateEd25519Jwk, jwkThumbprint } from '../httpsig/index.js';
 import { CARD_FIELDS, ED25519_JWK } from '../spec/wire.js';
@@ -63,7 +64,7 @@ async function runKeygen(args: CommandArgs, io: CliIo): Promise<number> {
   const { privateJwk, publicJwk } = generateEd25519Jwk();
   const kid = jwkThumbprint(publicJwk);
   try {
-    await mkdir(dir, { recursive: true });
+    makeFolder(dir);
     // The private key first and exclusively ('wx'), so a racing writer cannot be overwritten either.
     await writeFile(paths.privateKey, json({ ...privateJwk, kid }), { mode: PRIVATE_KEY_MODE, flag: 'wx' });
     await chmod(paths.privateKey, PRIVATE_KEY_MODE); // the mode above is narrowed by the umask only, but be exact

@@ -1,4 +1,6 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
+import { redactedReport, redactText } from '../harness/exchange.js';
+import { makeFolder } from '../harness/make-folder.js';
 import { resolve } from 'node:path';
 import { fileProblem, readInputFile } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
@@ -154,11 +156,18 @@ function chromiumOption(args: CommandArgs, io: CliIo): string | undefined {
 /** The reports folder must be one the run can create or write into. */
 function reportsDirProblem(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is a file, not a folder' : fileProblem(error);
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'it is a file, not a folder'
+        : code === 'ENOENT'
+          ? 'no folder can be made there'
+          : code === 'EROFS'
+            ? 'the file system is read-only'
+            : fileProblem(error);
     throw new UsageError(`--out ${dir}: the reports cannot be written there (${why})`, NAME);
   }
 }
@@ -332,10 +341,12 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
         }),
     progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
   });
-  if (outcome.report && json) io.stdout.write(`${JSON.stringify(outcome.report, null, 2)}\n`);
-  else if (outcome.report && outcome.runDir) io.stdout.write(humanSummary(outcome.report, outcome.runDir));
+  // What the reports show, the terminal shows: messages with their credentials redacted.
+  const report = outcome.report && redactedReport(outcome.report);
+  if (report && json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (report && outcome.runDir) io.stdout.write(humanSummary(report, outcome.runDir));
   if (outcome.report?.selfTest && !json) io.stdout.write(selfTestLines(outcome.report.selfTest));
-  if (outcome.problem) io.stderr.write(`agent-platform-conformance run: ${outcome.problem}\n`);
+  if (outcome.problem) io.stderr.write(`agent-platform-conformance run: ${redactText(outcome.problem)}\n`);
   return outcome.exitCode;
 }
 

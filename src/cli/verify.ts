@@ -3,7 +3,9 @@ import { runCase } from '../cases/run-case.js';
 import type { CaseResult, StepResult } from '../cases/run-case.js';
 import type { SignedRequestCase } from '../cases/types.js';
 import type { Command, CommandArgs } from './command.js';
-import { HarnessError } from './errors.js';
+import { CaseInputError } from '../cases/case-input-error.js';
+import { JsonSyntaxError } from '../schema/parse-json.js';
+import { errorReport, exitCodeOf, HarnessError, InputError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { flag } from './option-values.js';
@@ -19,21 +21,48 @@ export const verifyCommand: Command = {
     'Runs each step of a signed-request case (docs/contracts.md section 2), or of every case of a vectors',
     'file such as vectors/signed-requests.json, in order against one reference verifier state, and',
     "compares each verdict with the step's expect. Exits 1 when any expect member differs.",
-    'With --json prints { "steps": [...] } for a case, { "cases": [{ "id", "steps" }] } for a vectors file.',
+    'With --json prints { "steps": [...] } for a case, { "cases": [{ "id", "steps" }] } for a vectors file,',
+    'and for a case file that cannot be used { "error": { "message", "problems": [{ "pointer", "message" }] } } (exit 2).',
   ].join('\n'),
   options: {
     json: { type: 'boolean', help: 'print one JSON document' },
   },
   positionals: { names: ['CASE.json'], min: 1, max: 1 },
-  examples: ['agent-platform-conformance verify cases/key-set-redirect-refused.json', 'agent-platform-conformance verify vectors/signed-requests.json --json'],
+  // vectors/signed-requests.json ships in the package and sits in every checkout: an example that runs as written.
+  examples: ['agent-platform-conformance verify vectors/signed-requests.json', 'agent-platform-conformance verify vectors/signed-requests.json --json'],
   available: true,
   run: runVerify,
 };
 
+/**
+ * With --json, a case file that cannot be used is one JSON document too (stdout stays parseable), besides the
+ * message on stderr: { "error": { "message", "problems": [{ "pointer", "message" }] } }, exit 2.
+ */
+function inputErrorJson(error: unknown): string | undefined {
+  if (error instanceof CaseInputError)
+    return JSON.stringify({ error: { message: error.message, problems: error.problems.map((p) => ({ pointer: p.pointer, message: p.message })) } }, null, 2);
+  if (error instanceof JsonSyntaxError)
+    return JSON.stringify(
+      { error: { message: error.message, problems: [{ pointer: '', message: `line ${error.line}, column ${error.column}: ${error.problem}` }] } },
+      null,
+      2,
+    );
+  if (error instanceof InputError) return JSON.stringify({ error: { message: error.message, problems: [] } }, null, 2);
+  return undefined;
+}
+
 async function runVerify(args: CommandArgs, io: CliIo): Promise<number> {
   const path = args.positionals[0]!;
-  const text = (await readInputFile(io, path, 'case file')).toString('utf8');
-  const file = loadCaseFile(text, path);
+  let file: ReturnType<typeof loadCaseFile>;
+  try {
+    file = loadCaseFile((await readInputFile(io, path, 'case file')).toString('utf8'), path);
+  } catch (error) {
+    const json = flag(args, 'json') ? inputErrorJson(error) : undefined;
+    if (json === undefined) throw error;
+    io.stdout.write(`${json}\n`);
+    io.stderr.write(errorReport(error));
+    return exitCodeOf(error);
+  }
   const results: CaseResult[] = [];
   for (const c of file.cases) results.push(await run(c));
 

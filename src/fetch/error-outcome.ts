@@ -3,7 +3,11 @@ import { dnsFailed, timedOut, unreachable, type FetchFailure } from './failures.
 import { refuseAddresses, type FetchRules, type FetchTarget } from './rules.js';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+/** Error codes of a TLS handshake that failed (certificate untrusted, expired, for another name; protocol errors). */
+export const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
+/** What to do when the certificate is good but from a CA of one's own: Node's own variable adds it to the trusted ones. */
+export const PRIVATE_CA_HINT = 'A certificate from a private CA is trusted when the command runs with NODE_EXTRA_CA_CERTS=FILE (the CA certificate in PEM).';
 
 /** Turns whatever undici or the socket threw into a refusal a person can act on. */
 export function outcomeOfError(target: FetchTarget, thrown: unknown, rules: FetchRules): FetchFailure {
@@ -22,7 +26,7 @@ export function outcomeOfError(target: FetchTarget, thrown: unknown, rules: Fetc
     return unreachable(url, `the connection closed before a complete answer arrived (${code}: ${message})`);
   }
   if (TLS_CODE.test(code))
-    return unreachable(url, `the TLS handshake failed (${code}: ${message}); the server must present a valid certificate for ${hostname}`);
+    return unreachable(url, `the TLS handshake failed (${code}: ${message}); the server must present a valid certificate for ${hostname}. ${PRIVATE_CA_HINT}`);
   if (code.startsWith('HPE_')) return unreachable(url, `the answer is not valid HTTP/1.1 (${code}: ${message})`);
   return unreachable(url, code ? `${message} (${code})` : message);
 }

@@ -1,4 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { JsonSyntaxError, parseJson } from '../schema/parse-json.js';
 import schema from '../../vectors/schema/expected-failures.schema.json' with { type: 'json' };
 import { createAjv } from '../schema/ajv.js';
 import { describeSchemaErrors } from '../schema/describe-errors.js';
@@ -46,12 +47,22 @@ export function parseExpectedFailures(
   known: { readonly checks: ReadonlySet<string>; readonly requirements: ReadonlySet<string> },
 ): ExpectedFailures {
   let document: unknown;
-  try {
-    document = parseYaml(text, { maxAliasCount: 100 });
-  } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
-    throw new ExpectedFailuresError(`expected failures "${file}" is neither YAML nor JSON${where}: ${firstLine(error)}`);
-  }
+  // JSON (a .json file, or a text opening as a JSON array or object does) is read as JSON: a YAML parser would take
+  // {"a": 1,} (a trailing comma) without a word.
+  if (file.toLowerCase().endsWith('.json') || /^\uFEFF?\s*(?:\[|\{\s*["}])/.test(text)) {
+    try {
+      document = parseJson(text, file);
+    } catch (error) {
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      throw new ExpectedFailuresError(`expected failures "${file}" is not valid JSON: line ${error.line}, column ${error.column}: ${error.problem}`);
+    }
+  } else
+    try {
+      document = parseYaml(text, { maxAliasCount: 100 });
+    } catch (error) {
+      const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+      throw new ExpectedFailuresError(`expected failures "${file}" is not valid YAML${where}: ${firstLine(error)}`);
+    }
   if (!validate(document)) {
     const problems = describeSchemaErrors(validate.errors ?? [], 'the expected-failures file');
     throw new ExpectedFailuresError(`expected failures "${file}": ${problems.map((p) => `${p.pointer || '/'} ${p.message}`).join('; ')}`);

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { PRIVATE_CA_HINT, TLS_CODE } from '../fetch/error-outcome.js';
 import { exchangeName, targetFaultOf, TargetFault } from './live-http.js';
 
 /** Errors that mean something at the address answered, wrongly: the target is reachable, and its checks will say what is wrong. */
@@ -23,6 +24,8 @@ export async function reachable(baseUrl: string, timeoutMs = 5000): Promise<{ ok
       const fault = targetFaultOf(error, exchangeName('GET', baseUrl), timeoutMs);
       return { ok: true, fault: fault instanceof TargetFault ? fault.message : `${code}: ${String(e.message)}` };
     }
+    if (code !== '' && TLS_CODE.test(code))
+      return { ok: false, why: `${baseUrl}: the TLS handshake failed (${code}: ${String(e.message)}), so no HTTP answer could be read. ${PRIVATE_CA_HINT}` };
     const timedOut = e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT';
     return { ok: false, why: `${baseUrl} did not answer${timedOut ? ` within ${timeoutMs} ms` : ''} (${code || String(e.message ?? 'unknown error')})` };
   }

@@ -17,7 +17,7 @@ export function targetHeading(report: RunReport): Array<readonly [string, string
 
 /** The command line that repeats a run (its options, the selection `only`, its seed). */
 export function rerunCommand(report: RunReport, only: readonly string[] = report.selection): string {
-  return ['agent-platform-conformance run', ...(report.rerun ?? []), ...only.map((o) => `--only ${o}`), `--seed ${report.seed}`].join(' ');
+  return ['npx agent-platform-conformance run', ...(report.rerun ?? []), ...only.map((o) => `--only ${o}`), `--seed ${report.seed}`].join(' ');
 }
 
 /** A run from one address in words: failing requests, wall time, the throttle's floor for them, and whether it paced. */

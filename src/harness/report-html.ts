@@ -12,7 +12,7 @@ import {
   type CoveringCheck,
   type RequirementCoverage,
 } from './coverage.js';
-import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
+import { BODY_LIMIT, type Exchange, type RecordedRequest, type RecordedResponse } from './exchange.js';
 import type { CheckResult, RunReport, Verdict } from './results.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
@@ -333,8 +333,10 @@ function bodyText(part: RecordedRequest | RecordedResponse): string {
 function bodyNote(part: RecordedRequest | RecordedResponse): string {
   if (part.bodyLength === 0) return 'no body';
   const shown = part.bodyEncoding === 'base64' ? Buffer.from(part.body, 'base64').length : Buffer.byteLength(part.body, 'utf8');
-  const cut = shown < part.bodyLength ? `, first ${shown} shown` : '';
-  return `body ${part.bodyLength} bytes${part.bodyEncoding === 'base64' ? ', binary, shown as base64' : ''}${cut}`;
+  // A text body is cut only past BODY_LIMIT; shorter, it shows fewer bytes only because credentials were redacted.
+  const cut = shown < part.bodyLength && (part.bodyEncoding === 'base64' || part.bodyLength > BODY_LIMIT) ? `, first ${shown} shown` : '';
+  const redacted = part.bodyEncoding === 'utf8' && part.body.includes('[redacted]') ? ', credentials redacted' : '';
+  return `body ${part.bodyLength} bytes${part.bodyEncoding === 'base64' ? ', binary, shown as base64' : ''}${cut}${redacted}`;
 }
 
 function requestText(r: RecordedRequest): string {

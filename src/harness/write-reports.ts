@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { exchangeText } from './exchange.js';
+import { renameSync, writeFileSync } from 'node:fs';
+import { makeFolder } from './make-folder.js';
+import { exchangeText, redactedReport } from './exchange.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
 import { catalogueFor, requirementCoverage } from './coverage.js';
@@ -20,6 +21,12 @@ const xml = (text: string) =>
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
+/** The first line of a message, at most 300 characters: what a failure's one-line headline can hold. */
+function firstLine(message: string | undefined): string {
+  const line = (message ?? '').split('\n', 1)[0]!.trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
 /** The last exchange of a failed check (the one that failed), as HTTP text. */
 function exchanges(r: CheckResult): string {
   const last = r.exchanges?.at(-1);
@@ -28,7 +35,8 @@ function exchanges(r: CheckResult): string {
 
 /**
  * JUnit XML: one testsuite per suite file; every testcase named by its check id (stable, so CI history follows a
- * check across versions) with its title and requirements as properties; failures carry the requirement.
+ * check across versions) with its title and requirements as properties; failures carry the requirement and, in
+ * their message attribute, the reason's first line.
  */
 export function junitXml(report: RunReport): string {
   const bySuite = new Map<string, CheckResult[]>();
@@ -42,12 +50,15 @@ export function junitXml(report: RunReport): string {
       const attributes = `name="${xml(r.id)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       const properties = `<properties><property name="title" value="${xml(r.name)}"/><property name="requirements" value="${xml(r.requirements.join(' '))}"/><property name="level" value="${r.level}"/></properties>`;
       const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
+      // A CI view often shows only the attribute: it carries the reason too (the message's first line, clipped).
+      const reason = firstLine(r.message);
+      const headline = reason ? `${requirement}: ${reason}` : requirement;
       const body = r.expected
         ? `<skipped message="${xml(`expected failure (${r.expected.id}): ${r.expected.reason}`)}"/>`
         : r.verdict === 'fail'
-          ? `<failure message="${xml(requirement)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
+          ? `<failure message="${xml(headline)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
           : r.verdict === 'error'
-            ? `<error message="${xml(requirement)}">${xml(r.message ?? '')}</error>`
+            ? `<error message="${xml(headline)}">${xml(r.message ?? '')}</error>`
             : r.verdict === 'not-run'
               ? `<skipped message="${xml(r.message ?? '')}"/>`
               : r.verdict === 'warn'
@@ -165,9 +176,10 @@ function coverageLines(report: RunReport): string[] {
 }
 
 /** Writes report.json, junit.xml, report.html and summary.md under `dir/<runId>/`, each file atomically. */
-export function writeReports(dir: string, report: RunReport): string {
+export function writeReports(dir: string, written: RunReport): string {
+  const report = redactedReport(written);
   const runDir = join(dir, report.runId);
-  mkdirSync(runDir, { recursive: true });
+  makeFolder(runDir);
   atomicWrite(join(runDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   atomicWrite(join(runDir, 'junit.xml'), junitXml(report));
   atomicWrite(join(runDir, 'report.html'), reportHtml(report));

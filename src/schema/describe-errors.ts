@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { closestWord } from './closest-word.js';
-import { typeWords, valueWords, escapePointer } from './words.js';
+import { escapePointer, typeWords, valueWords, withArticle } from './words.js';
 
 /** One thing wrong with an input file: the member at fault as a JSON pointer, and what is wrong in plain words. */
 export interface InputProblem {
@@ -69,7 +69,7 @@ function genericMessage(error: ErrorObject, rootNoun: string, vocabulary: Schema
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `missing (a ${nounOf(error.instancePath, rootNoun, vocabulary)} must have "${String(params.missingProperty)}")`;
+      return `missing (${withArticle(nounOf(error.instancePath, rootNoun, vocabulary))} must have "${String(params.missingProperty)}")`;
     case 'additionalProperties':
     case 'unevaluatedProperties':
       return unknownMember(String(params.additionalProperty ?? params.unevaluatedProperty), error, rootNoun, vocabulary);
@@ -109,7 +109,9 @@ function unknownMember(name: string, error: ErrorObject, rootNoun: string, vocab
   const allowed = allowedMembers(error.parentSchema, vocabulary);
   const suggestion = closestWord(name, allowed);
   const noun = nounOf(error.instancePath, rootNoun, vocabulary);
-  return suggestion ? `unknown member (did you mean "${suggestion}"?)` : `unknown member; a ${noun} has only ${allowed.map((m) => `"${m}"`).join(', ')}`;
+  return suggestion
+    ? `unknown member (did you mean "${suggestion}"?)`
+    : `unknown member; ${withArticle(noun)} has only ${allowed.map((m) => `"${m}"`).join(', ')}`;
 }
 
 /** The members a schema object names, with those a $ref brings in when the vocabulary knows them. */

@@ -133,4 +133,37 @@ describe('checkAgent', () => {
   it('refuses a body that is not JSON', async () => {
     expect(codes(await run({ [CARD]: { status: 200, headers: { [HEADERS.contentType]: MEDIA_TYPES.html }, body: '<html>' } }))).toEqual([P.documentNotJson]);
   });
+
+  it('says a private key is exposed wherever it is published, naming its members and never quoting them', async () => {
+    const privateJwk = { ...key.privateJwk, use: 'sig', kid: key.thumbprint };
+    const rsa = { kty: 'RSA', n: 'AQAB-n', e: 'AQAB', d: 'rsa-d-secret-value', p: 'rsa-p-secret', q: 'rsa-q-secret', dp: 'x1', dq: 'x2', qi: 'x3' };
+    const cases: Array<[string, Record<string, MemoryDocument>, RegExp]> = [
+      [
+        'a key set that is the private JWK',
+        { [KEYS]: doc(privateJwk) },
+        /^The key set is itself a JWK, not a JWK Set, and carries the private member d: the private key is exposed/,
+      ],
+      ['a key set entry with d', { [KEYS]: doc({ keys: [privateJwk] }) }, /^keys\[0\] carries the private member d: the private key is exposed/],
+      [
+        'a key directory that is the private JWK',
+        { [DIRECTORY]: doc(privateJwk, MEDIA_TYPES.keyDirectory) },
+        /^The key directory is itself a JWK.*private key is exposed/,
+      ],
+      [
+        'a key directory entry with d',
+        { [DIRECTORY]: doc({ keys: [entry, privateJwk] }, MEDIA_TYPES.keyDirectory) },
+        /^keys\[1\] of the key directory carries the private member d/,
+      ],
+      ['an RSA private key in the key set', { [KEYS]: doc({ keys: [entry, rsa] }) }, /^keys\[1\] carries the private members d, p, q, dp, dq, qi/],
+    ];
+    for (const [what, over, message] of cases) {
+      const report = await run(over);
+      expect(report.ok, what).toBe(false);
+      const exposed = report.problems.filter((p) => p.code === P.keyPrivate);
+      expect(exposed.map((p) => p.message).join('\n'), what).toMatch(message);
+      const all = JSON.stringify(report);
+      for (const secret of [key.privateJwk.d.slice(0, 8), key.privateJwk.d.slice(20, 28), 'rsa-d-secret', 'rsa-p-secret', 'rsa-q-secret'])
+        expect(all, `${what} quotes ${secret}`).not.toContain(secret);
+    }
+  });
 });

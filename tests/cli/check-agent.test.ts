@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveReference, type ServedReference } from '../../src/reference/serve.js';
 import { keyFromName } from '../../src/scenarios/identities.js';
@@ -5,6 +6,8 @@ import { EXIT } from '../../src/cli/exit-codes.js';
 import { AGENT_CHECK_PROBLEMS as P, HEADERS, LIMITS, MEDIA_TYPES, RFC9421_TEST_KEYS, WELL_KNOWN } from '../../src/spec/index.js';
 import { closedPort, startServer, type LocalServer } from '../fetch/local-server.js';
 import { runCli, STACK_LINE } from './run-cli.js';
+
+const CA_FILE = fileURLToPath(new URL('../fixtures/tls/localhost.cert.pem', import.meta.url));
 
 /**
  * check-agent through the command line's main (in-process): against the reference agent that `serve` mounts on loopback,
@@ -61,6 +64,9 @@ beforeAll(async () => {
   });
   agentDocs(origin, '/test-key', { keys: { keys: [entry, { kty: 'OKP', crv: 'Ed25519', x: RFC9421_TEST_KEYS.ed25519X[0], use: 'sig' }] } });
   agentDocs(origin, '/redirect');
+  // A key set that is the private JWK itself, and one whose entry carries d: the private key is exposed.
+  agentDocs(origin, '/private-jwk', { keys: { ...key.privateJwk, use: 'sig' } });
+  agentDocs(origin, '/private-entry', { keys: { keys: [{ ...key.privateJwk, use: 'sig', kid: key.thumbprint }] } });
   agentDocs(wrongMedia.origin, '/served-as-json');
   routes.set(`/redirect${WELL_KNOWN.jwks}`, { status: 301, headers: { [HEADERS.location]: `${origin}/elsewhere/jwks.json` } });
 }, 60_000);
@@ -117,11 +123,53 @@ describe('check-agent', () => {
     for (const p of json.report.problems) expect(p.message.length, 'a sentence, not a code').toBeGreaterThan(40);
   });
 
+  it.each(['/private-jwk', '/private-entry'])('says a key set at %s exposes the private key, and never echoes it', async (path) => {
+    const text = await runCli(['check-agent', `${broken.origin}${path}`, '--allow-insecure']);
+    const json = await checkJson(`${broken.origin}${path}`);
+    expect(json.code).toBe(EXIT.expectationFailed);
+    expect(json.report.problems.map((p) => p.code)).toContain(P.keyPrivate);
+    expect(json.report.problems.find((p) => p.code === P.keyPrivate)!.message).toMatch(/private key is exposed/);
+    const d = key.privateJwk.d;
+    for (const out of [text.stdout, text.stderr, JSON.stringify(json.report), json.stderr]) {
+      for (let i = 0; i + 8 <= d.length; i += 4) expect(out).not.toContain(d.slice(i, i + 8));
+    }
+  });
+
   it('names a key directory served with the wrong media type', async () => {
     const json = await checkJson(`${wrongMedia.origin}/served-as-json`);
     expect(json.code).toBe(EXIT.expectationFailed);
     expect(json.report.problems.map((p) => p.code)).toEqual([P.directoryMediaType]);
     expect(json.report.problems.find((p) => p.code === P.directoryMediaType)!.message).toContain(MEDIA_TYPES.keyDirectory);
+  });
+
+  it('exits 1 for an agent on loopback over https: platforms refuse the address, which is a problem found, not silence', async () => {
+    const run = await runCli(['check-agent', `https://127.0.0.1:${await closedPort()}/a`]);
+    expect(run.code).toBe(EXIT.expectationFailed);
+    expect(run.stdout).toContain('(not fetched: see below)');
+    expect(run.stdout).not.toContain('(no answer)');
+    expect(run.stdout).toMatch(/points at 127\.0\.0\.1, which is loopback/);
+  });
+
+  it('exits 3 for a certificate it cannot trust, naming --ca, and trusts a private CA given with --ca FILE', async () => {
+    const tls = await startServer(handler(MEDIA_TYPES.json));
+    try {
+      agentDocs(tls.origin, '/tls');
+      const agentUrl = `${tls.origin}/tls`;
+      const untrusted = await runCli(['check-agent', agentUrl, '--allow-insecure']);
+      expect(untrusted.code).toBe(EXIT.harness);
+      expect(untrusted.stdout).toContain('TLS handshake failed');
+      expect(untrusted.stdout).toContain('A certificate from a private CA is trusted with --ca FILE');
+      expect(untrusted.stdout).not.toContain('NODE_EXTRA_CA_CERTS');
+      const trusted = await runCli(['check-agent', agentUrl, '--allow-insecure', '--ca', CA_FILE]);
+      expect(trusted.stderr).not.toMatch(STACK_LINE);
+      expect(trusted.stdout).toMatch(/^OK:/m);
+      expect(trusted.code).toBe(EXIT.ok);
+      const notPem = await runCli(['check-agent', agentUrl, '--allow-insecure', '--ca', fileURLToPath(import.meta.url)]);
+      expect(notPem.code).toBe(EXIT.usage);
+      expect(notPem.stderr).toContain('holds no PEM certificate');
+    } finally {
+      await tls.close();
+    }
   });
 
   it('refuses plain http without --allow-insecure and says which flag admits it', async () => {
@@ -135,6 +183,7 @@ describe('check-agent', () => {
   it('exits 3 when nothing answers, and 2 for a bad AGENT_URL', async () => {
     const unreachable = await runCli(['check-agent', `http://127.0.0.1:${await closedPort()}/a`, '--allow-insecure']);
     expect(unreachable.code).toBe(EXIT.harness);
+    expect(unreachable.stdout).toContain('(not fetched: see below)');
     const missing = await runCli(['check-agent']);
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.stderr).toMatch(/needs AGENT_URL/);

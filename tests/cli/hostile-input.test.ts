@@ -58,6 +58,18 @@ describe('hostile input on the command line', () => {
       '--client-address-header must be a header name',
     ],
     ['reports into a file', ['run', '--only', 'key-directory.entries', '--out', 'a-file'], 'it is a file, not a folder'],
+    ['reports into a folder under a file', ['run', '--only', 'key-directory.entries', '--out', 'a-file/reports'], '--out '],
+    // Node's own recursive mkdir spins for ever here: mkdir under /proc answers ENOENT though /proc exists.
+    [
+      'reports where no folder can be made',
+      ['run', '--only', 'key-directory.entries', '--out', '/proc/nope/deeper'],
+      '--out /proc/nope/deeper: the reports cannot be written there',
+    ],
+    [
+      'keys where no folder can be made',
+      ['keygen', '--agent-url', 'https://agents.example/a/bob', '--out', '/proc/nope'],
+      'cannot write to --out "/proc/nope"',
+    ],
     ['an agent client without its agent', ['run', '--agent-client', 'id:secret'], '--agent-client goes with --agent-url'],
     ['a second instance without the first', ['run', '--also-base-url', 'http://127.0.0.1:9'], '--also-base-url goes with --base-url'],
     ['a second instance that is no URL', ['run', '--base-url', 'http://127.0.0.1:9', '--also-base-url', 'b'], '--also-base-url must be an http or https URL'],

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../paths.js';
 import { runCli, STACK_LINE, tempDir } from './run-cli.js';
 
 const AGENT = 'https://agents.example/a/alice';
@@ -154,6 +155,38 @@ describe('verify', () => {
       expect(stderr).not.toMatch(STACK_LINE);
     }
   });
+
+  it('prints the problems as one JSON document with --json, still exiting 2', async () => {
+    const withoutRequest = aCase('malformed', [signedStep({ ok: true })]) as Record<string, any>;
+    delete withoutRequest.steps[0].request;
+    const { file, code, stdout, stderr } = await verify(withoutRequest, '--json');
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toEqual({
+      error: {
+        message: `${file}: steps/0/request: missing (a step must have "request")`,
+        problems: [{ pointer: '/steps/0/request', message: 'missing (a step must have "request")' }],
+      },
+    });
+    expect(stderr).toBe(`agent-platform-conformance: ${file}: steps/0/request: missing (a step must have "request")\n`);
+    const broken = await verify('{"id": "x",}', '--json');
+    expect(broken.code).toBe(2);
+    expect((JSON.parse(broken.stdout) as { error: { message: string } }).error.message).toMatch(/not valid JSON at line 1, column 12/);
+    const missing = await runCli(['verify', 'nowhere.json', '--json'], { cwd });
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout)).toEqual({ error: { message: 'cannot read case file "nowhere.json": no such file', problems: [] } });
+  });
+
+  it('runs the examples its --help gives, as written, from a checkout', async () => {
+    const help = await runCli(['verify', '--help']);
+    const examples = help.stdout.split('\n').filter((l) => l.trim().startsWith('agent-platform-conformance verify '));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const argv = example.trim().split(/\s+/).slice(1);
+      const run = await runCli(argv, { cwd: PROJECT_ROOT });
+      expect(run.stderr, example).toBe('');
+      expect(run.code, example).toBe(0);
+    }
+  }, 120_000);
 
   it('exits 2 for a case file that is not there', async () => {
     const { code, stderr } = await runCli(['verify', 'nowhere.json'], { cwd });

@@ -272,6 +272,7 @@ describe('undici fetcher: failures to reach', () => {
     const outcome = await fetcher({ allowInsecureLoopback: true, tls: {} }).fetch(site.origin + PATH);
     expect(outcome).toMatchObject({ ok: false, reason: 'network' });
     expect(!outcome.ok && outcome.detail).toContain('TLS handshake failed');
+    expect(!outcome.ok && outcome.detail).toContain('NODE_EXTRA_CA_CERTS=FILE');
   });
 
   it('refuses URLs it cannot fetch', async () => {

@@ -35,8 +35,20 @@ expected_failures:
     expect(parseExpectedFailures(text, 'xf.json', KNOWN).entries).toEqual([{ id: 'purchases.expiry', verdict: 'fail', reason: 'r' }]);
   });
 
+  it('refuses JSON with a trailing comma as bad JSON, naming where, whatever the file is called', () => {
+    const text = '{\n  "expected_failures": [\n    { "id": "purchases.expiry", "reason": "r" },\n  ]\n}\n';
+    for (const file of ['xf.json', 'xf.yaml']) {
+      expect(() => parseExpectedFailures(text, file, KNOWN)).toThrow(ExpectedFailuresError);
+      expect(() => parseExpectedFailures(text, file, KNOWN)).toThrow(
+        new RegExp(`^expected failures "${file.replace('.', '\\.')}" is not valid JSON: line 4, column 3: `),
+      );
+    }
+    // A YAML flow mapping with bare keys is still YAML.
+    expect(parseExpectedFailures('{expected_failures: [{id: purchases.expiry, reason: r}]}', 'xf.yaml', KNOWN).entries).toHaveLength(1);
+  });
+
   it.each([
-    ['not YAML', 'expected_failures: [', /is neither YAML nor JSON at line \d/],
+    ['not YAML', 'expected_failures: [', /is not valid YAML at line \d/],
     ['no list', 'ids: []', /must have.*expected_failures|expected_failures/],
     ['an entry without a reason', 'expected_failures:\n  - id: purchases.expiry\n', /reason/],
     ['a verdict that is no verdict', 'expected_failures:\n  - { id: purchases.expiry, verdict: broken, reason: r }\n', /verdict/],

@@ -48,8 +48,21 @@ describe('junit.xml', () => {
       errors: String(r.counts.error),
       skipped: String(r.counts['not-run']),
     });
-    expect(elements(xml, 'failure')).toEqual([{ message: 'MUST AUTH-SIGNATURE-REPLAYED' }]);
+    // The attribute carries the reason, not only the requirement: a CI view often shows nothing else.
+    expect(elements(xml, 'failure')).toEqual([
+      { message: 'MUST AUTH-SIGNATURE-REPLAYED: step 2 of 2: status 200, expected 401; error_code null, expected signature_replayed' },
+    ]);
     expect(elements(xml, 'skipped')).toEqual([{ message: 'the target lacks clock-control' }]);
+  });
+
+  it('puts only the first line of a long reason in the attribute, the whole of it in the body', () => {
+    const message = `expected 404 to be 200 at https://platform.example/api/x\n${'detail '.repeat(10)}`;
+    const xml = junitXml(
+      report([check('a', ['AUTH-SIGNATURE-VALID'], 'fail', { message }), check('b', [], 'error', { message: 'harness: socket closed\nmore' })]),
+    );
+    expect(elements(xml, 'failure')).toEqual([{ message: 'MUST AUTH-SIGNATURE-VALID: expected 404 to be 200 at https://platform.example/api/x' }]);
+    expect(elements(xml, 'error')).toEqual([{ message: 'MUST (no requirement id): harness: socket closed' }]);
+    expect(xml).toContain('detail detail');
   });
 
   it('stays well formed whatever the names and messages hold', () => {

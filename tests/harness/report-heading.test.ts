@@ -43,7 +43,7 @@ const live = report([check('signed.valid-post', ['AUTH-SIGNATURE-VALID'], 'fail'
 });
 
 const REPEAT =
-  'agent-platform-conformance run --base-url https://platform.example --fixture-url https://fixtures.example:8443 --fixture-port 8443 --allow-spend --spend-cap 1500 --allow-waits --owner-key "$OWNER_KEY" --control-url http://127.0.0.1:8787/_reference/test-control --widget-host-url \'https://platform.example/widgets/{postId}/host\' --service-name Acme --terms-url \'https://platform.example/terms?v=2\' --agent-url https://agents.example/a/alice --agent-client suite:"$AGENT_CLIENT_SECRET" --timeout 5000 --chromium /opt/chrome/chrome --only 7.3 --seed 42';
+  'npx agent-platform-conformance run --base-url https://platform.example --fixture-url https://fixtures.example:8443 --fixture-port 8443 --allow-spend --spend-cap 1500 --allow-waits --owner-key "$OWNER_KEY" --control-url http://127.0.0.1:8787/_reference/test-control --widget-host-url \'https://platform.example/widgets/{postId}/host\' --service-name Acme --terms-url \'https://platform.example/terms?v=2\' --agent-url https://agents.example/a/alice --agent-client suite:"$AGENT_CLIENT_SECRET" --timeout 5000 --chromium /opt/chrome/chrome --only 7.3 --seed 42';
 
 describe('the report of a live run', () => {
   test('validates against the report schema', () => {
@@ -79,6 +79,6 @@ describe('the report of a live run', () => {
   test('an in-process run has no live heading and repeats with its selection and seed only', () => {
     const md = summaryMarkdown(report([check('signed.valid-post', ['AUTH-SIGNATURE-VALID'], 'pass')], { rerun: rerunWords({}) }));
     expect(md).not.toContain('- Platform:');
-    expect(md).toContain('Repeat: `agent-platform-conformance run --seed 1`');
+    expect(md).toContain('Repeat: `npx agent-platform-conformance run --seed 1`');
   });
 });

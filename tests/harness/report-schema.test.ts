@@ -230,6 +230,8 @@ describe('vectors/schema/report.schema.json', () => {
         ['a cookie whose first pair leaked', (e) => e.request.headers.push(['Cookie', 'session=abc; [redacted]'])],
         ['a payment credential in a response', (e) => (e.response.headers['Payment-Authorization'] = 'Payment eyJ0eXAi')],
         ['a set-cookie in a response', (e) => (e.response.headers['set-cookie'] = 'id=1; Path=/')],
+        ['an issued token in a response body', (e) => (e.response.body = '{"access_token":"eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl"}')],
+        ['a JWT in a request body', (e) => (e.request.body = 'assertion=eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl')],
       ];
       for (const [what, mutate] of leaks) {
         const r = clone(failingReport()) as Mutable;
@@ -238,6 +240,7 @@ describe('vectors/schema/report.schema.json', () => {
       }
       const fine = clone(failingReport()) as Mutable;
       fine.results[0].exchanges[0].response.headers['www-authenticate'] = 'Bearer error="invalid_token"';
+      fine.results[0].exchanges[0].response.body = '{"access_token":"eyJhbGci…[redacted]"}';
       expectValid(fine);
     });
 
