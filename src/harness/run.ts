@@ -266,6 +266,29 @@ function watchLauncher(interrupt: (reason: string) => () => void): NodeJS.Timeou
   return timer;
 }
 
+/**
+ * `work`'s answer, or why the run was told to stop first (SIGINT, SIGTERM, its launcher gone, its deadline): what
+ * precedes the checks stops as they do. The work left running is abandoned with the process.
+ */
+async function untilStopped<T>(work: Promise<T>, deadlineReason: string, deadlineInMs: number | undefined): Promise<T | { stopped: string }> {
+  let stop!: (reason: string) => () => void;
+  const stopped = new Promise<{ stopped: string }>((resolve) => (stop = (reason) => () => resolve({ stopped: reason })));
+  const onInt = stop('SIGINT');
+  const onTerm = stop('SIGTERM');
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  const orphaned = watchLauncher(stop);
+  const deadline = deadlineInMs === undefined || !Number.isFinite(deadlineInMs) ? undefined : setTimeout(stop(deadlineReason), Math.max(0, deadlineInMs));
+  try {
+    return await Promise.race([work, stopped]);
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    clearInterval(orphaned);
+    clearTimeout(deadline);
+  }
+}
+
 /** Waits for `promise` at most `ms`; true when it settled in time. Its rejection is swallowed: the caller only waits. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -400,12 +423,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.live.widgetHostUrl === undefined ? {} : { widgetHostUrl: options.live.widgetHostUrl }),
     };
     // One signed request first: a deployment that cannot read the fixture host would fail every signed check for it.
-    const preflight = await preflightFixtures(target, fixture.url, options.deployment);
-    if (!preflight.ok) {
+    // A signal, the launcher's end or the deadline during it stop the run as they would during the checks.
+    const preflight = await untilStopped(preflightFixtures(target, fixture.url, options.deployment), deadlineReason, remaining());
+    if ('stopped' in preflight) {
+      interrupted = preflight.stopped;
+      options.progress?.notice?.(`stopping: the run was interrupted (${interrupted}); writing the incomplete report`);
+    } else if (!preflight.ok) {
       await fixture.close();
       return { exitCode: 3, report: null, runDir: null, problem: preflight.problem };
-    }
-    if (preflight.note) options.progress?.notice?.(preflight.note);
+    } else if (preflight.note) options.progress?.notice?.(preflight.note);
   }
   const context: RunContext = {
     target,
@@ -620,6 +646,11 @@ async function preflightFixtures(config: TargetConfig, fixtureUrl: string, deplo
   const target = new LiveTarget({ ...config, ...(deployment ? { deployment } : {}) });
   try {
     return await fixturePreflight(target, fixtureUrl);
+  } catch (error) {
+    // A target that answers with no readable HTTP (garbage, a reset, a body past --max-body, a stall) shows that fault
+    // to every check, which judges it; the preflight only stops a run over a fixture host the deployment cannot read.
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: true as const, note: `the preflight's signed request got no answer it could read (${why}); the checks will judge the target` };
   } finally {
     await target.close();
   }

@@ -47,7 +47,8 @@ afterAll(async () => {
 async function fleetRun(extra: readonly string[]): Promise<{ code: number; results: readonly Result[] }> {
   const run = await spawnCli(['run', '--base-url', one!.url, ...extra, ...LIVE_OPTIONS, '--out', 'reports/e2e-fleet-checks'], 300_000);
   const report = JSON.parse(run.stdout) as { results: Result[] };
-  return { code: run.code, results: report.results };
+  // --only 5.2 also selects the checks of other sections naming a 5.2 requirement; these tests judge the fleet's.
+  return { code: run.code, results: report.results.filter((r) => Object.hasOwn(FLEET_CHECKS, r.id)) };
 }
 
 describe('run --also-base-url: the fleet checks', () => {
