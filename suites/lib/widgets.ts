@@ -55,6 +55,8 @@ export function stringsIn(value: unknown, depth = 0, out: string[] = []): string
 /** Whether a string names the widget: its post id or catalog id, or its MCP endpoint as an absolute URL or a path. */
 function namesWidget(s: string, ref: WidgetRef): boolean {
   if (s === ref.postId || (ref.catalogId !== undefined && s === ref.catalogId) || s === ref.mcpUrl) return true;
+  // Only an absolute URL or an absolute path names an endpoint: any other string ("", "mcp") would resolve against it.
+  if (!s.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(s)) return false;
   try {
     const mcp = new URL(ref.mcpUrl);
     const url = new URL(s, mcp);

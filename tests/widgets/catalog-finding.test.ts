@@ -47,4 +47,14 @@ describe('findInCatalog', () => {
     expect(findInCatalog([{ mcp: 'https://elsewhere.test/api/widgets/post_1/mcp' }, { mcp: '/api/widgets/post_10/mcp' }], ref)).toBeUndefined();
     expect(findInCatalog('not json', ref)).toBeUndefined();
   });
+
+  it('does not take a relative string of another entry ("", "mcp") for the endpoint it would resolve to', () => {
+    const doc = {
+      widgets: [
+        { postId: 'post_1', mcp: ref.mcpUrl },
+        { postId: 'post_2', description: '', version: 'mcp' },
+      ],
+    };
+    expect(findInCatalog(doc, ref)).toEqual({ entries: [doc.widgets[0]], listed: 2 });
+  });
 });
