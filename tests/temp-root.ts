@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), 'apc-tests-'));
+  // Traversable by others: PostgreSQL's initdb runs as its own user inside a folder made here (tests/stores/servers.ts).
+  chmodSync(root, 0o711);
   process.env.TMPDIR = root;
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
