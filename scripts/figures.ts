@@ -111,4 +111,4 @@ export function withFigures(text: string, values: Readonly<Record<string, string
 }
 
 /** The documents that carry figures. */
-export const FIGURE_DOCUMENTS = ['README.md', 'docs/mutation.md'] as const;
+export const FIGURE_DOCUMENTS = ['README.md', 'docs/running.md', 'docs/testing.md', 'docs/mutation.md'] as const;

@@ -57,7 +57,7 @@ function cannotReadFixtures(fixtureUrl: string, said: string, description: strin
     `the deployment cannot read the run's fixture host at ${fixtureUrl}: a request signed by an agent published there was refused ${said}${description ? ` (${description})` : ''}.`,
     'Every signed check would fail for this setup, not for the deployment, so the run stops before the suites.',
     http
-      ? 'A deployment reads agent documents over https from a public address only (5.2): give the fixture host such an address, e.g. a tunnel to --fixture-port, and name it with --fixture-url https://... (README: "Live runs"). A deployment of your own for testing may instead be told to read http fixtures (serve --allow-insecure-fixtures).'
+      ? 'A deployment reads agent documents over https from a public address only (5.2): give the fixture host such an address, e.g. a tunnel to --fixture-port, and name it with --fixture-url https://... (docs/running.md: "The fixture host"). A deployment of your own for testing may instead be told to read http fixtures (serve --allow-insecure-fixtures).'
       : 'Check that the deployment can reach that address (DNS, firewall, the tunnel in front of --fixture-port), and that it answers there with the documents the run publishes.',
   ].join(' ');
 }

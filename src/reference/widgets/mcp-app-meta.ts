@@ -12,7 +12,7 @@ export function widgetResourceUri(postId: string, entryPath: string): string {
  * The UI resource's `_meta`: `ui` is MCP Apps' McpUiResourceMeta as the manifest gives it (toMcpAppsResourceMeta:
  * https:// origins, nothing of the author's on a CSP fallback), plus the platform's own origin as a resource domain,
  * because the injected widget SDK loads from there. `openai/widgetCSP` repeats the lists for ChatGPT and carries
- * redirectDomains, which MCP Apps has no member for (README: how widget.json differs from MCP Apps). `platform` is the
+ * redirectDomains, which MCP Apps has no member for (docs/widgets.md: how widget.json differs from MCP Apps). `platform` is the
  * manifest's platform extension as published (2.5, 9: v, the schema version, and iconRef, themeRef, remixOf when given;
  * READING-MCP-APP-PLATFORM-META).
  */
