@@ -69,8 +69,8 @@ export const listCommand: Command = {
     '(a missing --agent-url, --widget-host-url or --allow-spend); the run reports it not-run with the reason.',
   ].join('\n'),
   options: {
-    only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'list only the checks of this section, requirement or check (repeatable)' },
-    skip: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'leave out the checks of this section, requirement or check (repeatable)' },
+    only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'list only the checks of this section, requirement or check' },
+    skip: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'leave out the checks of this section, requirement or check' },
     json: { type: 'boolean', help: 'print { "checks": [...] } instead of the text list' },
   },
   positionals: { names: [], min: 0, max: 0 },

@@ -409,8 +409,8 @@ export const runCommand: Command = {
     'plain-http loopback addresses. --client-self-test checks client mode itself (docs/client-mode.md).',
   ].join('\n'),
   options: {
-    only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section or requirement (repeatable)' },
-    skip: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'do not run this section, requirement or check; reported not-run (repeatable)' },
+    only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'run only this section, requirement or check' },
+    skip: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'do not run this section, requirement or check; reported not-run' },
     seed: { type: 'string', value: 'N', help: 'seed for property-based checks (default: random, printed)' },
     out: { type: 'string', value: 'DIR', help: 'where reports go (default reports/)' },
     timeout: { type: 'string', value: 'MS', help: 'per-check and per-request timeout in milliseconds' },
