@@ -1,11 +1,5 @@
 /** The card purchase both purchase benches run: one pack, a signed buyer, the machine's ports in memory around a store. */
 import {
-  FakeCardProcessor,
-  ManualClock,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  type MemoryPurchaseStore,
-  SeededRandom,
   credentialFor,
   serializeCredential,
   singlePaymentChallenge,
@@ -15,8 +9,16 @@ import {
   type PurchasePorts,
   type PurchaseRequest,
   type PurchaseStore,
-  type ScriptedCharge,
 } from '../src/purchase/index.js';
+import {
+  FakeCardProcessor,
+  ManualClock,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
+  type MemoryPurchaseStore,
+  SeededRandom,
+  type ScriptedCharge,
+} from '../src/purchase/testing/index.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { STRIPE_PAYLOAD_MEMBERS } from '../src/spec/payments.js';
 import { DEFAULT_PROBLEM_BASES } from '../src/spec/problem-types.js';

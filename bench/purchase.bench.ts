@@ -1,6 +1,6 @@
 /**
  * Presentations per second through the purchase machine (decidePurchase, POST /api/mpp/credits) with every
- * port in memory (src/purchase/ports/memory.ts):
+ * port in memory (src/purchase/testing/memory.ts):
  *
  *   challenge          no credential: 402 payment-required with one fresh challenge (issued and recorded)
  *   fresh              the buyer's whole purchase: the 402 above, then the paid credential (assent covered),
@@ -17,7 +17,8 @@ import { arch, cpus, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench, type Task } from 'tinybench';
-import { decidePurchase, isGranted, MemoryPurchaseStore, type PurchaseOutcome, type PurchaseRequest, type ScriptedCharge } from '../src/purchase/index.js';
+import { decidePurchase, isGranted, type PurchaseOutcome, type PurchaseRequest } from '../src/purchase/index.js';
+import { MemoryPurchaseStore, type ScriptedCharge } from '../src/purchase/testing/index.js';
 import { buyerRequest as request, challengeOf, PACK_CONFIG as config, paidHeaders, purchasePorts } from './purchase-world.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 
@@ -176,7 +177,7 @@ const record = {
     entry: 'decidePurchase',
     route: '/api/mpp/credits',
     method: 'stripe',
-    ports: 'in memory (src/purchase/ports/memory.ts)',
+    ports: 'in memory (src/purchase/testing/memory.ts)',
     challengeBinding: 'SHA-256 (no secret)',
   },
   results: figures,

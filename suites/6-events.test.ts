@@ -13,7 +13,7 @@ import {
   paymentSubmitFrame,
   responseCreateFrame,
   serializeFrame,
-} from '../src/purchase/inband/index.js';
+} from '../src/purchase/inband.js';
 import { parsePaymentChallenge, type ChallengeEcho, type PaymentChallenge } from '../src/purchase/index.js';
 import { TERMS_OBJECT_MEMBERS } from '../src/spec/payments.js';
 import { READINGS } from '../src/spec/readings.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import { errorCodeOf } from '../src/harness/judge-purchase.js';
-import type { FakeChargeState } from '../src/purchase/index.js';
+import type { FakeChargeState } from '../src/purchase/testing/index.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { PAYMENT_PROBLEMS, PURCHASE_KINDS } from '../src/spec/payments.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
 import { termsHeaderProblems } from '../src/harness/judge-purchase.js';
-import type { MemoryFunding } from '../src/purchase/index.js';
+import type { MemoryFunding } from '../src/purchase/testing/index.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';

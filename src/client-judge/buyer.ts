@@ -1,8 +1,8 @@
-import { canonicalJson } from '../purchase/canonical-json.js';
-import { paymentChallenges } from '../purchase/challenge-parse.js';
-import type { ChallengeEcho, PaymentChallenge } from '../purchase/challenge.js';
-import { parseCredential, sameEcho } from '../purchase/credential.js';
-import type { JsonObject } from '../purchase/json.js';
+import { canonicalJson } from '../purchase/wire/canonical-json.js';
+import { paymentChallenges } from '../purchase/wire/challenge-parse.js';
+import type { ChallengeEcho, PaymentChallenge } from '../purchase/wire/challenge.js';
+import { parseCredential, sameEcho } from '../purchase/wire/credential.js';
+import type { JsonObject } from '../purchase/wire/json.js';
 import { HEADERS } from '../spec/headers.js';
 import { PURCHASE_ERRORS, type PurchaseErrorCode } from '../spec/purchase-errors.js';
 import { PAYMENT_CREDENTIAL_HEADER, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, TERMS_OBJECT_MEMBERS } from '../spec/payments.js';

@@ -1,9 +1,9 @@
-import { decodeBase64urlJson } from '../purchase/base64url-json.js';
-import { parseCredential } from '../purchase/credential.js';
-import { isJsonObject } from '../purchase/json.js';
-import { readTempoPayload } from '../purchase/tempo/payload.js';
-import { tempoQuoteOf } from '../purchase/tempo/quote.js';
-import { checkTempoTransaction } from '../purchase/tempo/transaction-check.js';
+import { decodeBase64urlJson } from '../purchase/wire/base64url-json.js';
+import { parseCredential } from '../purchase/wire/credential.js';
+import { isJsonObject } from '../purchase/wire/json.js';
+import { readTempoPayload } from '../purchase/machine/tempo/payload.js';
+import { tempoQuoteOf } from '../purchase/machine/tempo/quote.js';
+import { checkTempoTransaction } from '../purchase/machine/tempo/transaction-check.js';
 import { HEADERS } from '../spec/headers.js';
 import { PAYMENT_METHODS } from '../spec/payments.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';

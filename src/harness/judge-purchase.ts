@@ -1,6 +1,6 @@
 import LinkHeader from 'http-link-header';
 import { paymentChallenges, type ChallengeEcho, type PaymentChallenge } from '../purchase/index.js';
-import { HTTP_DATE_FIELD } from '../purchase/wire.js';
+import { HTTP_DATE_FIELD } from '../purchase/wire/wire.js';
 import { HEADERS } from '../spec/headers.js';
 import { PAYMENT_CHALLENGE_LIFETIME_S } from '../spec/limits.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';

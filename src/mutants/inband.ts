@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
-import { decodeBase64urlJson } from '../purchase/base64url-json.js';
-import { balanceRequiredResult, delegateCompletedResult } from '../purchase/inband/index.js';
+import { decodeBase64urlJson } from '../purchase/wire/base64url-json.js';
+import { balanceRequiredResult, delegateCompletedResult } from '../purchase/inband.js';
 import { REFERENCE_PRICED_PATH } from '../reference/purchases.js';
 import type { SocketRoute } from '../reference/upgrade.js';
 import { AGENT_TRANSPORT_ROUTES } from '../spec/agent-endpoints.js';

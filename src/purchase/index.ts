@@ -1,18 +1,17 @@
 /**
  * `agent-platform-conformance/purchase`: the purchase machine of 7.4 and section 3. `decidePurchase` (the pack at
  * POST /api/mpp/credits, card or stablecoin), `decideSale` (single-call sales), `settleReported` /
- * `settleTransferReported` (settlement reports credited once), their ports with in-memory adapters and fault
- * switches, the wire layer, the in-band frames and the LLM-rail pointer with validators, the Tempo transaction check,
+ * `settleTransferReported` (settlement reports credited once), their ports, the wire layer, the in-band frames and the LLM-rail pointer with validators, the Tempo transaction check,
  * the relay rule, and the SDK buyer's pointer rule.
  *
  * The list is deliberate (tests/package/public-exports.test.ts pins it); the steps inside the machine stay inside.
  */
 // The wire: JSON, challenges, credentials, answers.
-export { isJsonObject, type JsonValue, type JsonObject } from './json.js';
-export { canonicalJson, jcsBase64url, tryCanonicalJson } from './canonical-json.js';
-export { decodeBase64urlNoPad, decodeBase64urlJson, type Base64urlJsonFailure, type Base64urlJsonResult } from './base64url-json.js';
-export { isToken, quotedString } from './auth-params.js';
-export { parseAuthenticate, type AuthChallenge, type AuthenticateParse } from './auth-params-parse.js';
+export { isJsonObject, type JsonValue, type JsonObject } from './wire/json.js';
+export { canonicalJson, jcsBase64url, tryCanonicalJson } from './wire/canonical-json.js';
+export { decodeBase64urlNoPad, decodeBase64urlJson, type Base64urlJsonFailure, type Base64urlJsonResult } from './wire/base64url-json.js';
+export { isToken, quotedString } from './wire/auth-params.js';
+export { parseAuthenticate, type AuthChallenge, type AuthenticateParse } from './wire/auth-params-parse.js';
 export {
   instantOf,
   expiresAtSeconds,
@@ -25,7 +24,7 @@ export {
   type ChallengeEcho,
   type ChallengeInput,
   type ChallengeBinding,
-} from './challenge.js';
+} from './wire/challenge.js';
 export {
   challengeFromMembers,
   challengeFromAuthChallenge,
@@ -35,16 +34,25 @@ export {
   type ChallengeRejection,
   type ChallengeParse,
   type PaymentChallengeScan,
-} from './challenge-parse.js';
+} from './wire/challenge-parse.js';
 export {
   parseCredential,
   sameEcho,
+  tokenOf,
   type PaymentCredential,
   type CredentialRejection,
   type CredentialParse,
-} from './credential.js';
-export { credentialFor, serializeCredential } from './credential-write.js';
-export { termsHeaders, purchaseAnswer, paymentProblemAnswer, type PurchaseAnswer, type TermsNotice, type PaidSurface, type AnswerDetails } from './answers.js';
+} from './wire/credential.js';
+export { credentialFor, serializeCredential } from './buyer/credential-write.js';
+export {
+  termsHeaders,
+  purchaseAnswer,
+  paymentProblemAnswer,
+  type PurchaseAnswer,
+  type TermsNotice,
+  type PaidSurface,
+  type AnswerDetails,
+} from './machine/answers.js';
 export {
   STRIPE_REQUEST_MEMBERS,
   STRIPE_PAYMENT_METHOD_TYPE_CARD,
@@ -56,12 +64,13 @@ export {
   RECEIPT_STATUS_SUCCESS,
   IDEMPOTENCY_KEY_PREFIX,
   DEFAULT_RETRY_AFTER_S,
-} from './wire.js';
-export { issueChallenge, withFreshChallenge, type ChallengeOffer } from './issue.js';
-export { receiptOf, grantedAnswer } from './granted.js';
-// Ports (clock, random, card processor, store, lock, buyers, stablecoin network...), outcomes, in-memory adapters.
+} from './wire/wire.js';
+export { issueChallenge, withFreshChallenge } from './machine/issue.js';
+export { receiptOf, grantedAnswer } from './machine/granted.js';
+// Ports (clock, random, card processor, store, lock, buyers, stablecoin network...) and outcomes.
 export type {
   PurchaseKind,
+  ChallengeOffer,
   Awaitable,
   Clock,
   Random,
@@ -84,21 +93,20 @@ export type {
   PurchaseConfig,
   PurchasePorts,
   Receipt,
-} from './ports/purchase.js';
-export {
-  stablecoinOf,
-  type StablecoinOffer,
-  type TransferStatus,
-  type StablecoinNetwork,
-  type TransferState,
-  type TransferRecord,
-  type OpenTransfer,
-  type TransferStore,
-  type WalletDailyCaps,
-  type WalletLocations,
-  type StablecoinPorts,
-  type Stablecoin,
-} from './ports/stablecoin.js';
+} from './machine/ports/purchase.js';
+export { stablecoinOf, type Stablecoin } from './machine/ports/purchase.js';
+export type {
+  StablecoinOffer,
+  TransferStatus,
+  StablecoinNetwork,
+  TransferState,
+  TransferRecord,
+  OpenTransfer,
+  TransferStore,
+  WalletDailyCaps,
+  WalletLocations,
+  StablecoinPorts,
+} from './machine/ports/stablecoin.js';
 export {
   isGranted,
   headerOf,
@@ -109,40 +117,28 @@ export {
   type PurchaseRequest,
   type PurchaseGranted,
   type PurchaseOutcome,
-} from './ports/outcome.js';
-export {
-  ManualClock,
-  SeededRandom,
-  MemoryPurchaseStore,
-  FakeCardProcessor,
-  MemoryPurchaseLock,
-  MemoryBuyerDirectory,
-  type ScriptedCharge,
-  type FakeChargeState,
-  type FakeCharge,
-} from './ports/memory.js';
-export { FakeStablecoinNetwork, MemoryTransferStore, MemoryWalletCaps, FixedWalletLocations } from './ports/stablecoin-memory.js';
+} from './machine/ports/outcome.js';
 // The guards, in the order PACK_GUARDS and SALE_GUARDS ask them.
-export type { GuardCode, PurchaseSurface, PurchaseContext, OutcomeOf, PurchaseGuard, SharedGuard } from './guards/guard.js';
-export { presentedCredential, type PresentedCredential } from './guards/presented.js';
-export { termsRefusal } from './guards/terms.js';
-export { unreconciledRefusal, cardMarketRefusal, ownerlessCapRefusal, type ChargeCandidate } from './guards/refusals.js';
-export { serialisePurchase, type LockOutcome } from './guards/lock.js';
+export type { GuardCode, PurchaseSurface, PurchaseContext, OutcomeOf, PurchaseGuard, SharedGuard } from './machine/guards/guard.js';
+export { presentedCredential, type PresentedCredential } from './machine/guards/presented.js';
+export { termsRefusal } from './machine/guards/terms.js';
+export { unreconciledRefusal, cardMarketRefusal, ownerlessCapRefusal, type ChargeCandidate } from './machine/guards/refusals.js';
+export { serialisePurchase, type LockOutcome } from './machine/guards/lock.js';
 // Card charges: records, steps, settlement reports.
-export { chargeGrant, tokenOf, chargeRecordFor, chargeOfSameCredential } from './charge/record.js';
-export { chargeStep, resumeSend, type ChargeStep } from './charge/step.js';
-export { settleReported, type SettlementResult } from './charge/settle.js';
+export { chargeGrant, chargeRecordFor, chargeOfSameCredential } from './machine/charge/record.js';
+export { chargeStep, resumeSend, type ChargeStep } from './machine/charge/step.js';
+export { settleReported, type SettlementResult } from './machine/charge/settle.js';
 // Stablecoin transfers: records, steps, wallet rules, settlement reports.
-export { transferGrant, sameTransfer, transferRecordFor, transferOfSameCredential } from './transfer/record.js';
-export { broadcastTransferStep, resumeTransferStep, type TransferStep } from './transfer/step.js';
-export { quoteOf, walletPlacementRefusal, countAgainstWalletCap } from './transfer/wallet.js';
-export { settleTransferReported, type TransferSettlement } from './transfer/settle.js';
+export { transferGrant, sameTransfer, transferRecordFor, transferOfSameCredential } from './machine/transfer/record.js';
+export { broadcastTransferStep, resumeTransferStep, type TransferStep } from './machine/transfer/step.js';
+export { quoteOf, walletPlacementRefusal, countAgainstWalletCap } from './machine/transfer/wallet.js';
+export { settleTransferReported, type TransferSettlement } from './machine/transfer/settle.js';
 // The pack at POST /api/mpp/credits.
-export { cardPackOffer, tempoPackOffer, offeredMethods, chosenMethod, packOfferFor } from './pack/offer.js';
-export { packChargeAnswer, resumeCharge } from './pack/charge.js';
-export { freshTransferChallenge, packTransferAnswer, resumeTransfer } from './pack/transfer.js';
-export { PACK_GUARDS, type PackContext, type PackGuard } from './pack/guards.js';
-export { decidePurchase } from './pack/decide.js';
+export { cardPackOffer, tempoPackOffer, offeredMethods, chosenMethod, packOfferFor } from './machine/pack/offer.js';
+export { packChargeAnswer, resumeCharge } from './machine/pack/charge.js';
+export { freshTransferChallenge, packTransferAnswer, resumeTransfer } from './machine/pack/transfer.js';
+export { PACK_GUARDS, type PackContext, type PackGuard } from './machine/pack/guards.js';
+export { decidePurchase } from './machine/pack/decide.js';
 // Single-call sales.
 export type {
   SaleRequest,
@@ -164,8 +160,8 @@ export type {
   ServeResult,
   CallServer,
   SalePorts,
-} from './sale/ports.js';
-export { SALE_OPAQUE_MEMBERS, UNIDENTIFIED_PAYER_PREFIX, HOLD_KEY_PREFIXES, HOLD_KEY_BYTES, CAP_COUNTERS, CAP_DAY_SECONDS } from './sale/wire.js';
+} from './machine/sale/ports.js';
+export { SALE_OPAQUE_MEMBERS, UNIDENTIFIED_PAYER_PREFIX, HOLD_KEY_PREFIXES, HOLD_KEY_BYTES, CAP_COUNTERS, CAP_DAY_SECONDS } from './machine/sale/wire.js';
 export {
   SINGLE_CALL_OFFERS,
   callMethodsOffered,
@@ -175,23 +171,14 @@ export {
   isCallHere,
   perCallCardInstrument,
   type CallOfferMaker,
-} from './sale/offer.js';
-export { capCounters, takeCaps, type CapCounter, type CapSubject, type CapOutcome } from './sale/caps.js';
-export { isCallAnswer, callAnswer, purchaseBlock, settledAgainAnswer, type CallAnswer, type SaleOutcome } from './sale/answer.js';
-export { serveFromBalance } from './sale/balance.js';
-export { creditAndServe } from './sale/serve.js';
-export { SALE_GUARDS, type SaleContext, type SaleGuard } from './sale/guards.js';
-export { decideSale } from './sale/decide.js';
-export {
-  MemorySaleStore,
-  MemoryFunding,
-  MemoryCapCounters,
-  FakeCardInstruments,
-  MemoryAgentAccounts,
-  ScriptedCallServer,
-  type ScriptedServe,
-} from './sale/memory.js';
-export { renderSaleOutcome, saleRoute, type SaleCaller, type SaleCallInput, type SaleRouteOptions } from './sale/http.js';
+} from './machine/sale/offer.js';
+export { capCounters, takeCaps, type CapCounter, type CapSubject, type CapOutcome } from './machine/sale/caps.js';
+export { isCallAnswer, callAnswer, purchaseBlock, settledAgainAnswer, type CallAnswer, type SaleOutcome } from './machine/sale/answer.js';
+export { serveFromBalance } from './machine/sale/balance.js';
+export { creditAndServe } from './machine/sale/serve.js';
+export { SALE_GUARDS, type SaleContext, type SaleGuard } from './machine/sale/guards.js';
+export { decideSale } from './machine/sale/decide.js';
+export { renderSaleOutcome, saleRoute, type SaleCaller, type SaleCallInput, type SaleRouteOptions } from './machine/sale/http.js';
 // In-band frames (6), the LLM-rail pointer, and their validators.
 export {
   termsObject,
@@ -220,7 +207,7 @@ export {
   type ResponseCreateFrame,
   type InbandFrame,
   type RequirementsInput,
-} from './inband/frames.js';
+} from './wire/inband/frames.js';
 export {
   decimalAmount,
   pointerRequirements,
@@ -234,9 +221,9 @@ export {
   type BalanceRequiredResult,
   type DelegateCompletedResult,
   type DelegateResult,
-} from './inband/pointer.js';
-export { describeProblems, type InbandProblem, type InbandCheck } from './inband/problems.js';
-export { checkPaymentSubmitFrame, parseFrameText } from './inband/submit.js';
+} from './wire/inband/pointer.js';
+export { describeProblems, type InbandProblem, type InbandCheck } from './wire/inband/problems.js';
+export { checkPaymentSubmitFrame, parseFrameText } from './wire/inband/submit.js';
 export {
   checkPaymentRequiredFrame,
   checkFundedFrame,
@@ -245,12 +232,12 @@ export {
   checkBalanceRequired,
   type MppExpectation,
   type HeaderSource,
-} from './inband/validate.js';
+} from './judge/inband-frames.js';
 // The SDK buyer's pointer rule.
 export { hasDailyCap, decidePointer, type BuyerConfig, type PointerCondition, type PointerDecision } from './buyer/pointer-rule.js';
 // Tempo: quotes, payloads, the signed transaction against its quote.
-export { TEMPO_MEMO_BYTES, memoOf, tempoChargeRequest, tempoQuoteOf, type Hex, type TempoQuote, type TempoQuoteRead } from './tempo/quote.js';
-export { readTempoPayload, type TempoPayloadRead } from './tempo/payload.js';
+export { TEMPO_MEMO_BYTES, memoOf, tempoChargeRequest, tempoQuoteOf, type Hex, type TempoQuote, type TempoQuoteRead } from './machine/tempo/quote.js';
+export { readTempoPayload, type TempoPayloadRead } from './machine/tempo/payload.js';
 export {
   checkTempoTransaction,
   tempoTransactionHash,
@@ -258,6 +245,6 @@ export {
   type AdmittedTransfer,
   type TransactionCheck,
   type TransferWindow,
-} from './tempo/transaction-check.js';
+} from './machine/tempo/transaction-check.js';
 // The relay (7.4 upstream_payment_not_relayed): an agent's payment challenges and receipts never reach the caller.
-export { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer, type RelayedAnswer, type PaymentLeak } from './relay/relay.js';
+export { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer, type RelayedAnswer, type PaymentLeak } from './machine/relay/relay.js';

@@ -1,24 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
-  FakeCardInstruments,
-  FakeCardProcessor,
-  FakeStablecoinNetwork,
-  FixedWalletLocations,
-  MemoryAgentAccounts,
-  MemoryCapCounters,
-  MemoryFunding,
-  MemorySaleStore,
-  MemoryTransferStore,
-  MemoryWalletCaps,
-  ScriptedCallServer,
   saleRoute,
   type SaleCaller,
   type SalePorts,
   type SingleCallOffer,
   type StablecoinOffer,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  MemoryPurchaseStore,
   decidePurchase,
   type Funding,
   type PurchaseLock,
@@ -36,8 +22,24 @@ import {
   type PackGuard,
   type SaleGuard,
   type SettlementResult,
-  type FakeChargeState,
 } from '../purchase/index.js';
+import {
+  FakeCardInstruments,
+  FakeCardProcessor,
+  FakeStablecoinNetwork,
+  FixedWalletLocations,
+  MemoryAgentAccounts,
+  MemoryCapCounters,
+  MemoryFunding,
+  MemorySaleStore,
+  MemoryTransferStore,
+  MemoryWalletCaps,
+  ScriptedCallServer,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
+  MemoryPurchaseStore,
+  type FakeChargeState,
+} from '../purchase/testing/index.js';
 import { testTokenOutcome, type TestTokenOutcome } from '../contract/test-tokens.js';
 import { AUTH_CODES } from '../spec/auth-errors.js';
 import { PAYMENT_METHODS, PURCHASE_KINDS } from '../spec/payments.js';

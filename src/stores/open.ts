@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { generateEd25519Jwk, type Ed25519PrivateJwk } from '../httpsig/index.js';
-import { MemoryPurchaseLock } from '../purchase/ports/memory.js';
+import { MemoryPurchaseLock } from '../purchase/testing/memory.js';
 import type { Clock, DocumentFetcher } from '../verifier/ports.js';
 import { isPostgresOutage, isRedisOutage, outageAware } from './outage.js';
 import { openRedis } from './redis/client.js';

@@ -1,7 +1,7 @@
 import { jsonOf, pathOf, rewrite, setJson } from '../mutants/answer.js';
 import { changeGuard } from '../mutants/purchase.js';
 import { isToken, parseAuthenticate, purchaseAnswer, quotedString, surfaceOf, type Clock, type OutcomeOf } from '../purchase/index.js';
-import { HTTP_DATE_FIELD } from '../purchase/wire.js';
+import { HTTP_DATE_FIELD } from '../purchase/wire/wire.js';
 import { HEADERS } from '../spec/headers.js';
 import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS as M } from '../spec/purchase-method-requirements.js';

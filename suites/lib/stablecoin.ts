@@ -3,7 +3,7 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Abis, Transaction } from 'viem/tempo';
 import { expiresAtSeconds, serializeCredential, type ChallengeEcho, type PaymentChallenge } from '../../src/purchase/index.js';
-import { tempoQuoteOf, type TempoQuote } from '../../src/purchase/tempo/index.js';
+import { tempoQuoteOf, type TempoQuote } from '../../src/purchase/machine/tempo/index.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { CREDENTIAL_MEMBERS, PAYMENT_METHODS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES, TIP20_TRANSFER_WITH_MEMO } from '../../src/spec/payments.js';
 import type { PaidExchange } from './buyer.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeBuyer } from '../../src/client-judge/buyer.js';
 import type { ClientExchange, RuleMark, SignerJudgement } from '../../src/client-judge/types.js';
-import { challengeEcho, createChallenge, serializeChallenge, type PaymentChallenge } from '../../src/purchase/challenge.js';
-import { serializeCredential } from '../../src/purchase/credential-write.js';
+import { challengeEcho, createChallenge, serializeChallenge, type PaymentChallenge } from '../../src/purchase/wire/challenge.js';
+import { serializeCredential } from '../../src/purchase/buyer/credential-write.js';
 
 const T0 = 1_800_000_000;
 const VERSION = '2026-07-31';

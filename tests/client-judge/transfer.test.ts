@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { judgeTransfer } from '../../src/client-judge/transfer.js';
 import type { ObservedRequest } from '../../src/client-judge/types.js';
-import { challengeEcho, createChallenge, expiresAtSeconds } from '../../src/purchase/challenge.js';
-import { serializeCredential } from '../../src/purchase/credential-write.js';
-import { tempoChargeRequest, type TempoQuote } from '../../src/purchase/tempo/quote.js';
+import { challengeEcho, createChallenge, expiresAtSeconds } from '../../src/purchase/wire/challenge.js';
+import { serializeCredential } from '../../src/purchase/buyer/credential-write.js';
+import { tempoChargeRequest, type TempoQuote } from '../../src/purchase/machine/tempo/quote.js';
 import { quotedTransfer, signTransfer, type TransferShape } from '../../src/reference/client/transfer.js';
 import { CASE_WALLET_KEY } from '../../src/scenarios/clients/cases.js';
 

@@ -9,7 +9,7 @@ import { SqlFunding } from '../../src/stores/sql/funding.js';
 import { SqlPurchaseStore } from '../../src/stores/sql/purchase-store.js';
 import { SqlSaleStore } from '../../src/stores/sql/sale-store.js';
 import { createMemoryFetcher } from '../../src/fetch/memory-fetcher.js';
-import { ManualClock } from '../../src/purchase/ports/memory.js';
+import { ManualClock } from '../../src/purchase/testing/memory.js';
 import { purchaseStoreContract } from '../stores/purchase-contract.js';
 import { whyNoPostgres, whyNoRedis, startPostgres, startRedis, type TestPostgres, type TestServer } from '../stores/servers.js';
 import { verifierStoreContract } from '../stores/verifier-contract.js';

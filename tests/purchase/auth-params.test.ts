@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isToken, parseAuthenticate, quotedString } from '../../src/purchase/index.js';
-import { assertQuotable, isQuotable } from '../../src/purchase/quotable.js';
+import { assertQuotable, isQuotable } from '../../src/purchase/wire/quotable.js';
 
 describe('parseAuthenticate (RFC 9110 section 11)', () => {
   it('reads several challenges from one comma-joined value', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChallenge, serializeChallenge } from '../../src/purchase/index.js';
-import { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer } from '../../src/purchase/relay/relay.js';
+import { paymentLeakOf, relayedRequestHeaders, upstreamPaymentNotRelayedAnswer } from '../../src/purchase/machine/relay/relay.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PAYMENT_METHODS, PURCHASE_BODY_MEMBERS } from '../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import {
-  FakeStablecoinNetwork,
-  FixedWalletLocations,
-  MemoryTransferStore,
-  MemoryWalletCaps,
   decidePurchase,
   decideSale,
   decodeBase64urlJson,
@@ -15,6 +11,7 @@ import {
   type SaleOutcome,
   type SalePorts,
 } from '../../src/purchase/index.js';
+import { FakeStablecoinNetwork, FixedWalletLocations, MemoryTransferStore, MemoryWalletCaps } from '../../src/purchase/testing/index.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES } from '../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryBuyerDirectory } from '../../src/purchase/index.js';
+import type { MemoryBuyerDirectory } from '../../src/purchase/testing/index.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';
 import { BUYER, T0, expectCode } from './machine/helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFetcher } from '../../src/fetch/index.js';
-import { checkBalanceRequired, describeProblems } from '../../src/purchase/inband/index.js';
+import { checkBalanceRequired, describeProblems } from '../../src/purchase/inband.js';
 import { DELEGATE_TOOL } from '../../src/reference/mcp/delegate-server.js';
 import { mcpRefusal } from '../../src/reference/mcp/mcp-route.js';
 import { createReferencePlatform } from '../../src/reference/platform.js';

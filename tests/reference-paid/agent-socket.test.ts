@@ -6,7 +6,7 @@ import {
   describeProblems,
   paymentSubmitFrame,
   responseCreateFrame,
-} from '../../src/purchase/inband/index.js';
+} from '../../src/purchase/inband.js';
 import { parsePaymentChallenge } from '../../src/purchase/index.js';
 import { agentSocketRoute, textOutput } from '../../src/reference/paid/index.js';
 import { AUTH_CODES } from '../../src/spec/auth-errors.js';

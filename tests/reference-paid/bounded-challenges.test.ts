@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFetcher } from '../../src/fetch/index.js';
-import { ManualClock, MemoryPurchaseStore, type IssuedChallenge } from '../../src/purchase/index.js';
+import type { IssuedChallenge } from '../../src/purchase/index.js';
+import { ManualClock, MemoryPurchaseStore } from '../../src/purchase/testing/index.js';
 import { createReferencePlatform } from '../../src/reference/platform.js';
 import { REFERENCE_PRICED_PATH } from '../../src/reference/purchases.js';
 import { LIMITS } from '../../src/spec/limits.js';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkBalanceRequired } from '../../src/purchase/inband/index.js';
-import { MemoryPurchaseStore, type PurchaseStore } from '../../src/purchase/index.js';
+import { checkBalanceRequired } from '../../src/purchase/inband.js';
+import type { PurchaseStore } from '../../src/purchase/index.js';
+import { MemoryPurchaseStore } from '../../src/purchase/testing/index.js';
 import { createDelegate, delegateToolResult, PurchasedBalanceLedger } from '../../src/reference/paid/index.js';
 import { DELEGATE_MEMBERS, DELEGATE_STATUSES } from '../../src/spec/inband.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../src/harness/judge-purchase.js';
 import { InProcessTarget } from '../../src/harness/targets/in-process.js';
-import type { MemoryFunding } from '../../src/purchase/index.js';
+import type { MemoryFunding } from '../../src/purchase/testing/index.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../../src/reference/purchases.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PURCHASE_KINDS } from '../../src/spec/payments.js';

@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 import { startFixtureHost, type FixtureHost } from '../../src/harness/fixture-host.js';
 import { randomNonce, signRequest } from '../../src/httpsig/index.js';
 import { credentialFor, parsePaymentChallenge, serializeCredential, type TermsNotice } from '../../src/purchase/index.js';
-import { serializeFrame, type InbandFrame } from '../../src/purchase/inband/index.js';
+import { serializeFrame, type InbandFrame } from '../../src/purchase/inband.js';
 import { serveReference, type ServedReference } from '../../src/reference/index.js';
 import { machineChallengeIssuer, PurchasedBalanceLedger, type ChallengeIssuer } from '../../src/reference/paid/index.js';
 import type { ReferencePurchases } from '../../src/reference/purchases.js';

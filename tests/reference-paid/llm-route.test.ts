@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPointerResponse, describeProblems, purchasePointerBody } from '../../src/purchase/inband/index.js';
+import { checkPointerResponse, describeProblems, purchasePointerBody } from '../../src/purchase/inband.js';
 import { termsHeaders } from '../../src/purchase/index.js';
 import { CHAT, LLM_POINTER_REASON, llmChatCompletionsRoute } from '../../src/reference/paid/index.js';
 import { PLATFORM_ERROR_CODES } from '../../src/reference/routes.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFetcher } from '../../src/fetch/index.js';
-import { ManualClock, parsePaymentChallenge, serializeCredential } from '../../src/purchase/index.js';
+import { parsePaymentChallenge, serializeCredential } from '../../src/purchase/index.js';
+import { ManualClock } from '../../src/purchase/testing/index.js';
 import { createReferencePlatform } from '../../src/reference/platform.js';
 import {
   REFERENCE_OTHER_PRICED_PATH,

@@ -6,8 +6,9 @@ import {
   responseCreateFrame,
   serializeFrame,
   type InbandFrame,
-} from '../../src/purchase/inband/index.js';
-import { ManualClock, parsePaymentChallenge } from '../../src/purchase/index.js';
+} from '../../src/purchase/inband.js';
+import { parsePaymentChallenge } from '../../src/purchase/index.js';
+import { ManualClock } from '../../src/purchase/testing/index.js';
 import {
   machineChallengeIssuer,
   textOutput,

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { adapterTests } from './adapter-tests.js';
-import { ManualClock } from '../../src/purchase/ports/memory.js';
-import type { ChargeRecord, Clock, Grant, IssuedChallenge, PurchaseStore } from '../../src/purchase/ports/purchase.js';
-import type { Funding, SaleRecord, SaleStore } from '../../src/purchase/sale/ports.js';
-import type { ChallengeEcho } from '../../src/purchase/challenge.js';
+import { ManualClock } from '../../src/purchase/testing/memory.js';
+import type { ChargeRecord, Clock, Grant, IssuedChallenge, PurchaseStore } from '../../src/purchase/machine/ports/purchase.js';
+import type { Funding, SaleRecord, SaleStore } from '../../src/purchase/machine/sale/ports.js';
+import type { ChallengeEcho } from '../../src/purchase/wire/challenge.js';
 
 /** The purchase machine's stores of one adapter, fresh and empty. */
 export interface PurchaseStoresUnderTest {

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { adapterTests } from './adapter-tests.js';
-import { ManualClock } from '../../src/purchase/ports/memory.js';
-import type { PurchaseLock } from '../../src/purchase/ports/purchase.js';
+import { ManualClock } from '../../src/purchase/testing/memory.js';
+import type { PurchaseLock } from '../../src/purchase/machine/ports/purchase.js';
 import type { CardRefusal, KeySetCacheEntry, VerifierPorts } from '../../src/verifier/ports.js';
 
 type Stores = Omit<VerifierPorts, 'clock' | 'fetcher' | 'revocations'>;

@@ -1,4 +1,4 @@
-import { MemoryPurchaseLock } from '../../src/purchase/ports/memory.js';
+import { MemoryPurchaseLock } from '../../src/purchase/testing/memory.js';
 import {
   MemoryCardRefusals,
   MemoryFailureCounter,

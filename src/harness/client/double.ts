@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { SignerJudge } from '../../client-judge/signer.js';
 import { judgeTransfer } from '../../client-judge/transfer.js';
 import type { ClientExchange, ClientFrame, ObservedRequest, ObservedResponse } from '../../client-judge/types.js';
-import { purchaseAnswer, termsHeaders, type PaidSurface } from '../../purchase/answers.js';
+import { purchaseAnswer, termsHeaders, type PaidSurface } from '../../purchase/machine/answers.js';
 import { renderAnswer } from '../../reference/render.js';
 import { createReferencePlatform, type ReferencePlatform } from '../../reference/platform.js';
 import { REFERENCE_PRICED_PATH } from '../../reference/purchases.js';

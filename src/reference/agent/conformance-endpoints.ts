@@ -1,5 +1,5 @@
-import { jcsBase64url } from '../../purchase/canonical-json.js';
-import { createChallenge, serializeChallenge } from '../../purchase/challenge.js';
+import { jcsBase64url } from '../../purchase/wire/canonical-json.js';
+import { createChallenge, serializeChallenge } from '../../purchase/wire/challenge.js';
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { PAYMENT_METHODS } from '../../spec/payments.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeFunctionData, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Abis, Transaction } from 'viem/tempo';
-import type { TempoQuote } from '../../purchase/tempo/quote.js';
+import type { TempoQuote } from '../../purchase/machine/tempo/quote.js';
 import { TIP20_TRANSFER_WITH_MEMO } from '../../spec/payments.js';
 
 /** What the transfer a stablecoin buyer signs pays: by default the quote exactly, valid until the challenge expiry. */

@@ -1,5 +1,5 @@
 import type { CaseDocuments } from '../../cases/types.js';
-import type { ChallengeEcho, PaymentChallenge } from '../../purchase/challenge.js';
+import type { ChallengeEcho, PaymentChallenge } from '../../purchase/wire/challenge.js';
 import type { Ed25519PrivateJwk } from '../../httpsig/index.js';
 import type { DigestAlgorithm } from '../../spec/wire.js';
 import type { OutgoingRequest, SignPlan } from './sign.js';

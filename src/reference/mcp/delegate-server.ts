@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonObject } from '../../purchase/json.js';
+import { isJsonObject } from '../../purchase/wire/json.js';
 import { delegateToolResult, type Delegate } from '../paid/delegate.js';
 import { DELEGATE_OPERATION } from '../../spec/inband.js';
 

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { serializeFrame } from '../../purchase/inband/index.js';
+import { serializeFrame } from '../../purchase/inband.js';
 import { AGENT_MOUNT_PREFIX, AGENT_TRANSPORT_ROUTES } from '../../spec/agent-endpoints.js';
 import type { PathMatcher } from '../routes.js';
 import type { SocketRoute } from '../upgrade.js';

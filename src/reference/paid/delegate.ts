@@ -1,4 +1,4 @@
-import { balanceRequiredResult, delegateCompletedResult, type DelegateResult } from '../../purchase/inband/index.js';
+import { balanceRequiredResult, delegateCompletedResult, type DelegateResult } from '../../purchase/inband.js';
 import type { Awaitable, JsonObject, JsonValue } from '../../purchase/index.js';
 import type { BalancePort } from './balance-port.js';
 

@@ -1,5 +1,5 @@
 import { termsHeaders } from '../../purchase/index.js';
-import { purchasePointerAnswer } from '../../purchase/inband/index.js';
+import { purchasePointerAnswer } from '../../purchase/inband.js';
 import { HEADERS } from '../../spec/headers.js';
 import type { ServiceNaming } from '../../spec/naming.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';

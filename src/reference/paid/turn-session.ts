@@ -11,7 +11,7 @@ import {
   responseDoneFrame,
   responseErrorFrame,
   type InbandFrame,
-} from '../../purchase/inband/index.js';
+} from '../../purchase/inband.js';
 import type { Awaitable, JsonObject } from '../../purchase/index.js';
 import { FRAME_MEMBERS, INBAND_FRAME_TYPES, REQUIREMENTS_CURRENCY, SOCKET_ERROR_CODES } from '../../spec/inband.js';
 import { PLATFORM_ERROR_CODES } from '../routes.js';

@@ -9,7 +9,7 @@ const both = [stripe, tempo] as const;
 /**
  * For every row of 7.4, the methods the purchase machine answers it for (a sequence per method must show it),
  * or why no sequence against the machine can reach it. Single-call rows are card only: the sale machine sells
- * calls by card (src/purchase/sale/offer.ts SINGLE_CALL_OFFERS).
+ * calls by card (src/purchase/machine/sale/offer.ts SINGLE_CALL_OFFERS).
  */
 export const ROW_METHODS: Readonly<Record<PurchaseErrorCode, readonly PaymentMethodId[] | { readonly unreachable: string }>> = Object.freeze({
   'terms-acceptance-required': both,
@@ -26,7 +26,7 @@ export const ROW_METHODS: Readonly<Record<PurchaseErrorCode, readonly PaymentMet
   stablecoin_location_unknown: [tempo],
   metered_unavailable_for_stablecoin: {
     unreachable:
-      'the single-call sale machine sells calls by card only (src/purchase/sale/offer.ts SINGLE_CALL_OFFERS has no tempo offer), so no per-call stablecoin challenge exists whose terms could change',
+      'the single-call sale machine sells calls by card only (src/purchase/machine/sale/offer.ts SINGLE_CALL_OFFERS has no tempo offer), so no per-call stablecoin challenge exists whose terms could change',
   },
   foreign_token: [stripe],
   'method-unsupported': both,
@@ -63,7 +63,7 @@ export const ROW_METHODS: Readonly<Record<PurchaseErrorCode, readonly PaymentMet
 /** Rules of PURCHASE_REQUIREMENTS the machine's sequences cannot show, and why. */
 export const UNREACHABLE_REQUIREMENTS: Readonly<Record<string, string>> = Object.freeze({
   [PURCHASE_REQUIREMENTS.verifierCodeOnPaidSurface.id]:
-    "a refused signature or bearer is answered by the verifier before the purchase machine runs (src/purchase/sale/http.ts passes the verifier's 401 through); see vectors/signed-requests.json",
+    "a refused signature or bearer is answered by the verifier before the purchase machine runs (src/purchase/machine/sale/http.ts passes the verifier's 401 through); see vectors/signed-requests.json",
   [PURCHASE_REQUIREMENTS.cliTokenSameRefusal.id]:
     "the refusal is the verifier's, at POST /api/auth/cli/token and on the paid surface alike, before any purchase machine runs; the suite compares the two routes (check purchase.cli-token-same-refusal)",
 });

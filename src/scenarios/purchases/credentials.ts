@@ -2,7 +2,7 @@ import { encodeFunctionData } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Abis, Transaction } from 'viem/tempo';
 import { challengeEcho, expiresAtSeconds, serializeCredential, type PaymentChallenge } from '../../purchase/index.js';
-import { tempoQuoteOf, type Hex } from '../../purchase/tempo/index.js';
+import { tempoQuoteOf, type Hex } from '../../purchase/machine/tempo/index.js';
 import { TEMPO_PAYLOAD_MEMBERS, TIP20_TRANSFER_WITH_MEMO } from '../../spec/payments.js';
 import type { CredentialBuild, TransactionBuild } from './types.js';
 

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { keccak256 } from 'viem';
-import type { Hex } from '../../purchase/tempo/index.js';
+import type { Hex } from '../../purchase/machine/tempo/index.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { TEMPO_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import {

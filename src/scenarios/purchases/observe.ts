@@ -11,7 +11,7 @@ import {
 } from '../../purchase/index.js';
 import { HEADERS } from '../../spec/headers.js';
 import { PURCHASE_BODY_MEMBERS, RETRY_MEMBERS, type RefundState } from '../../spec/payments.js';
-import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, OPAQUE_MEMBERS, RECEIPT_MEMBERS } from '../../purchase/wire.js';
+import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, OPAQUE_MEMBERS, RECEIPT_MEMBERS } from '../../purchase/wire/wire.js';
 import type { AnswerExpect, Ledger, PurchaseBlock, ReceiptRef } from './types.js';
 
 /** An answer as a vector states it, and the challenge riding on it (for later credentials). */

@@ -10,7 +10,7 @@ import {
 } from '../../purchase/index.js';
 import { keccak256 } from 'viem';
 import { parseCredential } from '../../purchase/index.js';
-import type { Hex } from '../../purchase/tempo/index.js';
+import type { Hex } from '../../purchase/machine/tempo/index.js';
 import { TEMPO_PAYLOAD_MEMBERS } from '../../spec/payments.js';
 import { HEADERS } from '../../spec/headers.js';
 import { PLATFORM_ROUTES } from '../../spec/wire.js';

@@ -1,4 +1,5 @@
-import type { ChargeOutcome, FakeChargeState, PurchaseKind, ScriptedServe, TransferStatus } from '../../purchase/index.js';
+import type { ChargeOutcome, PurchaseKind, TransferStatus } from '../../purchase/index.js';
+import type { FakeChargeState, ScriptedServe } from '../../purchase/testing/index.js';
 import type { PaymentMethodId, RefundState } from '../../spec/payments.js';
 import type { ProblemBases } from '../../spec/problem-types.js';
 

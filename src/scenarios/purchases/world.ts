@@ -1,3 +1,4 @@
+import type { PurchaseConfig, SaleConfig, SalePorts } from '../../purchase/index.js';
 import {
   FakeCardInstruments,
   FakeCardProcessor,
@@ -15,11 +16,8 @@ import {
   MemoryWalletCaps,
   ScriptedCallServer,
   SeededRandom,
-  type PurchaseConfig,
-  type SaleConfig,
-  type SalePorts,
-} from '../../purchase/index.js';
-import type { Hex } from '../../purchase/tempo/index.js';
+} from '../../purchase/testing/index.js';
+import type { Hex } from '../../purchase/machine/tempo/index.js';
 import type { Deployment, InitialState, Ledger } from './types.js';
 
 /** A processor whose refunds may fault (a failed single call refunded onto the balance). */

@@ -130,7 +130,7 @@ export const PURCHASE_READINGS = {
   echoMethodChanged: reading('READING-ECHO-METHOD-CHANGED', ['7.4'], 'What answers an echo whose method was changed to one not accepted', {
     text: '7.4: method-unsupported (400) "Credential echoes a challenge whose method the resource does not accept … no challenge; request again"; the Payment scheme\'s invalid-challenge (402, a fresh challenge) answers an echo of a challenge that was not issued. An issued challenge whose method member was changed meets both conditions, and no order is given.',
     accepted: 'A 400 method-unsupported with no challenge, or a 402 invalid-challenge with one fresh challenge; never a charge.',
-    reference: '400 method-unsupported: the method is read before the challenge is looked up (src/purchase/guards/before-challenge.ts).',
+    reference: '400 method-unsupported: the method is read before the challenge is looked up (src/purchase/machine/guards/before-challenge.ts).',
   }),
   methodNoLongerSold: reading('READING-METHOD-NO-LONGER-SOLD', ['7.4'], 'What answers a stablecoin credential once the deployment no longer offers transfers', {
     text: '7.4: method-unsupported "Credential echoes a challenge whose method the resource does not accept (card always; stablecoin only where a transfer was offered)"; mpp_disabled "Buying with this payment method is not open on the deployment; nothing charged". A challenge issued while transfers were offered, presented once they are not, meets both conditions.',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { PurchaseLock } from '../../purchase/ports/purchase.js';
+import type { PurchaseLock } from '../../purchase/machine/ports/purchase.js';
 
 /** Deletes the lock only while it is still ours: a holder whose lease ran out must not free the next holder's. */
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Funding, FundingHold } from '../../purchase/sale/ports.js';
+import type { Funding, FundingHold } from '../../purchase/machine/sale/ports.js';
 import type { SqlDatabase, SqlRunner } from './driver.js';
 
 async function sumOf(tx: SqlRunner, payer: string, state: 'held' | 'spent'): Promise<bigint> {

@@ -9,7 +9,7 @@ import type {
   PurchaseStore,
   TermsAssent,
   UnreconciledPayment,
-} from '../../purchase/ports/purchase.js';
+} from '../../purchase/machine/ports/purchase.js';
 import { LIMITS } from '../../spec/limits.js';
 import type { SqlDatabase, SqlRow, SqlRunner } from './driver.js';
 

@@ -1,4 +1,4 @@
-import type { SalePatch, SaleRecord, SaleState, SaleStore } from '../../purchase/sale/ports.js';
+import type { SalePatch, SaleRecord, SaleState, SaleStore } from '../../purchase/machine/sale/ports.js';
 import type { SqlDatabase, SqlRow } from './driver.js';
 
 function saleOf(row: SqlRow | undefined): SaleRecord | undefined {

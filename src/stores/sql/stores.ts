@@ -1,4 +1,4 @@
-import type { Clock, PurchaseLock } from '../../purchase/ports/purchase.js';
+import type { Clock, PurchaseLock } from '../../purchase/machine/ports/purchase.js';
 import type { SqlDatabase } from './driver.js';
 import { SqlFunding } from './funding.js';
 import { SqlPurchaseStore } from './purchase-store.js';

@@ -16,7 +16,7 @@ import {
   serializeFrame,
   balanceRequiredResult,
   checkBalanceRequired,
-} from '../../../src/purchase/inband/index.js';
+} from '../../../src/purchase/inband.js';
 import { challengeEcho, createChallenge, parsePaymentChallenge, serializeChallenge } from '../../../src/purchase/index.js';
 import {
   DELEGATE_STATUSES,

@@ -1,8 +1,8 @@
 import { describe as group, expect, it } from 'vitest';
-import { at, checkType, describe, describeProblems, frameObject, Problems } from '../../../src/purchase/inband/problems.js';
+import { at, checkType, describe, describeProblems, frameObject, Problems } from '../../../src/purchase/wire/inband/problems.js';
 import { INBAND_FRAME_TYPES } from '../../../src/spec/inband.js';
 
-/** The judge's problem helpers (src/purchase/inband/problems.ts), held by these tests. */
+/** The judge's problem helpers (src/purchase/wire/inband/problems.ts), held by these tests. */
 
 group('at: a JSON pointer (RFC 6901) below a base', () => {
   it('appends each member as an escaped reference token', () => {

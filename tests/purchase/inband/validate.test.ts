@@ -11,7 +11,7 @@ import {
   purchasePointerAnswer,
   purchasePointerBody,
   type InbandCheck,
-} from '../../../src/purchase/inband/index.js';
+} from '../../../src/purchase/inband.js';
 import { createChallenge, serializeChallenge } from '../../../src/purchase/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import {

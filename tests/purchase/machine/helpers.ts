@@ -4,12 +4,6 @@ import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, type PaymentProblemRecord }
 import { problemTypeUrl } from '../../../src/spec/problem-types.js';
 import type { PurchaseErrorRecord } from '../../../src/spec/types.js';
 import {
-  FakeCardProcessor,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  ManualClock,
-  MemoryPurchaseStore,
-  SeededRandom,
   credentialFor,
   decodeBase64urlJson,
   isGranted,
@@ -22,8 +16,16 @@ import {
   type PurchaseOutcome,
   type PurchasePorts,
   type PurchaseRequest,
-  type ScriptedCharge,
 } from '../../../src/purchase/index.js';
+import {
+  FakeCardProcessor,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
+  ManualClock,
+  MemoryPurchaseStore,
+  SeededRandom,
+  type ScriptedCharge,
+} from '../../../src/purchase/testing/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { DEFAULT_PROBLEM_BASES } from '../../../src/spec/problem-types.js';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isGranted, settleReported, type PaymentChallenge, type PurchaseOutcome, type ScriptedCharge } from '../../../src/purchase/index.js';
+import { isGranted, settleReported, type PaymentChallenge, type PurchaseOutcome } from '../../../src/purchase/index.js';
+import type { ScriptedCharge } from '../../../src/purchase/testing/index.js';
 import { BUYER, OTHER_BUYER, PACK_NANO, World, oneChallenge, paid } from './helpers.js';
 
 type Action =

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { isGranted, settleReported, type FakeChargeState, type PurchaseOutcome, type ScriptedCharge } from '../../../src/purchase/index.js';
+import { isGranted, settleReported, type PurchaseOutcome } from '../../../src/purchase/index.js';
+import type { FakeChargeState, ScriptedCharge } from '../../../src/purchase/testing/index.js';
 import { NEXT_VERSION } from '../machine/helpers.js';
 import { GRANTED, type PurchaseModel, type Prediction } from './model.js';
 import { nextStep } from './next-step.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isGranted, settleReported, type PurchaseOutcome, type PurchasePorts, type ScriptedCharge } from '../../../src/purchase/index.js';
+import { isGranted, settleReported, type PurchaseOutcome, type PurchasePorts } from '../../../src/purchase/index.js';
+import type { ScriptedCharge } from '../../../src/purchase/testing/index.js';
 import { PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';
 import { PACK_NANO } from '../machine/helpers.js';
 import { replies } from './commands.js';

@@ -1,4 +1,5 @@
-import type { FakeCardProcessor, FakeChargeState, PaymentChallenge, ScriptedCharge } from '../../../src/purchase/index.js';
+import type { PaymentChallenge } from '../../../src/purchase/index.js';
+import type { FakeCardProcessor, FakeChargeState, ScriptedCharge } from '../../../src/purchase/testing/index.js';
 import { IDEMPOTENCY_KEY_PREFIX } from '../../../src/purchase/index.js';
 import { PAYMENT_CHALLENGE_LIFETIME_S } from '../../../src/spec/limits.js';
 import { PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';

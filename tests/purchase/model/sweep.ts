@@ -1,4 +1,4 @@
-import type { FakeChargeState } from '../../../src/purchase/index.js';
+import type { FakeChargeState } from '../../../src/purchase/testing/index.js';
 import { present, type Real } from './commands.js';
 import type { PurchaseModel } from './model.js';
 

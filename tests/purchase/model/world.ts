@@ -1,10 +1,4 @@
 import {
-  FakeCardProcessor,
-  ManualClock,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  MemoryPurchaseStore,
-  SeededRandom,
   credentialFor,
   decidePurchase,
   serializeCredential,
@@ -14,6 +8,14 @@ import {
   type PurchasePorts,
   type PurchaseRequest,
 } from '../../../src/purchase/index.js';
+import {
+  FakeCardProcessor,
+  ManualClock,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
+  MemoryPurchaseStore,
+  SeededRandom,
+} from '../../../src/purchase/testing/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { STRIPE_PAYLOAD_MEMBERS } from '../../../src/spec/payments.js';
 import { BUYER, OTHER_BUYER, T0, baseConfig } from '../machine/helpers.js';

@@ -1,17 +1,5 @@
 import { expect } from 'vitest';
 import {
-  FakeCardInstruments,
-  FakeCardProcessor,
-  ManualClock,
-  MemoryAgentAccounts,
-  MemoryBuyerDirectory,
-  MemoryCapCounters,
-  MemoryFunding,
-  MemoryPurchaseLock,
-  MemoryPurchaseStore,
-  MemorySaleStore,
-  ScriptedCallServer,
-  SeededRandom,
   decidePurchase,
   decideSale,
   decodeBase64urlJson,
@@ -24,10 +12,24 @@ import {
   type SaleOutcome,
   type SalePorts,
   type SaleRequest,
-  type ScriptedCharge,
-  type ScriptedServe,
   type SingleCallOffer,
 } from '../../../src/purchase/index.js';
+import {
+  FakeCardInstruments,
+  FakeCardProcessor,
+  ManualClock,
+  MemoryAgentAccounts,
+  MemoryBuyerDirectory,
+  MemoryCapCounters,
+  MemoryFunding,
+  MemoryPurchaseLock,
+  MemoryPurchaseStore,
+  MemorySaleStore,
+  ScriptedCallServer,
+  SeededRandom,
+  type ScriptedCharge,
+  type ScriptedServe,
+} from '../../../src/purchase/testing/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { PAYMENT_CACHE_CONTROL, PAYMENT_METHODS, PURCHASE_KINDS } from '../../../src/spec/payments.js';
 import { BUYER, TERMS_LINK, VERSION, baseConfig } from '../machine/helpers.js';

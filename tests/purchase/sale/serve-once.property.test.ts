@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  decideSale,
-  isCallAnswer,
-  type CardProcessor,
-  type SaleOutcome,
-  type SalePorts,
-  type ScriptedCharge,
-  type ScriptedServe,
-} from '../../../src/purchase/index.js';
+import { decideSale, isCallAnswer, type CardProcessor, type SaleOutcome, type SalePorts } from '../../../src/purchase/index.js';
+import type { ScriptedCharge, ScriptedServe } from '../../../src/purchase/testing/index.js';
 import { PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
 import { expectCode, oneChallenge, paid } from '../machine/helpers.js';

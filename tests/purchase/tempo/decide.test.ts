@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keccak256 } from 'viem';
 import { settleTransferReported } from '../../../src/purchase/index.js';
-import { memoOf } from '../../../src/purchase/tempo/index.js';
+import { memoOf } from '../../../src/purchase/machine/tempo/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_METHODS, PAYMENT_PROBLEMS, TEMPO_PAYLOAD_TYPES } from '../../../src/spec/payments.js';
 import { DEFAULT_PROBLEM_BASES, problemTypeUrl } from '../../../src/spec/problem-types.js';

@@ -3,16 +3,6 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { Abis, Transaction } from 'viem/tempo';
 import {
-  FakeCardProcessor,
-  FakeStablecoinNetwork,
-  FixedWalletLocations,
-  ManualClock,
-  MemoryBuyerDirectory,
-  MemoryPurchaseLock,
-  MemoryPurchaseStore,
-  MemoryTransferStore,
-  MemoryWalletCaps,
-  SeededRandom,
   credentialFor,
   decidePurchase,
   decodeBase64urlJson,
@@ -25,7 +15,19 @@ import {
   type PurchaseRequest,
   type StablecoinOffer,
 } from '../../../src/purchase/index.js';
-import { tempoQuoteOf, type TempoQuote } from '../../../src/purchase/tempo/index.js';
+import {
+  FakeCardProcessor,
+  FakeStablecoinNetwork,
+  FixedWalletLocations,
+  ManualClock,
+  MemoryBuyerDirectory,
+  MemoryPurchaseLock,
+  MemoryPurchaseStore,
+  MemoryTransferStore,
+  MemoryWalletCaps,
+  SeededRandom,
+} from '../../../src/purchase/testing/index.js';
+import { tempoQuoteOf, type TempoQuote } from '../../../src/purchase/machine/tempo/index.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import {
   PAYMENT_METHODS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keccak256 } from 'viem';
-import { settleTransferReported } from '../../../src/purchase/transfer/settle.js';
+import { settleTransferReported } from '../../../src/purchase/machine/transfer/settle.js';
 import { PAYMENT_METHODS } from '../../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
 import { BUYER, PACK_NANO, T0, expectCode } from '../machine/helpers.js';

@@ -10,7 +10,7 @@ import {
   tempoTransactionHash,
   type TempoQuote,
   type TransactionMismatch,
-} from '../../../src/purchase/tempo/index.js';
+} from '../../../src/purchase/machine/tempo/index.js';
 import { TEMPO_PAYLOAD_TYPES } from '../../../src/spec/payments.js';
 import { T0 } from '../machine/helpers.js';
 import {
