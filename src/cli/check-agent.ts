@@ -1,7 +1,6 @@
-import { checkAgent, type AgentCheckReport } from '../agent-check/index.js';
+import type { AgentCheckReport } from '../agent-check/index.js';
 import { rootCertificates } from 'node:tls';
 import { PRIVATE_CA_HINT } from '../fetch/error-outcome.js';
-import { createUndiciFetcher } from '../fetch/undici-fetcher.js';
 import { WELL_KNOWN } from '../spec/wire.js';
 import type { Command, CommandArgs } from './command.js';
 import { InputError, UsageError } from './errors.js';
@@ -78,6 +77,9 @@ async function runCheckAgent(args: CommandArgs, io: CliIo): Promise<number> {
   const caFile = stringOption(args, 'ca');
   // The CA adds to the trusted ones (Node's own roots stay), as NODE_EXTRA_CA_CERTS does.
   const ca = caFile === undefined ? undefined : [...rootCertificates, await readCaFile(io, caFile)];
+  // The checker and its HTTP client load only when checking, so help and version answer at once.
+  const { createUndiciFetcher } = await import('../fetch/undici-fetcher.js');
+  const { checkAgent } = await import('../agent-check/index.js');
   const fetcher = createUndiciFetcher({ allowInsecureLoopback: insecure, ...(ca ? { tls: { ca: ca.join('\n') } } : {}) });
   let report: AgentCheckReport;
   try {

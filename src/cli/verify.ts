@@ -1,5 +1,4 @@
 import { loadCaseFile } from '../cases/load-case.js';
-import { runCase } from '../cases/run-case.js';
 import type { CaseResult, StepResult } from '../cases/run-case.js';
 import type { SignedRequestCase } from '../cases/types.js';
 import type { Command, CommandArgs } from './command.js';
@@ -79,6 +78,7 @@ async function runVerify(args: CommandArgs, io: CliIo): Promise<number> {
 
 async function run(c: SignedRequestCase): Promise<CaseResult> {
   try {
+    const { runCase } = await import('../cases/run-case.js');
     return await runCase(c);
   } catch (error) {
     throw new HarnessError(`case "${c.id}" could not be run: ${error instanceof Error ? error.message : String(error)}`);

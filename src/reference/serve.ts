@@ -22,7 +22,7 @@ import { answerTestControl } from './test-control-route.js';
 import { TEST_CONTROL_PATH } from '../contract/test-control.js';
 import { serviceNaming } from '../spec/naming.js';
 
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
+import { DEFAULT_SERVE_HOST } from './defaults.js';
 
 const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
