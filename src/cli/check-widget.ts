@@ -16,8 +16,9 @@ export const checkWidgetCommand: Command = {
   description: [
     'Checks a widget bundle (spec 2.5, 4.4-4.6): widget.json against the manifest schema, every CSP list',
     'entry as a bare domain, the HTML entry and its rel="widget-manifest" link, each tool\'s source file',
-    '(at most 64 KB) and the icon and theme files. FOLDER may also be a single .html file, which is',
-    'checked as a one-child folder. Lists every problem with its code and the JSON pointer (into',
+    '(at most 64 KB) and the icon and theme files. FOLDER may also be a single .html file (or a folder holding',
+    'only one), judged as the publish wraps it (2.5): the entry of a one-child folder beside the widget.json the',
+    'platform writes, so it needs neither a manifest nor a link of its own. Lists every problem with its code and the JSON pointer (into',
     'widget.json) or file path at fault, and prints the CSP policy the bundle would render with.',
     'Exits 0 when the bundle is valid, 1 when it is not.',
     'JSON: { "valid", "errors": [{ "code", "path", "message" }], "csp": { "policy", "fallback" } }.',
@@ -50,7 +51,9 @@ async function runCheckWidget(args: CommandArgs, io: CliIo): Promise<number> {
 
 function humanReport(folder: string, report: BundleReport): string {
   const n = report.errors.length;
-  const lines = [`widget bundle ${folder}: ${report.valid ? 'valid' : `invalid, ${n} problem${n === 1 ? '' : 's'}`}`];
+  const wrapped =
+    report.wrappedFrom === undefined ? '' : ` (a single HTML file, judged as the publish wraps it: ${report.entry} beside the widget.json the platform writes)`;
+  const lines = [`widget bundle ${folder}${wrapped}: ${report.valid ? 'valid' : `invalid, ${n} problem${n === 1 ? '' : 's'}`}`];
   for (const e of report.errors) lines.push(`  ${e.code} at ${e.path}: ${e.message}`);
   lines.push(report.csp.fallback ? 'CSP policy (restrictive default: a list entry was rejected or could not be read):' : 'CSP policy:');
   lines.push(`  ${report.csp.policy}`);

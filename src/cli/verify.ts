@@ -9,8 +9,10 @@ import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { flag } from './option-values.js';
 import { readInputFile } from './read-input.js';
+import { shippedFilePath } from './version.js';
 
 const NAME = 'verify';
+const VECTORS = shippedFilePath('vectors/signed-requests.json', process.cwd());
 
 export const verifyCommand: Command = {
   name: NAME,
@@ -27,8 +29,9 @@ export const verifyCommand: Command = {
     json: { type: 'boolean', help: 'print one JSON document' },
   },
   positionals: { names: ['CASE.json'], min: 1, max: 1 },
-  // vectors/signed-requests.json ships in the package and sits in every checkout: an example that runs as written.
-  examples: ['agent-platform-conformance verify vectors/signed-requests.json', 'agent-platform-conformance verify vectors/signed-requests.json --json'],
+  // vectors/signed-requests.json ships in the package: named as it lies from where the command runs, the example runs as
+  // written in a checkout, in a project that installed the package and from an npx cache.
+  examples: [`agent-platform-conformance verify ${VECTORS}`, `agent-platform-conformance verify ${VECTORS} --json`],
   available: true,
   run: runVerify,
 };

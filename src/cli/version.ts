@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGE_NAME = 'agent-platform-conformance';
@@ -9,14 +9,30 @@ const PACKAGE_NAME = 'agent-platform-conformance';
  * src/cli/ when run from source and dist/src/cli/ when built.
  */
 export function packageVersion(): string {
+  const root = packageRoot();
+  return root === undefined ? 'unknown' : (readVersion(join(root, 'package.json')) ?? 'unknown');
+}
+
+/** The folder of the package's own package.json (the checkout, or where npm installed it), found the same way. */
+export function packageRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const found = readVersion(join(dir, 'package.json'));
-    if (found !== undefined) return found;
+    if (readVersion(join(dir, 'package.json')) !== undefined) return dir;
     const parent = dirname(dir);
-    if (parent === dir) return 'unknown';
+    if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/**
+ * A file the package ships (such as vectors/signed-requests.json) as a user in `cwd` can type it: relative when it lies
+ * under `cwd` (a checkout, or node_modules/agent-platform-conformance/...), absolute otherwise (an npx cache).
+ */
+export function shippedFilePath(file: string, cwd: string): string {
+  const root = packageRoot();
+  if (root === undefined) return file;
+  const path = relative(cwd, join(root, file));
+  return path === '' || path.startsWith('..') || isAbsolute(path) ? join(root, file) : path;
 }
 
 function readVersion(path: string): string | undefined {

@@ -1,12 +1,13 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { makeFolder } from './make-folder.js';
-import { exchangeText, redactedReport } from './exchange.js';
+import { redactedReport } from './exchange.js';
+import { junitXml } from './junit.js';
 import { join } from 'node:path';
 import { reportHtml } from './report-html.js';
 import { catalogueFor, requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { CLIENT_MUTANTS } from '../mutants/client.js';
-import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
+import { runVerdict, RUN_VERDICT_LABELS, type RunReport } from './results.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
 
@@ -14,88 +15,6 @@ function atomicWrite(path: string, text: string): void {
   const temporary = `${path}.partial`;
   writeFileSync(temporary, text);
   renameSync(temporary, path);
-}
-
-const xml = (text: string) =>
-  text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-
-/** The first line of a message, at most 300 characters: what a failure's one-line headline can hold. */
-function firstLine(message: string | undefined): string {
-  const line = (message ?? '').split('\n', 1)[0]!.trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-/** The last exchange of a failed check (the one that failed), as HTTP text. */
-function exchanges(r: CheckResult): string {
-  const last = r.exchanges?.at(-1);
-  return last ? `\n\n${exchangeText(last)}` : '';
-}
-
-/**
- * JUnit XML: one testsuite per suite file; every testcase named by its check id (stable, so CI history follows a
- * check across versions) with its title and requirements as properties; failures carry the requirement and, in
- * their message attribute, the reason's first line.
- */
-export function junitXml(report: RunReport): string {
-  const bySuite = new Map<string, CheckResult[]>();
-  for (const r of report.results) bySuite.set(r.suite, [...(bySuite.get(r.suite) ?? []), r]);
-  const suites = [...bySuite].map(([suite, results]) => {
-    const failures = results.filter((r) => r.verdict === 'fail' && !r.expected).length;
-    const errors = results.filter((r) => r.verdict === 'error' && !r.expected).length;
-    const skipped = results.filter((r) => r.verdict === 'not-run' || r.expected).length;
-    const time = results.reduce((t, r) => t + r.durationMs, 0) / 1000;
-    const cases = results.map((r) => {
-      const attributes = `name="${xml(r.id)}" classname="${xml(suite)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
-      const properties = `<properties><property name="title" value="${xml(r.name)}"/><property name="requirements" value="${xml(r.requirements.join(' '))}"/><property name="level" value="${r.level}"/></properties>`;
-      const requirement = `${r.level} ${r.requirements.join(' ') || '(no requirement id)'}`;
-      // A CI view often shows only the attribute: it carries the reason too (the message's first line, clipped).
-      const reason = firstLine(r.message);
-      const headline = reason ? `${requirement}: ${reason}` : requirement;
-      const body = r.expected
-        ? `<skipped message="${xml(`expected failure (${r.expected.id}): ${r.expected.reason}`)}"/>`
-        : r.verdict === 'fail'
-          ? `<failure message="${xml(headline)}">${xml(`${requirement}\n${r.message ?? ''}${exchanges(r)}`)}</failure>`
-          : r.verdict === 'error'
-            ? `<error message="${xml(headline)}">${xml(r.message ?? '')}</error>`
-            : r.verdict === 'not-run'
-              ? `<skipped message="${xml(r.message ?? '')}"/>`
-              : r.verdict === 'warn'
-                ? `<system-out>${xml(`warning: ${requirement}\n${r.message ?? ''}`)}</system-out>`
-                : '';
-      return `    <testcase ${attributes}>${properties}${body}</testcase>`;
-    });
-    return `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
-  });
-  const baseline = expectedFailuresSuite(report);
-  if (baseline) suites.push(baseline.xml);
-  const tests = report.results.length + (baseline?.tests ?? 0);
-  const failures = report.results.filter((r) => r.verdict === 'fail' && !r.expected).length + (baseline?.failures ?? 0);
-  const errors = report.results.filter((r) => r.verdict === 'error' && !r.expected).length;
-  const skipped = report.results.filter((r) => r.verdict === 'not-run' || r.expected).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agent-platform-conformance" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
-}
-
-/** The expected-failures file as a suite of its own: each entry a testcase, a stale one (its checks now pass) a failure. */
-function expectedFailuresSuite(report: RunReport): { xml: string; tests: number; failures: number } | undefined {
-  const x = report.expectedFailures;
-  if (x === undefined) return undefined;
-  const name = `expected failures ${x.file}`;
-  const cases = x.entries.map((e) => {
-    const attributes = `name="${xml(e.id)}" classname="${xml(name)}" time="0.000"`;
-    const body =
-      e.outcome === 'stale'
-        ? `<failure message="${xml(`listed as expected to ${e.verdict}, now passes`)}">${xml(`${e.checks.join(' ')} now pass; remove ${e.id} from ${x.file} (reason given: ${e.reason})`)}</failure>`
-        : `<system-out>${xml(`${e.outcome}: ${e.reason}`)}</system-out>`;
-    return `    <testcase ${attributes}>${body}</testcase>`;
-  });
-  const failures = x.entries.filter((e) => e.outcome === 'stale').length;
-  return {
-    xml: `  <testsuite name="${xml(name)}" tests="${x.entries.length}" failures="${failures}" errors="0" skipped="0" time="0.000">\n${cases.join('\n')}\n  </testsuite>`,
-    tests: x.entries.length,
-    failures,
-  };
 }
 
 /** A Markdown page that fits a CI job summary. */

@@ -1,7 +1,7 @@
 import { isIP, isIPv4, isIPv6 } from 'node:net';
 import { classifyIp, unmapIpv4 } from './addresses.js';
 import { parseIpAddress } from './ip-address.js';
-import { addressPrefix, parsePrefix, prefixContains, type IpPrefix } from './prefix.js';
+import { addressPrefix, makePrefix, parsePrefix, prefixContains, type IpPrefix } from './prefix.js';
 
 /** One accepted allow-list entry: a range of addresses, optionally only on one port. */
 export interface AllowEntry {
@@ -77,7 +77,7 @@ function parsePort(text: string, fail: (problem: string) => never): number {
 function unmapPrefix(range: IpPrefix): IpPrefix {
   if (range.family !== 6 || range.length < 96) return range;
   const unmapped = unmapIpv4(range);
-  return unmapped.family === 4 ? { ...unmapped, length: range.length - 96 } : range;
+  return unmapped.family === 4 ? makePrefix(unmapped, range.length - 96) : range;
 }
 
 /** Whether an entry of the list covers the address on this port. */

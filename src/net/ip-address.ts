@@ -49,3 +49,11 @@ function groupsOf(side: string): number[] {
 export function formatIpv4(bytes: Uint8Array): string {
   return Array.from(bytes.subarray(0, 4)).join('.');
 }
+
+/** The address in a spelling `node:net` reads: dotted quad, or eight uncompressed hexadecimal groups. */
+export function formatIpAddress(ip: IpAddress): string {
+  if (ip.family === 4) return formatIpv4(ip.bytes);
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((((ip.bytes[i] ?? 0) << 8) | (ip.bytes[i + 1] ?? 0)).toString(16));
+  return groups.join(':');
+}

@@ -1,10 +1,24 @@
-import { parseIpAddress, type IpAddress } from './ip-address.js';
+import { BlockList } from 'node:net';
+import { formatIpAddress, parseIpAddress, type IpAddress } from './ip-address.js';
 
-/** An address range in CIDR form: the first `length` bits of `bytes` are fixed, the rest are zero. */
+/**
+ * An address range in CIDR form: the first `length` bits of `bytes` are fixed, the rest are zero. Membership is
+ * decided by Node's own `BlockList` (the socket layer's range matcher), never by bit arithmetic of ours.
+ */
 export interface IpPrefix {
   readonly family: 4 | 6;
   readonly bytes: Uint8Array;
   readonly length: number;
+  readonly blockList: BlockList;
+}
+
+const FAMILY = { 4: 'ipv4', 6: 'ipv6' } as const;
+
+/** The range of `length` bits at `base` (whose host bits the caller has checked are zero). */
+export function makePrefix(base: IpAddress, length: number): IpPrefix {
+  const blockList = new BlockList();
+  blockList.addSubnet(formatIpAddress(base), length, FAMILY[base.family]);
+  return Object.freeze({ family: base.family, bytes: base.bytes, length, blockList });
 }
 
 /** Parses `a.b.c.d/n` or `x::y/n`. Returns a sentence saying what is wrong instead of a prefix. */
@@ -18,9 +32,9 @@ export function parsePrefix(text: string): IpPrefix | string {
   if (!/^\d{1,3}$/.test(lengthText) || Number(lengthText) > maxLength) {
     return `the prefix length "${lengthText}" must be a whole number from 0 to ${maxLength}`;
   }
-  const prefix: IpPrefix = { ...base, length: Number(lengthText) };
-  if (!hasZeroHostBits(prefix)) return `it has host bits set beyond /${prefix.length}; write the network address of the range`;
-  return prefix;
+  const length = Number(lengthText);
+  if (!hasZeroHostBits(base.bytes, length)) return `it has host bits set beyond /${length}; write the network address of the range`;
+  return makePrefix(base, length);
 }
 
 /** Parses a CIDR the code itself spells (the tables of special ranges); throws when it is malformed. */
@@ -31,24 +45,21 @@ export function prefix(text: string): IpPrefix {
 }
 
 export function addressPrefix(address: IpAddress): IpPrefix {
-  return { ...address, length: address.family === 4 ? 32 : 128 };
+  return makePrefix(address, address.family === 4 ? 32 : 128);
 }
 
+/**
+ * Whether the range holds the address, in the same family only: BlockList would also match an IPv4 rule against an
+ * IPv4-mapped IPv6 address, and the callers unmap on purpose (src/net/addresses.ts) so that the reason names the form.
+ */
 export function prefixContains(range: IpPrefix, address: IpAddress): boolean {
-  if (range.family !== address.family) return false;
-  return bitsEqual(range.bytes, address.bytes, range.length);
+  return range.family === address.family && range.blockList.check(formatIpAddress(address), FAMILY[address.family]);
 }
 
-function hasZeroHostBits(range: IpPrefix): boolean {
-  return bitsEqual(range.bytes, new Uint8Array(range.bytes.length), range.bytes.length * 8, range.length);
-}
-
-/** Whether bits [from, to) of `a` and `b` are equal. */
-function bitsEqual(a: Uint8Array, b: Uint8Array, to: number, from = 0): boolean {
-  for (let bit = from; bit < to; bit++) {
-    const mask = 0x80 >> (bit % 8);
-    const byte = bit >> 3;
-    if (((a[byte] ?? 0) & mask) !== ((b[byte] ?? 0) & mask)) return false;
-  }
-  return true;
+/** Input validation of an allow-list range: every bit past `length` is zero (10.0.0.0/8, not 10.1.2.3/8). */
+function hasZeroHostBits(bytes: Uint8Array, length: number): boolean {
+  return bytes.every((byte, i) => {
+    const fixed = Math.min(8, Math.max(0, length - 8 * i));
+    return (byte & (0xff >> fixed)) === 0;
+  });
 }

@@ -187,5 +187,17 @@ export const TEMPO_PAYLOAD_MEMBERS = Object.freeze({ type: 'type', signature: 's
 /** The TIP-20 function the paid transaction must call exactly once (7.4). */
 export const TIP20_TRANSFER_WITH_MEMO = 'transferWithMemo';
 
+/**
+ * The TIP-20 token functions that move or allow moving the token, as a human-readable ABI (ox `Abi.from` reads it):
+ * the paid call is encoded with transferWithMemo, and a call of another of them is named when it is refused.
+ */
+export const TIP20_TRANSFER_ABI = Object.freeze([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function transferWithMemo(address to, uint256 amount, bytes32 memo)',
+  'function transferFrom(address from, address to, uint256 amount) returns (bool)',
+  'function transferFromWithMemo(address from, address to, uint256 amount, bytes32 memo) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+] as const);
+
 /** The Tempo transaction type byte a stablecoin payload carries (draft-tempo-charge: `0x76…`). */
 export const TEMPO_TRANSACTION_TYPE = '0x76';

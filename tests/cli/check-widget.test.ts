@@ -56,10 +56,26 @@ describe('check-widget FOLDER', () => {
     expect(text.stdout).toMatch(/restrictive default/);
   });
 
-  test('a single HTML file is checked as a one-child folder', async () => {
-    const { code, stdout } = await runCli(['check-widget', `${FIXTURES}/single.html`, '--json']);
+  test('a single HTML file is judged as the publish wraps it (2.5): valid without widget.json, exit 0', async () => {
+    const [json, text] = await Promise.all([
+      runCli(['check-widget', `${FIXTURES}/single.html`, '--json']),
+      runCli(['check-widget', `${FIXTURES}/single.html`]),
+    ]);
+    expect(json.code).toBe(EXIT.ok);
+    expect((JSON.parse(json.stdout) as Report).errors).toEqual([]);
+    expect((JSON.parse(json.stdout) as Report).valid).toBe(true);
+    expect(text.code).toBe(EXIT.ok);
+    expect(text.stdout).toMatch(
+      /^widget bundle tests\/fixtures\/widgets\/single\.html \(a single HTML file, judged as the publish wraps it: index\.html beside the widget\.json the platform writes\): valid\n/,
+    );
+  });
+
+  test('a single HTML file whose manifest link leads elsewhere fails entry_not_linked, exit 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'apc-widget-'));
+    await writeFile(join(dir, 'card.html'), '<!doctype html><html><head><link rel="widget-manifest" href="manifest.json"></head></html>');
+    const { code, stdout } = await runCli(['check-widget', join(dir, 'card.html'), '--json']);
     expect(code).toBe(EXIT.expectationFailed);
-    expect((JSON.parse(stdout) as Report).errors.map((e) => [e.code, e.path])).toEqual([[P.manifestMissing.code, 'widget.json']]);
+    expect((JSON.parse(stdout) as Report).errors.map((e) => [e.code, e.path])).toEqual([[P.entryNotLinked.code, 'index.html']]);
   });
 
   test('a function source over 64 KB is CODE_TOO_LARGE', async () => {

@@ -30,7 +30,7 @@ describe('run --expected-failures', () => {
       entries: [{ id: 'key-directory.entries', verdict: 'fail', reason: 'PLAT-311, fixed since', outcome: 'stale', checks: ['key-directory.entries'] }],
     });
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(
-      /<testcase name="key-directory.entries" classname="expected failures stale.yaml"[^>]*><failure /,
+      /<testcase name="key-directory.entries" classname="expected failures stale.yaml"[^>]*>\s*<failure /,
     );
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('| key-directory.entries | stale | PLAT-311, fixed since |');
   }, 120_000);

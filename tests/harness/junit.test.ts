@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { junitXml } from '../../src/harness/write-reports.js';
+import { junitXml } from '../../src/harness/junit.js';
 import { check, failingReport, incompleteReport, report } from './sample-reports.js';
 import { elements, xmlProblems } from './xml-well-formed.js';
 
@@ -95,7 +95,7 @@ describe('junit.xml', () => {
 
 describe('a JUnit failure carries the exchange', () => {
   it('shows the request and the response of the failed step', async () => {
-    const { junitXml } = await import('../../src/harness/write-reports.js');
+    const { junitXml } = await import('../../src/harness/junit.js');
     const { failingReport } = await import('./sample-reports.js');
     const report = failingReport();
     const failed = report.results.find((r) => r.verdict === 'fail')!;
@@ -103,5 +103,37 @@ describe('a JUnit failure carries the exchange', () => {
     const failure = /<failure message="[^"]*">([\s\S]*?)<\/failure>/.exec(junitXml(report))![1]!;
     expect(failure).toContain(`--- request\n${last.request.method} ${last.request.url}`);
     expect(failure).toContain(last.response ? `--- response\nHTTP ${last.response.status}` : `--- response\nno response: ${last.note}`);
+  });
+});
+
+describe('junit.xml escaping (xmlbuilder2)', () => {
+  const decode = (v: string) => v.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
+  const failureText = (xml: string) => decode(/<failure message="[^"]*">([\s\S]*?)<\/failure>/.exec(xml)![1]!);
+
+  it('carries <, &, both quotes and ]]> through the attribute and the body unchanged, and drops control characters', () => {
+    const message = `a < b && c > d, "double" and 'single' quotes, ]]> and <![CDATA[, bell\u0007 escape\u001b[31m NUL\u0000 ufffe\ufffe done`;
+    const kept = `a < b && c > d, "double" and 'single' quotes, ]]> and <![CDATA[, bell escape[31m NUL ufffe done`;
+    const xml = junitXml(report([check('quoted', ['AUTH-SIGNATURE-INVALID'], 'fail', { message })]));
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(elements(xml, 'failure')).toEqual([{ message: `MUST AUTH-SIGNATURE-INVALID: ${kept}` }]);
+    expect(failureText(xml)).toBe(`MUST AUTH-SIGNATURE-INVALID\n${kept}`);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/);
+  });
+
+  it('keeps a long message whole in the body and clips only the attribute to 300 characters', () => {
+    const line = `${'x<&'.repeat(200)}`;
+    const message = `${line}\n${'second line '.repeat(5000)}`;
+    const xml = junitXml(report([check('long', ['AUTH-SIGNATURE-INVALID'], 'fail', { message })]));
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(elements(xml, 'failure')).toEqual([{ message: `MUST AUTH-SIGNATURE-INVALID: ${line.slice(0, 300)}…` }]);
+    expect(failureText(xml)).toBe(`MUST AUTH-SIGNATURE-INVALID\n${message}`);
+  });
+
+  it('escapes the suite name, the check id and the skip reason in attributes', () => {
+    const xml = junitXml(report([check('s', [], 'not-run', { message: `needs "a" & <b>`, suite: `suites/"x" & <y>.test.ts` })]));
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(elements(xml, 'skipped')).toEqual([{ message: `needs "a" & <b>` }]);
+    expect(elements(xml, 'testsuite').map((s) => s.name)).toEqual([`suites/"x" & <y>.test.ts`]);
+    expect(elements(xml, 'testcase').map((c) => c.classname)).toEqual([`suites/"x" & <y>.test.ts`]);
   });
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportHtml } from '../../src/harness/report-html.js';
 import { validateReport } from '../../src/harness/report-schema.js';
-import { junitXml, summaryMarkdown, writeReports } from '../../src/harness/write-reports.js';
+import { junitXml } from '../../src/harness/junit.js';
+import { summaryMarkdown, writeReports } from '../../src/harness/write-reports.js';
 import { failingReport } from './sample-reports.js';
 
 describe('writeReports', () => {

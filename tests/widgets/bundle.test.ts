@@ -32,18 +32,59 @@ describe('readBundleFolder', () => {
     expect(decode(files.get('tools/deep/a.js'))).toBe('x');
   });
 
-  test('wraps a single .html file into a one-child folder whose entry it is', async () => {
+  test('reads a single .html file as a one-child folder, judged as the publish wraps it (2.5)', async () => {
     const files = await readBundleFolder(`${FIXTURES}/single.html`);
-    expect([...files.keys()]).toEqual([WIDGET_MANIFEST.defaultEntry]);
+    expect([...files.keys()]).toEqual(['single.html']);
     const report = checkBundle(files);
+    expect(report.wrappedFrom).toBe('single.html');
     expect(report.entry).toBe(WIDGET_MANIFEST.defaultEntry);
-    expect(report.errors.map((e) => e.code)).toEqual([WIDGET_PROBLEMS.manifestMissing.code]);
+    expect(report.errors).toEqual([]);
+    expect(report.valid).toBe(true);
+    expect(report.manifest?.name).toBe('single');
+    expect(report.manifest?.tools).toEqual([]);
   });
 
   test('a missing path or a file that is not HTML is a BundleReadError naming it', async () => {
     await expect(readBundleFolder(`${FIXTURES}/nope`)).rejects.toThrow(BundleReadError);
     await expect(readBundleFolder(`${FIXTURES}/nope`)).rejects.toThrow(/nope": no such folder or file/);
     await expect(readBundleFolder(`${FIXTURES}/valid/widget.json`)).rejects.toThrow(/give a widget folder or a single \.html file/);
+  });
+});
+
+describe('checkBundle on a single HTML file (2.5: auto-wrapped into a one-child folder on publish)', () => {
+  const one = (path: string, html: string) => new Map([[path, new TextEncoder().encode(html)]]);
+
+  test('needs neither widget.json nor a link: the platform writes the manifest beside it', () => {
+    const report = checkBundle(one('page.html', '<!doctype html><title>Counter</title><p>hi</p>'));
+    expect(report.errors).toEqual([]);
+    expect(report.valid).toBe(true);
+    expect(report.manifest?.name).toBe('Counter');
+    expect(report.entry).toBe('index.html');
+    expect(report.csp.fallback).toBe(false);
+  });
+
+  test('a widget-manifest link leading elsewhere than widget.json is still entry_not_linked', () => {
+    const report = checkBundle(one('page.html', '<link rel="widget-manifest" href="/widget.json">'));
+    expect(report.valid).toBe(false);
+    expect(report.errors).toEqual([
+      {
+        code: 'entry_not_linked',
+        path: 'index.html',
+        message:
+          '(the single file page.html, which the publish wraps as index.html beside the widget.json it writes) links its manifest as "/widget.json", which does not lead there: write <link rel="widget-manifest" href="widget.json"> or drop the link',
+      },
+    ]);
+  });
+
+  test('a folder of an entry and another file is not wrapped: manifest_missing and entry_not_linked stand', () => {
+    const files = new Map([
+      ['index.html', new TextEncoder().encode('<p>no link</p>')],
+      ['app.js', new TextEncoder().encode('')],
+    ]);
+    expect(checkBundle(files).errors.map((e) => [e.code, e.path])).toEqual([
+      ['manifest_missing', 'widget.json'],
+      ['entry_not_linked', 'index.html'],
+    ]);
   });
 });
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { encodeFunctionData, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { Abis, Transaction } from 'viem/tempo';
-import type { TempoQuote } from '../../purchase/machine/tempo/quote.js';
-import { TIP20_TRANSFER_WITH_MEMO } from '../../spec/payments.js';
+import { Abi, AbiFunction, Address, Secp256k1 } from 'ox';
+import { SignatureEnvelope, TxEnvelopeTempo } from 'ox/tempo';
+import type { Hex, TempoQuote } from '../../purchase/machine/tempo/quote.js';
+import { TIP20_TRANSFER_ABI, TIP20_TRANSFER_WITH_MEMO } from '../../spec/payments.js';
+
+const TRANSFER_WITH_MEMO = AbiFunction.fromAbi(Abi.from(TIP20_TRANSFER_ABI), TIP20_TRANSFER_WITH_MEMO);
 
 /** What the transfer a stablecoin buyer signs pays: by default the quote exactly, valid until the challenge expiry. */
 export interface TransferShape {
@@ -27,18 +28,20 @@ export function quotedTransfer(quote: TempoQuote, expiresAt: number): TransferSh
  * key; and the payer's DID (did:pkh) for the credential's source.
  */
 export async function signTransfer(walletKey: string, shape: TransferShape): Promise<{ readonly serialized: Hex; readonly source: string }> {
-  const wallet = privateKeyToAccount(walletKey as Hex);
-  const data = encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [shape.to, shape.amount, shape.memo] });
-  const transaction = {
+  const privateKey = walletKey as Hex;
+  const address = Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey }), { checksum: true });
+  const data = AbiFunction.encodeData(TRANSFER_WITH_MEMO, [shape.to, shape.amount, shape.memo]);
+  const envelope = TxEnvelopeTempo.from({
     chainId: shape.chainId,
     calls: [{ to: shape.token, data }],
-    nonce: 0,
+    nonce: 0n,
     nonceKey: BigInt(`0x${randomBytes(8).toString('hex')}`),
     gas: 200_000n,
     maxFeePerGas: 20_000_000_000n,
     maxPriorityFeePerGas: 1n,
     validBefore: shape.validBefore,
-  };
-  const serialized = (await wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never })) as Hex;
-  return { serialized, source: `did:pkh:eip155:${shape.chainId}:${wallet.address}` };
+  });
+  const signature = Secp256k1.sign({ payload: TxEnvelopeTempo.getSignPayload(envelope), privateKey });
+  const serialized = TxEnvelopeTempo.serialize(envelope, { signature: SignatureEnvelope.from(signature) }) as Hex;
+  return { serialized, source: `did:pkh:eip155:${shape.chainId}:${address}` };
 }

@@ -1,10 +1,12 @@
-import { encodeFunctionData } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { Abis, Transaction } from 'viem/tempo';
+import { Abi, AbiFunction, Address, Secp256k1 } from 'ox';
+import { SignatureEnvelope, TxEnvelopeTempo } from 'ox/tempo';
 import { challengeEcho, expiresAtSeconds, serializeCredential, type PaymentChallenge } from '../../purchase/index.js';
 import { tempoQuoteOf, type Hex } from '../../purchase/machine/tempo/index.js';
-import { TEMPO_PAYLOAD_MEMBERS, TIP20_TRANSFER_WITH_MEMO } from '../../spec/payments.js';
+import { TEMPO_PAYLOAD_MEMBERS, TIP20_TRANSFER_ABI, TIP20_TRANSFER_WITH_MEMO } from '../../spec/payments.js';
 import type { CredentialBuild, TransactionBuild } from './types.js';
+
+const TRANSFER_WITH_MEMO = AbiFunction.fromAbi(Abi.from(TIP20_TRANSFER_ABI), TIP20_TRANSFER_WITH_MEMO);
+const addressOf = (privateKey: Hex): Hex => Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey }));
 
 /**
  * Fixed test wallets (the well-known development keys of local EVM nodes; funded nowhere that matters). A
@@ -17,7 +19,7 @@ export const VECTOR_WALLETS: Readonly<Record<string, { readonly privateKey: Hex;
         ['wallet', '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
         ['other-wallet', '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'],
       ] as const
-    ).map(([name, privateKey]) => [name, { privateKey, address: privateKeyToAccount(privateKey).address.toLowerCase() as Hex }]),
+    ).map(([name, privateKey]) => [name, { privateKey, address: addressOf(privateKey).toLowerCase() as Hex }]),
   ),
 );
 
@@ -26,7 +28,7 @@ export const walletSource = (chainId: number, address: string): string => `did:p
 
 /**
  * A real signed Tempo (type 0x76) transaction paying the challenge's quote with one transferWithMemo, signed with
- * viem; `build` bends one part of it. Signing is deterministic (RFC 6979), so the bytes are reproducible.
+ * ox; `build` bends one part of it. Signing is deterministic (RFC 6979), so the bytes are reproducible.
  */
 async function signTransfer(challenge: PaymentChallenge, build: TransactionBuild): Promise<Hex> {
   const read = tempoQuoteOf(challenge.request);
@@ -34,22 +36,23 @@ async function signTransfer(challenge: PaymentChallenge, build: TransactionBuild
   const quote = read.quote;
   const signer = VECTOR_WALLETS[build.signer];
   if (signer === undefined) throw new Error(`no vector wallet named ${build.signer}`);
-  const data = encodeFunctionData({
-    abi: Abis.tip20,
-    functionName: TIP20_TRANSFER_WITH_MEMO,
-    args: [(build.to ?? quote.recipient) as Hex, BigInt(build.amount ?? quote.amount), (build.memo ?? quote.memo) as Hex],
-  });
-  const transaction = {
+  const data = AbiFunction.encodeData(TRANSFER_WITH_MEMO, [
+    (build.to ?? quote.recipient) as Hex,
+    BigInt(build.amount ?? quote.amount),
+    (build.memo ?? quote.memo) as Hex,
+  ]);
+  const envelope = TxEnvelopeTempo.from({
     chainId: quote.chainId,
     calls: [{ to: (build.token ?? quote.currency) as Hex, data }],
-    nonce: 0,
+    nonce: 0n,
     nonceKey: BigInt(build.nonceKey ?? '1'),
     gas: 200_000n,
     maxFeePerGas: 20_000_000_000n,
     maxPriorityFeePerGas: 1n,
     validBefore: build.validBefore ?? expiresAtSeconds(challenge),
-  };
-  return privateKeyToAccount(signer.privateKey).signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
+  });
+  const signature = Secp256k1.sign({ payload: TxEnvelopeTempo.getSignPayload(envelope), privateKey: signer.privateKey });
+  return TxEnvelopeTempo.serialize(envelope, { signature: SignatureEnvelope.from(signature) }) as Hex;
 }
 
 /** The Payment-Authorization value a build describes, for the challenge it names. */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { keccak256 } from 'viem';
+import { Hash } from 'ox';
 import type { Hex } from '../../purchase/machine/tempo/index.js';
 import { PURCHASE_ERRORS } from '../../spec/purchase-errors.js';
 import { TEMPO_PAYLOAD_MEMBERS } from '../../spec/payments.js';
@@ -120,7 +120,7 @@ export async function caseOf(s: Scenario): Promise<PurchaseCase> {
   const hashes = new Map<number, Hex>();
   for (const [index, result] of results.entries()) {
     const serialized = result.type === 'present' && result.credential !== undefined ? transactionIn(result.credential) : undefined;
-    if (serialized !== undefined) hashes.set(index, keccak256(serialized));
+    if (serialized !== undefined) hashes.set(index, Hash.keccak256(serialized as Hex));
   }
   const hashAt = (index: number): Hex => {
     const hash = hashes.get(index);

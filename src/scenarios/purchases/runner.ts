@@ -8,7 +8,7 @@ import {
   type SaleConfig,
   type SaleRequest,
 } from '../../purchase/index.js';
-import { keccak256 } from 'viem';
+import { Hash } from 'ox';
 import { parseCredential } from '../../purchase/index.js';
 import type { Hex } from '../../purchase/machine/tempo/index.js';
 import { TEMPO_PAYLOAD_MEMBERS } from '../../spec/payments.js';
@@ -59,7 +59,7 @@ export async function replayPurchaseCase(c: Pick<PurchaseCase, 'id' | 'deploymen
     if (options.credentials === 'build' && fromEvent !== undefined) {
       const serialized = transactions.get(fromEvent);
       if (serialized === undefined) throw new Error(`${label}: event ${fromEvent} presented no transaction`);
-      return keccak256(serialized);
+      return Hash.keccak256(serialized as Hex);
     }
     if (literal === undefined) throw new Error(`${label}: no transaction hash`);
     return literal as Hex;

@@ -6,6 +6,7 @@ import type { CspLists } from '../csp/policy.js';
 import { parseManifest } from '../manifest/parse.js';
 import type { WidgetManifest } from '../manifest/types.js';
 import type { WidgetProblem } from '../problem.js';
+import { wrapSingleFile } from '../publish/rules.js';
 import { findManifestLink } from './manifest-link.js';
 
 export interface BundleReport {
@@ -18,6 +19,11 @@ export interface BundleReport {
   readonly csp: { readonly policy: string; readonly fallback: boolean };
   /** The HTML entry's folder path, when the folder has it. */
   readonly entry?: string;
+  /**
+   * The path of the single HTML file the folder was, when it was one: the publish wraps it into a one-child folder
+   * (its entry, index.html) with a manifest the platform writes (2.5), and the bundle is judged as so wrapped.
+   */
+  readonly wrappedFrom?: string;
 }
 
 const FUNCTION_SOURCE_MAX = LIMITS.functionSourceSize.value;
@@ -27,8 +33,16 @@ const FUNCTION_SOURCE_MAX = LIMITS.functionSourceSize.value;
  * is a bare domain; the HTML entry exists and links widget.json with rel="widget-manifest"; every tool
  * has its source, at most 64 KB (CODE_TOO_LARGE); the icon and theme the manifest names exist.
  * `files` maps folder-relative '/' paths to bytes. Pure; every problem is reported, not just the first.
+ *
+ * A folder that is a single HTML file is judged as the publish would take it (2.5: "A single HTML file is
+ * auto-wrapped into a one-child folder on publish"): the file becomes the entry beside the manifest the platform
+ * writes, so neither a missing widget.json nor a missing link is the author's fault; a widget-manifest link the
+ * file does carry must still lead to widget.json.
  */
-export function checkBundle(files: ReadonlyMap<string, Uint8Array>): BundleReport {
+export function checkBundle(folder: ReadonlyMap<string, Uint8Array>): BundleReport {
+  const wrapped = wrapSingleFile(folder);
+  const wrappedFrom = wrapped ? [...folder.keys()][0] : undefined;
+  const files = wrapped ? new Map([...wrapped.files, [WIDGET_MANIFEST.fileName, new TextEncoder().encode(wrapped.manifestText)]]) : folder;
   const errors: WidgetProblem[] = [];
   const manifestBytes = files.get(WIDGET_MANIFEST.fileName);
   let manifest: WidgetManifest | undefined;
@@ -70,7 +84,7 @@ export function checkBundle(files: ReadonlyMap<string, Uint8Array>): BundleRepor
           : `is not in the folder, but /_meta/ui/resourceUri names it as the HTML entry: add it or fix resourceUri`,
     });
   } else {
-    const problem = linkProblem(new TextDecoder().decode(entryBytes), entry);
+    const problem = linkProblem(new TextDecoder().decode(entryBytes), entry, wrappedFrom);
     if (problem) errors.push(problem);
   }
 
@@ -82,21 +96,29 @@ export function checkBundle(files: ReadonlyMap<string, Uint8Array>): BundleRepor
     ...(manifest ? { manifest } : {}),
     csp: policy ? { policy: policy.policy, fallback: policy.fallback } : { policy: defaultCspPolicy(), fallback: true },
     ...(entryBytes === undefined ? {} : { entry }),
+    ...(wrappedFrom === undefined ? {} : { wrappedFrom }),
   };
 }
 
-function linkProblem(html: string, entry: string): WidgetProblem | undefined {
+/**
+ * The entry's link to widget.json (2.5 folder layout). A wrapped single file need not carry one (the platform writes
+ * the manifest beside it), but one it carries that leads elsewhere is the same fault as in a folder.
+ */
+function linkProblem(html: string, entry: string, wrappedFrom: string | undefined): WidgetProblem | undefined {
   const link = findManifestLink(html, entry);
-  if (link.linked) return undefined;
+  if (link.linked || (wrappedFrom !== undefined && link.hrefs.length === 0)) return undefined;
   const href = posix.relative(posix.dirname(`/${entry}`), `/${WIDGET_MANIFEST.fileName}`);
   const element = `<link rel="${WIDGET_MANIFEST.linkRel}" href="${href}">`;
+  const hrefs = link.hrefs.map((h) => JSON.stringify(h)).join(', ');
   return {
     code: WIDGET_PROBLEMS.entryNotLinked.code,
     path: entry,
     message:
-      link.hrefs.length === 0
-        ? `has no link to its manifest: add ${element} to <head>`
-        : `links its manifest as ${link.hrefs.map((h) => JSON.stringify(h)).join(', ')}, which does not lead to ${WIDGET_MANIFEST.fileName} from ${entry}: write ${element}`,
+      wrappedFrom !== undefined
+        ? `(the single file ${wrappedFrom}, which the publish wraps as ${entry} beside the ${WIDGET_MANIFEST.fileName} it writes) links its manifest as ${hrefs}, which does not lead there: write ${element} or drop the link`
+        : link.hrefs.length === 0
+          ? `has no link to its manifest: add ${element} to <head>`
+          : `links its manifest as ${hrefs}, which does not lead to ${WIDGET_MANIFEST.fileName} from ${entry}: write ${element}`,
   };
 }
 

@@ -1,5 +1,5 @@
 import { lstat, readdir, readFile, stat as statOf } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { WIDGET_MANIFEST } from '../../spec/widgets.js';
 
 /** The folder (or file) cannot be read as a bundle; the message names the path and what is wrong. */
@@ -14,8 +14,8 @@ export class BundleReadError extends Error {
 const BUNDLE_READ_LIMITS = Object.freeze({ bytes: 64 * 1024 * 1024, files: 10_000 });
 
 /**
- * A widget folder as a map of folder-relative '/' paths to bytes. A single .html file is wrapped into a
- * one-child folder whose entry it becomes (2.5: index.html). The path given may be a symbolic link to the
+ * A widget folder as a map of folder-relative '/' paths to bytes. A single .html file is read as a one-child
+ * folder holding it under its own name (checkBundle and the publish wrap it, 2.5). The path given may be a symbolic link to the
  * folder or file; inside the folder, symbolic links and special files are left out: a bundle is what the folder
  * itself holds.
  */
@@ -26,7 +26,7 @@ export async function readBundleFolder(dir: string, limits = BUNDLE_READ_LIMITS)
   if (stat.isFile()) {
     if (!/\.html?$/i.test(dir)) throw new BundleReadError(`"${dir}" is a file; give a widget folder or a single .html file`);
     if (stat.size > limits.bytes) throw new BundleReadError(tooLarge(dir, limits));
-    return wrapSingleHtmlFile(await readFile(dir));
+    return new Map([[basename(dir), await readFile(dir)]]);
   }
   if (!stat.isDirectory()) throw new BundleReadError(`"${dir}" is neither a folder nor a file`);
   const files = new Map<string, Uint8Array>();
