@@ -20,7 +20,7 @@ import { LIMITS } from '../src/spec/limits.js';
 import { PURCHASE_REQUIREMENTS as P } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS as E } from '../src/spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
-import { Buyer, cardPayment, expectPaidAnswer, freshTestToken, type PaidExchange } from './lib/buyer.js';
+import { Buyer, cardPayment, expectPaidAnswer, freshTestToken, type PaidExchange, payOrNotRun } from './lib/buyer.js';
 import { check, type CheckContext, notRunAll } from './lib/check.js';
 import { checkTimeout } from './lib/context.js';
 import { fleetTarget, NO_FLEET_REASON } from './lib/target.js';
@@ -90,7 +90,7 @@ async function payingBuyer(c: CheckContext, target: FleetTarget, name: string): 
   if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
   const buyer = await new Buyer(target.to(0), `fleet-${name}-${serial++}`, c.record).register();
   const offer = challengeOf(await buyer.post());
-  if (!target.spend(offer.amount)) c.notRun(`paying ${offer.amount} would pass the run's --spend-cap`);
+  await payOrNotRun(target, c, offer.amount);
   return { buyer, offer };
 }
 

@@ -39,7 +39,7 @@ import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
 import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
-import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded } from './lib/buyer.js';
+import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded, payOrNotRun } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -351,7 +351,7 @@ async function payThenSubmit(c: CheckContext, b: Buyer, turn: Awaited<ReturnType
   const purchaseUrl = new URL(mpp[SCHEME_ENTRY_MEMBERS.purchaseUrl] as string);
   if (purchaseUrl.origin !== new URL(target.environment.platformOrigin).origin) c.notRun(`purchase_url ${purchaseUrl.href} is not on the target's origin`);
   const amount = Number(member(turn.challenge.request, 'amount'));
-  if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
+  await payOrNotRun(target, c, amount);
   const paid = await b.post({
     path: purchaseUrl.pathname,
     // The credential echoes the challenge's members exactly as they arrived, whatever their encoding.

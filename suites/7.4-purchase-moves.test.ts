@@ -277,7 +277,7 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
       const asked = await b.post({ path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       if (asked.status === 404) c.notRun(`the target serves no priced single-call resource at ${priced}`);
       const offer = challengeOf(asked);
-      mayPay(c, offer);
+      await mayPay(c, offer);
       const headers = cardPayment(offer.echo, token('processing'), offer.version);
       expectPaidAnswer(await b.post({ path: priced, headers }), E.charge_processing);
       // 7.4: a single-call challenge is redeemed only where issued, and a call challenge is not a pack's.

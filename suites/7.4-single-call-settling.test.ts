@@ -8,7 +8,7 @@ import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
 import { AGENT_STATES } from '../src/contract/test-control.js';
-import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, expectSucceeded, type PaidExchange } from './lib/buyer.js';
+import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, expectSucceeded, type PaidExchange, payOrNotRun } from './lib/buyer.js';
 import { AT_ONCE, RACES, presentAtOnce } from './lib/at-once.js';
 import { check } from './lib/check.js';
 import { sameCredential503 } from './lib/pack.js';
@@ -167,7 +167,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       need(c, 'spend');
       const b = await buyer(c, 'resumed-elsewhere');
       const elsewhere = offered(await call(c, b, { signed: false, path: priced(c).otherPath }));
-      if (target.spend && !target.spend(elsewhere.amount)) c.notRun(`paying ${elsewhere.amount} would pass the run's --spend-cap`);
+      await payOrNotRun(target, c, elsewhere.amount);
       const paying = token('processing');
       const headers = cardPayment(elsewhere.echo, paying, elsewhere.version);
       expectPaidAnswer(await call(c, b, { signed: false, path: priced(c).otherPath, headers }), E.charge_processing);
@@ -377,7 +377,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       need(c, 'spend');
       const b = await buyer(c, 'funding-unavailable');
       const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
-      if (target.spend && !target.spend(pack.amount)) c.notRun(`paying ${pack.amount} would pass the run's --spend-cap`);
+      await payOrNotRun(target, c, pack.amount);
       expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
       const charged = chargesSent();
       await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));

@@ -1,3 +1,5 @@
+import { notRunWords } from '../harness/not-run-groups.js';
+import { spendWords } from '../harness/spend-ledger.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { redactedReport, redactText } from '../harness/exchange.js';
 import { makeFolder } from '../harness/make-folder.js';
@@ -69,7 +71,9 @@ function humanSummary(report: RunReport, runDir: string): string {
   const verdict = RUN_VERDICT_LABELS[runVerdict(report)];
   return [
     '',
-    `${verdict}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total} checks, seed ${report.seed})`,
+    `${verdict}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total - c['not-run']} of ${c.total} checks judged, seed ${report.seed})`,
+    ...(c['not-run'] ? [`what to enable next: ${notRunWords(report.results)}`] : []),
+    ...(report.spend ? [spendWords(report.spend)] : []),
     ...failureLines(report.results),
     ...expectedLines(report),
     `reports: ${runDir}/report.html, report.json, junit.xml, summary.md`,

@@ -2,6 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import type { CaseDocuments } from '../cases/types.js';
 import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
+import type { SpendAnswer } from './spend-ledger.js';
 
 /** How a live target reaches the run's fixture host: where the deployment reads it, and its publishing endpoint. */
 export interface FixtureAccess {
@@ -25,7 +26,7 @@ export async function publishOnFixtureHost(fixture: FixtureAccess, documents: Ca
 }
 
 /** POSTs a JSON message to one of the fixture host's endpoints beside the publishing one; its JSON answer and status. */
-async function askFixtureHost(fixture: FixtureAccess, endpoint: 'origin' | 'pace', message: unknown, dispatcher?: Dispatcher) {
+async function askFixtureHost(fixture: FixtureAccess, endpoint: 'origin' | 'pace' | 'spend', message: unknown, dispatcher?: Dispatcher) {
   const answer = await request(new URL(endpoint, fixture.adminUrl), {
     method: 'POST',
     headers: { [HEADERS.authorization]: `Bearer ${fixture.token}`, [HEADERS.contentType]: MEDIA_TYPES.json },
@@ -47,4 +48,14 @@ export async function originOnFixtureHost(fixture: FixtureAccess, dispatcher?: D
 /** A message to the run's failure pacer (src/harness/failure-budget.ts), which lives beside the fixture host. */
 export async function askPacer(fixture: FixtureAccess, message: unknown, dispatcher?: Dispatcher): Promise<Record<string, unknown>> {
   return (await askFixtureHost(fixture, 'pace', message, dispatcher)).body;
+}
+
+/** Asks the run's spending allowance (src/harness/spend-ledger.ts), beside the fixture host, for `amount` minor units. */
+export async function askSpendLedger(fixture: FixtureAccess, amount: number, dispatcher?: Dispatcher): Promise<SpendAnswer> {
+  const { body } = await askFixtureHost(fixture, 'spend', { amount }, dispatcher);
+  return {
+    granted: body.granted === true,
+    spentMinorUnits: typeof body.spentMinorUnits === 'number' ? body.spentMinorUnits : 0,
+    capMinorUnits: typeof body.capMinorUnits === 'number' ? body.capMinorUnits : 0,
+  };
 }

@@ -19,7 +19,8 @@ export interface FixtureHost {
   readonly requests: readonly string[];
   /**
    * Where other processes publish documents: POST a JSON object of documents with `Authorization: Bearer <adminToken>`.
-   * Beside it, with the same token, `origin` (POST: an origin of its own, see `addOrigin`) and `pace` (the run's pacer).
+   * Beside it, with the same token, `origin` (POST: an origin of its own, see `addOrigin`), `pace` (the run's pacer)
+   * and `spend` (the run's spending allowance).
    */
   readonly adminUrl: string;
   readonly adminToken: string;
@@ -41,6 +42,8 @@ export interface FixtureHostOptions {
   readonly maxDelayMs?: number;
   /** Answers `POST pace` (a JSON message in, a JSON answer out): the run's one failure pacer, which every suite file asks. */
   readonly pacer?: (message: unknown) => unknown;
+  /** Answers `POST spend` (`{ amount }` in, the ledger's answer out): the run's one spending allowance (--spend-cap). */
+  readonly spender?: (message: unknown) => unknown;
 }
 
 /** The paths of the publishing endpoints; documents never live under them. */
@@ -114,6 +117,8 @@ export async function startFixtureHost(options: FixtureHostOptions = {}): Promis
           else answerJson(res, 200, { url: await addOrigin() });
         } else if (path === `${FIXTURE_ADMIN_PREFIX}pace` && options.pacer) {
           answerJson(res, 200, options.pacer(text ? JSON.parse(text) : null) ?? {});
+        } else if (path === `${FIXTURE_ADMIN_PREFIX}spend` && options.spender) {
+          answerJson(res, 200, options.spender(text ? JSON.parse(text) : null) ?? {});
         } else res.writeHead(404).end();
       })().catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(400).end(error instanceof Error ? error.message : String(error));

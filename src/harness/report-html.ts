@@ -16,6 +16,8 @@ import { BODY_LIMIT, type Exchange, type RecordedRequest, type RecordedResponse 
 import type { CheckResult, RunReport, Verdict } from './results.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
+import { notRunGroups } from './not-run-groups.js';
+import { spendWords } from './spend-ledger.js';
 
 /*
  * report.html: one self-contained page rendered from report.json. Every piece of text from the report goes
@@ -166,6 +168,11 @@ ${targetHeading(report).map(
     ? h`<dt>Pacing</dt><dd data-field="pacing">${pacingWords(report.pacing)}</dd>
 `
     : ''
+}${
+  report.spend
+    ? h`<dt>Spend</dt><dd data-field="spend">${spendWords(report.spend)}</dd>
+`
+    : ''
 }${report.target.naming ? h`<dt>Names</dt><dd data-field="naming">${namingWords(report.target.naming).join('; ')}</dd>\n` : ''}<dt>Run id</dt><dd data-field="run-id"><code>${report.runId}</code></dd>
 <dt>Seed</dt><dd data-field="seed"><code>${report.seed}</code></dd>
 <dt>Started</dt><dd data-field="started"><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
@@ -175,6 +182,21 @@ ${targetHeading(report).map(
 <dt>Repeat</dt><dd data-field="rerun"><code>${rerunCommand(report)}</code></dd>
 </dl>
 </header>`;
+}
+
+/** The checks not run, grouped by what would run them: not failures, so styled as the not-run verdict. */
+function enableNext(report: RunReport): Html | '' {
+  const groups = notRunGroups(report.results);
+  if (groups.length === 0) return '';
+  return h`<section id="enable-next" class="enable-next" data-count="${report.counts['not-run']}">
+<h2>What to enable next</h2>
+<p>${report.counts.total - report.counts['not-run']} of ${report.counts.total} checks were judged. These did not run; none of them is a verdict on the target.</p>
+<table class="grid"><thead><tr><th class="num">not run</th><th>would run with</th><th>one reason, whole</th></tr></thead><tbody>
+${groups.map(
+  (g) => h`<tr class="v-not-run" data-enable="${g.enable}"><td class="num">${g.count}</td><td>${g.enable}</td><td>${g.example}</td></tr>
+`,
+)}</tbody></table>
+</section>`;
 }
 
 function harnessErrors(report: RunReport): Html | '' {
@@ -497,8 +519,9 @@ export function reportHtml(report: RunReport): string {
 <body>
 <main>
 ${summary(report, verdict, coverage)}
-<nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a>${report.selfTest ? h`<a href="#self-test">Self-test</a>` : ''}${report.expectedFailures ? h`<a href="#expected-failures">Expected failures</a>` : ''}<a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
+<nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}${report.counts['not-run'] ? h`<a href="#enable-next">What to enable next</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a>${report.selfTest ? h`<a href="#self-test">Self-test</a>` : ''}${report.expectedFailures ? h`<a href="#expected-failures">Expected failures</a>` : ''}<a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
 ${harnessErrors(report)}
+${enableNext(report)}
 ${bySection(report, coverage)}
 ${bySuite(report)}
 ${coverageSection(report, coverage)}

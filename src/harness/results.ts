@@ -1,3 +1,4 @@
+import type { SpendRecord } from './spend-ledger.js';
 import type { Level } from '../spec/types.js';
 import type { Exchange } from './exchange.js';
 import type { ExpectedOutcome } from './expected-failures.js';
@@ -51,6 +52,8 @@ export interface RunReport {
   readonly rerun?: readonly string[];
   /** A live run from one address: what pacing cost beside the throttle's floor (src/harness/failure-budget.ts). */
   readonly pacing?: PacingRecord;
+  /** What a live run with --allow-spend paid, and what its cap refused. */
+  readonly spend?: SpendRecord;
   readonly selection: readonly string[];
   readonly seed: number;
   /** false when the run was interrupted or the harness failed before every check reported. */

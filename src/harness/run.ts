@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
+import { SpendLedger } from './spend-ledger.js';
 import { FailurePacer, paceSummaryLine, pacingRecord, plannedFailingByFile, THROTTLE_WAIT_MS } from './failure-budget.js';
 import { failingFirstSequencer, PACED_MIN_WORKERS } from './paced-order.js';
 import { rerunWords } from './rerun.js';
@@ -363,6 +364,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${seed.toString(16)}`;
   let fixture: FixtureHost | undefined;
   let pacer: FailurePacer | undefined;
+  let spendLedger: SpendLedger | undefined;
   let target: TargetConfig = { kind: 'in-process' };
   let interrupted: string | undefined;
   if (options.live) {
@@ -394,11 +396,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       [...(failingByFile?.values() ?? [])].reduce((a, b) => a + b, 0),
     );
     const pace = pacer;
+    // The cap holds for the whole run: suite files in several workers take from this one allowance.
+    const ledger = options.live.spendCapMinorUnits === undefined ? undefined : new SpendLedger(options.live.spendCapMinorUnits);
+    spendLedger = ledger;
     try {
       fixture = await startFixtureHost({
         port: options.live.fixturePort ?? 0,
         ...(options.live.fixtureUrl ? { publicUrl: options.live.fixtureUrl } : {}),
         pacer: (message) => pace.handle(message),
+        ...(ledger ? { spender: (message: unknown) => ledger.handle(message) } : {}),
       });
     } catch (error) {
       const why = fixturePortProblem(error, options.live.fixturePort);
@@ -577,6 +583,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     },
     rerun: rerunWords(options),
     ...(pacing ? { pacing } : {}),
+    ...(spendLedger ? { spend: spendLedger.summary() } : {}),
     selection: only,
     seed,
     complete: reporter.finished && harnessErrors.length === 0,

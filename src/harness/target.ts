@@ -1,3 +1,4 @@
+import type { SpendAnswer } from './spend-ledger.js';
 import type { SignedRequestCase } from '../cases/types.js';
 import type { ControlRequest } from '../contract/test-control.js';
 import type { ReferencePurchases } from '../reference/purchases.js';
@@ -32,7 +33,8 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
     'needs clock-control: steps happen at later times (caches, memory windows), which an in-process target fakes and a live run waits for in real time with --allow-waits',
   'client-address':
     'needs client-address control: the steps come from chosen network addresses (run with --client-address-header against a deployment that honours it)',
-  'state-seeding': 'needs state-seeding: the case starts from prior registrations',
+  'state-seeding':
+    'needs state-seeding: the case starts from prior registrations, which only the embedded reference can be given; to run it, run in-process (without --base-url)',
   'platform-config':
     'needs platform-config: the case configures the platform (bearer-token keys, scopes, revocations), which only the embedded reference allows; to run it, run in-process (without --base-url)',
   'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route; to run it, run in-process (without --base-url)",
@@ -147,10 +149,10 @@ export interface Target {
   /** The public keys of the agents the platform hosts, when the run knows them (the embedded reference's). */
   readonly hostedAgentKeys?: readonly { readonly kty: string; readonly crv?: string; readonly x?: string }[];
   /**
-   * Takes `amount` (minor units) from the run's spending allowance before a check pays; false when paying it
-   * would pass the cap (the check is then not run). Absent: the target never pays (in-process pays nothing real).
+   * Takes `amount` (minor units) from the run's one spending allowance before a check pays; not granted when paying
+   * it would pass the cap (the check is then not run). Absent: in-process, where paying spends nothing real.
    */
-  spend?(amount: number): boolean;
+  spend?(amount: number): Promise<SpendAnswer>;
   /**
    * Asks to upgrade `url` (on the platform origin, http or https) to a WebSocket with these header fields (a
    * signed GET's). Absent: the target opens no sockets (checks of socket frames are not run).

@@ -1,3 +1,5 @@
+import { notRunGroups } from './not-run-groups.js';
+import { spendWords } from './spend-ledger.js';
 import { renameSync, writeFileSync } from 'node:fs';
 import { makeFolder } from './make-folder.js';
 import { redactedReport } from './exchange.js';
@@ -28,6 +30,7 @@ export function summaryMarkdown(report: RunReport): string {
     ...targetHeading(report).flatMap(([, label, value], i) => [...(i === 0 ? [''] : []), `- ${label}: \`${value}\``]),
     ...(report.target.naming ? ['', `Names: ${namingWords(report.target.naming).join('; ')}`] : []),
     ...(report.pacing ? ['', `Pacing: ${pacingWords(report.pacing)}`] : []),
+    ...(report.spend ? ['', `Spend: ${spendWords(report.spend)}`] : []),
     '',
     `Repeat: \`${rerunCommand(report)}\``,
     '',
@@ -35,6 +38,12 @@ export function summaryMarkdown(report: RunReport): string {
     '|---|---|---|---|---|---|',
     `| ${c.pass} | ${c.fail} | ${c.warn} | ${c['not-run']} | ${c.error} | ${c.total} |`,
   ];
+  lines.push('', `Judged ${c.total - c['not-run']} of ${c.total} checks.`);
+  const groups = notRunGroups(report.results);
+  if (groups.length) {
+    lines.push('', '### What to enable next', '', '| not run | would run with |', '|---|---|');
+    for (const g of groups) lines.push(`| ${g.count} | ${g.enable.replace(/\|/g, '\\|')} |`);
+  }
   const notable = report.results.filter((r) => r.verdict !== 'pass');
   if (notable.length) {
     lines.push('', '| verdict | requirement | check | why |', '|---|---|---|---|');

@@ -7,6 +7,7 @@ import { ProblemTypeAddresses, purchaseAnswerProblems, readPaidAnswer, type Paid
 import { CAPABILITY_REASONS, type Capability, type Target, type TargetRequest, type TargetResponse } from '../../src/harness/target.js';
 import type { ControlRequest } from '../../src/contract/test-control.js';
 import type { CheckContext } from './check.js';
+import { overCapReason } from '../../src/harness/spend-ledger.js';
 import { serializeCredential, type ChallengeEcho } from '../../src/purchase/index.js';
 import { Kit } from '../../src/scenarios/kit.js';
 import { defaultCovered } from '../../src/scenarios/request-builder.js';
@@ -218,6 +219,16 @@ export function cardPayment(echo: ChallengeEcho, token: string, version: string 
 export function needCapabilities(target: Target, c: CheckContext, ...capabilities: Capability[]): void {
   const missing = capabilities.filter((m) => !target.capabilities.has(m));
   if (missing.length) c.notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
+}
+
+/**
+ * Takes `amount` (minor units) from the run's spending allowance before the check pays; not run, saying which cap
+ * would run it, when paying would pass --spend-cap. A target without an allowance (in-process) pays nothing real.
+ */
+export async function payOrNotRun(target: Pick<Target, 'spend'>, c: CheckContext, amount: number): Promise<void> {
+  if (!target.spend) return;
+  const answer = await target.spend(amount);
+  if (!answer.granted) c.notRun(overCapReason(amount, answer));
 }
 
 /** Why a check that puts the deployment in a named state is not run live without a test control. */

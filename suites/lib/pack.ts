@@ -19,6 +19,7 @@ import {
   expectSucceeded,
   freshTestToken,
   needCapabilities,
+  payOrNotRun,
   type PaidExchange,
   type PurchaseMachine,
 } from './buyer.js';
@@ -150,14 +151,14 @@ export function packSuite(target: Target, file: string) {
   const buyer = async (c: CheckContext, name: string): Promise<Buyer> => new Buyer(target, `${file}-${name}-${serial++}`, c.record).register();
 
   /** Leave to pay what a challenge quotes (a live run takes it from its spending allowance). */
-  const mayPay = (c: CheckContext, offered: { amount: number }): void => {
-    if (target.spend && !target.spend(offered.amount)) c.notRun(`paying ${offered.amount} would pass the run's --spend-cap`);
+  const mayPay = async (c: CheckContext, offered: { amount: number }): Promise<void> => {
+    await payOrNotRun(target, c, offered.amount);
   };
 
   /** A challenge from the target, and leave to pay it. */
   const payable = async (c: CheckContext, b: Buyer): Promise<Offer> => {
     const offered = challengeOf(await b.post());
-    mayPay(c, offered);
+    await mayPay(c, offered);
     return offered;
   };
 
@@ -194,7 +195,7 @@ export function packSuite(target: Target, file: string) {
   const expectFreshChallengePaid = async (c: CheckContext, b: Buyer, refused: PaidExchange, problem: PaymentProblemRecord): Promise<void> => {
     expectPaidAnswer(refused, problem);
     const fresh = challengeOf(refused);
-    mayPay(c, fresh);
+    await mayPay(c, fresh);
     expectGranted(await b.post({ headers: cardPayment(fresh.echo, token('settled'), fresh.version) }));
   };
 

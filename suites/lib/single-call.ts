@@ -19,6 +19,7 @@ import {
   expectSucceeded,
   freshTestToken,
   needCapabilities,
+  payOrNotRun,
   type PaidExchange,
   type PaidRequestOptions,
   type PurchaseMachine,
@@ -99,15 +100,15 @@ export function saleSuite(target: Target, file: string) {
   };
 
   /** Leave to pay `amount` (a live run takes it from its spending allowance). */
-  const mayPay = (c: CheckContext, amount: number): void => {
-    if (target.spend && !target.spend(amount)) c.notRun(`paying ${amount} would pass the run's --spend-cap`);
+  const mayPay = async (c: CheckContext, amount: number): Promise<void> => {
+    await payOrNotRun(target, c, amount);
   };
 
   /** A call challenge (a signed agent asks for exact, covered) and leave to pay it. */
   const payable = async (c: CheckContext, b: Buyer, options: PaidRequestOptions = {}): Promise<Offered> => {
     const headers = options.signed === false ? options.headers : { ...EXACT, ...options.headers };
     const offer = offered(await call(c, b, { ...options, ...(headers === undefined ? {} : { headers }) }));
-    mayPay(c, offer.amount);
+    await mayPay(c, offer.amount);
     return offer;
   };
 

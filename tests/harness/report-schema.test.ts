@@ -30,6 +30,7 @@ const RUN_REPORT_MEMBERS = {
   expectedFailures: 1,
   rerun: 1,
   pacing: 1,
+  spend: 1,
 } satisfies Record<keyof RunReport, 1>;
 const CHECK_RESULT_MEMBERS = {
   id: 1,
@@ -85,8 +86,8 @@ describe('vectors/schema/report.schema.json', () => {
   it('names exactly the members of RunReport, CheckResult, Exchange and the recorded request and response', () => {
     const d = reportSchema.$defs;
     expect(keys(reportSchema.properties)).toEqual(keys(RUN_REPORT_MEMBERS));
-    // selfTest is present only in `run --self-test` reports, pacing only in live runs from one address; rerun is newer than the first reports.
-    const optional = ['selfTest', 'expectedFailures', 'rerun', 'pacing'];
+    // selfTest is present only in `run --self-test` reports, pacing only in live runs from one address, spend only with --allow-spend; rerun is newer than the first reports.
+    const optional = ['selfTest', 'expectedFailures', 'rerun', 'pacing', 'spend'];
     expect([...reportSchema.required].sort()).toEqual(keys(RUN_REPORT_MEMBERS).filter((k) => !optional.includes(k)));
     expect(keys(reportSchema.properties.counts.properties)).toEqual(keys(COUNT_MEMBERS));
     expect(keys(reportSchema.properties.tool.properties)).toEqual(keys(TOOL_MEMBERS));

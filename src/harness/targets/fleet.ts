@@ -1,4 +1,5 @@
 import type { SignedRequestCase } from '../../cases/types.js';
+import type { SpendAnswer } from '../spend-ledger.js';
 import type { Target, TargetRequest, TargetResponse } from '../target.js';
 
 /** Which instance a request goes to: 0 the one at --base-url, 1 the one at --also-base-url. */
@@ -51,8 +52,9 @@ export class FleetTarget implements Target {
     return this.instances[0].step(at, documents, why);
   }
 
-  spend(amount: number): boolean {
-    return this.instances[0].spend?.(amount) ?? true;
+  spend(amount: number): Promise<SpendAnswer> {
+    // An instance that never pays for real (in-process) grants every payment.
+    return this.instances[0].spend?.(amount) ?? Promise.resolve({ granted: true, spentMinorUnits: 0, capMinorUnits: 0 });
   }
 
   send(request: TargetRequest): Promise<TargetResponse> {

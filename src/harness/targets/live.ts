@@ -11,7 +11,8 @@ import { HEADERS } from '../../spec/headers.js';
 import { serviceNaming } from '../../spec/naming.js';
 import { checkSignal } from '../check-scope.js';
 import type { PreviousWait } from '../failure-budget.js';
-import { askPacer, originOnFixtureHost, publishOnFixtureHost } from '../fixture-client.js';
+import { askPacer, askSpendLedger, originOnFixtureHost, publishOnFixtureHost } from '../fixture-client.js';
+import type { SpendAnswer } from '../spend-ledger.js';
 import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, targetFaultOf } from '../live-http.js';
 import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
 import type { Capability, DeploymentAddresses, PricedResources, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
@@ -83,7 +84,6 @@ export class LiveTarget implements Target {
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
   private readonly origin: string;
   private currentCase = '';
-  private spendLeft: number;
   /** Room the pacer gave the current case before it was built (`ready`), consumed by its signed requests. */
   private reservation: { readonly id: number; left: number } | undefined;
   /** Origins of their own the fixture host opened for this target's cases (`isolatedOrigin`). */
@@ -100,7 +100,6 @@ export class LiveTarget implements Target {
       // Under --allow-waits later times come by waiting for them.
       ...(options.allowWaits ? ['clock-control' as const] : []),
     ]);
-    this.spendLeft = options.spend?.capMinorUnits ?? 0;
     this.environment = {
       authority: base.host,
       platformOrigin: base.origin,
@@ -113,10 +112,9 @@ export class LiveTarget implements Target {
     this.addresses = deploymentAddresses(options.deployment);
   }
 
-  spend(amount: number): boolean {
-    if (!this.options.spend || !Number.isFinite(amount) || amount < 0 || amount > this.spendLeft) return false;
-    this.spendLeft -= amount;
-    return true;
+  async spend(amount: number): Promise<SpendAnswer> {
+    if (!this.options.spend) return { granted: false, spentMinorUnits: 0, capMinorUnits: 0 };
+    return askSpendLedger(this.options.fixture, amount, this.dispatcher);
   }
 
   /** From one address, room for the case's failing requests (the run's pacer decides, once the deployment throttles). */
