@@ -14,7 +14,7 @@ export function packageVersion(): string {
 }
 
 /** The folder of the package's own package.json (the checkout, or where npm installed it), found the same way. */
-export function packageRoot(): string | undefined {
+function packageRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     if (readVersion(join(dir, 'package.json')) !== undefined) return dir;
