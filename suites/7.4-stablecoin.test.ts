@@ -1,5 +1,6 @@
 import { afterAll, describe, expect } from 'vitest';
-import { keccak256, type Hex } from 'viem';
+import { Hash } from 'ox';
+import type { Hex } from '../src/purchase/machine/tempo/index.js';
 import { dailyCapRetryAfterProblems } from '../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
 import { decodeBase64urlJson, expiresAtSeconds } from '../src/purchase/index.js';
@@ -26,7 +27,7 @@ import { suiteTarget } from './lib/target.js';
 
 /**
  * Section 7.4 stablecoin (`tempo`) purchases over HTTP: the challenge a buyer preferring tempo gets, real signed
- * Tempo transactions (viem/tempo) paying it, the receipt reference, refusals that never broadcast, and the two
+ * Tempo transactions (ox/tempo) paying it, the receipt reference, refusals that never broadcast, and the two
  * stablecoin 503s. A live run presents no credential without 'spend'; checks that would broadcast a transfer
  * need the embedded reference's simulated network (payment-faults): a live deployment would broadcast a real
  * transfer from this suite's unfunded test wallet.
@@ -114,7 +115,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const o = await offer(b);
       const serialized = await signTransfer(o);
       const paid = await b.post({ headers: tempoPayment(o, transaction(serialized)) });
-      expectTempoReceipt(paid, keccak256(serialized));
+      expectTempoReceipt(paid, Hash.keccak256(serialized));
       expect(paid.body?.granted, 'body.granted').toBe(true);
       expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), E.purchase_already_granted);
     },
@@ -131,7 +132,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const priced = pricedPath(c);
       const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const serialized = await signTransfer(o);
-      expectTempoReceipt(await b.post({ path: priced, headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ path: priced, headers: tempoPayment(o, transaction(serialized)) }), Hash.keccak256(serialized));
     },
   });
 
@@ -214,7 +215,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         const b = await buyer(c, `payload-${type}`);
         const o = await offer(b);
         const answer = await b.post({
-          headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: keccak256(await signTransfer(o)) }),
+          headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: Hash.keccak256(await signTransfer(o)) }),
         });
         expectPaidAnswer(answer, E['invalid-payload']);
         if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
@@ -264,7 +265,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const p = target.purchases!;
       const o = await offer(b);
       const serialized = await signTransfer(o);
-      expectTempoReceipt(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), Hash.keccak256(serialized));
       const altered = { ...o, echo: { ...o.echo, realm: `${o.echo.realm}.example` } };
       expectPaidAnswerOf(
         'the paid transaction under an echo whose realm was changed',
@@ -275,7 +276,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         'the paid challenge with bytes that do not decode as its transaction',
         await b.post({ headers: tempoPayment(o, transaction(`${TEMPO_TRANSACTION_TYPE}deadbeef`)) }),
       );
-      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
+      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([Hash.keccak256(serialized)]);
       expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
       // Another transaction for a challenge whose transfer is still settling is another credential, not that transfer resumed.
       p.stablecoin.network.pendingReads = 1;
@@ -287,8 +288,8 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         await b.post({ headers: tempoPayment(settling, transaction(await signTransfer(settling))) }),
         PAYMENT_PROBLEMS.invalidChallenge,
       );
-      expectTempoReceipt(await b.post({ headers: tempoPayment(settling, transaction(first)) }), keccak256(first));
-      expect(p.stablecoin.network.broadcastHashes(), 'two transfers reached the network').toEqual([keccak256(serialized), keccak256(first)]);
+      expectTempoReceipt(await b.post({ headers: tempoPayment(settling, transaction(first)) }), Hash.keccak256(first));
+      expect(p.stablecoin.network.broadcastHashes(), 'two transfers reached the network').toEqual([Hash.keccak256(serialized), Hash.keccak256(first)]);
     },
   });
 
@@ -303,7 +304,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const o = await offer(b);
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
-      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
       // Acceptance is taken only from the authenticated buyer (401); section 3 resumes the same credential "Always" (409 once credited).
       const unsigned = await b.post({ signed: false, headers });
       expectPaidAnswerOf('the same credential, unsigned', unsigned, unsigned.status === 409 ? E.purchase_already_granted : E.terms_acceptance_unauthenticated);
@@ -375,7 +376,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       p.stablecoin.locations.place(wallet.address, 'NZ');
       const placed = await offer(b);
       const serialized = await signTransfer(placed);
-      expectTempoReceipt(await b.post({ headers: tempoPayment(placed, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers: tempoPayment(placed, transaction(serialized)) }), Hash.keccak256(serialized));
     },
   });
 
@@ -409,7 +410,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, walletDailyCap: String(2n * BigInt(p.config.stablecoin.amount) - 1n) } };
       const first = await offer(b);
       const serialized = await signTransfer(first);
-      expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), Hash.keccak256(serialized));
       const second = await offer(b);
       const capped = await b.post({ headers: tempoPayment(second, transaction(await signTransfer(second))) });
       expectPaidAnswer(capped, E.wallet_daily_cap);
@@ -457,14 +458,14 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       try {
         const again = await b.post({ headers });
         if (again.status === 503) expectPaidAnswerOf('the same credential while the network cannot be read', again, E.grant_failed);
-        else expectTempoReceipt(again, keccak256(serialized));
+        else expectTempoReceipt(again, Hash.keccak256(serialized));
       } finally {
         p.stablecoin.network.unreachable = false;
       }
-      if ((await p.store.balance(b.agentUrl)) === '0') expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      if ((await p.store.balance(b.agentUrl)) === '0') expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
       expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
       expectPaidAnswerOf('the same credential once credited', await b.post({ headers }), E.purchase_already_granted);
-      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([keccak256(serialized)]);
+      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([Hash.keccak256(serialized)]);
     },
   });
 
@@ -495,7 +496,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       network.pendingReads = 0;
       const next = await offer(b);
       const serialized = await signTransfer(next);
-      expectTempoReceipt(await b.post({ headers: tempoPayment(next, transaction(serialized)) }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers: tempoPayment(next, transaction(serialized)) }), Hash.keccak256(serialized));
     },
   });
 
@@ -512,7 +513,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const headers = tempoPayment(o, transaction(serialized));
       target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
       expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
-      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
       expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
     },
   });
@@ -587,7 +588,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       target.purchases!.stablecoin.network.pendingReads = 1;
       expectPaidAnswer(await b.post({ headers }), E.tempo_settlement_pending);
       await b.advance(600);
-      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
       expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
     },
   });
@@ -612,7 +613,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       } finally {
         network.unreachable = false;
       }
-      expectTempoReceipt(await b.post({ headers }), keccak256(serialized));
+      expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
       expect(network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
       // The broadcast is accepted and the very first read of its status fails: it was broadcast all the same.
       const next = await offer(b);
@@ -629,7 +630,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       } finally {
         network.status = status;
       }
-      expectTempoReceipt(await b.post({ headers: nextHeaders }), keccak256(nextSerialized));
+      expectTempoReceipt(await b.post({ headers: nextHeaders }), Hash.keccak256(nextSerialized));
       expect(network.broadcastHashes(), 'one transfer more reached the network').toHaveLength(2);
     },
   });

@@ -48,8 +48,9 @@ const FIXES: Readonly<Record<FetchFailureReason, string>> = {
   status: 'Serve the document at exactly this URL with status 200.',
   'too-large': 'Keep the document under 64 KiB: publish fewer keys, and no other data.',
   timeout: 'Make the host answer within 5 seconds (connect, headers and body together).',
-  'address-refused': 'Host it at a publicly routable address; platforms never fetch from loopback, private or link-local ones.',
-  dns: 'Check the host name and its DNS records.',
+  // The detail already says which addresses are refused and that DNS records are to be checked: the fix adds, never repeats.
+  'address-refused': 'Host it at a publicly routable address, one a platform on the internet can fetch from.',
+  dns: 'Check the spelling of the host name, and that it resolves from the internet, not only on your network.',
   network: 'Platforms fetch it from the internet, so it must be reachable from there.',
   'invalid-url': 'Give the agent URL as an absolute https URL.',
 };

@@ -9,7 +9,7 @@ import type { PurchaseStores } from '../reference/purchases.js';
 import type { VerifierPorts } from '../verifier/ports.js';
 import type { OpenedStores } from '../stores/open.js';
 import type { Command, CommandArgs } from './command.js';
-import { InputError, UsageError } from './errors.js';
+import { HarnessError, InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { clientCredentialsOption, flag, serviceNameOption, stringOption } from './option-values.js';
@@ -98,7 +98,10 @@ function publicUrlOption(args: CommandArgs): URL | undefined {
   return url;
 }
 
-/** The stores named by --store and --db, reached before serving: one that cannot be is an input error (exit 2). */
+/**
+ * The stores named by --store and --db, reached before serving: one that does not answer at all exits 3 (as a target
+ * that does not answer); one that cannot be used otherwise (not installed, a bad URL, refusing us) is an input error (exit 2).
+ */
 async function storesOption(args: CommandArgs, cwd: string): Promise<OpenedStores> {
   const store = stringOption(args, 'store');
   if (store !== undefined && !/^rediss?:\/\//i.test(store))
@@ -110,7 +113,7 @@ async function storesOption(args: CommandArgs, cwd: string): Promise<OpenedStore
   try {
     return await openStores({ ...(store === undefined ? {} : { store }), ...(db === undefined ? {} : { db }), cwd });
   } catch (error) {
-    if (error instanceof StoreUnavailableError) throw new InputError(error.message);
+    if (error instanceof StoreUnavailableError) throw error.unreachable ? new HarnessError(error.message) : new InputError(error.message);
     throw error;
   }
 }
@@ -154,7 +157,7 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'charges, grants, balances and sales in a SQLite file or on PostgreSQL, with the keys challenges and platform tokens',
       'are signed with, so a restart forgets no charge and instances sharing both (behind one --public-url) accept a',
       'signed request once, credit a purchase once and accept the platform tokens any of them issued.',
-      'A store that cannot be reached exits 2.',
+      'A store that does not answer exits 3; one that cannot be used otherwise (not installed, refusing us) exits 2.',
       '--service-name NAME answers with the names a deployment called NAME writes where the spec writes Service:',
       'Acme-Terms-Version, Acme-Terms-Accepted, Acme-Payment-Methods, Acme-Purchase, X-Acme-Owner-Key, realm=acme.',
       "--owner-key KEY is the operator's platform key it accepts in X-Service-Owner-Key (5.2 key continuity), and",

@@ -9,7 +9,7 @@ import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { flag } from './option-values.js';
 import { readInputFile } from './read-input.js';
-import { shippedFilePath } from './version.js';
+import { shippedFilePath } from './package-root.js';
 
 const NAME = 'verify';
 const VECTORS = shippedFilePath('vectors/signed-requests.json', process.cwd());

@@ -7,7 +7,9 @@ import { StoreUnavailableError } from './unavailable.js';
  */
 export function outageAware<T extends object>(store: T, what: string, isOutage: (error: unknown) => boolean): T {
   const unreachable = (error: unknown): unknown =>
-    isOutage(error) ? new StoreUnavailableError(`${what} is unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error }) : error;
+    isOutage(error)
+      ? new StoreUnavailableError(`${what} is unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error, unreachable: true })
+      : error;
   return new Proxy(store, {
     get(target, key) {
       const value = Reflect.get(target, key, target) as unknown;

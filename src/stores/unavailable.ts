@@ -1,6 +1,16 @@
-/** A store named on the command line that cannot be used: not installed, not reachable, or refusing us. Serve exits 2 with the message. */
+/**
+ * A store named on the command line that cannot be used: not installed, not reachable, or refusing us. `unreachable`
+ * says nothing answered (connection refused, timed out, closed): serve exits 3 then, as for a target that does not
+ * answer, and 2 for the rest, whose fix is in the command (a package to install, a URL, a password).
+ */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
+  readonly unreachable: boolean;
+
+  constructor(message: string, options: { readonly cause?: unknown; readonly unreachable?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.unreachable = options.unreachable ?? false;
+  }
 }
 
 /** The URL with any password hidden, for messages. */

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { keccak256, type Hex } from 'viem';
+import { Hash } from 'ox';
+import type { Hex } from '../../src/purchase/machine/tempo/index.js';
 import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
 import { readPaidAnswer, termsHeaderProblems } from '../../src/harness/judge-purchase.js';
 import { CAPABILITY_REASONS, type Capability, type PricedResources, type Target } from '../../src/harness/target.js';
@@ -73,7 +74,7 @@ export function expectServed(exchange: PaidExchange): void {
 export function expectServedByTransfer(exchange: PaidExchange, serialized: Hex): void {
   expectServed(exchange);
   const receipt = decodeBase64urlJson(exchange.response.headers[HEADERS.paymentReceipt] ?? '');
-  expect(receipt, 'the receipt').toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.tempo, reference: keccak256(serialized) } });
+  expect(receipt, 'the receipt').toMatchObject({ ok: true, value: { method: PAYMENT_METHODS.tempo, reference: Hash.keccak256(serialized) } });
 }
 
 /** The problem of a fresh challenge for a transaction that pays nothing: either of the Payment scheme's (READING-NON-MATCHING-TRANSACTION). */

@@ -1,17 +1,29 @@
 import { expect } from 'vitest';
-import { encodeFunctionData, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { Abis, Transaction } from 'viem/tempo';
+import { Abi, AbiFunction, Address, Secp256k1 } from 'ox';
+import { SignatureEnvelope, TxEnvelopeTempo } from 'ox/tempo';
 import { expiresAtSeconds, serializeCredential, type ChallengeEcho, type PaymentChallenge } from '../../src/purchase/index.js';
-import { tempoQuoteOf, type TempoQuote } from '../../src/purchase/machine/tempo/index.js';
+import { tempoQuoteOf, type Hex, type TempoQuote } from '../../src/purchase/machine/tempo/index.js';
 import { HEADERS } from '../../src/spec/headers.js';
-import { CREDENTIAL_MEMBERS, PAYMENT_METHODS, TEMPO_PAYLOAD_MEMBERS, TEMPO_PAYLOAD_TYPES, TIP20_TRANSFER_WITH_MEMO } from '../../src/spec/payments.js';
+import {
+  CREDENTIAL_MEMBERS,
+  PAYMENT_METHODS,
+  TEMPO_PAYLOAD_MEMBERS,
+  TEMPO_PAYLOAD_TYPES,
+  TIP20_TRANSFER_ABI,
+  TIP20_TRANSFER_WITH_MEMO,
+} from '../../src/spec/payments.js';
 import type { PaidExchange } from './buyer.js';
 
+/** A secp256k1 key and the address it signs for (checksummed). */
+const account = (privateKey: Hex) => ({ privateKey, address: Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey }), { checksum: true }) });
 /** A well-known development key (never funded anywhere that matters): the stablecoin buyer's wallet. */
-export const wallet = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+export const wallet = account('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 /** Another development key, a fee payer sponsoring a transaction. */
-const sponsor = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+const sponsor = account('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+
+const TIP20 = Abi.from(TIP20_TRANSFER_ABI);
+const TRANSFER = AbiFunction.fromAbi(TIP20, 'transfer');
+const TRANSFER_WITH_MEMO = AbiFunction.fromAbi(TIP20, TIP20_TRANSFER_WITH_MEMO);
 
 /** Service-Payment-Methods of a buyer preferring the stablecoin (covered when signed). */
 export const PREFER_TEMPO = { [HEADERS.paymentMethods]: `${PAYMENT_METHODS.tempo}, ${PAYMENT_METHODS.stripe}` };
@@ -78,29 +90,37 @@ export async function signTransfer(o: TempoOffer, shape: TransferShape = {}): Pr
   const to = shape.to ?? o.quote.recipient;
   const amount = shape.amount ?? BigInt(o.quote.amount);
   const data = shape.plainTransfer
-    ? encodeFunctionData({ abi: Abis.tip20, functionName: 'transfer', args: [to, amount] })
-    : encodeFunctionData({ abi: Abis.tip20, functionName: TIP20_TRANSFER_WITH_MEMO, args: [to, amount, shape.memo ?? o.quote.memo] });
+    ? AbiFunction.encodeData(TRANSFER, [to, amount])
+    : AbiFunction.encodeData(TRANSFER_WITH_MEMO, [to, amount, shape.memo ?? o.quote.memo]);
   const call = {
     ...(shape.createsContract ? {} : { to: shape.token ?? o.quote.currency }),
     ...(shape.noCallData ? {} : { data }),
     ...(shape.value === undefined ? {} : { value: shape.value }),
   };
   const validBefore = shape.validBefore === undefined ? expiresAtSeconds(o.challenge) + (shape.validPastExpiry ?? 0) : shape.validBefore;
-  const transaction = {
+  const envelope = TxEnvelopeTempo.from({
     chainId: shape.chainId ?? o.quote.chainId,
     calls: shape.twice ? [call, call] : [call],
-    nonce: 0,
+    nonce: 0n,
     nonceKey: ++nonceKey,
     gas: 200_000n,
     maxFeePerGas: 20_000_000_000n,
     maxPriorityFeePerGas: 1n,
     ...(validBefore === null ? {} : { validBefore }),
-    ...(shape.feePayer ? { feePayer: true } : {}),
-    ...(shape.sponsored ? { feePayer: sponsor } : {}),
-  };
-  if (shape.unsigned) return Transaction.serialize(transaction as never) as Promise<Hex>;
-  if (shape.recoversNoSigner) return Transaction.serialize(transaction as never, { r: 0n, s: 1n, yParity: 0 } as never) as Promise<Hex>;
-  return wallet.signTransaction(transaction as never, { serializer: Transaction.serialize as never }) as Promise<Hex>;
+    // null: a fee payer is to sign (the sender commits to that, 0x00 in the envelope), as the hand-off and a sponsor both ask.
+    ...(shape.feePayer || shape.sponsored ? { feePayerSignature: null } : {}),
+  });
+  if (shape.unsigned) return TxEnvelopeTempo.serialize(envelope) as Hex;
+  if (shape.recoversNoSigner) return TxEnvelopeTempo.serialize(envelope, { signature: SignatureEnvelope.from({ r: 0n, s: 1n, yParity: 0 }) }) as Hex;
+  const signature = SignatureEnvelope.from(Secp256k1.sign({ payload: TxEnvelopeTempo.getSignPayload(envelope), privateKey: wallet.privateKey }));
+  // The 0x78 hand-off: the sender's signature for a fee payer to complete.
+  if (shape.feePayer) return TxEnvelopeTempo.serialize(envelope, { format: 'feePayer', signature }) as Hex;
+  if (shape.sponsored) {
+    const signed = TxEnvelopeTempo.from(envelope, { signature });
+    const payload = TxEnvelopeTempo.getFeePayerSignPayload(signed, { sender: wallet.address });
+    return TxEnvelopeTempo.serialize(signed, { feePayerSignature: Secp256k1.sign({ payload, privateKey: sponsor.privateKey }) }) as Hex;
+  }
+  return TxEnvelopeTempo.serialize(envelope, { signature }) as Hex;
 }
 
 /** The stablecoin payload carrying a signed transaction (7.4: payload.type transaction). */

@@ -148,6 +148,8 @@ describe('check-agent', () => {
     expect(run.stdout).toContain('(not fetched: see below)');
     expect(run.stdout).not.toContain('(no answer)');
     expect(run.stdout).toMatch(/points at 127\.0\.0\.1, which is loopback/);
+    // Each problem says what is refused once: the fix adds to the detail, never repeats it.
+    for (const line of run.stdout.split('\n').filter((l) => l.includes('points at 127.0.0.1'))) expect(line.split('link-local')).toHaveLength(2);
   });
 
   it('exits 3 for a certificate it cannot trust, naming --ca, and trusts a private CA given with --ca FILE', async () => {

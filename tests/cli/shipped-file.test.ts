@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shippedFilePath } from '../../src/cli/version.js';
+import { shippedFilePath } from '../../src/cli/package-root.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { runCli } from './run-cli.js';
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,27 @@ describe('serve --store and --db', () => {
       ['--db', 'postgres://apc:secret@127.0.0.1:1/apc'],
       /^cannot reach the database at postgres:\/\/apc:\*\*\*@127\.0\.0\.1:1\/apc: /,
     ],
+  ])('exits 3 naming the store for %s, as for a target that does not answer', async (_name, argv, message) => {
+    const result = await serve(argv).ran;
+    expect('error' in result && exitCodeOf(result.error)).toBe(3);
+    expect((result as { error: Error }).error.message).toMatch(message);
+  });
+
+  it('exits 2 for a Redis that answers but refuses the password: the fix is in the command', async () => {
+    // A server speaking just enough RESP to refuse every command, as a Redis with another password does.
+    const server = createServer((socket) => socket.on('data', () => socket.write('-WRONGPASS invalid username-password pair or user is disabled.\r\n')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await serve(['--store', `redis://:wrong@127.0.0.1:${port}`]).ran;
+      expect('error' in result && exitCodeOf(result.error)).toBe(2);
+      expect((result as { error: Error }).error.message).toMatch(/^cannot reach the store at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/?: WRONGPASS/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each([
     ['a file that is not a database', ['--db', '.'], /^cannot open the database file /],
     ['a store that is not a redis URL', ['--store', 'http://127.0.0.1:6379'], /^--store must be a redis:\/\/ or rediss:\/\/ URL/],
     ['a public URL with a path', ['--public-url', 'https://platform.example/api'], /^--public-url must be an http or https origin/],

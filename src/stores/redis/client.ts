@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { isRedisOutage } from '../outage.js';
 import { optionalPackage, redactedUrl, StoreUnavailableError } from '../unavailable.js';
 
 /** How long serve waits for the store at start before giving up (exit 2), and for each command after. */
@@ -32,7 +33,8 @@ export async function openRedis(url: string): Promise<Redis> {
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new StoreUnavailableError(`cannot reach the store at ${redactedUrl(url)}: ${(cause ?? (error as Error)).message}`);
+    const reason = cause ?? (error as Error);
+    throw new StoreUnavailableError(`cannot reach the store at ${redactedUrl(url)}: ${reason.message}`, { unreachable: isRedisOutage(reason) });
   }
   return client;
 }

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
+import { isPostgresOutage } from '../outage.js';
 import { optionalPackage, redactedUrl, StoreUnavailableError } from '../unavailable.js';
 import type { SqlDatabase, SqlRow, SqlRunner } from './driver.js';
 
@@ -20,7 +21,9 @@ export async function openPostgres(url: string): Promise<SqlDatabase> {
     await sql`select 1`;
   } catch (error) {
     await sql.end({ timeout: 0 });
-    throw new StoreUnavailableError(`cannot reach the database at ${redactedUrl(url)}: ${(error as Error).message}`);
+    throw new StoreUnavailableError(`cannot reach the database at ${redactedUrl(url)}: ${(error as Error).message}`, {
+      unreachable: isPostgresOutage(error),
+    });
   }
   return {
     dialect: 'postgres',
