@@ -1,4 +1,4 @@
-import { keccak256 } from 'viem';
+import { Hash } from 'ox';
 import type { Hex } from '../machine/tempo/quote.js';
 import type {
   OpenTransfer,
@@ -34,7 +34,7 @@ export class FakeStablecoinNetwork implements StablecoinNetwork {
       this.unreachableBroadcasts -= 1;
       throw new Error('stablecoin network unreachable');
     }
-    const hash = keccak256(serializedTransaction);
+    const hash = Hash.keccak256(serializedTransaction);
     if (!this.transfers.has(hash)) this.transfers.set(hash, { pendingLeft: this.pendingReads, outcome: this.finalOutcome });
     this.broadcasts.push(serializedTransaction);
     return { hash };

@@ -1,6 +1,6 @@
-import { decodeFunctionData, keccak256 } from 'viem';
-import { Abis, Transaction } from 'viem/tempo';
-import { TEMPO_TRANSACTION_TYPE, TIP20_TRANSFER_WITH_MEMO } from '../../../spec/payments.js';
+import { Abi, AbiFunction, Hash } from 'ox';
+import { TxEnvelopeTempo } from 'ox/tempo';
+import { TEMPO_TRANSACTION_TYPE, TIP20_TRANSFER_ABI, TIP20_TRANSFER_WITH_MEMO } from '../../../spec/payments.js';
 import type { Hex, TempoQuote } from './quote.js';
 
 /** Why a stablecoin payload's transaction does not pay the quote. Each one is answered with a fresh challenge and nothing is broadcast (7.4). */
@@ -53,12 +53,15 @@ const HEX = /^0x(?:[0-9a-fA-F]{2})+$/;
 /** The fee-payer hand-off envelope (a sender signature awaiting a sponsor), Tempo type 0x78. */
 const FEE_PAYER_ENVELOPE = '0x78';
 
+const TIP20 = Abi.from(TIP20_TRANSFER_ABI);
+const TRANSFER_WITH_MEMO = AbiFunction.fromAbi(TIP20, TIP20_TRANSFER_WITH_MEMO);
+
 const refuse = (mismatch: TransactionMismatch, detail: string): TransactionCheck => ({ ok: false, mismatch, detail });
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
- * Checks a stablecoin payload's transaction against the quote, decoding it with viem's Tempo transaction
- * support (viem/tempo, on ox's TxEnvelopeTempo) and the TIP-20 ABI; never by hand. The transaction must be a
+ * Checks a stablecoin payload's transaction against the quote, decoding it with ox's Tempo transaction envelope
+ * (ox/tempo TxEnvelopeTempo) and the TIP-20 ABI; never by hand. The transaction must be a
  * signed Tempo transaction (type 0x76) on the quoted chain whose one and only effect is one `transferWithMemo`
  * call on the token contract of exactly the amount to exactly the deposit address with exactly the memo;
  * it pays its own fee (no fee payer, no sponsor hand-off), carries no key authorization or delegation, and
@@ -70,11 +73,9 @@ export async function checkTempoTransaction(serialized: string, quote: TempoQuot
   if (prefix === FEE_PAYER_ENVELOPE) return refuse('fee-payer', 'the transaction asks a fee payer to sponsor it; sign one that pays its own fee');
   if (prefix !== TEMPO_TRANSACTION_TYPE) return refuse('not-tempo', `the transaction is not a Tempo transaction (type ${TEMPO_TRANSACTION_TYPE})`);
 
-  let tx: Transaction.TransactionSerializableTempo;
-  let canonical: Hex;
+  let tx: TxEnvelopeTempo.TxEnvelopeTempo;
   try {
-    tx = Transaction.deserialize(serialized as Transaction.TransactionSerializedTempo);
-    canonical = await Transaction.serialize(tx);
+    tx = TxEnvelopeTempo.deserialize(serialized as TxEnvelopeTempo.Serialized);
   } catch (error) {
     return refuse('undecodable', `the transaction does not decode (${firstLine(error)})`);
   }
@@ -85,9 +86,7 @@ export async function checkTempoTransaction(serialized: string, quote: TempoQuot
   if (!WALLET_SIGNATURE_TYPES.has(tx.signature.type))
     return refuse('not-wallet-signature', `the transaction is signed with a ${tx.signature.type} signature; sign it with the paying wallet's own key`);
   if (tx.chainId !== quote.chainId) return refuse('wrong-chain', `the transaction is for chain ${tx.chainId}, the challenge quotes chain ${quote.chainId}`);
-  // ox decodes an EIP-7702 style authorization list onto the envelope; viem's type does not name it.
-  const delegations = (tx as { readonly authorizationList?: readonly unknown[] }).authorizationList;
-  if (tx.keyAuthorization !== undefined || (delegations?.length ?? 0) > 0)
+  if (tx.keyAuthorization != null || (tx.authorizationList?.length ?? 0) > 0)
     return refuse('extra-effects', 'the transaction also authorizes a key or a delegation; it must only make the transfer');
 
   const calls = tx.calls ?? [];
@@ -99,10 +98,10 @@ export async function checkTempoTransaction(serialized: string, quote: TempoQuot
 
   let transfer: { readonly to: string; readonly amount: bigint; readonly memo: string };
   try {
-    const decoded = decodeFunctionData({ abi: Abis.tip20, data: call.data ?? '0x' });
-    if (decoded.functionName !== TIP20_TRANSFER_WITH_MEMO)
-      return refuse('not-transfer-with-memo', `the call is ${decoded.functionName}, not ${TIP20_TRANSFER_WITH_MEMO}`);
-    const [to, amount, memo] = decoded.args;
+    const data = call.data ?? '0x';
+    const named = AbiFunction.fromAbi(TIP20, data);
+    if (named.name !== TIP20_TRANSFER_WITH_MEMO) return refuse('not-transfer-with-memo', `the call is ${named.name}, not ${TIP20_TRANSFER_WITH_MEMO}`);
+    const [to, amount, memo] = AbiFunction.decodeData(TRANSFER_WITH_MEMO, data);
     transfer = { to, amount, memo };
   } catch {
     return refuse('not-transfer-with-memo', `the call data is not a TIP-20 ${TIP20_TRANSFER_WITH_MEMO}`);
@@ -117,7 +116,13 @@ export async function checkTempoTransaction(serialized: string, quote: TempoQuot
     return refuse('valid-after-expiry', `the transaction stays valid until ${tx.validBefore}, after the challenge expiry ${window.expiresAt}`);
   if (tx.validBefore <= window.now) return refuse('transaction-expired', `the transaction expired at ${tx.validBefore}`);
 
-  return { ok: true, transfer: { hash: keccak256(canonical), serialized: canonical, wallet: tx.from.toLowerCase() as Hex, validBefore: tx.validBefore } };
+  let canonical: Hex;
+  try {
+    canonical = TxEnvelopeTempo.serialize(tx) as Hex;
+  } catch (error) {
+    return refuse('undecodable', `the transaction does not decode (${firstLine(error)})`);
+  }
+  return { ok: true, transfer: { hash: Hash.keccak256(canonical), serialized: canonical, wallet: tx.from.toLowerCase() as Hex, validBefore: tx.validBefore } };
 }
 
 function firstLine(error: unknown): string {
@@ -129,7 +134,7 @@ function firstLine(error: unknown): string {
 export async function tempoTransactionHash(serialized: string): Promise<Hex | undefined> {
   if (!HEX.test(serialized) || serialized.slice(0, 4).toLowerCase() !== TEMPO_TRANSACTION_TYPE) return undefined;
   try {
-    return keccak256(await Transaction.serialize(Transaction.deserialize(serialized as Transaction.TransactionSerializedTempo)));
+    return TxEnvelopeTempo.hash(TxEnvelopeTempo.deserialize(serialized as TxEnvelopeTempo.Serialized) as TxEnvelopeTempo.TxEnvelopeTempo<true>);
   } catch {
     return undefined;
   }
