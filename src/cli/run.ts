@@ -72,7 +72,7 @@ function humanSummary(report: RunReport, runDir: string): string {
   return [
     '',
     `${verdict}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total - c['not-run']} of ${c.total} checks judged, seed ${report.seed})`,
-    ...(c['not-run'] ? [`what to enable next: ${notRunWords(report.results)}`] : []),
+    ...(c['not-run'] ? [`not run, what to enable next: ${notRunWords(report.results)}`] : []),
     ...(report.spend ? [spendWords(report.spend)] : []),
     ...failureLines(report.results),
     ...expectedLines(report),

@@ -47,10 +47,9 @@ export function notRunGroups(results: readonly CheckResult[]): NotRunGroup[] {
   return [...groups].map(([enable, g]) => ({ enable, ...g })).sort((a, b) => b.count - a.count || a.enable.localeCompare(b.enable));
 }
 
-/** "186 not run: 44 need the in-process run, 38 need --agent-url, ..." (empty when every check ran). */
+/** "44 need the in-process run, 38 need --agent-url, 1 needs --owner-key" (empty when every check ran). */
 export function notRunWords(results: readonly CheckResult[]): string {
-  const groups = notRunGroups(results);
-  const total = groups.reduce((sum, g) => sum + g.count, 0);
-  if (total === 0) return '';
-  return `${total} not run: ${groups.map((g) => `${g.count} need ${g.enable}`).join(', ')}`;
+  return notRunGroups(results)
+    .map((g) => `${g.count} ${g.count === 1 ? 'needs' : 'need'} ${g.enable}`)
+    .join(', ');
 }

@@ -49,7 +49,7 @@ describe('what would run the checks a run left not run', () => {
       ['--agent-url', 2],
       ['--control-url', 1],
     ]);
-    expect(notRunWords(results)).toBe('3 not run: 2 need --agent-url, 1 need --control-url');
+    expect(notRunWords(results)).toBe('2 need --agent-url, 1 needs --control-url');
     expect(notRunWords([{ verdict: 'pass' } as CheckResult])).toBe('');
   });
 });
