@@ -9,7 +9,7 @@ import { reportHtml } from './report-html.js';
 import { catalogueFor, requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { CLIENT_MUTANTS } from '../mutants/client.js';
-import { runVerdict, RUN_VERDICT_LABELS, type RunReport } from './results.js';
+import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
 
@@ -44,13 +44,17 @@ export function summaryMarkdown(report: RunReport): string {
     lines.push('', '### What to enable next', '', '| not run | would run with |', '|---|---|');
     for (const g of groups) lines.push(`| ${g.count} | ${g.enable.replace(/\|/g, '\\|')} |`);
   }
-  const notable = report.results.filter((r) => r.verdict !== 'pass');
-  if (notable.length) {
-    lines.push('', '| verdict | requirement | check | why |', '|---|---|---|---|');
-    for (const r of notable.slice(0, 200)) {
-      const why = (r.message ?? '').split('\n')[0]!.replace(/\|/g, '\\|').slice(0, 200);
-      lines.push(`| ${r.verdict}${r.expected ? ' (expected)' : ''} | ${r.requirements.join(' ')} | ${r.name.replace(/\|/g, '\\|')} | ${why} |`);
-    }
+  const row = (r: CheckResult) => {
+    const why = (r.message ?? '').split('\n')[0]!.replace(/\|/g, '\\|').slice(0, 200);
+    return `| ${r.verdict}${r.expected ? ' (expected)' : ''} | ${r.requirements.join(' ')} | ${r.name.replace(/\|/g, '\\|')} | ${why} |`;
+  };
+  // Verdicts on the target first; the checks that did not run apart, folded, since none of them is a verdict.
+  const judged = report.results.filter((r) => r.verdict !== 'pass' && r.verdict !== 'not-run');
+  if (judged.length) lines.push('', '| verdict | requirement | check | why |', '|---|---|---|---|', ...judged.slice(0, 200).map(row));
+  const notRun = report.results.filter((r) => r.verdict === 'not-run');
+  if (notRun.length) {
+    lines.push('', `<details><summary>${notRun.length} checks not run, each with its reason</summary>`, '');
+    lines.push('| verdict | requirement | check | why |', '|---|---|---|---|', ...notRun.slice(0, 200).map(row), '', '</details>');
   }
   if (report.expectedFailures) {
     lines.push('', `## Expected failures (${report.expectedFailures.file})`, '', '| id | outcome | reason |', '|---|---|---|');
