@@ -7,6 +7,7 @@ import { stablecoinOf, type PurchaseConfig, type PurchasePorts } from '../ports/
 import type { StablecoinOffer } from '../ports/stablecoin.js';
 import { memoOf, TEMPO_MEMO_BYTES, tempoChargeRequest } from '../tempo/quote.js';
 import { STRIPE_PAYMENT_METHOD_TYPE_CARD, STRIPE_REQUEST_MEMBERS } from '../../wire/wire.js';
+import { paysByTransfer } from '../method.js';
 
 /** The card (`stripe`) offer of the pack POST /api/mpp/credits sells. */
 export function cardPackOffer(config: PurchaseConfig): ChallengeOffer {
@@ -63,7 +64,7 @@ export function chosenMethod(input: PurchaseRequest, ports: PurchasePorts, confi
 
 /** The offer for a method: the card pack, or the stablecoin pack with a fresh memo from the injected randomness. */
 export function packOfferFor(method: PaymentMethodId, ports: PurchasePorts, config: PurchaseConfig): ChallengeOffer {
-  const stablecoin = method === PAYMENT_METHODS.tempo ? stablecoinOf(ports, config) : undefined;
+  const stablecoin = paysByTransfer(method) ? stablecoinOf(ports, config) : undefined;
   if (stablecoin !== undefined) return tempoPackOffer(config, stablecoin.offer, ports.random.bytes(TEMPO_MEMO_BYTES));
   return cardPackOffer(config);
 }
