@@ -7,7 +7,7 @@ import { LOCK, MARKET, UNRECONCILED, WALLET_CAP } from '../guards/before-payment
 import { EXPIRY, PAYLOAD, TERMS, TRANSACTION } from '../guards/challenge.js';
 import type { PurchaseContext, PurchaseGuard } from '../guards/guard.js';
 import { CHARGE, RECORD } from '../guards/payment.js';
-import { presentedCredential } from '../guards/presented.js';
+import { presentedCredential } from '../presented.js';
 import { cardTokenOf, FACTS, known, purchaseContext } from '../guards/run.js';
 import { SAME_CREDENTIAL } from '../guards/same-credential.js';
 import { codeAnswer, surfaceOf } from '../ports/outcome.js';
