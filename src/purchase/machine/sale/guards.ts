@@ -162,7 +162,7 @@ const SALE_RECORD: SaleGuard = {
  * The order of guards for a call to a priced single-call resource (7.4 single calls, section 3). The first
  * that answers decides; a guard naming methods runs only for a credential of one of them. `balance`,
  * `unidentified`, `call-challenge`, `call-buyer`, `call-price`, `call-card`, `caps` and `sale-record` are the
- * call's own; every other entry is the very one PACK_GUARDS runs (purchase/guards/). The vectors pin this order.
+ * call's own; every other entry is the very one PACK_GUARDS runs (machine/guards/). The vectors pin this order.
  */
 export const SALE_GUARDS: readonly SaleGuard[] = Object.freeze([
   SAME_CREDENTIAL,
