@@ -401,10 +401,8 @@ describe(`6 the agent socket (${target.description})`, () => {
         // A frame has no Date: its challenge is judged against the run's clock for the target (READING-CHALLENGE-EXPIRY).
         const expiry = challengeExpiryProblems(challenge, { status: 101, headers: {}, body: new Uint8Array(0) }, exchangeFacts(target, b.sync()).clock);
         if (expiry.length) expect.fail(expiry.join('\n'));
-        if (target.purchases) {
-          expect(target.purchases.store.challenge(challenge.id), "the challenge is the purchase machine's own").toMatchObject({ id: challenge.id });
-          expect(target.purchases.store.balance(b.agentUrl), 'nothing spent').toBe('0');
-        }
+        // Whether the challenge is the purchase machine's own shows on the wire where it is paid at purchase_url
+        // (events.payment-submit-runs-turn); what a store holds is no suite's to read.
       } finally {
         socket.close();
       }

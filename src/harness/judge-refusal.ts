@@ -4,23 +4,21 @@ import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
 import type { ServiceNaming } from '../spec/naming.js';
 import { BEARER_CHALLENGE, COMPONENTS, WEB_BOT_AUTH_TAG } from '../spec/wire.js';
+import { parseAuthenticate, type AuthChallenge } from '../purchase/wire/auth-params-parse.js';
 import { realmProblem } from './naming.js';
 import type { TargetResponse } from './target.js';
 
-/** Parses `Scheme a=b, c="d"` (RFC 9110 auth-params: token or quoted-string values). */
+/**
+ * Reads one challenge `Scheme a=b, c="d"` (RFC 9110 auth-params: token or quoted-string values) with the one
+ * WWW-Authenticate reader the purchase judge uses too; null for a malformed value, a token68, or other than one
+ * challenge. A parameter written twice keeps its last value.
+ */
 export function parseChallenge(value: string): { scheme: string; params: Map<string, string> } | null {
-  const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*(.*)$/s.exec(value);
-  if (!match) return null;
-  const params = new Map<string, string>();
-  const rest = match[2]!;
-  const param = /\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z0-9!#$%&'*+.^_`|~-]+))\s*(?:,|$)/gy;
-  let consumed = 0;
-  for (let m = param.exec(rest); m; m = param.exec(rest)) {
-    params.set(m[1]!.toLowerCase(), m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]!);
-    consumed = param.lastIndex;
-  }
-  if (rest.slice(consumed).trim() !== '') return null;
-  return { scheme: match[1]!, params };
+  const parsed = parseAuthenticate(value);
+  if (!parsed.ok || parsed.challenges.length !== 1) return null;
+  const [challenge] = parsed.challenges as [AuthChallenge];
+  if (challenge.token68 !== undefined) return null;
+  return { scheme: challenge.scheme, params: new Map(challenge.params) };
 }
 
 /** 7.3 / 5.2: the covered components Accept-Signature must name, with content-digest when the request has a body. */

@@ -44,12 +44,12 @@ export {
   type CredentialParse,
 } from './wire/credential.js';
 export { credentialFor, serializeCredential } from './buyer/credential-write.js';
+export type { TermsNotice } from './wire/wire.js';
 export {
   termsHeaders,
   purchaseAnswer,
   paymentProblemAnswer,
   type PurchaseAnswer,
-  type TermsNotice,
   type PaidSurface,
   type AnswerDetails,
 } from './machine/answers.js';
@@ -120,7 +120,7 @@ export {
 } from './machine/ports/outcome.js';
 // The guards, in the order PACK_GUARDS and SALE_GUARDS ask them.
 export type { GuardCode, PurchaseSurface, PurchaseContext, OutcomeOf, PurchaseGuard, SharedGuard } from './machine/guards/guard.js';
-export { presentedCredential, type PresentedCredential } from './machine/guards/presented.js';
+export { presentedCredential, type PresentedCredential } from './machine/presented.js';
 export { termsRefusal } from './machine/guards/terms.js';
 export { unreconciledRefusal, cardMarketRefusal, ownerlessCapRefusal, type ChargeCandidate } from './machine/guards/refusals.js';
 export { serialisePurchase, type LockOutcome } from './machine/guards/lock.js';
@@ -134,7 +134,8 @@ export { broadcastTransferStep, resumeTransferStep, type TransferStep } from './
 export { quoteOf, walletPlacementRefusal, countAgainstWalletCap } from './machine/transfer/wallet.js';
 export { settleTransferReported, type TransferSettlement } from './machine/transfer/settle.js';
 // The pack at POST /api/mpp/credits.
-export { cardPackOffer, tempoPackOffer, offeredMethods, chosenMethod, packOfferFor } from './machine/pack/offer.js';
+export { cardPackOffer, tempoPackOffer } from './machine/offers.js';
+export { offeredMethods, chosenMethod, packOfferFor } from './machine/pack/offer.js';
 export { packChargeAnswer, resumeCharge } from './machine/pack/charge.js';
 export { freshTransferChallenge, packTransferAnswer, resumeTransfer } from './machine/pack/transfer.js';
 export { PACK_GUARDS, type PackContext, type PackGuard } from './machine/pack/guards.js';

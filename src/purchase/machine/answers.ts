@@ -21,6 +21,7 @@ import { BEARER_CHALLENGE } from '../../spec/wire.js';
 import { quotedString } from '../wire/auth-params.js';
 import { serializeChallenge, type PaymentChallenge } from '../wire/challenge.js';
 import type { JsonObject } from '../wire/json.js';
+import type { TermsNotice } from '../wire/wire.js';
 
 /**
  * What a paid surface answers (docs/architecture.md): status, the code or problem slug, every header (lower-case
@@ -44,12 +45,6 @@ export interface PurchaseAnswer {
   readonly code: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: JsonObject;
-}
-
-/** The terms a paid surface names: {terms_url} and the current version. */
-export interface TermsNotice {
-  readonly url: string;
-  readonly version: string;
 }
 
 /** What an answer takes from the deployment: where its problem types live, its terms, and its own names for Service (neutral by default). */

@@ -1,6 +1,6 @@
 import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
-import { PAYMENT_CACHE_CONTROL, PAYMENT_METHODS } from '../../spec/payments.js';
+import { PAYMENT_CACHE_CONTROL } from '../../spec/payments.js';
 import { termsHeaders } from './answers.js';
 import { jcsBase64url } from '../wire/canonical-json.js';
 import { instantOf } from '../wire/challenge.js';
@@ -8,6 +8,7 @@ import type { JsonObject } from '../wire/json.js';
 import type { PurchaseGranted } from './ports/outcome.js';
 import type { Grant, PurchaseConfig } from './ports/purchase.js';
 import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS, RECEIPT_MEMBERS, RECEIPT_STATUS_SUCCESS } from '../wire/wire.js';
+import { paysByCard } from './method.js';
 
 /** The Payment-Receipt of a grant: its method, and the card charge's id or the transfer's hash as the reference (7.4). */
 export function receiptOf(grant: Grant): JsonObject {
@@ -36,7 +37,7 @@ export function grantedAnswer(grant: Grant, balanceNano: string, config: Purchas
       [GRANTED_BODY_MEMBERS.granted]: true,
       [GRANTED_BODY_MEMBERS.packId]: grant.packId,
       [GRANTED_BODY_MEMBERS.balance]: { [BALANCE_MEMBERS.nano]: balanceNano },
-      ...(grant.method === PAYMENT_METHODS.stripe ? { [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId } : {}),
+      ...(paysByCard(grant.method) ? { [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId } : {}),
       [GRANTED_BODY_MEMBERS.receipt]: receipt,
     }),
   });

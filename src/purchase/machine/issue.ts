@@ -4,7 +4,7 @@ import type { PaymentProblemRecord } from '../../spec/payments.js';
 import type { PurchaseErrorRecord } from '../../spec/types.js';
 import { paymentProblemAnswer, purchaseAnswer, type PurchaseAnswer } from './answers.js';
 import { challengeEcho, createChallenge, type PaymentChallenge } from '../wire/challenge.js';
-import { cardPackOffer } from './pack/offer.js';
+import { cardPackOffer } from './offers.js';
 import { surfaceOf } from './ports/outcome.js';
 import type { ChallengeOffer, PurchaseConfig, PurchasePorts } from './ports/purchase.js';
 import { CHALLENGE_NONCE_BYTES, OPAQUE_MEMBERS } from '../wire/wire.js';

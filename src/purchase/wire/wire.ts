@@ -50,3 +50,9 @@ export const DEFAULT_RETRY_AFTER_S = 5;
  * it. A challenge's expiry is judged from it when an answer carries one (READING-CHALLENGE-EXPIRY).
  */
 export const HTTP_DATE_FIELD = 'date';
+
+/** The terms a paid surface names: {terms_url} and the current version. */
+export interface TermsNotice {
+  readonly url: string;
+  readonly version: string;
+}

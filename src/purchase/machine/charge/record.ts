@@ -1,6 +1,6 @@
 import { PAYMENT_METHODS } from '../../../spec/payments.js';
 import { sameEcho } from '../../wire/credential.js';
-import type { PresentedCredential } from '../guards/presented.js';
+import type { PresentedCredential } from '../presented.js';
 import type { ChargeRecord, Grant, IssuedChallenge, PurchasePorts } from '../ports/purchase.js';
 import { IDEMPOTENCY_KEY_PREFIX } from '../../wire/wire.js';
 

@@ -1,4 +1,3 @@
-import { PAYMENT_METHODS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { codeAnswer } from '../ports/outcome.js';
 import { countAgainstWalletCap, walletPlacementRefusal } from '../transfer/wallet.js';
@@ -6,17 +5,18 @@ import type { PurchaseContext, SharedGuard } from './guard.js';
 import { cardTokenOf, giveBack, FACTS, known, methodOf } from './run.js';
 import { serialisePurchase } from './lock.js';
 import { cardMarketRefusal, unreconciledRefusal } from './refusals.js';
+import { CARD_METHODS, TRANSFER_METHODS, paysByTransfer } from '../method.js';
 
 /** The card token or the transaction hash that pays: what the lock and the records are keyed on besides the challenge. */
 function paymentOf(ctx: PurchaseContext<unknown>): string {
-  return methodOf(ctx) === PAYMENT_METHODS.tempo ? known(ctx.transfer, FACTS.transfer).hash : cardTokenOf(ctx);
+  return paysByTransfer(methodOf(ctx)) ? known(ctx.transfer, FACTS.transfer).hash : cardTokenOf(ctx);
 }
 
 export const UNRECONCILED: SharedGuard = {
   name: 'unreconciled',
   codes: [PURCHASE_ERRORS.payment_unreconciled],
   why: 'A token whose payment matched nothing sold was refunded; it is refused with the refund state before its card is even looked at.',
-  methods: [PAYMENT_METHODS.stripe],
+  methods: CARD_METHODS,
   run: async (ctx) => unreconciledRefusal(paymentOf(ctx), ctx.ports, ctx.config),
 };
 
@@ -25,7 +25,7 @@ export const MARKET: SharedGuard = {
   codes: [PURCHASE_ERRORS.purchases_unavailable_region, PURCHASE_ERRORS.stablecoin_location_unknown],
   why: "Closed for the payment instrument's market (7.4): the card's country, or the paying wallet's location, read before anything is held or charged.",
   run: async (ctx) => {
-    if (methodOf(ctx) !== PAYMENT_METHODS.tempo) return cardMarketRefusal(paymentOf(ctx), ctx.ports, ctx.config);
+    if (!paysByTransfer(methodOf(ctx))) return cardMarketRefusal(paymentOf(ctx), ctx.ports, ctx.config);
     return walletPlacementRefusal(known(ctx.transfer, FACTS.transfer), known(ctx.stablecoin, FACTS.stablecoin), ctx.config);
   },
 };
@@ -47,7 +47,7 @@ export const WALLET_CAP: SharedGuard = {
   name: 'wallet-cap',
   codes: [PURCHASE_ERRORS.wallet_daily_cap],
   why: "Counting adds to the wallet's total for the day, so it comes after every refusal that changes nothing, under the lock; at the limit nothing is broadcast (Retry-After until the next UTC day).",
-  methods: [PAYMENT_METHODS.tempo],
+  methods: TRANSFER_METHODS,
   run: async (ctx) => {
     const stablecoin = known(ctx.stablecoin, FACTS.stablecoin);
     const capped = await countAgainstWalletCap(

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS } from '../../../spec/payments.js';
+import { PAYMENT_PROBLEMS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { tokenOf } from '../../wire/credential.js';
 import { MESSAGES } from '../messages.js';
@@ -8,6 +8,7 @@ import { quoteOf } from '../transfer/wallet.js';
 import type { SharedGuard } from './guard.js';
 import { FACTS, known } from './run.js';
 import { termsRefusal } from './terms.js';
+import { TRANSFER_METHODS, paysByTransfer } from '../method.js';
 
 export const EXPIRY: SharedGuard = {
   name: 'expiry',
@@ -22,7 +23,7 @@ export const PAYLOAD: SharedGuard = {
   why: 'What pays must be in the payload before terms or payment are weighed: a card credential carries the shared payment token; a stablecoin one an unbroadcast transaction (never a hash, never a proof).',
   run: async (ctx) => {
     const credential = known(ctx.credential, FACTS.credential);
-    if (credential.challenge.method === PAYMENT_METHODS.tempo) {
+    if (paysByTransfer(credential.challenge.method)) {
       const payload = readTempoPayload(credential.payload);
       if (payload.kind !== 'transaction')
         return ctx.surface.fresh(ctx, PURCHASE_ERRORS['invalid-payload'], MESSAGES.transferPayloadNotAdmitted(payload.detail));
@@ -47,7 +48,7 @@ export const TRANSACTION: SharedGuard = {
   name: 'transaction',
   codes: [PAYMENT_PROBLEMS.invalidChallenge, PAYMENT_PROBLEMS.verificationFailed],
   why: 'The transaction must pay the quote exactly; it is checked in full before anything is broadcast, and a mismatch is never broadcast.',
-  methods: [PAYMENT_METHODS.tempo],
+  methods: TRANSFER_METHODS,
   run: async (ctx) => {
     const issued = known(ctx.issued, FACTS.challenge);
     const quote = quoteOf(issued);

@@ -9,7 +9,7 @@ import type { Awaitable, ChargeRecord, IssuedChallenge, PurchaseConfig, Purchase
 import type { StablecoinPorts, TransferRecord } from '../ports/stablecoin.js';
 import type { AdmittedTransfer } from '../tempo/transaction-check.js';
 import type { TransferStep } from '../transfer/step.js';
-import type { PresentedCredential } from './presented.js';
+import type { PresentedCredential } from '../presented.js';
 
 /** What a guard can answer: a 7.4 row of the catalogue, or a problem of the Payment scheme itself. */
 export type GuardCode = PurchaseErrorRecord | PaymentProblemRecord;

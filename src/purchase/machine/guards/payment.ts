@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS } from '../../../spec/payments.js';
+import { PAYMENT_PROBLEMS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { purchaseAnswer, type PurchaseAnswer } from '../answers.js';
 import { chargeRecordFor } from '../charge/record.js';
@@ -9,6 +9,7 @@ import { sameTransfer, transferRecordFor } from '../transfer/record.js';
 import { broadcastTransferStep } from '../transfer/step.js';
 import type { PurchaseContext, SharedGuard } from './guard.js';
 import { cardTokenOf, giveBack, FACTS, known, methodOf } from './run.js';
+import { paysByTransfer } from '../method.js';
 
 /** Opens the transfer record, claiming the challenge and the transaction hash; undefined once opened. */
 async function openTransfer<O>(ctx: PurchaseContext<O>): Promise<O | PurchaseAnswer | undefined> {
@@ -48,7 +49,7 @@ export const RECORD: SharedGuard = {
   name: 'record',
   codes: [PURCHASE_ERRORS.foreign_token, PAYMENT_PROBLEMS.invalidChallenge, PAYMENT_PROBLEMS.verificationFailed],
   why: 'The record is opened before anything is sent, so every charge sent and every transaction broadcast has one; opening it is atomic, so it also catches a token that already paid another purchase, a transaction already used, and this very credential racing its own first presentation (resumed).',
-  run: async (ctx) => (methodOf(ctx) === PAYMENT_METHODS.tempo ? openTransfer(ctx) : openCharge(ctx)),
+  run: async (ctx) => (paysByTransfer(methodOf(ctx)) ? openTransfer(ctx) : openCharge(ctx)),
 };
 
 export const CHARGE: SharedGuard = {
@@ -66,7 +67,7 @@ export const CHARGE: SharedGuard = {
   ],
   why: 'Last, and always answering: the card charge is sent (or the transaction broadcast) and the processor or network outcome becomes the answer of what this surface sells.',
   run: async (ctx) => {
-    if (methodOf(ctx) === PAYMENT_METHODS.tempo) {
+    if (paysByTransfer(methodOf(ctx))) {
       const step = await broadcastTransferStep(known(ctx.transferRecord, FACTS.transferRecord), known(ctx.stablecoin, FACTS.stablecoin).ports);
       return ctx.surface.afterTransfer(ctx, step);
     }

@@ -2,7 +2,7 @@ import { tokenOf } from '../../wire/credential.js';
 import type { PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 import type { OutcomeOf, PurchaseContext, PurchaseGuard, PurchaseSurface } from './guard.js';
-import type { PresentedCredential } from './presented.js';
+import type { PresentedCredential } from '../presented.js';
 
 export function purchaseContext<O>(
   input: PurchaseRequest,

@@ -1,5 +1,5 @@
 import { purchaseContext, runGuards } from '../guards/run.js';
-import { presentedCredential } from '../guards/presented.js';
+import { presentedCredential } from '../presented.js';
 import type { PurchaseOutcome, PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 import { PACK_GUARDS, type PackContext, type PackGuard } from './guards.js';

@@ -61,7 +61,7 @@ const OWNERLESS: PackGuard = {
  * The order of guards at POST /api/mpp/credits (a usage pack, by card or stablecoin; 7.4, section 3). The
  * first that answers decides; a guard naming methods runs only for a credential of one of them. `buyer`,
  * `pack-challenge` and `ownerless` are the pack's own; every other entry is the very one SALE_GUARDS runs
- * (purchase/guards/). The vectors pin this order.
+ * (machine/guards/). The vectors pin this order.
  */
 export const PACK_GUARDS: readonly PackGuard[] = Object.freeze([
   SAME_CREDENTIAL,

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, PURCHASE_KINDS } from '../../../spec/payments.js';
+import { PURCHASE_KINDS } from '../../../spec/payments.js';
 import type { PurchaseSurface } from '../guards/guard.js';
 import { FACTS, known, methodOf } from '../guards/run.js';
 import { withFreshChallenge } from '../issue.js';
@@ -7,6 +7,7 @@ import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 import { packChargeAnswer, resumeCharge } from './charge.js';
 import { chosenMethod, offeredMethods, packOfferFor } from './offer.js';
 import { freshTransferChallenge, packTransferAnswer, resumeTransfer } from './transfer.js';
+import { paysByTransfer } from '../method.js';
 
 /**
  * The pack at POST /api/mpp/credits as the shared guards see it: it sells a pack challenge from whatever
@@ -20,7 +21,7 @@ export function packSurface(input: PurchaseRequest, ports: PurchasePorts, config
       return method === undefined ? undefined : packOfferFor(method, ports, config);
     },
     fresh: (ctx, refusal, description) =>
-      methodOf(ctx) === PAYMENT_METHODS.tempo
+      paysByTransfer(methodOf(ctx))
         ? freshTransferChallenge(refusal, ports, config, input.now, description)
         : withFreshChallenge(refusal, ports, config, input.now, description),
     sells: (issued) => issued.kind === PURCHASE_KINDS.pack,

@@ -1,6 +1,6 @@
 import type { ServiceNaming } from '../../../spec/naming.js';
 import type { ProblemBases } from '../../../spec/problem-types.js';
-import type { TermsNotice } from '../answers.js';
+import type { TermsNotice } from '../../wire/wire.js';
 import type { ChallengeEcho } from '../../wire/challenge.js';
 import type { JsonObject } from '../../wire/json.js';
 import type { PaymentMethodId, PURCHASE_KINDS, RefundState } from '../../../spec/payments.js';

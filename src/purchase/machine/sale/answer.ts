@@ -1,5 +1,5 @@
 import { HEADERS } from '../../../spec/headers.js';
-import { PAYMENT_CACHE_CONTROL, PAYMENT_METHODS } from '../../../spec/payments.js';
+import { PAYMENT_CACHE_CONTROL } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { purchaseAnswer, termsHeaders, type PurchaseAnswer } from '../answers.js';
 import { jcsBase64url } from '../../wire/canonical-json.js';
@@ -9,6 +9,7 @@ import { surfaceOf } from '../ports/outcome.js';
 import type { Grant, PurchaseConfig } from '../ports/purchase.js';
 import { BALANCE_MEMBERS, GRANTED_BODY_MEMBERS } from '../../wire/wire.js';
 import type { CallResponse, SaleState } from './ports.js';
+import { paysByCard } from '../method.js';
 
 /** The resource's own response to a funded call, with the paid surface's headers on it. */
 export interface CallAnswer {
@@ -50,7 +51,7 @@ export function purchaseBlock(grant: Grant, balanceNano: string): JsonObject {
     [GRANTED_BODY_MEMBERS.granted]: true,
     [GRANTED_BODY_MEMBERS.packId]: grant.packId,
     [GRANTED_BODY_MEMBERS.balance]: { [BALANCE_MEMBERS.nano]: balanceNano },
-    ...(grant.method === PAYMENT_METHODS.stripe ? { [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId } : {}),
+    ...(paysByCard(grant.method) ? { [GRANTED_BODY_MEMBERS.paymentIntentId]: grant.chargeId } : {}),
     [GRANTED_BODY_MEMBERS.receipt]: receiptOf(grant),
   };
 }

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS } from '../../../spec/payments.js';
+import { PAYMENT_PROBLEMS, PURCHASE_KINDS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
 import { sameEcho } from '../../wire/credential.js';
@@ -7,7 +7,7 @@ import { LOCK, MARKET, UNRECONCILED, WALLET_CAP } from '../guards/before-payment
 import { EXPIRY, PAYLOAD, TERMS, TRANSACTION } from '../guards/challenge.js';
 import type { PurchaseContext, PurchaseGuard } from '../guards/guard.js';
 import { CHARGE, RECORD } from '../guards/payment.js';
-import { presentedCredential } from '../guards/presented.js';
+import { presentedCredential } from '../presented.js';
 import { cardTokenOf, FACTS, known, purchaseContext } from '../guards/run.js';
 import { SAME_CREDENTIAL } from '../guards/same-credential.js';
 import { codeAnswer, surfaceOf } from '../ports/outcome.js';
@@ -18,6 +18,7 @@ import { accountOf, perCallCardInstrument } from './offer.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 import { payerOf, saleOf } from './record.js';
 import { saleSurface } from './surface.js';
+import { CARD_METHODS, TRANSFER_METHODS } from '../method.js';
 
 /** What the guards of a call share: the pack's context, and what only a call has. */
 export interface SaleContext extends PurchaseContext<SaleOutcome> {
@@ -93,7 +94,7 @@ const CALL_PRICE: SaleGuard = {
   name: 'call-price',
   codes: [PURCHASE_ERRORS.metered_unavailable_for_stablecoin],
   why: 'A call re-priced since its stablecoin challenge (its price in base units, its token, or its cost on the balance) cannot be paid as quoted; told before the transaction is even decoded, and nothing is broadcast.',
-  methods: [PAYMENT_METHODS.tempo],
+  methods: TRANSFER_METHODS,
   run: (ctx) => {
     const { sale } = ctx.config;
     const issued = known(ctx.issued, FACTS.challenge);
@@ -108,7 +109,7 @@ const CALL_CARD: SaleGuard = {
   name: 'call-card',
   codes: [PURCHASE_ERRORS.metered_unavailable_for_card],
   why: "The per-call card offer must still be payable (open, priced as quoted, sold in the card's country) and the card known, since the caps count it; after the pack's own market check, before anything is held.",
-  methods: [PAYMENT_METHODS.stripe],
+  methods: CARD_METHODS,
   run: async (ctx) => {
     const instrument = await perCallCardInstrument(known(ctx.issued, FACTS.challenge), cardTokenOf(ctx), ctx.ports, ctx.config);
     if (instrument === undefined) return purchaseAnswer(PURCHASE_ERRORS.metered_unavailable_for_card, surfaceOf(ctx.config));
@@ -161,7 +162,7 @@ const SALE_RECORD: SaleGuard = {
  * The order of guards for a call to a priced single-call resource (7.4 single calls, section 3). The first
  * that answers decides; a guard naming methods runs only for a credential of one of them. `balance`,
  * `unidentified`, `call-challenge`, `call-buyer`, `call-price`, `call-card`, `caps` and `sale-record` are the
- * call's own; every other entry is the very one PACK_GUARDS runs (purchase/guards/). The vectors pin this order.
+ * call's own; every other entry is the very one PACK_GUARDS runs (machine/guards/). The vectors pin this order.
  */
 export const SALE_GUARDS: readonly SaleGuard[] = Object.freeze([
   SAME_CREDENTIAL,

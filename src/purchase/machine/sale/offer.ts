@@ -8,7 +8,7 @@ import { isJsonObject } from '../../wire/json.js';
 import { withFreshChallenge } from '../issue.js';
 import type { ChallengeOffer } from '../ports/purchase.js';
 import { acceptedMethods, trustedHeader } from '../ports/outcome.js';
-import { cardPackOffer, tempoPackOffer } from '../pack/offer.js';
+import { cardPackOffer, tempoPackOffer } from '../offers.js';
 import { TEMPO_MEMO_BYTES } from '../tempo/quote.js';
 import { stablecoinOf, type IssuedChallenge, type PurchaseKind, type PurchasePorts } from '../ports/purchase.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';

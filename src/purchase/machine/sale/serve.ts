@@ -1,10 +1,10 @@
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { codeAnswer } from '../ports/outcome.js';
-import { PAYMENT_METHODS } from '../../../spec/payments.js';
 import type { Grant, GrantResult } from '../ports/purchase.js';
 import { callAnswer, purchaseBlock, settledAgainAnswer, type SaleOutcome } from './answer.js';
 import type { FundingHold, SaleConfig, SalePorts, SaleRefund, SaleRequest, SaleState, ServeResult } from './ports.js';
 import { HOLD_KEY_PREFIXES } from './wire.js';
+import { paysByCard } from '../method.js';
 
 /** States a bought call may still be funded and served from (`declined` too: a processor that reports a capture after a decline is believed). */
 const FUNDABLE: readonly SaleState[] = ['open', 'declined'];
@@ -34,7 +34,7 @@ async function runCall(run: () => ServeResult | Promise<ServeResult>): Promise<S
  * out of pocket.
  */
 async function refundCall(grant: Grant, holdId: string, ports: SalePorts): Promise<SaleRefund> {
-  if (grant.method !== PAYMENT_METHODS.stripe) {
+  if (!paysByCard(grant.method)) {
     await quietly(() => ports.funding.release(holdId));
     return 'balance';
   }

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS } from '../../../spec/payments.js';
+import { PAYMENT_METHOD_OF } from '../../../spec/payments.js';
 import type { PurchaseSurface } from '../guards/guard.js';
 import { FACTS, known, methodOf, releaseHeld } from '../guards/run.js';
 import type { SaleOutcome } from './answer.js';
@@ -6,6 +6,7 @@ import { resumeSale, saleChargeAnswer } from './charge.js';
 import { callMethodsOffered, freshSaleChallenge, isCallHere, offerFor } from './offer.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 import { resumeSaleTransfer, saleTransferAnswer } from './transfer.js';
+import { paysByTransfer } from '../method.js';
 
 /**
  * A priced resource's single call as the shared guards see it: it sells only its own call challenges, serves
@@ -24,7 +25,7 @@ export function saleSurface(input: SaleRequest, ports: SalePorts, config: SaleCo
         ports,
         config,
         description,
-        ctx.issued !== undefined && methodOf(ctx) === PAYMENT_METHODS.tempo ? PAYMENT_METHODS.tempo : undefined,
+        ctx.issued !== undefined && paysByTransfer(methodOf(ctx)) ? PAYMENT_METHOD_OF.stablecoin : undefined,
       ),
     sells: (issued) => isCallHere(issued, config),
     resumeCharge: (_ctx, record, issued) => resumeSale(record, issued, input, ports, config),

@@ -1,5 +1,5 @@
 /**
- * Names the single-call sale writes that the spec leaves unshown. Like purchase/wire.ts, they are wire member
+ * Names the single-call sale writes that the spec leaves unshown. Like wire/wire.ts, they are wire member
  * names and record keys, not codes, header names or limits.
  */
 

@@ -5,6 +5,7 @@ import type { StablecoinPorts, TransferRecord } from '../ports/stablecoin.js';
 import { readTempoPayload } from '../tempo/payload.js';
 import type { Hex } from '../tempo/quote.js';
 import { tempoTransactionHash } from '../tempo/transaction-check.js';
+import { paysByTransfer } from '../method.js';
 
 /** The grant of a settled transfer: method tempo, the transaction hash as its charge id (the receipt reference, 7.4). */
 export function transferGrant(record: TransferRecord, now: number): Grant {
@@ -60,7 +61,7 @@ export async function transferOfSameCredential(
 ): Promise<{ readonly record: TransferRecord; readonly issued: IssuedChallenge; readonly stablecoin: StablecoinPorts } | undefined> {
   const stablecoin = ports.stablecoin;
   if (stablecoin === undefined) return undefined;
-  if (credential.challenge.method !== PAYMENT_METHODS.tempo) return undefined;
+  if (!paysByTransfer(credential.challenge.method)) return undefined;
   const payload = readTempoPayload(credential.payload);
   if (payload.kind !== 'transaction') return undefined;
   const record = await stablecoin.transfers.transferOf(credential.challenge.id);

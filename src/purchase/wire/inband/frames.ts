@@ -10,7 +10,7 @@ import {
   SOCKET_ERROR_MEMBERS,
 } from '../../../spec/inband.js';
 import { TERMS_OBJECT_MEMBERS } from '../../../spec/payments.js';
-import type { TermsNotice } from '../../machine/answers.js';
+import type { TermsNotice } from '../wire.js';
 import { serializeChallenge, type PaymentChallenge } from '../challenge.js';
 import { parsePaymentChallenge } from '../challenge-parse.js';
 import type { JsonObject, JsonValue } from '../json.js';

@@ -1,7 +1,7 @@
-import { HEADERS } from '../../../spec/headers.js';
-import { tokenOf } from '../../wire/credential.js';
-import { parseCredential, type CredentialParse, type PaymentCredential } from '../../wire/credential.js';
-import { headerOf, type PurchaseRequest } from '../ports/outcome.js';
+import { HEADERS } from '../../spec/headers.js';
+import { tokenOf } from '../wire/credential.js';
+import { parseCredential, type CredentialParse, type PaymentCredential } from '../wire/credential.js';
+import { headerOf, type PurchaseRequest } from './ports/outcome.js';
 
 /** What a request presents in Payment-Authorization: the parse, the readable credential, and its card token. */
 export interface PresentedCredential {
