@@ -12,13 +12,13 @@ function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
-    if (up === dir) throw new Error('the package root (package.json) was not found above the reference widgets');
+    if (up === dir) throw new Error('the package root (package.json) was not found above the widget modules');
     dir = up;
   }
   return dir;
 }
 
-/** A generated browser script's text, read once. */
+/** A generated browser script's text, read once: the reference serves them, and suites load the host-side ones into their own pages. */
 export function browserAsset(name: BrowserAsset): string {
   let text = cache.get(name);
   if (text === undefined) {
