@@ -1,5 +1,6 @@
 import { build, type Plugin } from 'esbuild';
-import { dirname } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The browser scripts the reference serves: the widget SDK (/widgets/sdk.v2.js) and the host page's script. */
@@ -40,4 +41,20 @@ export async function bundleBrowserScript(entry: string): Promise<string> {
     plugins: [englishZod],
   });
   return result.outputFiles[0]!.text;
+}
+
+/**
+ * Writes every bundle to its `out` (a build output, gitignored and shipped in the package's files): run by
+ * `npm run build`, so by `prepare` on `npm ci`, and by `npm run vectors`. Returns what it wrote.
+ */
+export async function writeBrowserBundles(): Promise<string[]> {
+  const written: string[] = [];
+  for (const { entry, out } of BROWSER_BUNDLES) {
+    const path = join(root, out);
+    mkdirSync(dirname(path), { recursive: true });
+    const text = await bundleBrowserScript(entry);
+    writeFileSync(path, text);
+    written.push(`${out}: ${text.length} bytes, bundled from ${entry}`);
+  }
+  return written;
 }

@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { BROWSER_BUNDLES, bundleBrowserScript } from './browser-bundles.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { writeBrowserBundles } from './browser-bundles.js';
 import { fileURLToPath } from 'node:url';
 import { writeCheckIndex, CHECK_INDEX_FILE } from '../src/harness/check-index.js';
 import { collectChecks } from '../src/harness/collect-checks.js';
@@ -36,13 +35,7 @@ for (const [name, generate] of FILES) {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-for (const { entry, out: file } of BROWSER_BUNDLES) {
-  const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
-  mkdirSync(dirname(path), { recursive: true });
-  const text = await bundleBrowserScript(entry);
-  writeFileSync(path, text);
-  console.log(`${file}: ${text.length} bytes, bundled from ${entry}`);
-}
+for (const line of await writeBrowserBundles()) console.log(line);
 const checks = await collectChecks(root);
 writeCheckIndex(root, checks);
 console.log(`${CHECK_INDEX_FILE}: ${checks.length} checks in ${new Set(checks.map((c) => c.file)).size} suite files`);

@@ -1,7 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { WidgetSession } from '../src/harness/widget-session.js';
-import { browserAsset } from '../src/reference/widgets/browser-assets.js';
+import { browserAsset } from '../src/widgets/browser-assets.js';
 import { BRIDGE_ERROR_LIST, BRIDGE_ERRORS } from '../src/spec/bridge-errors.js';
 import { LIMITS } from '../src/spec/limits.js';
 import { READINGS } from '../src/spec/readings.js';

@@ -15,7 +15,7 @@ export interface FetchRules {
 
 export function fetchRules(options: Partial<FetchRules> = {}): FetchRules {
   return Object.freeze({
-    timeoutMs: options.timeoutMs ?? LIMITS.documentTimeout.value,
+    timeoutMs: options.timeoutMs ?? LIMITS.documentFetchTimeout.value,
     maxBytes: options.maxBytes ?? LIMITS.documentSize.value,
     allowInsecureLoopback: options.allowInsecureLoopback ?? false,
     allowList: options.allowList ?? EMPTY_ALLOW_LIST,

@@ -19,7 +19,7 @@ import {
 import { createVettedConnector } from './vetted-connector.js';
 
 export interface UndiciFetcherOptions {
-  /** Deadline for connect, headers and body together; LIMITS.documentTimeout by default. */
+  /** Deadline for connect, headers and body together; LIMITS.documentFetchTimeout by default. */
   timeoutMs?: number;
   /** Largest body read; LIMITS.documentSize by default. */
   maxBytes?: number;

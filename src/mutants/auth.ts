@@ -249,7 +249,7 @@ const specific: Mutant[] = [
   {
     id: 'auth-fetcher-ignores-timeout',
     description: 'key sets slower than 5 seconds are waited for',
-    requirements: [...ids(AUTH_CODES.key_set_unreachable), LIMITS.documentTimeout.id],
+    requirements: [...ids(AUTH_CODES.key_set_unreachable), LIMITS.documentFetchTimeout.id],
     fetcher: { limits: { timeoutMs: 1 << 30 } },
   },
   {
@@ -271,8 +271,8 @@ const specific: Mutant[] = [
   {
     id: 'auth-fetcher-timeout-4-seconds',
     description: 'key sets and cards slower than 4 seconds are given up on (5.2 allows 5)',
-    requirements: [LIMITS.documentTimeout.id, REQUIREMENTS.signedRequestAccepted.id],
-    fetcher: { limits: { timeoutMs: LIMITS.documentTimeout.value - 1000 } },
+    requirements: [LIMITS.documentFetchTimeout.id, REQUIREMENTS.signedRequestAccepted.id],
+    fetcher: { limits: { timeoutMs: LIMITS.documentFetchTimeout.value - 1000 } },
   },
   {
     id: 'auth-key-set-never-reread',

@@ -26,7 +26,7 @@ export const LIMITS = Object.freeze({
     'Fetches during signature verification',
     '64 KiB, https only, no redirects',
   ),
-  documentTimeout: limit(
+  documentFetchTimeout: limit(
     'LIMIT-DOCUMENT-TIMEOUT',
     'Key set and card response size',
     5000,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAsset } from '../../src/reference/widgets/browser-assets.js';
+import { browserAsset } from '../../src/widgets/browser-assets.js';
 import { BRIDGE_ERROR_LIST } from '../../src/spec/bridge-errors.js';
 import { BridgeError, callWithRetry } from '../../src/widgets/bridge/index.js';
 import { CHROMIUM_PATH } from '../../suites/lib/browser.js';

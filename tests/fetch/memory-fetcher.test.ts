@@ -67,8 +67,8 @@ describe('memory fetcher: every failure reason', () => {
 
   it('timeout: a delay over the limit, without sleeping', async () => {
     const fetcher = createMemoryFetcher({
-      [JWKS_URL]: { ...jwks, delay_ms: LIMITS.documentTimeout.value + 1 },
-      'https://agents.example/on-time': { ...jwks, delay_ms: LIMITS.documentTimeout.value },
+      [JWKS_URL]: { ...jwks, delay_ms: LIMITS.documentFetchTimeout.value + 1 },
+      'https://agents.example/on-time': { ...jwks, delay_ms: LIMITS.documentFetchTimeout.value },
     });
     const started = Date.now();
     expect(await fetcher.fetch(JWKS_URL)).toMatchObject({ ok: false, reason: 'timeout' });

@@ -26,7 +26,7 @@ function target(url: string, rules: FetchRules = strict): FetchTarget {
 
 describe('fetchRules', () => {
   it('defaults to the limits of section 8 and nothing insecure', () => {
-    expect(strict).toMatchObject({ timeoutMs: LIMITS.documentTimeout.value, maxBytes: LIMITS.documentSize.value, allowInsecureLoopback: false });
+    expect(strict).toMatchObject({ timeoutMs: LIMITS.documentFetchTimeout.value, maxBytes: LIMITS.documentSize.value, allowInsecureLoopback: false });
     expect(strict.maxBytes).toBe(64 * 1024);
     expect(strict.timeoutMs).toBe(5000);
     expect(strict.allowList.entries).toEqual([]);

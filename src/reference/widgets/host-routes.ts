@@ -14,7 +14,7 @@ import { createBridgeHost, type BridgeHost, type BridgeHostLimits, type Function
 import { manifestView, type CatalogRecord, type Clock, type PostRecord, type ToolView, type WidgetReader } from '../../widgets/publish/index.js';
 import { errorAnswer, renderAnswer } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute, type RouteContext } from '../routes.js';
-import { browserAsset } from './browser-assets.js';
+import { browserAsset } from '../../widgets/browser-assets.js';
 import { contentTypeOf, folderPath, folderPathUrl } from './folder-files.js';
 import { widgetMcpServer } from './mcp-server.js';
 import { templateMatcher } from './path-template.js';

@@ -2,7 +2,7 @@ import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { WIDGET_SDK } from '../../spec/widgets.js';
 import type { PublicRoute } from '../routes.js';
-import { browserAsset } from './browser-assets.js';
+import { browserAsset } from '../../widgets/browser-assets.js';
 
 /** Changes the SDK text served (a fault of the self-test catalogue: an SDK that breaks the 7.1 handling). */
 export type SdkSourceTransform = (source: string) => string;

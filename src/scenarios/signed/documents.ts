@@ -62,7 +62,7 @@ export const documents: Group = {
       description: 'a key set answered after more than 5 s',
       flags: ['FetchRules'],
       build: (k) => ({
-        documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value + 1000 }),
+        documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentFetchTimeout.value + 1000 }),
         steps: [k.step(k.request(), refused(AUTH_CODES.key_set_unreachable))],
       }),
     },
@@ -71,7 +71,7 @@ export const documents: Group = {
       description: 'a key set answered after 4.5 s, within the 5 s of the fetch rules, is read',
       flags: ['FetchRules', 'Boundary', 'Valid'],
       build: (k) => ({
-        documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentTimeout.value - 500 }),
+        documents: withKeySet(k, { ...keySetDocument([k.A.publicJwk]), delay_ms: LIMITS.documentFetchTimeout.value - 500 }),
         steps: [k.step(k.request(), accepted(k.alice.agentUrl))],
       }),
     },

@@ -118,7 +118,7 @@ const limits: Scenario[] = [
     description: 'first sight: a card answered after more than 5 s is not read: card_unreachable',
     flags: ['Card', 'FetchRules'],
     build: (k) => ({
-      documents: { ...k.docs(), [k.alice.cardUrl]: { ...cardDocument(k.alice), delay_ms: LIMITS.documentTimeout.value + 1000 } },
+      documents: { ...k.docs(), [k.alice.cardUrl]: { ...cardDocument(k.alice), delay_ms: LIMITS.documentFetchTimeout.value + 1000 } },
       steps: [k.step(k.request(), refused(AUTH_CODES.card_unreachable))],
     }),
   },
@@ -127,7 +127,7 @@ const limits: Scenario[] = [
     description: 'first sight: a card answered after 4.5 s, within the 5 s of the fetch rules, is read',
     flags: ['Card', 'FetchRules', 'Boundary', 'Valid'],
     build: (k) => ({
-      documents: { ...k.docs(), [k.alice.cardUrl]: { ...cardDocument(k.alice), delay_ms: LIMITS.documentTimeout.value - 500 } },
+      documents: { ...k.docs(), [k.alice.cardUrl]: { ...cardDocument(k.alice), delay_ms: LIMITS.documentFetchTimeout.value - 500 } },
       steps: [k.step(k.request(), accepted(k.alice.agentUrl))],
     }),
   },
