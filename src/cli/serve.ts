@@ -1,15 +1,13 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createFileKeyStore, loadOrCreateAgentKeys } from '../reference/agent/keys.js';
 import { fileProblem } from './read-input.js';
 import { isLoopbackAddress } from '../net/index.js';
 import { resolve } from 'node:path';
-import { DEFAULT_SERVED_AGENT_NAME } from '../reference/agent/mount.js';
-import { DEFAULT_SERVE_HOST, serveReference, type ServedReference } from '../reference/serve.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVED_AGENT_NAME } from '../reference/serve-defaults.js';
+import type { ServedReference } from '../reference/serve.js';
 import type { PurchaseStores } from '../reference/purchases.js';
 import type { VerifierPorts } from '../verifier/ports.js';
-import { openStores, type OpenedStores } from '../stores/open.js';
-import { StoreUnavailableError } from '../stores/unavailable.js';
+import type { OpenedStores } from '../stores/open.js';
 import type { Command, CommandArgs } from './command.js';
 import { InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -54,6 +52,8 @@ async function keysDirProblem(dir: string): Promise<void> {
   }
   if (!stats.isDirectory()) throw new UsageError(`--keys-dir ${dir} is a file, not a folder: name a folder (it is created when missing)`, NAME);
   try {
+    // The reference loads only when serve runs: help and --version stay quick.
+    const { createFileKeyStore, loadOrCreateAgentKeys } = await import('../reference/agent/keys.js');
     await loadOrCreateAgentKeys(createFileKeyStore(dir));
   } catch (error) {
     throw new UsageError(`--keys-dir ${dir} does not hold the agent's keys: ${error instanceof Error ? error.message : String(error)}`, NAME);
@@ -105,6 +105,7 @@ async function storesOption(args: CommandArgs, cwd: string): Promise<OpenedStore
     throw new UsageError(`--store must be a redis:// or rediss:// URL, not ${JSON.stringify(store)}`, NAME);
   const db = stringOption(args, 'db');
   if (db === '') throw new UsageError('--db must be a postgres:// URL or a SQLite file', NAME);
+  const [{ openStores }, { StoreUnavailableError }] = await Promise.all([import('../stores/open.js'), import('../stores/unavailable.js')]);
   try {
     return await openStores({ ...(store === undefined ? {} : { store }), ...(db === undefined ? {} : { db }), cwd });
   } catch (error) {
@@ -220,6 +221,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
   let served: ServedReference<VerifierPorts, PurchaseStores>;
   try {
     const addressHeader = stringOption(args, 'client-address-header');
+    const { serveReference } = await import('../reference/serve.js');
     served = await serveReference<VerifierPorts, PurchaseStores>({
       agent: {
         name: agentName,

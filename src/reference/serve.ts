@@ -21,8 +21,8 @@ import { ReferenceTestControl } from './test-control.js';
 import { answerTestControl } from './test-control-route.js';
 import { TEST_CONTROL_PATH } from '../contract/test-control.js';
 import { serviceNaming } from '../spec/naming.js';
+import { DEFAULT_SERVE_HOST } from './serve-defaults.js';
 
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
 
 const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 

@@ -35,7 +35,6 @@ export interface ServedAgentOptions {
   readonly realm?: string;
 }
 
-export const DEFAULT_SERVED_AGENT_NAME = 'reference';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Methods a declared endpoint may be called with; anything else the platform's route table answers 405. */
