@@ -23,7 +23,6 @@ import { TEST_CONTROL_PATH } from '../contract/test-control.js';
 import { serviceNaming } from '../spec/naming.js';
 import { DEFAULT_SERVE_HOST } from './serve-defaults.js';
 
-
 const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
 
 /** Server-side time limits, so no client can hold a connection open forever. */
