@@ -1,5 +1,6 @@
 import type { ExpectedOutcome } from './expected-failures.js';
 import { runVerdict, RUN_VERDICT_LABELS, type RunVerdict } from './results.js';
+import { judgedWords, notRunGroups } from './not-run-needs.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { CLIENT_MUTANTS } from '../mutants/client.js';
 import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest, type VariantOutcome } from './self-test.js';
@@ -142,6 +143,18 @@ function why(report: RunReport, verdict: RunVerdict): string {
   return `Every MUST check that ran passed${extra.length ? `; ${extra.join('; ')}` : ''}.`;
 }
 
+/** What would run the checks that did not, grouped by need: apart from the failures, in the not-run colour. */
+function enableNext(report: RunReport): Html {
+  const groups = notRunGroups(report.results);
+  if (groups.length === 0) return h``;
+  return h`<section class="enable-next" id="enable-next"><h2>What to enable next</h2><ul>
+${groups.map(
+  (g) => h`<li data-need="${g.need.id}"><span class="n">${g.checks}</span> ${g.need.words}: ${g.need.enable}</li>
+`,
+)}</ul></section>
+`;
+}
+
 function durationText(report: RunReport): string {
   const ms = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'unknown';
@@ -153,7 +166,8 @@ function summary(report: RunReport, verdict: RunVerdict, coverage: Coverage): Ht
 <p class="eyebrow">Agent Platform Interface conformance · ${report.tool.name} ${report.tool.version}</p>
 <h1><span class="headline" id="verdict">${RUN_VERDICT_LABELS[verdict]}</span></h1>
 <p class="why">${why(report, verdict)}</p>
-<ul class="counts">
+<p class="judged" data-field="judged">${judgedWords(report)}</p>
+${enableNext(report)}<ul class="counts">
 ${VERDICTS.map((v) => h`<li class="count v-${v}" data-count="${v}"><span class="n">${c[v]}</span> ${COUNT_WORDS[v]}</li>\n`)}<li class="count total" data-count="total"><span class="n">${c.total}</span> checks</li>
 </ul>
 <dl class="meta">
@@ -458,6 +472,7 @@ td.has-fail,td.has-error{color:var(--fail);font-weight:700}td.has-warn{color:var
 .badge{display:inline-block;white-space:nowrap;border:1px solid currentColor;border-radius:999px;padding:0 8px;font-size:.78rem;font-weight:700;letter-spacing:.02em}
 .v-pass{color:var(--pass);background:var(--pass-bg)}.v-fail{color:var(--fail);background:var(--fail-bg)}.v-warn{color:var(--warn);background:var(--warn-bg)}.v-not-run,.v-none{color:var(--skip);background:var(--skip-bg)}.v-error{color:var(--error);background:var(--error-bg)}
 .count.v-pass,.count.v-fail,.count.v-warn,.count.v-not-run,.count.v-error{background:var(--bg)}
+.judged{font-weight:600}.enable-next{color:var(--skip);background:var(--skip-bg);border-left:4px solid var(--skip);padding:.4rem .8rem;margin:.6rem 0}.enable-next h2{font-size:1rem;margin:.2rem 0}.enable-next ul{margin:.2rem 0;padding-left:1.2rem}
 .check{border:1px solid var(--line);border-left:6px solid var(--skip);border-radius:6px;padding:12px 16px;margin:16px 0}
 .check[data-verdict=fail]{border-left-color:var(--fail)}.check[data-verdict=error]{border-left-color:var(--error)}.check[data-verdict=warn]{border-left-color:var(--warn)}
 .message{margin:10px 0;border-color:var(--fail)}

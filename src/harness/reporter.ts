@@ -20,6 +20,8 @@ export interface ProgressSink {
   section(file: string, results: readonly CheckResult[]): void;
   /** A line the user needs before checks run (e.g. what a live deployment must be able to reach). */
   notice?(line: string): void;
+  /** How many checks the run selected, before anything else is done (the first line of a run). */
+  selected?(checks: number): void;
   /** Every finished check, as it finishes (a terminal shows a running count). */
   check?(file: string, result: CheckResult, sofar: readonly CheckResult[]): void;
 }

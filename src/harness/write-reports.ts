@@ -7,6 +7,7 @@ import { catalogueFor, requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { CLIENT_MUTANTS } from '../mutants/client.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
+import { judgedWords, notRunGroups } from './not-run-needs.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
 
@@ -115,8 +116,12 @@ export function summaryMarkdown(report: RunReport): string {
     '| pass | fail (MUST) | warn (SHOULD) | not run | error | total |',
     '|---|---|---|---|---|---|',
     `| ${c.pass} | ${c.fail} | ${c.warn} | ${c['not-run']} | ${c.error} | ${c.total} |`,
+    '',
+    `**${verdict}** (${judgedWords(report)})`,
+    ...enableNextLines(report),
   ];
-  const notable = report.results.filter((r) => r.verdict !== 'pass');
+  // Failures first; checks that did not run are not failures and come after them.
+  const notable = [...report.results.filter((r) => r.verdict !== 'pass' && r.verdict !== 'not-run'), ...report.results.filter((r) => r.verdict === 'not-run')];
   if (notable.length) {
     lines.push('', '| verdict | requirement | check | why |', '|---|---|---|---|');
     for (const r of notable.slice(0, 200)) {
@@ -131,6 +136,13 @@ export function summaryMarkdown(report: RunReport): string {
   for (const e of report.harnessErrors) lines.push('', `Harness error: ${e}`);
   lines.push(...selfTestLines(report), ...coverageLines(report));
   return `${lines.join('\n')}\n`;
+}
+
+/** What would run the checks that did not: one line per need, largest first. */
+function enableNextLines(report: RunReport): string[] {
+  const groups = notRunGroups(report.results);
+  if (groups.length === 0) return [];
+  return ['', '## What to enable next', '', '| not run | what would run them |', '|---|---|', ...groups.map((g) => `| ${g.checks} | ${g.need.enable} |`)];
 }
 
 function selfTestLines(report: RunReport): string[] {
