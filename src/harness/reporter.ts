@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Exchange } from './exchange.js';
+import { failureWords } from './failure-words.js';
 import type { CheckIdentity } from '../contract/check.js';
 import type { CheckResult, Verdict } from './results.js';
 import type { MutantTrialMeta, VariantTrialMeta } from './self-test-config.js';
@@ -127,6 +128,8 @@ export class ConformanceReporter implements Reporter {
       message = (result as { note?: string }).note ?? 'skipped without a reason';
     }
     const exchanges = ((testCase.meta() as { exchanges?: Exchange[] }).exchanges ?? []).slice(-EXCHANGES_KEPT);
+    // A failure names the request it was about and says what was expected in words.
+    if (message && verdict !== 'not-run') message = failureWords(message, exchanges);
     return {
       id: identity.id,
       name: testCase.name,
