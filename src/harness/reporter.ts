@@ -36,6 +36,8 @@ export class ConformanceReporter implements Reporter {
   readonly variantTrials: VariantTrialMeta[] = [];
   readonly errors: string[] = [];
   finished = false;
+  /** The vitest case id of each result, in the same order. */
+  private readonly caseIds: string[] = [];
 
   constructor(
     private readonly root: string,
@@ -48,7 +50,13 @@ export class ConformanceReporter implements Reporter {
     const variantTrial = (testCase.meta() as { variantTrial?: VariantTrialMeta }).variantTrial;
     if (variantTrial) return void this.variantTrials.push(this.toVariantTrial(testCase, variantTrial));
     const result = this.toResult(testCase);
-    this.results.push(result);
+    // A check is counted once: a cancelled run may report a case again (its cancellation after its result).
+    const earlier = this.caseIds.indexOf(testCase.id);
+    if (earlier >= 0) this.results[earlier] = result;
+    else {
+      this.caseIds.push(testCase.id);
+      this.results.push(result);
+    }
     this.progress?.check?.(
       result.suite,
       result,
