@@ -16,7 +16,7 @@ export interface NotRunNeed {
 }
 
 /** In order: a reason naming two options belongs to the first need it names (a cap before the spending it caps). */
-export const NOT_RUN_NEEDS: readonly NotRunNeed[] = [
+const NOT_RUN_NEEDS: readonly NotRunNeed[] = [
   {
     id: 'interrupted',
     words: 'stopped by the interruption',
