@@ -1,5 +1,5 @@
 import { closestWord } from '../schema/closest-word.js';
-import { COMMANDS, findCommand } from './commands.js';
+import type { Command } from './command.js';
 import { errorReport, exitCodeOf, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { commandHelp, programHelp } from './help.js';
@@ -25,6 +25,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
+  // --version loads no command; the commands load their heavy parts only when they run (help stays quick).
+  if (first === '--version' || first === '-V') {
+    io.stdout.write(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  const { COMMANDS, findCommand } = await import('./commands.js');
   if (first === undefined) {
     io.stderr.write(programHelp(COMMANDS, packageVersion()));
     return EXIT.usage;
@@ -33,15 +39,11 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(programHelp(COMMANDS, packageVersion()));
     return EXIT.ok;
   }
-  if (first === '--version' || first === '-V') {
-    io.stdout.write(`${packageVersion()}\n`);
-    return EXIT.ok;
-  }
-  if (first === 'help') return help(rest, io);
+  if (first === 'help') return help(rest, io, COMMANDS);
   if (first.startsWith('-')) throw new UsageError(`unknown option ${first}; options come after the command`);
 
   const command = findCommand(first);
-  if (!command) throw unknownCommand(first);
+  if (!command) throw unknownCommand(first, COMMANDS);
   if (asksForHelp(rest)) {
     io.stdout.write(commandHelp(command));
     return EXIT.ok;
@@ -49,23 +51,23 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   return command.run(parseCommandArgs(command, rest), io);
 }
 
-function help(topics: readonly string[], io: CliIo): number {
+function help(topics: readonly string[], io: CliIo, commands: readonly Command[]): number {
   const [topic, extra] = topics;
   if (extra !== undefined) throw new UsageError('help takes at most one command name');
   if (topic === undefined) {
-    io.stdout.write(programHelp(COMMANDS, packageVersion()));
+    io.stdout.write(programHelp(commands, packageVersion()));
     return EXIT.ok;
   }
-  const command = findCommand(topic);
-  if (!command) throw unknownCommand(topic);
+  const command = commands.find((c) => c.name === topic);
+  if (!command) throw unknownCommand(topic, commands);
   io.stdout.write(commandHelp(command));
   return EXIT.ok;
 }
 
-function unknownCommand(name: string): UsageError {
+function unknownCommand(name: string, commands: readonly Command[]): UsageError {
   const suggestion = closestWord(
     name,
-    COMMANDS.map((c) => c.name),
+    commands.map((c) => c.name),
   );
   return new UsageError(`unknown command "${name}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
 }

@@ -1,4 +1,3 @@
-import { notRunWords } from '../harness/not-run-groups.js';
 import { spendWords } from '../harness/spend-ledger.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { redactedReport, redactText } from '../harness/exchange.js';
@@ -6,6 +5,7 @@ import { makeFolder } from '../harness/make-folder.js';
 import { resolve } from 'node:path';
 import { fileProblem, readInputFile } from './read-input.js';
 import { countVerdicts, runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from '../harness/results.js';
+import { judgedWords } from '../harness/not-run-needs.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
@@ -71,9 +71,9 @@ function humanSummary(report: RunReport, runDir: string): string {
   const verdict = RUN_VERDICT_LABELS[runVerdict(report)];
   return [
     '',
-    `${verdict}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total - c['not-run']} of ${c.total} checks judged, seed ${report.seed})`,
-    ...(c['not-run'] ? [`not run, what to enable next: ${notRunWords(report.results)}`] : []),
-    ...(report.spend ? [spendWords(report.spend)] : []),
+    `${verdict} (${judgedWords(report)})`,
+    `  ${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c['not-run']} not run, ${c.error} errors (${c.total} checks, seed ${report.seed})`,
+    ...(report.spend ? [`  ${spendWords(report.spend)}`] : []),
     ...failureLines(report.results),
     ...expectedLines(report),
     `reports: ${runDir}/report.html, report.json, junit.xml, summary.md`,
@@ -176,16 +176,56 @@ function reportsDirProblem(dir: string): void {
   }
 }
 
+/** A CI log gets a progress line at most this often; a terminal rewrites its line at every check. */
+const PROGRESS_EVERY_MS = 15_000;
+
 /**
  * Progress goes where a person watching sees it: stdout, or stderr with --json (stdout then holds only the report).
- * On a terminal a running count per suite is rewritten in place; elsewhere one line per suite when it ends.
+ * First how many checks are selected; on a terminal a running count per suite is rewritten in place; elsewhere one
+ * line per suite when it ends, and between them at most one line per PROGRESS_EVERY_MS with the checks done and an
+ * estimate of what is left, so a CI log never stays silent long and is never flooded.
  */
-function progressLines(out: CliIo['stdout'], inPlace: boolean): ProgressSink {
-  return {
-    notice: (line) => out.write(`${line}\n`),
-    ...(inPlace ? { check: (file: string, _r: CheckResult, sofar: readonly CheckResult[]) => out.write(`\r${file}: ${counted(sofar)}\u001b[K`) } : {}),
-    section: (file, results) => out.write(`${inPlace ? '\r' : ''}${file}: ${counted(results)}${inPlace ? '\u001b[K' : ''}\n`),
+export function progressLines(out: CliIo['stdout'], inPlace: boolean, now: () => number = Date.now): ProgressSink & { stop(): void } {
+  const started = now();
+  let selected: number | undefined;
+  let done = 0;
+  let lastLine = started;
+  const write = (line: string) => {
+    lastLine = now();
+    out.write(line);
   };
+  const status = () =>
+    `${done}${selected ? ` of ${selected}` : ''} checks done in ${seconds(now() - started)}${estimateWords(done, selected, now() - started)}`;
+  const heartbeat = inPlace
+    ? undefined
+    : setInterval(() => {
+        if (now() - lastLine >= PROGRESS_EVERY_MS) write(`  ... ${status()}\n`);
+      }, 1000);
+  heartbeat?.unref();
+  return {
+    selected: (checks) => {
+      selected = checks;
+      write(`${checks} checks selected\n`);
+    },
+    notice: (line) => write(`${line}\n`),
+    check: (file: string, _r: CheckResult, sofar: readonly CheckResult[]) => {
+      done++;
+      if (inPlace) write(`\r[${done}${selected ? `/${selected}` : ''}] ${file}: ${counted(sofar)}\u001b[K`);
+      else if (now() - lastLine >= PROGRESS_EVERY_MS) write(`  ... ${status()}\n`);
+    },
+    section: (file, results) => write(`${inPlace ? '\r' : ''}${file}: ${counted(results)}${inPlace ? '\u001b[K' : ''}\n`),
+    stop: () => clearInterval(heartbeat),
+  };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+/** "; about 40 s left" once a tenth of the checks are done (earlier guesses mislead more than they help). */
+function estimateWords(done: number, selected: number | undefined, elapsedMs: number): string {
+  if (!selected || done < Math.max(1, selected / 10) || done >= selected) return '';
+  return `; about ${seconds((elapsedMs / done) * (selected - done))} left`;
 }
 
 /**
@@ -312,6 +352,7 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
     );
   // vitest is loaded only when a run starts, so every other command starts fast.
   const { runConformance } = await import('../harness/run.js');
+  const progress = progressLines(json ? io.stderr : io.stdout, !json && interactive);
   const outcome = await runConformance({
     only: stringOptions(args, 'only'),
     ...(skip.length ? { skip } : {}),
@@ -343,8 +384,8 @@ async function runRun(args: CommandArgs, io: CliIo): Promise<number> {
             ...(widgetHostUrl === undefined ? {} : { widgetHostUrl }),
           },
         }),
-    progress: progressLines(json ? io.stderr : io.stdout, !json && interactive),
-  });
+    progress,
+  }).finally(() => progress.stop());
   // What the reports show, the terminal shows: messages with their credentials redacted.
   const report = outcome.report && redactedReport(outcome.report);
   if (report && json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

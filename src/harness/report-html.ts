@@ -1,5 +1,6 @@
 import type { ExpectedOutcome } from './expected-failures.js';
 import { runVerdict, RUN_VERDICT_LABELS, type RunVerdict } from './results.js';
+import { judgedWords, notRunGroups } from './not-run-needs.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { CLIENT_MUTANTS } from '../mutants/client.js';
 import { FAILING_REQUIREMENT_VERDICTS, REQUIREMENT_VERDICTS, type MutantOutcome, type RequirementSelfTest, type VariantOutcome } from './self-test.js';
@@ -16,7 +17,6 @@ import { BODY_LIMIT, type Exchange, type RecordedRequest, type RecordedResponse 
 import type { CheckResult, RunReport, Verdict } from './results.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
-import { notRunGroups } from './not-run-groups.js';
 import { spendWords } from './spend-ledger.js';
 
 /*
@@ -144,6 +144,18 @@ function why(report: RunReport, verdict: RunVerdict): string {
   return `Every MUST check that ran passed${extra.length ? `; ${extra.join('; ')}` : ''}.`;
 }
 
+/** What would run the checks that did not, grouped by need: apart from the failures, in the not-run colour. */
+function enableNext(report: RunReport): Html {
+  const groups = notRunGroups(report.results);
+  if (groups.length === 0) return h``;
+  return h`<section class="enable-next" id="enable-next"><h2>What to enable next</h2><ul>
+${groups.map(
+  (g) => h`<li data-need="${g.need.id}"><span class="n">${g.checks}</span> ${g.need.words}: ${g.need.enable}</li>
+`,
+)}</ul></section>
+`;
+}
+
 function durationText(report: RunReport): string {
   const ms = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'unknown';
@@ -155,7 +167,8 @@ function summary(report: RunReport, verdict: RunVerdict, coverage: Coverage): Ht
 <p class="eyebrow">Agent Platform Interface conformance · ${report.tool.name} ${report.tool.version}</p>
 <h1><span class="headline" id="verdict">${RUN_VERDICT_LABELS[verdict]}</span></h1>
 <p class="why">${why(report, verdict)}</p>
-<ul class="counts">
+<p class="judged" data-field="judged">${judgedWords(report)}</p>
+${enableNext(report)}<ul class="counts">
 ${VERDICTS.map((v) => h`<li class="count v-${v}" data-count="${v}"><span class="n">${c[v]}</span> ${COUNT_WORDS[v]}</li>\n`)}<li class="count total" data-count="total"><span class="n">${c.total}</span> checks</li>
 </ul>
 <dl class="meta">
@@ -182,21 +195,6 @@ ${targetHeading(report).map(
 <dt>Repeat</dt><dd data-field="rerun"><code>${rerunCommand(report)}</code></dd>
 </dl>
 </header>`;
-}
-
-/** The checks not run, grouped by what would run them: not failures, so styled as the not-run verdict. */
-function enableNext(report: RunReport): Html | '' {
-  const groups = notRunGroups(report.results);
-  if (groups.length === 0) return '';
-  return h`<section id="enable-next" class="enable-next" data-count="${report.counts['not-run']}">
-<h2>What to enable next</h2>
-<p>${report.counts.total - report.counts['not-run']} of ${report.counts.total} checks were judged. These did not run; none of them is a verdict on the target.</p>
-<table class="grid"><thead><tr><th class="num">not run</th><th>would run with</th><th>one reason, whole</th></tr></thead><tbody>
-${groups.map(
-  (g) => h`<tr class="v-not-run" data-enable="${g.enable}"><td class="num">${g.count}</td><td>${g.enable}</td><td>${g.example}</td></tr>
-`,
-)}</tbody></table>
-</section>`;
 }
 
 function harnessErrors(report: RunReport): Html | '' {
@@ -480,6 +478,7 @@ td.has-fail,td.has-error{color:var(--fail);font-weight:700}td.has-warn{color:var
 .badge{display:inline-block;white-space:nowrap;border:1px solid currentColor;border-radius:999px;padding:0 8px;font-size:.78rem;font-weight:700;letter-spacing:.02em}
 .v-pass{color:var(--pass);background:var(--pass-bg)}.v-fail{color:var(--fail);background:var(--fail-bg)}.v-warn{color:var(--warn);background:var(--warn-bg)}.v-not-run,.v-none{color:var(--skip);background:var(--skip-bg)}.v-error{color:var(--error);background:var(--error-bg)}
 .count.v-pass,.count.v-fail,.count.v-warn,.count.v-not-run,.count.v-error{background:var(--bg)}
+.judged{font-weight:600}.enable-next{color:var(--skip);background:var(--skip-bg);border-left:4px solid var(--skip);padding:.4rem .8rem;margin:.6rem 0}.enable-next h2{font-size:1rem;margin:.2rem 0}.enable-next ul{margin:.2rem 0;padding-left:1.2rem}
 .check{border:1px solid var(--line);border-left:6px solid var(--skip);border-radius:6px;padding:12px 16px;margin:16px 0}
 .check[data-verdict=fail]{border-left-color:var(--fail)}.check[data-verdict=error]{border-left-color:var(--error)}.check[data-verdict=warn]{border-left-color:var(--warn)}
 .message{margin:10px 0;border-color:var(--fail)}
@@ -521,7 +520,6 @@ export function reportHtml(report: RunReport): string {
 ${summary(report, verdict, coverage)}
 <nav aria-label="Contents">${report.harnessErrors.length ? h`<a href="#harness-errors">Harness errors</a>` : ''}${report.counts['not-run'] ? h`<a href="#enable-next">What to enable next</a>` : ''}<a href="#sections">By section</a><a href="#suites">By suite</a><a href="#coverage">Coverage</a>${report.selfTest ? h`<a href="#self-test">Self-test</a>` : ''}${report.expectedFailures ? h`<a href="#expected-failures">Expected failures</a>` : ''}<a href="#problems">Checks that did not pass</a><a href="#checks">All checks</a></nav>
 ${harnessErrors(report)}
-${enableNext(report)}
 ${bySection(report, coverage)}
 ${bySuite(report)}
 ${coverageSection(report, coverage)}

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Exchange } from './exchange.js';
+import { failureWords } from './failure-words.js';
 import type { CheckIdentity } from '../contract/check.js';
 import type { CheckResult, Verdict } from './results.js';
 import type { MutantTrialMeta, VariantTrialMeta } from './self-test-config.js';
@@ -20,6 +21,8 @@ export interface ProgressSink {
   section(file: string, results: readonly CheckResult[]): void;
   /** A line the user needs before checks run (e.g. what a live deployment must be able to reach). */
   notice?(line: string): void;
+  /** How many checks the run selected, before anything else is done (the first line of a run). */
+  selected?(checks: number): void;
   /** Every finished check, as it finishes (a terminal shows a running count). */
   check?(file: string, result: CheckResult, sofar: readonly CheckResult[]): void;
 }
@@ -33,6 +36,8 @@ export class ConformanceReporter implements Reporter {
   readonly variantTrials: VariantTrialMeta[] = [];
   readonly errors: string[] = [];
   finished = false;
+  /** The vitest case id of each result, in the same order. */
+  private readonly caseIds: string[] = [];
 
   constructor(
     private readonly root: string,
@@ -45,7 +50,13 @@ export class ConformanceReporter implements Reporter {
     const variantTrial = (testCase.meta() as { variantTrial?: VariantTrialMeta }).variantTrial;
     if (variantTrial) return void this.variantTrials.push(this.toVariantTrial(testCase, variantTrial));
     const result = this.toResult(testCase);
-    this.results.push(result);
+    // A check is counted once: a cancelled run may report a case again (its cancellation after its result).
+    const earlier = this.caseIds.indexOf(testCase.id);
+    if (earlier >= 0) this.results[earlier] = result;
+    else {
+      this.caseIds.push(testCase.id);
+      this.results.push(result);
+    }
     this.progress?.check?.(
       result.suite,
       result,
@@ -125,6 +136,8 @@ export class ConformanceReporter implements Reporter {
       message = (result as { note?: string }).note ?? 'skipped without a reason';
     }
     const exchanges = ((testCase.meta() as { exchanges?: Exchange[] }).exchanges ?? []).slice(-EXCHANGES_KEPT);
+    // A failure names the request it was about and says what was expected in words.
+    if (message && verdict !== 'not-run') message = failureWords(message, exchanges);
     return {
       id: identity.id,
       name: testCase.name,

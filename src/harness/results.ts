@@ -20,6 +20,8 @@ export interface CheckResult {
   readonly durationMs: number;
   /** Why it failed, or why it did not run. */
   readonly message?: string;
+  /** A not-run check only: what would let it run, the id of a need of src/harness/not-run-needs.ts. */
+  readonly needs?: string;
   /** The exact requests and responses of a failed check (secrets redacted). */
   readonly exchanges?: readonly Exchange[];
   /** Set when an expected-failures entry lists this check with this verdict: it then fails nothing. */

@@ -10,6 +10,7 @@ import { failingFirstSequencer, PACED_MIN_WORKERS } from './paced-order.js';
 import { rerunWords } from './rerun.js';
 import { plannedWaitSeconds } from './live-waits.js';
 import { reachable } from './reachability.js';
+import { RunStop } from './run-stop.js';
 import { ConformanceReporter, type ProgressSink } from './reporter.js';
 import { indexDrift, indexedSelection, readCheckIndex, CHECK_INDEX_FILE, type CheckIndex, type IndexedCheck } from './check-index.js';
 import { selectedBy } from '../contract/check.js';
@@ -19,6 +20,7 @@ import { closestWord } from '../schema/closest-word.js';
 import { countVerdicts, runVerdict, type CheckResult, type RunReport } from './results.js';
 import { applyExpectedFailures, ExpectedFailuresError, parseExpectedFailures, type ExpectedFailures } from './expected-failures.js';
 import { CATALOGUE } from './coverage.js';
+import { notRunNeed } from './not-run-needs.js';
 import { DEFAULT_MAX_BODY_BYTES, type LiveLimits } from './live-http.js';
 import { reportedNaming, type NamingRecord } from './naming.js';
 import { deadlineWords, defaultDeadlineMs, judgeSetupFaults, SetupFaults, selectedCheckCount, STOP_GRACE_MS, stoppedRunResults } from './run-guard.js';
@@ -253,43 +255,6 @@ function targetDescription(target: TargetConfig, agentUrl: string | undefined): 
   return agentUrl ? `${platform}; agent ${agentUrl}` : target.kind === 'live' ? platform : `${platform} and its reference agent`;
 }
 
-/**
- * The process that started the run (npx, a shell, a CI step) may be stopped while this one is not: `npx` dies of
- * a SIGTERM sent to it alone and leaves the run orphaned, with nobody waiting for its answer. Seen from here the
- * parent process changes; the run then stops as if it had been sent SIGTERM, and writes its incomplete report.
- */
-function watchLauncher(interrupt: (reason: string) => () => void): NodeJS.Timeout {
-  const launcher = process.ppid;
-  const timer = setInterval(() => {
-    if (process.ppid !== launcher) interrupt(`the process that started it, pid ${launcher}, ended`)();
-  }, 500);
-  timer.unref();
-  return timer;
-}
-
-/**
- * `work`'s answer, or why the run was told to stop first (SIGINT, SIGTERM, its launcher gone, its deadline): what
- * precedes the checks stops as they do. The work left running is abandoned with the process.
- */
-async function untilStopped<T>(work: Promise<T>, deadlineReason: string, deadlineInMs: number | undefined): Promise<T | { stopped: string }> {
-  let stop!: (reason: string) => () => void;
-  const stopped = new Promise<{ stopped: string }>((resolve) => (stop = (reason) => () => resolve({ stopped: reason })));
-  const onInt = stop('SIGINT');
-  const onTerm = stop('SIGTERM');
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
-  const orphaned = watchLauncher(stop);
-  const deadline = deadlineInMs === undefined || !Number.isFinite(deadlineInMs) ? undefined : setTimeout(stop(deadlineReason), Math.max(0, deadlineInMs));
-  try {
-    return await Promise.race([work, stopped]);
-  } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-    clearInterval(orphaned);
-    clearTimeout(deadline);
-  }
-}
-
 /** Waits for `promise` at most `ms`; true when it settled in time. Its rejection is swallowed: the caller only waits. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -305,6 +270,16 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
 }
 
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  // One stop for the whole run, from its plan to its written report (src/harness/run-stop.ts).
+  const stop = new RunStop(options.progress?.notice?.bind(options.progress));
+  try {
+    return await runSuites(options, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function runSuites(options: RunOptions, stop: RunStop): Promise<RunOutcome> {
   const skip = options.skip ?? [];
   if (skip.length && (options.selfTest || options.client))
     return {
@@ -336,6 +311,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       planned.files.map((f) => relative(PACKAGE_ROOT, f)),
       planned.selection,
     ) ?? index?.checks.length;
+  if (checkCount !== undefined) options.progress?.selected?.(checkCount + (planned.skipped?.length ?? 0));
   const liveRun = Boolean(options.live || options.agentUrl);
   // Checks that wait in real time (--allow-waits) get their waits on top of the deadline.
   const waitsS = options.live?.allowWaits
@@ -366,15 +342,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   let pacer: FailurePacer | undefined;
   let spendLedger: SpendLedger | undefined;
   let target: TargetConfig = { kind: 'in-process' };
-  let interrupted: string | undefined;
+  stop.deadline(deadlineMs, deadlineReason);
   if (options.live) {
     for (const url of [options.live.baseUrl, ...(options.live.alsoBaseUrl === undefined ? [] : [options.live.alsoBaseUrl])]) {
       const answer = await reachable(url, Math.max(1, Math.min(5000, remaining())));
       // The deadline may pass while the first request waits (a target that never answers, a deadline of a few seconds).
-      if (remaining() <= 100) interrupted = deadlineReason;
+      if (remaining() <= 100) stop.stop(deadlineReason);
       else if (!answer.ok) return { exitCode: 3, report: null, runDir: null, problem: `target unreachable: ${answer.why}` };
       else if (answer.fault) options.progress?.notice?.(`the target answered its first request with a fault, which the checks will report: ${answer.fault}`);
-      if (interrupted) break;
+      if (stop.reason) break;
     }
   }
   // From one address: the failing signed requests each suite file is planned to send (paced, so those files start first).
@@ -388,7 +364,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
           { allowWaits: options.live.allowWaits === true, ownerKey: options.live.ownerKey, control: options.live.controlUrl !== undefined },
         )
       : undefined;
-  if (options.live && !interrupted) {
+  if (options.live && !stop.reason) {
     // From one address the run's failing requests are paced by one pacer, which every suite file asks through the fixture host.
     pacer = new FailurePacer(
       () => Date.now(),
@@ -430,10 +406,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     // One signed request first: a deployment that cannot read the fixture host would fail every signed check for it.
     // A signal, the launcher's end or the deadline during it stop the run as they would during the checks.
-    const preflight = await untilStopped(preflightFixtures(target, fixture.url, options.deployment), deadlineReason, remaining());
+    const preflight = await stop.until(preflightFixtures(target, fixture.url, options.deployment));
     if ('stopped' in preflight) {
-      interrupted = preflight.stopped;
-      options.progress?.notice?.(`stopping: the run was interrupted (${interrupted}); writing the incomplete report`);
+      // The stop said so already; the run goes on to its report.
     } else if (!preflight.ok) {
       await fixture.close();
       return { exitCode: 3, report: null, runDir: null, problem: preflight.problem };
@@ -494,19 +469,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
     let graceTimer: NodeJS.Timeout | undefined;
     // An interrupted run stops its checks and still writes a report, marked incomplete; a second signal kills.
-    const interrupt = (reason: string) => () => {
-      if (interrupted) return;
-      interrupted = reason;
-      options.progress?.notice?.(`stopping: the run was interrupted (${reason}); writing the incomplete report`);
+    const forget = stop.onStop(() => {
       void vitest.cancelCurrentRun('keyboard-input');
       graceTimer = setTimeout(stopWaiting, STOP_GRACE_MS);
-    };
-    const onInt = interrupt('SIGINT');
-    const onTerm = interrupt('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    const orphaned = watchLauncher(interrupt);
-    const deadline = deadlineMs === undefined ? undefined : setTimeout(interrupt(deadlineReason), Math.max(0, remaining()));
+    });
     try {
       let failure: { error: unknown } | undefined;
       const running = vitest.start([...planned.files]).then(
@@ -516,10 +482,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       await Promise.race([running, stopped]);
       if (failure) throw failure.error;
     } finally {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      clearInterval(orphaned);
-      clearTimeout(deadline);
+      forget();
       clearTimeout(graceTimer);
       // A worker still busy with a target is stopped with the pool; the run does not wait on it for long.
       if (!(await settledWithin(vitest.close(), STOP_GRACE_MS))) harnessErrors.push('vitest did not close within 10 s; its workers were left to end');
@@ -527,9 +490,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   };
   try {
     // The deadline may pass before any check starts (the target took it all to answer its first request).
-    if (!interrupted) await runChecks();
+    if (!stop.reason) await runChecks();
   } catch (error) {
-    if (!interrupted) harnessErrors.push(error instanceof Error ? error.message : String(error));
+    if (!stop.reason) harnessErrors.push(error instanceof Error ? error.message : String(error));
   } finally {
     await fixture?.close();
   }
@@ -539,6 +502,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   // Faults around the checks (a suite's setup): a live target's are its own, and fail the checks they left unrun.
   const judged = judgeSetupFaults(setupFaults.faults, reporter.results, reporter.errors, target.kind === 'live' || options.agentUrl !== undefined);
   harnessErrors.push(...judged.harnessErrors);
+  // A stop after the checks ended (while the workers closed) still marks the report: a signal never goes unanswered.
+  const interrupted = stop.reason;
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
 
   // Checks --skip left out were never declared: they are reported not-run, saying so.
@@ -557,7 +522,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const ranAndSkipped = [...judged.results, ...skippedResults];
   const stopped = interrupted ? stoppedRunResults(ranAndSkipped, interrupted) : ranAndSkipped;
   const baseline = expected && applyExpectedFailures(stopped, expected);
-  const results = baseline ? baseline.results : stopped;
+  const results = withNeeds(baseline ? baseline.results : stopped);
   // A whole run sees every check: the index that narrows selected runs must list exactly these.
   if (only.length === 0 && skip.length === 0 && reporter.finished && !interrupted) {
     const drift = index ? indexDrift(index, results) : [`${CHECK_INDEX_FILE} is missing`];
@@ -632,6 +597,11 @@ async function runClientRun(options: RunOptions, client: ClientModeOptions): Pro
     ...(options.expectedFailures === undefined ? {} : { expectedFailures: options.expectedFailures }),
     ...(options.progress === undefined ? {} : { progress: options.progress }),
   });
+}
+
+/** Each not-run result with what would let it run (the report's "what to enable next" groups by it). */
+function withNeeds(results: readonly CheckResult[]): CheckResult[] {
+  return results.map((r) => (r.verdict === 'not-run' ? { ...r, needs: notRunNeed(r.message).id } : r));
 }
 
 /** The report's record of the deployment's names, when the run was given any. */

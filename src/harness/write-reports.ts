@@ -1,4 +1,3 @@
-import { notRunGroups } from './not-run-groups.js';
 import { spendWords } from './spend-ledger.js';
 import { renameSync, writeFileSync } from 'node:fs';
 import { makeFolder } from './make-folder.js';
@@ -10,6 +9,7 @@ import { catalogueFor, requirementCoverage } from './coverage.js';
 import { MUTANTS } from '../mutants/catalogue.js';
 import { CLIENT_MUTANTS } from '../mutants/client.js';
 import { runVerdict, RUN_VERDICT_LABELS, type CheckResult, type RunReport } from './results.js';
+import { judgedWords, notRunGroups } from './not-run-needs.js';
 import { namingWords } from './naming.js';
 import { pacingWords, rerunCommand, targetHeading } from './report-heading.js';
 
@@ -37,13 +37,10 @@ export function summaryMarkdown(report: RunReport): string {
     '| pass | fail (MUST) | warn (SHOULD) | not run | error | total |',
     '|---|---|---|---|---|---|',
     `| ${c.pass} | ${c.fail} | ${c.warn} | ${c['not-run']} | ${c.error} | ${c.total} |`,
+    '',
+    `**${verdict}** (${judgedWords(report)})`,
+    ...enableNextLines(report),
   ];
-  lines.push('', `Judged ${c.total - c['not-run']} of ${c.total} checks.`);
-  const groups = notRunGroups(report.results);
-  if (groups.length) {
-    lines.push('', '### What to enable next', '', '| not run | would run with |', '|---|---|');
-    for (const g of groups) lines.push(`| ${g.count} | ${g.enable.replace(/\|/g, '\\|')} |`);
-  }
   const row = (r: CheckResult) => {
     const why = (r.message ?? '').split('\n')[0]!.replace(/\|/g, '\\|').slice(0, 200);
     return `| ${r.verdict}${r.expected ? ' (expected)' : ''} | ${r.requirements.join(' ')} | ${r.name.replace(/\|/g, '\\|')} | ${why} |`;
@@ -63,6 +60,13 @@ export function summaryMarkdown(report: RunReport): string {
   for (const e of report.harnessErrors) lines.push('', `Harness error: ${e}`);
   lines.push(...selfTestLines(report), ...coverageLines(report));
   return `${lines.join('\n')}\n`;
+}
+
+/** What would run the checks that did not: one line per need, largest first. */
+function enableNextLines(report: RunReport): string[] {
+  const groups = notRunGroups(report.results);
+  if (groups.length === 0) return [];
+  return ['', '## What to enable next', '', '| not run | what would run them |', '|---|---|', ...groups.map((g) => `| ${g.checks} | ${g.need.enable} |`)];
 }
 
 function selfTestLines(report: RunReport): string[] {

@@ -96,4 +96,26 @@ describe('an interrupted run', () => {
     expect(report.harnessErrors[0]).toMatch(/^the run was interrupted \(the process that started it, pid \d+, ended\)/);
     expect(validateReport(report)).toEqual({ valid: true, errors: [] });
   }, 60_000);
+
+  test('SIGINT right after the last suite ended still writes the report, marked incomplete, and exits 3 (not 130)', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'apc-late-interrupt-'));
+    // In-process, one small suite file: the signal comes when its line is printed, before the report is written.
+    const child = spawn(process.execPath, [...CLI, 'run', '--only', 'KEY-DIRECTORY-MEDIA-TYPE', '--out', out], { cwd: PROJECT_ROOT });
+    started.push(child);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stdout = '';
+    const lastSuite = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (/^suites\/\S+\.test\.ts: /m.test(stdout)) resolve();
+      }),
+    );
+    await lastSuite;
+    child.kill('SIGINT');
+    expect(await exited).toBe(3);
+    const report = await reportIn(out);
+    expect(report.complete).toBe(false);
+    expect(report.harnessErrors[0]).toContain('the run was interrupted (SIGINT)');
+    expect(validateReport(report)).toEqual({ valid: true, errors: [] });
+  }, 60_000);
 });

@@ -41,6 +41,7 @@ const CHECK_RESULT_MEMBERS = {
   verdict: 1,
   durationMs: 1,
   message: 1,
+  needs: 1,
   exchanges: 1,
   expected: 1,
 } satisfies Record<keyof CheckResult, 1>;
@@ -94,7 +95,9 @@ describe('vectors/schema/report.schema.json', () => {
     expect(keys(reportSchema.properties.target.properties)).toEqual(keys(TARGET_MEMBERS));
     expect(keys(reportSchema.properties.target.properties.naming.properties)).toEqual(keys(NAMING_MEMBERS));
     expect(keys(d.checkResult.properties)).toEqual(keys(CHECK_RESULT_MEMBERS));
-    expect([...d.checkResult.required].sort()).toEqual(keys(CHECK_RESULT_MEMBERS).filter((k) => k !== 'message' && k !== 'exchanges' && k !== 'expected'));
+    expect([...d.checkResult.required].sort()).toEqual(
+      keys(CHECK_RESULT_MEMBERS).filter((k) => k !== 'message' && k !== 'needs' && k !== 'exchanges' && k !== 'expected'),
+    );
     expect(keys(d.exchange.properties)).toEqual(keys(EXCHANGE_MEMBERS));
     expect(keys(d.recordedRequest.properties)).toEqual(keys(REQUEST_MEMBERS));
     expect(keys(d.recordedResponse.properties)).toEqual(keys(RESPONSE_MEMBERS));

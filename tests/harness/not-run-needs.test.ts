@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { CAPABILITY_REASONS } from '../../src/harness/target.js';
+import { judgedWords, notRunNeed } from '../../src/harness/not-run-needs.js';
+import type { CheckResult } from '../../src/harness/results.js';
+
+const r = (verdict: CheckResult['verdict'], message?: string): CheckResult => ({
+  id: 'x',
+  name: 'x',
+  suite: 's',
+  requirements: [],
+  level: 'MUST',
+  verdict,
+  durationMs: 0,
+  ...(message === undefined ? {} : { message }),
+});
+
+describe('what would run a not-run check', () => {
+  it('names the option, the cap or the in-process run a reason names', () => {
+    expect(notRunNeed('needs --agent-url URL: this live run checks a platform').id).toBe('agent-url');
+    expect(notRunNeed("paying 500 would pass the run's --spend-cap").id).toBe('spend-cap');
+    expect(notRunNeed(CAPABILITY_REASONS.spend).id).toBe('allow-spend');
+    expect(notRunNeed(CAPABILITY_REASONS['payment-faults']).id).toBe('in-process');
+    expect(notRunNeed(CAPABILITY_REASONS['clock-control']).id).toBe('allow-waits');
+    expect(notRunNeed('skipped by --skip').id).toBe('skip');
+    expect(notRunNeed('not run: the run stopped before this check (SIGINT)').id).toBe('interrupted');
+    expect(notRunNeed('something new').id).toBe('other');
+  });
+
+  it('heads the verdict with how much was judged, largest need first', () => {
+    const results = [r('pass'), r('fail'), r('not-run', 'needs --agent-url URL'), r('not-run', 'needs --agent-url URL'), r('not-run', 'needs Chromium')];
+    expect(judgedWords({ counts: { total: 5, 'not-run': 3 }, results })).toBe('2 of 5 checked; 3 not run: 2 need --agent-url, 1 need Chromium');
+    expect(judgedWords({ counts: { total: 1, 'not-run': 0 }, results: [r('pass')] })).toBe('1 of 1 checked');
+  });
+});
