@@ -200,7 +200,7 @@ describe(`6 events and in-band answers (${target.description})`, () => {
     run: async (c) => {
       const b = await buyer(c, 'pointer-not-selling');
       // Section 6: the mpp entry is there "where the deployment sells usage at all"; with buying closed (mpp_disabled) it sells none.
-      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl }, (p) => (p.config = { ...p.config, mppEnabled: false }));
+      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl });
       const response = await signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, CHAT);
       if (response.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
       const checked = checkPointerResponse({ headers: response.headers, body: jsonBody(response) }, { sellsUsage: false });
@@ -430,28 +430,17 @@ describe(`6 the agent socket (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       const b = await buyer(c, 'socket-not-selling');
-      let restore = () => {};
-      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl }, (p) => {
-        const config = p.config;
-        p.config = { ...config, mppEnabled: false };
-        restore = () => {
-          p.config = config;
-        };
-      });
+      await arrange(target, c, { state: AGENT_STATES.mppDisabled, agent: b.agentUrl });
+      const socket = await openSocket(c, b);
       try {
-        const socket = await openSocket(c, b);
-        try {
-          socket.send(serializeFrame(responseCreateFrame(`turn-${serial++}`, 'hello')));
-          const frame = await nextFrame(socket);
-          // 6 and 7.4 name payment.required as the in-band answer; with nothing to buy it may carry a pointer, no mpp entry, or an mpp entry of its own.
-          expect(frame[FRAME_MEMBERS.type], 'the answer to a turn the balance does not cover').toBe(INBAND_FRAME_TYPES.paymentRequired);
-          const checked = checkPaymentRequiredFrame(frame, { mpp: 'any' });
-          if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
-        } finally {
-          socket.close();
-        }
+        socket.send(serializeFrame(responseCreateFrame(`turn-${serial++}`, 'hello')));
+        const frame = await nextFrame(socket);
+        // 6 and 7.4 name payment.required as the in-band answer; with nothing to buy it may carry a pointer, no mpp entry, or an mpp entry of its own.
+        expect(frame[FRAME_MEMBERS.type], 'the answer to a turn the balance does not cover').toBe(INBAND_FRAME_TYPES.paymentRequired);
+        const checked = checkPaymentRequiredFrame(frame, { mpp: 'any' });
+        if (!checked.ok) expect.fail(describeProblems(checked).join('\n'));
       } finally {
-        restore();
+        socket.close();
       }
     },
   });
@@ -486,7 +475,7 @@ describe(`6 the agent socket (${target.description})`, () => {
     run: async (c) => {
       if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
       const b = await buyer(c, 'socket-turn-fails');
-      await arrange(target, c, { state: AGENT_STATES.turnFails, agent: b.agentUrl }, (p) => p.failingTurns.add(b.agentUrl));
+      await arrange(target, c, { state: AGENT_STATES.turnFails, agent: b.agentUrl });
       const turn = await requiredTurn(c, b);
       try {
         const want = await payThenSubmit(c, b, turn);

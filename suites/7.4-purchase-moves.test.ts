@@ -206,13 +206,8 @@ describe(`3 the moves of a purchase at POST /api/mpp/credits (${target.descripti
       const headers = cardPayment(offer.echo, paying, offer.version);
       expectPaidAnswer(await b.post({ headers }), E.charge_processing);
       // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
-      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl }, (p) => {
-        p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] };
-      });
-      await arrange(target, c, { state: AGENT_STATES.ownerlessAtCap, agent: b.agentUrl }, (p) => {
-        p.buyers.ownerless.add(b.agentUrl);
-        p.config = { ...p.config, ownerlessBalanceCapNano: '0' };
-      });
+      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl });
+      await arrange(target, c, { state: AGENT_STATES.ownerlessAtCap, agent: b.agentUrl });
       await processorFinishes(c, paying, 'settled');
       expectGranted(await b.post({ headers }));
       // The deployment is in those states: a new purchase of the agent is refused by one of them.

@@ -6,7 +6,7 @@ import { REFUND_STATES } from '../src/spec/payments.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import type { PurchaseErrorRecord } from '../src/spec/types.js';
-import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, type Buyer, type PaidExchange, type PurchaseMachine } from './lib/buyer.js';
+import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, type PaidExchange } from './lib/buyer.js';
 import { check } from './lib/check.js';
 import { expectGranted, expectNoChallengeField, ids, packSuite, refundStateOf, token } from './lib/pack.js';
 import { suiteTarget } from './lib/target.js';
@@ -32,51 +32,41 @@ function expectNotCharged(again: PaidExchange, record: PurchaseErrorRecord): voi
 }
 
 describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${target.description})`, () => {
-  const faults: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; state: AgentState; arrange: (p: PurchaseMachine, b: Buyer) => void }> = [
+  const faults: ReadonlyArray<{ record: PurchaseErrorRecord; describe: string; state: AgentState }> = [
     {
       record: E.mpp_disabled,
       describe: 'buying is not open',
       state: AGENT_STATES.mppDisabled,
-      arrange: (p) => (p.config = { ...p.config, mppEnabled: false }),
     },
     {
       record: E.purchases_disabled,
       describe: 'purchases are closed in every market',
       state: AGENT_STATES.purchasesDisabled,
-      arrange: (p) => (p.config = { ...p.config, purchasesOpen: false }),
     },
     {
       record: E.purchases_unavailable_region,
       describe: "the card's market is closed",
       state: AGENT_STATES.marketClosed,
-      arrange: (p) => (p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] }),
     },
     {
       record: E.ownerless_balance_cap,
       describe: 'an ownerless agent at the cap',
       state: AGENT_STATES.ownerlessAtCap,
-      arrange: (p, b) => {
-        p.buyers.ownerless.add(b.agentUrl);
-        p.config = { ...p.config, ownerlessBalanceCapNano: '0' };
-      },
     },
     {
       record: E.purchase_lock_unavailable,
       describe: 'the purchase lock is down',
       state: AGENT_STATES.lockUnavailable,
-      arrange: (p) => (p.lock.unavailable = true),
     },
     {
       record: E.purchase_in_flight,
       describe: "another of the buyer's purchases is settling",
       state: AGENT_STATES.purchaseInFlight,
-      arrange: (p, b) => p.lock.hold(b.agentUrl),
     },
     {
       record: E.terms_record_failed,
       describe: 'the assent cannot be recorded',
       state: AGENT_STATES.termsRecordFailed,
-      arrange: (p) => (p.store.failAssent = true),
     },
   ];
   check({
@@ -88,11 +78,8 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
       need(c, 'spend');
       const b = await buyer(c, 'ownerless-claimed');
       const offer = await payable(c, b);
-      const key = records() ? 'rk_conformance_operator' : (target.ownerKey ?? c.notRun('needs --owner-key: an operator key the deployment holds'));
-      await arrange(target, c, { state: AGENT_STATES.ownerlessAtCap, agent: b.agentUrl }, (p) => {
-        p.buyers.ownerless.add(b.agentUrl);
-        p.config = { ...p.config, ownerlessBalanceCapNano: '0', ownerKeys: [key] };
-      });
+      const key = target.ownerKey ?? c.notRun('needs --owner-key: an operator key the deployment holds');
+      await arrange(target, c, { state: AGENT_STATES.ownerlessAtCap, agent: b.agentUrl });
       const pay = (ownerKey: string) => ({ ...cardPayment(offer.echo, token('settled'), offer.version), [HEADERS.ownerKey]: ownerKey });
       expectPaidAnswer(await b.post({ headers: pay(`${key}-not-held`) }), E.ownerless_balance_cap);
       expectGranted(await b.post({ headers: pay(key) }));
@@ -133,7 +120,7 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
         need(c, 'spend');
         const b = await buyer(c, fault.record.code);
         const offer = await payable(c, b);
-        await arrange(target, c, { state: fault.state, agent: b.agentUrl }, (p) => fault.arrange(p, b));
+        await arrange(target, c, { state: fault.state, agent: b.agentUrl });
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
         const answer = await b.post({ headers });
         expectPaidAnswer(answer, fault.record);
@@ -154,7 +141,7 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
       const b = await buyer(c, 'unknown-country');
       const offer = await payable(c, b);
       const paying = token('settled');
-      await arrange(target, c, { state: AGENT_STATES.cardCountryUnknown, agent: b.agentUrl }, (p) => p.processor.countries.set(paying, undefined));
+      await arrange(target, c, { state: AGENT_STATES.cardCountryUnknown, agent: b.agentUrl });
       const headers = cardPayment(offer.echo, paying, offer.version);
       const answer = await b.post({ headers });
       expectPaidAnswer(answer, E.purchases_unavailable_region);

@@ -88,7 +88,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
       expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
       // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
-      await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl }, (p) => (p.saleOffer = { ...p.saleOffer, cardOpen: false }));
+      await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl });
       // In-process the call is re-priced and the terms move to a new version too.
       const p = target.purchases;
       if (p) {
@@ -122,9 +122,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
       expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
       // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
-      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl }, (p) => {
-        p.config = { ...p.config, closedMarkets: [p.processor.defaultCountry ?? 'US'] };
-      });
+      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl });
       // In-process every daily cap, the card's own among them, is reached by this very purchase too.
       if (target.purchases) setCaps(c, { principalPerDay: 1, ipPerDay: 1, instrumentPerDay: 1, platformPerDay: 1 });
       await processorFinishes(c, paying, 'settled');
@@ -323,7 +321,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       need(c, 'spend');
       const b = await buyer(c, 'funding-failed');
       const offer = await payable(c, b);
-      await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
+      await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl });
       const answer = await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) });
       expectPaidAnswer(answer, E.funding_failed);
       expect(answer.body?.[PURCHASE_BODY_MEMBERS.purchase], 'the purchase block').toBeDefined();
@@ -380,7 +378,7 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       await payOrNotRun(target, c, pack.amount);
       expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
       const charged = chargesSent();
-      await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl }, (p) => ((p.sale.ports.funding as MemoryFunding).failHold = true));
+      await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl });
       expectPaidAnswer(await call(c, b), E.funding_unavailable);
       if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
       // Nothing taken from the balance, as the wire shows it: it still covers the call (once spent, the call would be offered a purchase).

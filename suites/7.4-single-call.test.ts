@@ -373,7 +373,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
       need(c, 'spend');
       const b = await buyer(c, 'inactive');
       const offer = await payable(c, b);
-      await arrange(target, c, { state: AGENT_STATES.buyerInactive, agent: b.agentUrl }, (p) => p.sale.accounts.inactive.add(b.agentUrl));
+      await arrange(target, c, { state: AGENT_STATES.buyerInactive, agent: b.agentUrl });
       expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.buyer_inactive);
     },
   });
@@ -387,7 +387,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
       need(c, 'spend');
       const b = await buyer(c, 'card-closed');
       const offer = await payable(c, b);
-      await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl }, (p) => (p.saleOffer = { ...p.saleOffer, cardOpen: false }));
+      await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl });
       const headers = cardPayment(offer.echo, token('settled'), offer.version);
       expectPaidAnswer(await call(c, b, { headers }), E.metered_unavailable_for_card);
       if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent').toBe(0);

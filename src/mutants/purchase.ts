@@ -291,31 +291,63 @@ const specific: Mutant[] = [
     id: 'purchase-lock-holds-ignored',
     description: "a buyer's purchase settling elsewhere does not hold the lock",
     requirements: [PURCHASE_ERRORS.purchase_in_flight.id],
-    platform: { purchases: (purchases) => void (purchases.lock.hold = () => undefined) },
+    platform: {
+      purchases: (purchases) =>
+        guardSees(purchases, 'lock', (ctx) => ({
+          ports: { ...ctx.ports, lock: { acquire: async (buyer) => (await ctx.ports.lock.acquire(buyer)) ?? (() => undefined) } },
+        })),
+    },
   },
   {
     id: 'purchase-lock-outage-ignored',
     description: 'purchases go ahead without the lock when the lock service is down',
     requirements: [PURCHASE_ERRORS.purchase_lock_unavailable.id],
-    platform: { purchases: (purchases) => void Object.defineProperty(purchases.lock, 'unavailable', { get: () => false, set: () => undefined }) },
+    platform: {
+      purchases: (purchases) =>
+        guardSees(purchases, 'lock', (ctx) => ({
+          ports: {
+            ...ctx.ports,
+            lock: {
+              acquire: async (buyer) =>
+                settled(
+                  () => ctx.ports.lock.acquire(buyer),
+                  () => () => undefined,
+                ),
+            },
+          },
+        })),
+    },
   },
   {
     id: 'purchase-assent-failure-ignored',
     description: 'the charge goes ahead although the assent could not be recorded',
     requirements: [PURCHASE_ERRORS.terms_record_failed.id],
-    platform: { purchases: (purchases) => void Object.defineProperty(purchases.store, 'failAssent', { get: () => false, set: () => undefined }) },
+    platform: {
+      purchases: (purchases) =>
+        guardSees(purchases, 'lock', (ctx) => ({
+          ports: {
+            ...ctx.ports,
+            store: withMember(ctx.ports.store, 'recordAssent', (assent) =>
+              settled(
+                () => ctx.ports.store.recordAssent(assent),
+                () => undefined,
+              ),
+            ),
+          },
+        })),
+    },
   },
   {
     id: 'purchase-mpp-switch-ignored',
     description: 'buying stays open when the operator closes it',
     requirements: [PURCHASE_ERRORS.mpp_disabled.id],
-    platform: { purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, mppEnabled: true })) },
+    platform: { purchases: (purchases) => guardSees(purchases, 'switches', (ctx) => ({ config: { ...ctx.config, mppEnabled: true } })) },
   },
   {
     id: 'purchase-markets-switch-ignored',
     description: 'purchases stay open when every market is closed',
     requirements: [PURCHASE_ERRORS.purchases_disabled.id],
-    platform: { purchases: (purchases) => ignoreConfig(purchases, (c) => ({ ...c, purchasesOpen: true })) },
+    platform: { purchases: (purchases) => guardSees(purchases, 'switches', (ctx) => ({ config: { ...ctx.config, purchasesOpen: true } })) },
   },
   {
     id: 'purchase-closed-markets-ignored',
@@ -327,7 +359,7 @@ const specific: Mutant[] = [
     id: 'purchase-ownerless-cap-ignored',
     description: 'an ownerless agent buys past its cap',
     requirements: [PURCHASE_ERRORS.ownerless_balance_cap.id],
-    platform: { purchases: (purchases) => ignoreConfig(purchases, ({ ownerlessBalanceCapNano: _dropped, ...c }) => c) },
+    platform: { purchases: (purchases) => guardSees(purchases, 'ownerless', ({ config: { ownerlessBalanceCapNano: _dropped, ...config } }) => ({ config })) },
   },
 ];
 
@@ -344,6 +376,45 @@ export function changeGuard(
       return replaced === undefined ? [] : [replaced];
     });
   purchases.guards = { pack: changed(purchases.guards.pack), sale: changed(purchases.guards.sale) };
+}
+
+/**
+ * The guard named `name` decides over what `see` makes of its context's configuration and ports: a fault where the
+ * rule is decided, which holds whatever state the test control (or a port's own switch) put the deployment in.
+ */
+function guardSees(
+  purchases: ReferencePurchases,
+  name: string,
+  see: (ctx: PurchaseContext<unknown>) => Partial<Pick<PurchaseContext<unknown>, 'config' | 'ports'>>,
+): void {
+  changeGuard(purchases, name, (guard) => ({
+    ...guard,
+    run: (ctx) => {
+      const seen = see(ctx);
+      // Reads of config and ports see the fault; every fact a guard writes lands on the context itself.
+      return guard.run(new Proxy(ctx, { get: (target, key, receiver) => (key in seen ? seen[key as keyof typeof seen] : Reflect.get(target, key, receiver)) }));
+    },
+  }));
+}
+
+/** What `call` answers, or `fallback`'s answer when it throws or rejects. */
+async function settled<T>(call: () => T | Promise<T>, fallback: () => T): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    return fallback();
+  }
+}
+
+/** `object` with its member `name` answering `answer`; every other member the object's own, bound to it. */
+function withMember<T extends object, K extends keyof T>(object: T, name: K, answer: T[K]): T {
+  return new Proxy(object, {
+    get: (target, key) => {
+      if (key === name) return answer;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** The reference's order of checks with `authority` asked first: a verifier of its own on the paid routes. */
@@ -432,10 +503,13 @@ const deep: Mutant[] = [
     description: "the deployment's card processor adapter places a card whose country cannot be established in the US",
     requirements: [PURCHASE_ERRORS.purchases_unavailable_region.id],
     platform: {
-      purchases: (purchases) => {
-        const country = purchases.processor.instrumentCountry.bind(purchases.processor);
-        purchases.processor.instrumentCountry = (token) => country(token) ?? 'US';
-      },
+      purchases: (purchases) =>
+        guardSees(purchases, 'market', (ctx) => ({
+          ports: {
+            ...ctx.ports,
+            processor: withMember(ctx.ports.processor, 'instrumentCountry', async (token) => (await ctx.ports.processor.instrumentCountry(token)) ?? 'US'),
+          },
+        })),
     },
   },
   {

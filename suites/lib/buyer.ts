@@ -237,16 +237,12 @@ function controlReason(state: string): string {
 }
 
 /**
- * Puts the deployment in a named state for one agent or one test token before the check goes on: in-process by
- * `inProcess` on the embedded reference's purchase machine; live through the deployment's test control (`run
- * --control-url`), not-run with the reason when it offers no such state or the run names no control. The check's
- * verdict still comes from the deployment's answers only.
+ * Puts the deployment in a named state for one agent or one test token before the check goes on, through the target's
+ * test control (docs/contracts.md section 5: the embedded reference answers it in-process, a live deployment at `run
+ * --control-url`); not run with the reason when the target offers no such state or the run names no control. The
+ * check's verdict still comes from the deployment's answers only.
  */
-export async function arrange(target: Target, c: CheckContext, request: ControlRequest, inProcess: (purchases: PurchaseMachine) => unknown): Promise<void> {
-  if (target.purchases) {
-    await inProcess(target.purchases);
-    return;
-  }
+export async function arrange(target: Target, c: CheckContext, request: ControlRequest): Promise<void> {
   if (!target.control) c.notRun(controlReason(request.state));
   const answer = await target.control(request);
   if ('notRun' in answer) c.notRun(answer.notRun);

@@ -170,7 +170,7 @@ export function packSuite(target: Target, file: string) {
     const request = report
       ? ({ state: TOKEN_STATES.settlementReported, token: paying } as const)
       : ({ state: TOKEN_STATES.chargeFinishes, token: paying, outcome } as const);
-    await arrange(target, c, request, (p) => p.processorFinishes(paying, outcome, report));
+    await arrange(target, c, request);
   };
 
   /** In-process, the card processor was never asked to charge (what a live deployment shows of it is asserted on the wire). */

@@ -129,7 +129,7 @@ export function saleSuite(target: Target, file: string) {
     paying: string,
     outcome: Extract<FakeChargeState, 'settled' | 'declined' | 'cancelled-unsettled'>,
   ): Promise<void> => {
-    await arrange(target, c, { state: TOKEN_STATES.chargeFinishes, token: paying, outcome }, (p) => p.processorFinishes(paying, outcome));
+    await arrange(target, c, { state: TOKEN_STATES.chargeFinishes, token: paying, outcome });
   };
 
   /** An unsigned request to a priced resource from the network address `address` (client-address control). */

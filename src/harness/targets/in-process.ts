@@ -11,6 +11,8 @@ import {
   referenceTermsUrl,
   type ReferencePurchases,
 } from '../../reference/purchases.js';
+import { ReferenceTestControl } from '../../reference/test-control.js';
+import type { ControlRequest } from '../../contract/test-control.js';
 import { agentRoute } from '../../reference/agent/mount.js';
 import { createStandardAgent } from '../../reference/agent/standard-agent.js';
 import type { PublicRoute } from '../../reference/routes.js';
@@ -86,6 +88,9 @@ const ALL: ReadonlySet<Capability> = new Set([
  * The embedded reference platform, called as a fetch handler. Every case gets a fresh platform whose state,
  * clock and configuration the case sets, and whose agent documents come from the case (no network).
  */
+/** The operator key the embedded reference holds (7.4: it lifts the ownerless cap), as `run --owner-key` names a live one's. */
+const IN_PROCESS_OWNER_KEY = 'rk_conformance_operator';
+
 export class InProcessTarget implements Target {
   readonly kind = 'in-process' as const;
   readonly description = 'embedded reference platform';
@@ -96,6 +101,7 @@ export class InProcessTarget implements Target {
   readonly addresses: DeploymentAddresses;
   readonly pricedResources: PricedResources = { path: REFERENCE_PRICED_PATH, otherPath: REFERENCE_OTHER_PRICED_PATH };
   readonly hostedAgentUrl: string;
+  readonly ownerKey = IN_PROCESS_OWNER_KEY;
   private now = VECTOR_ENV.now;
   private upgrades: Promise<UpgradeListener> | undefined;
   private fetcher: MemoryFetcher | undefined;
@@ -104,6 +110,8 @@ export class InProcessTarget implements Target {
   /** The name the embedded reference writes for Service (`run --service-name`); the spec's own when absent. */
   private readonly named: { serviceName?: string };
   private platform: ReferencePlatform | undefined;
+  /** The test control (docs/contracts.md section 5) the embedded reference answers, as `serve --test-control` does. */
+  private testControl = new ReferenceTestControl();
   /** The hosted agent's route, over whichever platform the current case built. */
   private readonly hostedAgent = hostedAgentRoute(`https://${VECTOR_ENV.authority}`, { now: () => this.now }, () => this.platform?.purchases);
 
@@ -122,6 +130,8 @@ export class InProcessTarget implements Target {
     this.hostedAgentUrl = `${origin}${AGENT_MOUNT_PREFIX}${HOSTED_AGENT}`;
     this.platform = createReferencePlatform({
       onError: this.caught.hook,
+      blockedAgents: this.testControl.blocking([]),
+      ownerKeys: [IN_PROCESS_OWNER_KEY],
       authority: VECTOR_ENV.authority,
       clock: { now: () => this.now },
       fetcher: createMemoryFetcher({}),
@@ -130,6 +140,7 @@ export class InProcessTarget implements Target {
       routes: [this.hostedAgent],
       ...this.named,
     });
+    if (this.platform.purchases) this.platform.purchases.testControl = this.testControl;
   }
 
   async prepare(c: SignedRequestCase): Promise<void> {
@@ -142,14 +153,15 @@ export class InProcessTarget implements Target {
     const registrations = Object.entries(c.registrations ?? {}).map(([agentUrl, r]) => ({ agentUrl, thumbprints: [...r.thumbprints], registeredAt: c.now }));
     const ports = createMemoryPorts(clock, fetcher, registrations);
     for (const jti of c.platform.revoked_token_ids ?? []) ports.revocations.revoke(jti);
+    this.testControl = new ReferenceTestControl();
     this.platform = createReferencePlatform({
       onError: this.caught.hook,
       authority: c.platform.authority,
       clock,
       fetcher,
       ports,
-      ...(c.platform.owner_keys ? { ownerKeys: c.platform.owner_keys } : {}),
-      ...(c.platform.blocked_agents ? { blockedAgents: c.platform.blocked_agents } : {}),
+      ownerKeys: [...(c.platform.owner_keys ?? []), IN_PROCESS_OWNER_KEY],
+      blockedAgents: this.testControl.blocking(c.platform.blocked_agents ?? []),
       ...(c.platform.token_keys ? { acceptedTokenKeys: c.platform.token_keys } : {}),
       ...(c.platform.token_issuer ? { tokenIssuer: c.platform.token_issuer } : {}),
       ...(c.platform.agent_scope ? { agentScope: c.platform.agent_scope } : {}),
@@ -159,6 +171,7 @@ export class InProcessTarget implements Target {
       ...this.named,
       ...constructionFaults(mutant),
     });
+    if (this.platform.purchases) this.platform.purchases.testControl = this.testControl;
   }
 
   async step(at: number, documents: SignedRequestCase['documents'] | undefined): Promise<void> {
@@ -188,6 +201,12 @@ export class InProcessTarget implements Target {
         response,
       );
     return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
+  }
+
+  /** Puts the embedded reference in a named state, exactly as its test control does under `serve --test-control`. */
+  async control(request: ControlRequest): Promise<{ readonly ok: true } | { readonly notRun: string }> {
+    await this.testControl.apply(request, this.platform?.purchases);
+    return { ok: true };
   }
 
   get purchases(): ReferencePurchases | undefined {
