@@ -173,26 +173,6 @@ describe(`6 events and in-band answers (${target.description})`, () => {
   });
 
   check({
-    id: 'events.delegate-call-not-run',
-    title: 'a delegated call answered balance_required did not run',
-    requirements: ids(I.balanceRequired),
-    level: 'MUST',
-    run: async (c) => {
-      // 4.7: "balance_required means the agent's balance does not cover the call and the call did not run".
-      const ran = target.purchases?.delegate.ran;
-      if (ran === undefined)
-        c.notRun(
-          'what a delegated call did is not shown on the wire (4.7: "Other shapes of the delegate request and response: not shown"); the embedded reference tells it in-process',
-        );
-      const b = await buyer(c, 'delegate-not-run');
-      const call = { conformance: `not-run-${serial++}` };
-      const response = await signedJson(c, b, PLATFORM_ROUTES.mcp, mcpCall(3, call), { [HEADERS.accept]: MCP_ACCEPT });
-      expectBalanceRequired(response);
-      expect(target.purchases?.delegate.ran, 'the calls the delegate ran').not.toContainEqual(call);
-    },
-  });
-
-  check({
     id: 'events.llm-rail-pointer-not-selling',
     title: "where buying is not open for the caller, the LLM rail's pointer holds no mpp entry",
     requirements: ids(I.pointer),

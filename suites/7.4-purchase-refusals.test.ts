@@ -21,7 +21,7 @@ afterAll(() => target.close());
 
 const P = PURCHASE_REQUIREMENTS;
 const E = PURCHASE_ERRORS;
-const { need, records, machine, buyer, payable, processorFinishes, expectNoChargeSent } = packSuite(target, 'purchase');
+const { need, machine, buyer, payable, processorFinishes } = packSuite(target, 'purchase');
 
 /**
  * "Nothing charged", as the wire shows it: the same credential presented again, the deployment still in its state, is
@@ -125,7 +125,6 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
         const answer = await b.post({ headers });
         expectPaidAnswer(answer, fault.record);
         expectNoChallengeField(answer);
-        expectNoChargeSent();
         expectNotCharged(await b.post({ headers }), fault.record);
       },
     });
@@ -146,7 +145,6 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
       const answer = await b.post({ headers });
       expectPaidAnswer(answer, E.purchases_unavailable_region);
       expect(errorCodeOf(answer.body), 'the code').toBe(E.purchases_unavailable_region.code);
-      expectNoChargeSent();
       expectNotCharged(await b.post({ headers }), E.purchases_unavailable_region);
     },
   });
@@ -166,8 +164,7 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
       expectPaidAnswer(answer, E.payment_unreconciled);
       // Live, the refund's state is the deployment's to tell: one of the two the spec names.
       const told = refundStateOf(answer.body);
-      if (records()) expect(told, 'the refund state').toBe(records()!.processor.refundState);
-      else expect(Object.values(REFUND_STATES), 'the refund state: issued or pending').toContain(told);
+      expect(Object.values(REFUND_STATES), 'the refund state: issued or pending').toContain(told);
     },
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect } from 'vitest';
 import { termsHeaderProblems } from '../src/harness/judge-purchase.js';
-import type { MemoryFunding } from '../src/purchase/testing/index.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS } from '../src/spec/payments.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
@@ -8,7 +7,7 @@ import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
 import { AGENT_STATES } from '../src/contract/test-control.js';
-import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, expectSucceeded, type PaidExchange, payOrNotRun } from './lib/buyer.js';
+import { arrange, arrangeIfOffered, cardPayment, expectPaidAnswer, expectPaidAnswerOf, expectSucceeded, type PaidExchange, payOrNotRun } from './lib/buyer.js';
 import { AT_ONCE, RACES, presentAtOnce } from './lib/at-once.js';
 import { check } from './lib/check.js';
 import { sameCredential503 } from './lib/pack.js';
@@ -25,7 +24,7 @@ afterAll(() => target.close());
 const E = PURCHASE_ERRORS;
 const P = PURCHASE_REQUIREMENTS;
 const M = PURCHASE_METHOD_REQUIREMENTS;
-const { need, buyer, priced, call, payable, purchases, setSale, setCaps, processorFinishes, ran, chargesSent } = saleSuite(target, 'single-call');
+const { need, buyer, priced, call, payable, processorFinishes } = saleSuite(target, 'single-call');
 
 /**
  * Every answer to presentations of one call credential made at once: one served, and every other one of that call
@@ -61,16 +60,13 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
       expectPaidAnswerOf('the first presentation', await call(c, b, { headers }), E.charge_processing);
       expectPaidAnswerOf('the same credential while the charge still processes', await call(c, b, { headers }), E.charge_processing);
-      expect(ran(), 'calls run while the charge processes').toBe(target.purchases ? 0 : undefined);
       await processorFinishes(c, paying, 'settled');
       expectPaidAnswerOf(
         "the agent's settled credential presented unsigned",
         await call(c, b, { signed: false, headers: cardPayment(offer.echo, paying, offer.version) }),
         E.terms_acceptance_unauthenticated,
       );
-      expect(ran(), 'calls run for the unsigned presentation').toBe(target.purchases ? 0 : undefined);
       expectServed(await call(c, b, { headers }));
-      expect(ran(), 'calls run').toBe(target.purchases ? 1 : undefined);
       expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
     },
   });
@@ -89,15 +85,10 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
       // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
       await arrange(target, c, { state: AGENT_STATES.callCardClosed, agent: b.agentUrl });
-      // In-process the call is re-priced and the terms move to a new version too.
-      const p = target.purchases;
-      if (p) {
-        setSale(c, (sale) => ({ price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } }));
-        p.config = { ...p.config, terms: { ...p.config.terms, version: `${offer.version}-next` } };
-      }
+      await arrange(target, c, { state: AGENT_STATES.callRepriced, agent: b.agentUrl });
+      await arrange(target, c, { state: AGENT_STATES.termsChanged, agent: b.agentUrl });
       await processorFinishes(c, paying, 'settled');
       expectServed(await call(c, b, { headers }));
-      if (p) expect(p.sale.server.ran, 'the call ran once').toHaveLength(1);
       expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
       // The per-call card offer is closed for a new purchase.
       const next = await payable(c, b);
@@ -123,13 +114,12 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       expectPaidAnswer(await call(c, b, { headers }), E.charge_processing);
       // Section 3: "earlier checks (card capacity, terms version, re-pricing, caps, market closure) are not asked again".
       await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl });
-      // In-process every daily cap, the card's own among them, is reached by this very purchase too.
-      if (target.purchases) setCaps(c, { principalPerDay: 1, ipPerDay: 1, instrumentPerDay: 1, platformPerDay: 1 });
+      // The agent's daily cap and its card's are reached by this very purchase too.
+      await arrange(target, c, { state: AGENT_STATES.callCapsOne, agent: b.agentUrl });
       await processorFinishes(c, paying, 'settled');
       expectServed(await call(c, b, { headers }));
-      if (target.purchases) expect(target.purchases.sale.server.ran, 'the call ran once').toHaveLength(1);
       expectPaidAnswerOf('the same credential once served', await call(c, b, { headers }), E.call_already_served);
-      // The market (and in-process the caps) hold for a new purchase.
+      // The market and the caps hold for a new purchase.
       const next = await payable(c, b);
       const refused = await call(c, b, { headers: { ...EXACT, ...cardPayment(next.echo, token('settled'), next.version) } });
       const held = [E.purchases_unavailable_region, E.metered_principal_cap, E.metered_instrument_cap, E.metered_platform_ceiling];
@@ -149,10 +139,8 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       const paying = token('unknown');
       const headers = { ...EXACT, ...cardPayment(offer.echo, paying, offer.version) };
       expectPaidAnswer(await call(c, b, { headers }), E.charge_outcome_unknown);
-      expect(ran(), 'calls run').toBe(target.purchases ? 0 : undefined);
       await processorFinishes(c, paying, 'settled');
       expectServed(await call(c, b, { headers }));
-      expect(ran(), 'calls run').toBe(target.purchases ? 1 : undefined);
     },
   });
 
@@ -171,7 +159,6 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       expectPaidAnswer(await call(c, b, { signed: false, path: priced(c).otherPath, headers }), E.charge_processing);
       await processorFinishes(c, paying, 'settled');
       expectPaidAnswerOf(`presented at ${priced(c).path}`, await call(c, b, { signed: false, headers }), E.challenge_origin_mismatch);
-      expect(ran(), 'calls run').toBe(target.purchases ? 0 : undefined);
       expectServed(await call(c, b, { signed: false, path: priced(c).otherPath, headers }));
     },
   });
@@ -182,14 +169,13 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
     requirements: ids(E.sale_serve_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'serve-pending');
       const offer = await payable(c, b);
       const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      purchases(c).sale.server.enqueue('not-started');
+      await arrange(target, c, { state: AGENT_STATES.callNotStarted, agent: b.agentUrl });
       expectPaidAnswer(await call(c, b, { headers }), E.sale_serve_pending);
       expectServed(await call(c, b, { headers }));
-      expect(purchases(c).sale.server.ran, 'the call ran once').toHaveLength(1);
       expectPaidAnswer(await call(c, b, { headers }), E.call_already_served);
     },
   });
@@ -206,12 +192,10 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
         const b = await buyer(c, `in-progress-${race}`);
         const offer = await payable(c, b);
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
-        // In-process the resource takes its time over the call; a live deployment's call takes what it takes.
-        target.purchases?.sale.server.enqueue('slow');
-        const before = ran();
+        // Where the deployment offers it, the resource takes its time over the call; otherwise a call takes what it takes.
+        await arrangeIfOffered(target, { state: AGENT_STATES.callSlow, agent: b.agentUrl });
         const answers = (await presentAtOnce(() => call(c, b, { headers }))).flat();
         expectOneCall(answers);
-        if (before !== undefined) expect(ran(), 'calls run for the credential').toBe(before + 1);
         inProgress += answers.filter((a) => a.refusal === E.call_in_progress.code).length;
       }
       if (inProgress === 0)
@@ -232,10 +216,8 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
         const b = await buyer(c, `claimed-once-${race}`);
         const offer = await payable(c, b);
         const headers = cardPayment(offer.echo, token('settled'), offer.version);
-        const before = ran();
         expectOneCall((await presentAtOnce(() => call(c, b, { headers }))).flat());
         expectPaidAnswerOf('the credential presented once more', await call(c, b, { headers }), E.call_already_served);
-        if (before !== undefined) expect(ran(), 'calls run for the credential').toBe(before + 1);
       }
     },
   });
@@ -246,22 +228,16 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
     requirements: ids(E.grant_failed, P.resumeSameCredential, E.call_already_served),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'grant-failed');
       const offer = await payable(c, b);
       const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      purchases(c).store.failGrants = 1;
+      await arrange(target, c, { state: AGENT_STATES.grantFails, agent: b.agentUrl });
       expectPaidAnswer(await call(c, b, { headers }), E.grant_failed);
-      expect(purchases(c).sale.server.ran, 'the call did not run').toHaveLength(0);
       expectServed(await call(c, b, { headers }));
-      expect(purchases(c).processor.chargeCalls(), 'charged once').toBe(1);
       // Served and credited, the credential again is 409 call_already_served, even while credits cannot be recorded (nothing is left to credit).
-      purchases(c).store.failGrants = 1;
-      try {
-        expectPaidAnswerOf('the served credential again while credits cannot be recorded', await call(c, b, { headers }), E.call_already_served);
-      } finally {
-        purchases(c).store.failGrants = 0;
-      }
+      await arrange(target, c, { state: AGENT_STATES.grantFails, agent: b.agentUrl });
+      expectPaidAnswerOf('the served credential again while credits cannot be recorded', await call(c, b, { headers }), E.call_already_served);
     },
   });
 
@@ -271,11 +247,11 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
     requirements: ids(E.call_refunded),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'refunded');
       const offer = await payable(c, b);
       const headers = cardPayment(offer.echo, token('settled'), offer.version);
-      purchases(c).sale.server.enqueue('throw');
+      await arrange(target, c, { state: AGENT_STATES.callCrashes, agent: b.agentUrl });
       expectPaidAnswer(await call(c, b, { headers }), E.call_refunded);
       expectPaidAnswer(await call(c, b, { headers }), E.call_refunded);
     },
@@ -287,13 +263,12 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
     requirements: ids(P.receiptOnSuccessOnly, P.termsOnFunded, E.call_refunded),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'failed-call');
-      const p = purchases(c);
       const offer = await payable(c, b);
       const paidWith = token('settled');
       const headers = cardPayment(offer.echo, paidWith, offer.version);
-      p.sale.server.enqueue('failed');
+      await arrange(target, c, { state: AGENT_STATES.callFails, agent: b.agentUrl });
       const failed = await call(c, b, { headers });
       // The spec gives no status for a call that ran and failed; the resource's own error answer or 409 call_refunded both fit.
       expect(failed.status >= 200 && failed.status < 300, `a call that failed is not answered as a success (got ${failed.status})`).toBe(false);
@@ -301,11 +276,6 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       const terms = termsHeaderProblems(failed.response, failed.facts);
       if (terms.length) expect.fail(`the funded call's ${failed.status}: ${terms.join('\n')}`);
       expectPaidAnswer(await call(c, b, { headers }), E.call_refunded);
-      const charge = p.processor.chargeIdOf(paidWith);
-      expect(
-        charge === undefined ? [] : p.processor.refunds,
-        `the card charge ${charge ?? '(none)'} is refunded (409 call_refunded: "refunded, not served")`,
-      ).toContain(charge);
       // Refunded, the purchase leaves nothing to pay a call with: the next call is offered a purchase (402), not served, nor
       // 503 funding_unavailable (which says the balance covers the call).
       expectPaidAnswerOf('a call after the refund', await call(c, b, { headers: EXACT }), PAYMENT_PROBLEMS.paymentRequired);
@@ -334,18 +304,12 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
     requirements: ids(E.funding_failed, E.funding_unavailable, E.purchase_already_granted, P.termsOnFunded),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'unfunded-then-balance');
-      const p = purchases(c);
       const offer = await payable(c, b);
-      const funding = p.sale.ports.funding as MemoryFunding;
       const paidWith = token('settled');
-      funding.failHold = true;
-      try {
-        expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, paidWith, offer.version) }), E.funding_failed);
-      } finally {
-        funding.failHold = false;
-      }
+      await arrange(target, c, { state: AGENT_STATES.fundingFailsOnce, agent: b.agentUrl });
+      expectPaidAnswer(await call(c, b, { headers: cardPayment(offer.echo, paidWith, offer.version) }), E.funding_failed);
       // Section 3: the credential presented again once its usage is credited is 409 purchase_already_granted, and takes nothing of the balance.
       expectPaidAnswerOf(
         'the credential presented again',
@@ -353,16 +317,13 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
         E.purchase_already_granted,
       );
       // Two calls at once, paid from the balance: the resource takes its time over the first, which holds the whole balance.
-      const server = p.sale.server;
-      const before = server.ran.length;
-      server.enqueue('slow');
+      await arrange(target, c, { state: AGENT_STATES.callSlow, agent: b.agentUrl });
       const [one, two] = await Promise.all([call(c, b), call(c, b)]);
       const [served, meanwhile] = one!.status === 503 ? [two!, one!] : [one!, two!];
       expectSucceeded(served, 'the call paid from the balance the purchase credited');
       const terms = termsHeaderProblems(served.response, served.facts);
       if (terms.length) expect.fail(`the call paid from the balance: ${terms.join('\n')}`);
       expectPaidAnswerOf('a second call while the first holds the whole balance', meanwhile, E.funding_unavailable);
-      expect(server.ran.length - before, 'calls run: the one paid from the balance').toBe(1);
     },
   });
 
@@ -377,10 +338,8 @@ describe(`3 a single call's charge settling, and after it settled (${target.desc
       const pack = offered(await b.post({ path: PLATFORM_ROUTES.mppCredits }));
       await payOrNotRun(target, c, pack.amount);
       expectSucceeded(await b.post({ path: PLATFORM_ROUTES.mppCredits, headers: cardPayment(pack.echo, token('settled'), pack.version) }), 'the pack');
-      const charged = chargesSent();
       await arrange(target, c, { state: AGENT_STATES.fundingFails, agent: b.agentUrl });
       expectPaidAnswer(await call(c, b), E.funding_unavailable);
-      if (target.purchases) expect(target.purchases.processor.chargeCalls(), 'charges sent for the call').toBe(charged);
       // Nothing taken from the balance, as the wire shows it: it still covers the call (once spent, the call would be offered a purchase).
       expectPaidAnswerOf('the same request again', await call(c, b), E.funding_unavailable);
     },

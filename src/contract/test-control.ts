@@ -41,7 +41,37 @@ export const AGENT_STATES = Object.freeze({
   agentBlocked: 'agent-blocked',
   /** A funded turn of the agent on its socket fails while it runs (6: response.error, with the terms object). */
   turnFails: 'turn-fails',
+  /** The terms move to a new version for the agent after its challenge (7.4 terms-version-stale). */
+  termsChanged: 'terms-changed',
+  /** The price of a single call rises by one minor unit for the agent (section 3: re-pricing is not asked again on a resumed charge). */
+  callRepriced: 'call-repriced',
+  /** The agent may buy one single call a day, and its card one (7.4 metered_principal_cap, metered_instrument_cap). */
+  callCapsOne: 'call-caps-one',
+  /** The agent's paid calls take their time at the resource (7.4 call_in_progress can be observed). */
+  callSlow: 'call-slow',
+  /** Once per request: the step that funds the agent's next paid call from its balance fails (7.4 funding_failed). */
+  fundingFailsOnce: 'funding-fails-once',
+  /** Once per request: the agent's next purchase cannot be credited (7.4 grant_failed). */
+  grantFails: 'grant-fails',
+  /** Once per request: the agent's next paid call does not start (7.4 sale_serve_pending). */
+  callNotStarted: 'call-not-started',
+  /** Once per request: the agent's next paid call runs and the resource answers an error of its own (the call is refunded). */
+  callFails: 'call-fails',
+  /** Once per request: the agent's next paid call ends without an answer from the resource (7.4 call_refunded). */
+  callCrashes: 'call-crashes',
+  /** Once per request: the agent's next stablecoin transfer read is still pending on the network (7.4 tempo_settlement_pending). */
+  transferPending: 'transfer-pending',
 } as const);
+
+/** Agent states that happen once per request (each request arms one more); every other agent state holds from then on. */
+export const ONCE_AGENT_STATES: ReadonlySet<AgentState> = new Set([
+  AGENT_STATES.fundingFailsOnce,
+  AGENT_STATES.grantFails,
+  AGENT_STATES.callNotStarted,
+  AGENT_STATES.callFails,
+  AGENT_STATES.callCrashes,
+  AGENT_STATES.transferPending,
+]);
 
 /** States of one test token's charge at the card processor (`token`): what the processor does next, on its own. */
 export const TOKEN_STATES = Object.freeze({
@@ -49,6 +79,8 @@ export const TOKEN_STATES = Object.freeze({
   chargeFinishes: 'charge-finishes',
   /** The processor settles the token's charge and reports it to the deployment (its settlement webhook), once per call. */
   settlementReported: 'settlement-reported',
+  /** The token's next charge reaches the processor, and the processor's answer is lost on the way back (7.4 charge_outcome_unknown). */
+  chargeAnswerLost: 'charge-answer-lost',
 } as const);
 
 export type AgentState = (typeof AGENT_STATES)[keyof typeof AGENT_STATES];
@@ -61,7 +93,8 @@ export type ChargeFinish = (typeof CHARGE_FINISHES)[number];
 export type ControlRequest =
   | { readonly state: AgentState; readonly agent: string }
   | { readonly state: typeof TOKEN_STATES.chargeFinishes; readonly token: string; readonly outcome: ChargeFinish }
-  | { readonly state: typeof TOKEN_STATES.settlementReported; readonly token: string };
+  | { readonly state: typeof TOKEN_STATES.settlementReported; readonly token: string }
+  | { readonly state: typeof TOKEN_STATES.chargeAnswerLost; readonly token: string };
 
 const AGENT_STATE_NAMES: readonly string[] = Object.values(AGENT_STATES);
 const TOKEN_STATE_NAMES: readonly string[] = Object.values(TOKEN_STATES);
@@ -78,6 +111,7 @@ export function readControlRequest(value: unknown): ControlRequest | { readonly 
   if (!TOKEN_STATE_NAMES.includes(state)) return { problem: `no state ${JSON.stringify(state)} is offered`, unknown: true };
   if (typeof token !== 'string' || token === '') return { problem: `state ${state} needs token, the payment token it holds for` };
   if (state === TOKEN_STATES.settlementReported) return { state, token };
+  if (state === TOKEN_STATES.chargeAnswerLost) return { state, token };
   if (!CHARGE_FINISHES.includes(outcome as ChargeFinish)) return { problem: `state ${state} needs outcome, one of ${CHARGE_FINISHES.join(', ')}` };
   return { state: TOKEN_STATES.chargeFinishes, token, outcome: outcome as ChargeFinish };
 }

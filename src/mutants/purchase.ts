@@ -589,8 +589,8 @@ const resumeAsksAgain: Mutant[] = [
   },
   {
     id: 'purchase-resume-asks-caps-again',
-    description: "the same-credential guard counts a resumed call on the platform's daily ceiling again before it resumes it",
-    requirements: [P.resumeSameCredential.id, PURCHASE_ERRORS.metered_platform_ceiling.id],
+    description: "the same-credential guard counts a resumed call on its agent's daily cap again before it resumes it",
+    requirements: [P.resumeSameCredential.id, PURCHASE_ERRORS.metered_principal_cap.id],
     platform: {
       purchases: (purchases) =>
         changeGuard(purchases, 'same-credential', (guard) => ({
@@ -601,7 +601,7 @@ const resumeAsksAgain: Mutant[] = [
             const sent = await chargeOfSameCredential(ctx.presented, ctx.ports.store);
             if (sent !== undefined && caps !== undefined && sale !== undefined) {
               const counted = await takeCaps(
-                [{ name: CAP_COUNTERS.platform, limit: sale.caps.platformPerDay, refusal: PURCHASE_ERRORS.metered_platform_ceiling }],
+                [{ name: CAP_COUNTERS.account + sent.record.buyer, limit: sale.caps.principalPerDay, refusal: PURCHASE_ERRORS.metered_principal_cap }],
                 caps,
                 ctx.input.now,
               );

@@ -1,4 +1,4 @@
-import { AGENT_STATES, TOKEN_STATES, type AgentState, type ControlRequest } from '../contract/test-control.js';
+import { AGENT_STATES, ONCE_AGENT_STATES, TOKEN_STATES, type AgentState, type ControlRequest } from '../contract/test-control.js';
 import type { PurchaseConfig, PurchasePorts, SingleCallOffer, SalePorts } from '../purchase/index.js';
 
 /**
@@ -41,8 +41,15 @@ function withMethod<T extends object>(object: T, method: string, answer: (...arg
 /** A user-assigned ISO 3166 code: the market `market-closed` places an agent's card in. */
 const CLOSED_MARKET = 'ZZ';
 
+/** What a call that ran and failed at the resource answers (call-fails): the resource's own error. */
+const FAILED_CALL = { status: 502, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"error":"resource_failed"}') };
+
 export class ReferenceTestControl {
   private readonly agents = new Map<string, Set<AgentState>>();
+  /** Once-states armed for each agent: how many times each is still to happen. */
+  private readonly armed = new Map<string, Map<AgentState, number>>();
+  /** Tokens whose next charge answer is lost on the way back from the processor (charge-answer-lost). */
+  private readonly lostAnswers = new Set<string>();
   /** The verifier's blocked list (5.2 agent_blocked): the deployment's own, then the agents a run asked to be blocked. */
   private readonly blockedAgents: string[] = [];
 
@@ -54,11 +61,21 @@ export class ReferenceTestControl {
 
   /** Puts the deployment into the state asked for. */
   async apply(request: ControlRequest, processor: ProcessorMoves | undefined): Promise<void> {
+    if ('agent' in request && ONCE_AGENT_STATES.has(request.state)) {
+      const armed = this.armed.get(request.agent) ?? new Map<AgentState, number>();
+      armed.set(request.state, (armed.get(request.state) ?? 0) + 1);
+      this.armed.set(request.agent, armed);
+      return;
+    }
     if ('agent' in request) {
       const states = this.agents.get(request.agent) ?? new Set<AgentState>();
       states.add(request.state);
       this.agents.set(request.agent, states);
       if (request.state === AGENT_STATES.agentBlocked && !this.blockedAgents.includes(request.agent)) this.blockedAgents.push(request.agent);
+      return;
+    }
+    if (request.state === TOKEN_STATES.chargeAnswerLost) {
+      this.lostAnswers.add(request.token);
       return;
     }
     if (!processor) throw new Error('this deployment has no card processor');
@@ -74,12 +91,72 @@ export class ReferenceTestControl {
   /** The purchase machine as `buyer`'s request sees it: `view` itself unless a state of the buyer changes it. */
   scoped(buyer: string | null, view: PurchaseView): ScopedPurchases {
     const states = buyer === null ? undefined : this.agents.get(buyer);
-    if (!states?.size) return view;
-    const has = (state: AgentState) => states.has(state);
+    const armed = buyer === null ? undefined : this.armed.get(buyer);
+    if (!states?.size && !armed?.size && this.lostAnswers.size === 0) return view;
+    const has = (state: AgentState) => states?.has(state) ?? false;
+    /** Whether an armed once-state happens now (and is spent). */
+    const happens = (state: AgentState): boolean => {
+      const left = armed?.get(state) ?? 0;
+      if (left > 0) armed!.set(state, left - 1);
+      return left > 0;
+    };
     let config = view.config;
     let ports = view.ports;
     let saleOffer = view.saleOffer;
     let salePorts = view.salePorts;
+    if (this.lostAnswers.size) {
+      const processor = ports.processor;
+      const lost = this.lostAnswers;
+      ports = {
+        ...ports,
+        processor: withMethod(processor, 'charge', async (...args: unknown[]) => {
+          const [token] = args as [string];
+          const reply = await (processor.charge as (...a: unknown[]) => unknown)(...args);
+          if (lost.delete(token)) throw new Error("the processor's answer was lost (test control)");
+          return reply;
+        }),
+      };
+    }
+    if (has(AGENT_STATES.termsChanged)) config = { ...config, terms: { ...config.terms, version: `${config.terms.version}-next` } };
+    if (has(AGENT_STATES.callCapsOne)) saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, principalPerDay: 1, instrumentPerDay: 1 } };
+    if (has(AGENT_STATES.callRepriced)) saleOffer = { ...saleOffer, price: { ...saleOffer.price, amount: String(Number(saleOffer.price.amount) + 1) } };
+    if (armed?.size) {
+      const store = ports.store;
+      ports = {
+        ...ports,
+        store: withMethod(store, 'grant', (...args: unknown[]) => {
+          if (happens(AGENT_STATES.grantFails)) throw new Error('grant store unavailable (test control)');
+          return (store.grant as (...a: unknown[]) => unknown)(...args);
+        }),
+      };
+      const stablecoin = ports.stablecoin;
+      if (stablecoin)
+        ports = {
+          ...ports,
+          stablecoin: {
+            ...stablecoin,
+            network: withMethod(stablecoin.network, 'status', (...args: unknown[]) =>
+              happens(AGENT_STATES.transferPending) ? 'pending' : (stablecoin.network.status as (...a: unknown[]) => unknown)(...args),
+            ),
+          },
+        };
+    }
+    if (armed?.size || has(AGENT_STATES.callSlow)) {
+      const server = salePorts.server;
+      salePorts = {
+        ...salePorts,
+        server: {
+          serve: async (call) => {
+            if (happens(AGENT_STATES.callNotStarted)) return { outcome: 'not-started' };
+            if (happens(AGENT_STATES.callCrashes)) throw new Error('the resource crashed (test control)');
+            if (happens(AGENT_STATES.callFails)) return { outcome: 'failed', response: FAILED_CALL };
+            // The resource takes its time: requests already in flight go on while the call runs.
+            if (has(AGENT_STATES.callSlow)) await new Promise((resolve) => setImmediate(resolve));
+            return server.serve(call);
+          },
+        },
+      };
+    }
     if (has(AGENT_STATES.mppDisabled)) config = { ...config, mppEnabled: false };
     if (has(AGENT_STATES.purchasesDisabled)) config = { ...config, purchasesOpen: false };
     if (has(AGENT_STATES.ownerlessAtCap)) {
@@ -111,6 +188,16 @@ export class ReferenceTestControl {
     }
     if (has(AGENT_STATES.buyerInactive)) salePorts = { ...salePorts, accounts: { isActiveAgent: (account) => account !== buyer } };
     if (has(AGENT_STATES.callCardClosed)) saleOffer = { ...saleOffer, cardOpen: false };
+    if (armed?.get(AGENT_STATES.fundingFailsOnce)) {
+      const funding = salePorts.funding;
+      salePorts = {
+        ...salePorts,
+        funding: withMethod(funding, 'hold', (...args: unknown[]) => {
+          if (happens(AGENT_STATES.fundingFailsOnce)) throw new Error('funding step failed (test control)');
+          return (funding.hold as (...a: unknown[]) => unknown)(...args);
+        }),
+      };
+    }
     if (has(AGENT_STATES.fundingFails))
       salePorts = {
         ...salePorts,

@@ -247,3 +247,12 @@ export async function arrange(target: Target, c: CheckContext, request: ControlR
   const answer = await target.control(request);
   if ('notRun' in answer) c.notRun(answer.notRun);
 }
+
+/**
+ * Puts the deployment in a named state when it offers it (in-process always, live through --control-url); the check
+ * goes on either way, for a state that only makes a rare case likelier (a call that takes its time).
+ */
+export async function arrangeIfOffered(target: Target, request: ControlRequest): Promise<boolean> {
+  if (!target.control) return false;
+  return 'ok' in (await target.control(request));
+}

@@ -142,9 +142,6 @@ export function packSuite(target: Target, file: string) {
   /** Reports the check not-run unless the target has these capabilities. */
   const need = (c: CheckContext, ...capabilities: Capability[]) => needCapabilities(target, c, ...capabilities);
 
-  /** What the embedded reference's own records say (in-process only): live, a check judges the deployment's answers alone. */
-  const records = (): PurchaseMachine | undefined => target.purchases;
-
   /** The embedded reference's purchase machine, or the check not run (payment-faults). */
   const machine = (c: CheckContext): PurchaseMachine => target.purchases ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
 
@@ -173,24 +170,6 @@ export function packSuite(target: Target, file: string) {
     await arrange(target, c, request);
   };
 
-  /** In-process, the card processor was never asked to charge (what a live deployment shows of it is asserted on the wire). */
-  const expectNoChargeSent = (): void => {
-    const p = records();
-    if (p) expect(p.processor.chargeCalls(), 'charges sent').toBe(0);
-  };
-
-  /** In-process, the buyer's balance holds the pack's credit once (live the 409 that follows is the deployment's word). */
-  const expectCreditedOnce = async (b: Buyer): Promise<void> => {
-    const p = records();
-    if (p) expect(await p.store.balance(b.agentUrl), "the deployment's balance for the buyer").toBe(p.config.pack.creditNano);
-  };
-
-  /** In-process, nothing on the buyer's balance (live what a later presentation answers says it). */
-  const expectNothingCredited = async (b: Buyer): Promise<void> => {
-    const p = records();
-    if (p) expect(String(await p.store.balance(b.agentUrl)), 'nothing credited').toBe('0');
-  };
-
   /** A refusal with `problem` that carries a fresh challenge (section 3), which the buyer then pays and is granted. */
   const expectFreshChallengePaid = async (c: CheckContext, b: Buyer, refused: PaidExchange, problem: PaymentProblemRecord): Promise<void> => {
     expectPaidAnswer(refused, problem);
@@ -209,15 +188,11 @@ export function packSuite(target: Target, file: string) {
 
   return {
     need,
-    records,
     machine,
     buyer,
     mayPay,
     payable,
     processorFinishes,
-    expectNoChargeSent,
-    expectCreditedOnce,
-    expectNothingCredited,
     expectFreshChallengePaid,
     needAging,
     agingTimeout,

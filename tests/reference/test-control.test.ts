@@ -16,6 +16,8 @@ describe('the test control protocol (docs/contracts.md section 5)', () => {
       outcome: 'declined',
     });
     expect(readControlRequest({ state: 'settlement-reported', token: 't' })).toEqual({ state: TOKEN_STATES.settlementReported, token: 't' });
+    expect(readControlRequest({ state: 'charge-answer-lost', token: 't' })).toEqual({ state: TOKEN_STATES.chargeAnswerLost, token: 't' });
+    expect(readControlRequest({ state: 'grant-fails', agent: ALICE })).toEqual({ state: AGENT_STATES.grantFails, agent: ALICE });
     expect(readControlRequest({ state: 'make-it-pass', agent: ALICE })).toEqual({ problem: 'no state "make-it-pass" is offered', unknown: true });
     expect(readControlRequest({ state: 'mpp-disabled' })).toEqual({ problem: 'state mpp-disabled needs agent, the agent URL it holds for' });
     expect(readControlRequest({ state: 'charge-finishes', token: 't', outcome: 'processing' })).toEqual({
@@ -62,6 +64,107 @@ describe("the reference's test control", () => {
       ['a', 'declined'],
       ['b', 'settled', true],
     ]);
+  });
+
+  /** A purchase view whose ports answer what a healthy deployment would, recording what the scoped view asks of them. */
+  const healthy = () => {
+    const asked: string[] = [];
+    const config = { terms: { version: 'v1' }, stablecoin: undefined } as never;
+    const ports = {
+      store: {
+        grant: () => {
+          asked.push('grant');
+          return { granted: true };
+        },
+      },
+      processor: {
+        charge: async () => {
+          asked.push('charge');
+          return { outcome: 'processing' };
+        },
+      },
+      stablecoin: {
+        network: {
+          status: () => {
+            asked.push('status');
+            return 'settled';
+          },
+        },
+      },
+    } as never;
+    const saleOffer = { price: { amount: '25', currency: 'usd' }, caps: { principalPerDay: 9, instrumentPerDay: 9, ipPerDay: 9, platformPerDay: 9 } } as never;
+    const salePorts = {
+      server: {
+        serve: async () => {
+          asked.push('serve');
+          return { outcome: 'served' };
+        },
+      },
+      funding: {
+        hold: () => {
+          asked.push('hold');
+          return 'held';
+        },
+      },
+    } as never;
+    return { asked, view: { config, ports, saleOffer, salePorts } };
+  };
+
+  test('moves the terms, the call price and the daily caps for the agent put in those states only', async () => {
+    const control = new ReferenceTestControl();
+    for (const state of [AGENT_STATES.termsChanged, AGENT_STATES.callRepriced, AGENT_STATES.callCapsOne])
+      await control.apply({ state, agent: ALICE }, undefined);
+    const { view } = healthy();
+    const alice = control.scoped(ALICE, view);
+    expect(alice.config.terms.version).toBe('v1-next');
+    expect(alice.saleOffer.price).toEqual({ amount: '26', currency: 'usd' });
+    expect(alice.saleOffer.caps).toEqual({ principalPerDay: 1, instrumentPerDay: 1, ipPerDay: 9, platformPerDay: 9 });
+    expect(control.scoped(BOB, view)).toBe(view);
+  });
+
+  test('a once-state happens once per request, on the next step it names, then the step is healthy again', async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: AGENT_STATES.grantFails, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.grantFails, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.transferPending, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.fundingFailsOnce, agent: ALICE }, undefined);
+    const { asked, view } = healthy();
+    const grant = () => control.scoped(ALICE, view).ports.store.grant({} as never);
+    expect(grant).toThrow('grant store unavailable');
+    expect(grant).toThrow('grant store unavailable');
+    expect(grant()).toEqual({ granted: true });
+    const status = () => control.scoped(ALICE, view).ports.stablecoin!.network.status('0x01');
+    expect(status()).toBe('pending');
+    expect(status()).toBe('settled');
+    const hold = () => (control.scoped(ALICE, view).salePorts.funding.hold as (...a: unknown[]) => unknown)();
+    expect(hold).toThrow('funding step failed');
+    expect(hold()).toBe('held');
+    expect(asked).toEqual(['grant', 'status', 'hold']);
+    expect(control.scoped(BOB, view).ports.store.grant({} as never)).toEqual({ granted: true });
+  });
+
+  test("the agent's next paid call does not start, fails, or crashes once; a slow call is served", async () => {
+    const control = new ReferenceTestControl();
+    for (const state of [AGENT_STATES.callNotStarted, AGENT_STATES.callFails, AGENT_STATES.callCrashes, AGENT_STATES.callSlow])
+      await control.apply({ state, agent: ALICE }, undefined);
+    const { asked, view } = healthy();
+    const serve = () => control.scoped(ALICE, view).salePorts.server.serve({} as never);
+    expect(await serve()).toEqual({ outcome: 'not-started' });
+    await expect(serve()).rejects.toThrow('the resource crashed');
+    expect(await serve()).toMatchObject({ outcome: 'failed', response: { status: 502 } });
+    expect(await serve()).toEqual({ outcome: 'served' });
+    expect(asked).toEqual(['serve']);
+  });
+
+  test("a token's next charge reaches the processor and its answer is lost, once", async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: TOKEN_STATES.chargeAnswerLost, token: 'spt_lost' }, undefined);
+    const { asked, view } = healthy();
+    const charge = (token: string) => control.scoped(null, view).ports.processor.charge(token, {} as never, 'key');
+    expect(await charge('spt_other')).toEqual({ outcome: 'processing' });
+    await expect(charge('spt_lost')).rejects.toThrow("the processor's answer was lost");
+    expect(await charge('spt_lost')).toEqual({ outcome: 'processing' });
+    expect(asked).toEqual(['charge', 'charge', 'charge']);
   });
 
   test('answers loopback peers only, POST only, and says why it refuses', async () => {
