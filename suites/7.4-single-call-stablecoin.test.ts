@@ -5,7 +5,8 @@ import { READINGS } from '../src/spec/readings.js';
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
-import { expectPaidAnswer, expectPaidAnswerOf, cardPayment } from './lib/buyer.js';
+import { arrange, expectPaidAnswer, expectPaidAnswerOf, cardPayment } from './lib/buyer.js';
+import { AGENT_STATES } from '../src/contract/test-control.js';
 import { check } from './lib/check.js';
 import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer } from './lib/stablecoin.js';
 import { expectServed, expectServedByTransfer, freshProblem, ids, saleSuite, token, EXACT } from './lib/single-call.js';
@@ -18,7 +19,7 @@ afterAll(() => target.close());
 const E = PURCHASE_ERRORS;
 const P = PURCHASE_REQUIREMENTS;
 const M = PURCHASE_METHOD_REQUIREMENTS;
-const { need, buyer, call, payable, purchases, setSale, setCaps, tempoCall } = saleSuite(target, 'single-call');
+const { need, buyer, call, payable, tempoCall } = saleSuite(target, 'single-call');
 
 describe(`7.4 single calls bought by stablecoin (${target.description})`, () => {
   check({
@@ -27,7 +28,7 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
     requirements: ids(M.stablecoinNonMatching, E.terms_acceptance_unauthenticated, M.stablecoinTransaction),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'tempo-fresh');
       const o = await tempoCall(c, b);
       const unsigned = await call(c, b, { signed: false, headers: stablecoinCredential(o, await signTransfer(o)) });
@@ -67,24 +68,17 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
     requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      const b = await buyer(c, 'tempo-terms');
-      const p = purchases(c);
-      const [config, saleOffer] = [p.config, p.saleOffer];
-      const changes: ReadonlyArray<readonly [string, () => void]> = [
-        ['the token', () => (p.config = { ...config, stablecoin: { ...config.stablecoin!, token: '0x20c00000000000000000000000000000000000ff' } })],
-        ["the call's cost on the balance", () => setSale(c, (sale) => ({ priceNano: String(BigInt(sale.priceNano) + 1n) }))],
-      ];
-      for (const [what, change] of changes) {
+      need(c, 'spend');
+      const changes = [
+        ['the token', AGENT_STATES.stablecoinTokenChanged],
+        ["the call's price", AGENT_STATES.callRepriced],
+      ] as const;
+      for (const [what, state] of changes) {
+        const b = await buyer(c, `tempo-terms-${state}`);
         const o = await tempoCall(c, b);
         const payment = stablecoinCredential(o, await signTransfer(o));
-        change();
-        try {
-          expectPaidAnswerOf(`${what} changed`, await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO, ...payment } }), E.metered_unavailable_for_stablecoin);
-        } finally {
-          p.config = config;
-          p.saleOffer = saleOffer;
-        }
+        await arrange(target, c, { state, agent: b.agentUrl });
+        expectPaidAnswerOf(`${what} changed`, await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO, ...payment } }), E.metered_unavailable_for_stablecoin);
       }
     },
   });
@@ -99,14 +93,12 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
       requirements: ids(later.record, P.resumeSameCredential, E.terms_acceptance_unauthenticated),
       level: 'MUST',
       run: async (c) => {
-        need(c, 'spend', 'payment-faults');
+        need(c, 'spend', 'stablecoin-network');
         const b = await buyer(c, `tempo-${later.what}`);
-        const network = purchases(c).stablecoin.network;
         const o = await tempoCall(c, b);
         const serialized = await signTransfer(o);
         const headers = { ...EXACT, ...stablecoinCredential(o, serialized) };
-        if (later.what === 'pending') network.pendingReads = 1;
-        else network.unreachableBroadcasts = 1;
+        await arrange(target, c, { state: later.what === 'pending' ? AGENT_STATES.transferPending : AGENT_STATES.broadcastUnreachable, agent: b.agentUrl });
         expectPaidAnswerOf(`the transfer ${later.what}`, await call(c, b, { headers }), later.record);
         // Only the agent the challenge names resumes it: the credential presented unsigned takes nothing (7.4 401).
         expectPaidAnswerOf(
@@ -126,17 +118,15 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
     requirements: ids(M.stablecoinNonMatching, E.metered_principal_cap),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'tempo-failed');
-      const network = purchases(c).stablecoin.network;
       // One call a day: the failed transfer bought nothing, so the fresh challenge's still buys it.
-      setCaps(c, { principalPerDay: 1 });
-      network.finalOutcome = 'failed';
+      await arrange(target, c, { state: AGENT_STATES.callCapsOne, agent: b.agentUrl });
+      await arrange(target, c, { state: AGENT_STATES.transferFails, agent: b.agentUrl });
       const o = await tempoCall(c, b);
       const failed = await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(o, await signTransfer(o)) } });
       expectPaidAnswerOf('a transfer the network reports failed', failed, freshProblem(failed));
       const fresh = tempoOffer(failed, 'the fresh challenge');
-      network.finalOutcome = 'settled';
       const paid = await signTransfer(fresh);
       expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(fresh, paid) } }), paid);
     },
@@ -145,15 +135,12 @@ describe(`7.4 single calls bought by stablecoin (${target.description})`, () => 
   check({
     id: 'single-call.stablecoin-wallet-cap',
     title: "a stablecoin call over the wallet's daily limit: 429 wallet_daily_cap",
-    requirements: ids(E.wallet_daily_cap, E.metered_principal_cap, P.noChallengeOnCodes),
+    requirements: ids(E.wallet_daily_cap, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'tempo-wallet-cap');
-      const p = purchases(c);
-      setCaps(c, { principalPerDay: 2 });
-      const amount = BigInt(p.saleOffer.stablecoinAmount ?? '0');
-      p.config = { ...p.config, stablecoin: { ...p.config.stablecoin!, walletDailyCap: String(2n * amount - 1n) } };
+      await arrange(target, c, { state: AGENT_STATES.walletCapOne, agent: b.agentUrl });
       const first = await tempoCall(c, b);
       const serialized = await signTransfer(first);
       expectServedByTransfer(await call(c, b, { headers: { ...EXACT, ...stablecoinCredential(first, serialized) } }), serialized);

@@ -2,7 +2,8 @@ import { afterAll, describe, expect } from 'vitest';
 import { Hash } from 'ox';
 import type { Hex } from '../src/purchase/machine/tempo/index.js';
 import { dailyCapRetryAfterProblems } from '../src/harness/judge-purchase.js';
-import { CAPABILITY_REASONS, type Capability } from '../src/harness/target.js';
+import type { Capability } from '../src/harness/target.js';
+import { AGENT_STATES } from '../src/contract/test-control.js';
 import { decodeBase64urlJson, expiresAtSeconds } from '../src/purchase/index.js';
 import { HEADERS } from '../src/spec/headers.js';
 import { LIMITS } from '../src/spec/limits.js';
@@ -11,26 +12,17 @@ import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, TEMPO_PAYLOAD_MEMBER
 import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requirements.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
-import { Buyer, expectPaidAnswer, expectPaidAnswerOf, needCapabilities, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
+import { arrange, Buyer, expectPaidAnswer, expectPaidAnswerOf, needCapabilities, type PaidExchange, type PaidRequestOptions } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
-import {
-  PREFER_TEMPO,
-  signTransfer,
-  stablecoinCredential,
-  tempoOffer,
-  transactionPayload,
-  wallet,
-  type TempoOffer,
-  type TransferShape,
-} from './lib/stablecoin.js';
+import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer, transactionPayload, type TempoOffer, type TransferShape } from './lib/stablecoin.js';
 import { suiteTarget } from './lib/target.js';
 
 /**
  * Section 7.4 stablecoin (`tempo`) purchases over HTTP: the challenge a buyer preferring tempo gets, real signed
- * Tempo transactions (ox/tempo) paying it, the receipt reference, refusals that never broadcast, and the two
+ * Tempo transactions (ox/tempo) paying it, the receipt reference, refusals before any broadcast, and the two
  * stablecoin 503s. A live run presents no credential without 'spend'; checks that would broadcast a transfer
- * need the embedded reference's simulated network (payment-faults): a live deployment would broadcast a real
- * transfer from this suite's unfunded test wallet.
+ * need the embedded reference's simulated network (stablecoin-network): a live deployment would broadcast a real
+ * transfer from this suite's unfunded test wallet. Faults of the network are arranged through the test control.
  */
 const target = suiteTarget();
 afterAll(() => target.close());
@@ -41,7 +33,6 @@ const M = PURCHASE_METHOD_REQUIREMENTS;
 const ids = (...records: ReadonlyArray<{ readonly id: string }>) => records.map((r) => r.id);
 let serial = 0;
 
-const BROADCASTS_REASON = "presents a transaction a live deployment would broadcast from the suite's unfunded test wallet";
 /** An address and a memo no challenge quotes. */
 const OTHER_ADDRESS: Hex = '0x00000000000000000000000000000000000000aa';
 const OTHER_MEMO: Hex = `0x${'ab'.repeat(32)}`;
@@ -106,7 +97,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     level: 'MUST',
     run: async (c) => {
       need(c, 'spend');
-      if (!target.capabilities.has('payment-faults')) c.notRun(`${CAPABILITY_REASONS['payment-faults']}; it ${BROADCASTS_REASON}`);
+      need(c, 'stablecoin-network');
       const b = await buyer(c, 'granted');
       const o = await offer(b);
       const serialized = await signTransfer(o);
@@ -123,7 +114,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(M.stablecoinTransaction, M.unsignedSizedToCall),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'call');
       const priced = pricedPath(c);
       const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
@@ -165,7 +156,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
       need(c, 'spend');
       const b = await buyer(c, 'non-matching');
       for (const mismatch of mismatches) {
-        if (mismatch.exactClock && !target.purchases) continue;
+        if (mismatch.exactClock && target.kind !== 'in-process') continue;
         const o = await offer(b);
         try {
           const answer = await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o, mismatch.shape(o, b.now)))) });
@@ -253,9 +244,8 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(P.challengeShape, M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'paid-other-credential');
-      const p = target.purchases!;
       const o = await offer(b);
       const serialized = await signTransfer(o);
       expectTempoReceipt(await b.post({ headers: tempoPayment(o, transaction(serialized)) }), Hash.keccak256(serialized));
@@ -270,8 +260,8 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
         await b.post({ headers: tempoPayment(o, transaction(`${TEMPO_TRANSACTION_TYPE}deadbeef`)) }),
       );
       // Another transaction for a challenge whose transfer is still settling is another credential, not that transfer resumed.
-      p.stablecoin.network.pendingReads = 1;
       const settling = await offer(b);
+      await arrange(target, c, { state: AGENT_STATES.transferPending, agent: b.agentUrl });
       const first = await signTransfer(settling);
       expectPaidAnswerOf('a transfer still settling', await b.post({ headers: tempoPayment(settling, transaction(first)) }), E.tempo_settlement_pending);
       expectPaidAnswerOf(
@@ -289,7 +279,7 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.terms_acceptance_unauthenticated, E.purchase_already_granted, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'same-unsigned');
       const o = await offer(b);
       const serialized = await signTransfer(o);
@@ -307,11 +297,8 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(M.methodsHint, E.mpp_not_configured),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'payment-faults');
       const b = await buyer(c, 'not-offered');
-      const p = target.purchases!;
-      const { stablecoin: _, ...withoutStablecoin } = p.config;
-      p.config = withoutStablecoin;
+      await arrange(target, c, { state: AGENT_STATES.stablecoinNotSold, agent: b.agentUrl });
       const card = await b.post({ headers: PREFER_TEMPO });
       expectPaidAnswerOf('tempo preferred over card', card, PAYMENT_PROBLEMS.paymentRequired);
       expect(card.challenges[0]?.challenge.method, 'the method offered').toBe(PAYMENT_METHODS.stripe);
@@ -325,14 +312,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E['method-unsupported']),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'no-longer-sold');
-      const p = target.purchases!;
       const o = await offer(b);
       const headers = tempoPayment(o, transaction(await signTransfer(o)));
       // 7.4 method-unsupported: "card always; stablecoin only where a transfer was offered". The deployment stops offering transfers.
-      const { stablecoin: _, ...withoutStablecoin } = p.config;
-      p.config = withoutStablecoin;
+      await arrange(target, c, { state: AGENT_STATES.stablecoinNotSold, agent: b.agentUrl });
       for (const what of ['the credential', 'the credential presented again']) {
         const answer = await b.post({ headers });
         expectPaidAnswerOf(
@@ -350,16 +335,14 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.stablecoin_location_unknown, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'location-unknown');
-      const p = target.purchases!;
-      if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
-      p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, sellsToUnplaceableBuyers: false } };
-      p.stablecoin.locations.countries.clear();
+      await arrange(target, c, { state: AGENT_STATES.unplacedWalletsRefused, agent: b.agentUrl });
       const o = await offer(b);
+      await arrange(target, c, { state: AGENT_STATES.walletUnplaced, agent: b.agentUrl });
       expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.stablecoin_location_unknown);
       // The code's condition is a transfer that "carries no buyer location": a placed wallet does not meet it.
-      p.stablecoin.locations.place(wallet.address, 'NZ');
+      await arrange(target, c, { state: AGENT_STATES.walletPlaced, agent: b.agentUrl });
       const placed = await offer(b);
       const serialized = await signTransfer(placed);
       expectTempoReceipt(await b.post({ headers: tempoPayment(placed, transaction(serialized)) }), Hash.keccak256(serialized));
@@ -372,11 +355,9 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.purchases_unavailable_region, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'closed-market');
-      const p = target.purchases!;
-      p.stablecoin.locations.place(wallet.address, 'NZ');
-      p.config = { ...p.config, closedMarkets: ['NZ'] };
+      await arrange(target, c, { state: AGENT_STATES.marketClosed, agent: b.agentUrl });
       const o = await offer(b);
       expectPaidAnswer(await b.post({ headers: tempoPayment(o, transaction(await signTransfer(o))) }), E.purchases_unavailable_region);
     },
@@ -388,11 +369,9 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.wallet_daily_cap, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'wallet-cap');
-      const p = target.purchases!;
-      if (p.config.stablecoin === undefined) return expect.fail('the reference offers no stablecoin');
-      p.config = { ...p.config, stablecoin: { ...p.config.stablecoin, walletDailyCap: String(2n * BigInt(p.config.stablecoin.amount) - 1n) } };
+      await arrange(target, c, { state: AGENT_STATES.walletCapOne, agent: b.agentUrl });
       const first = await offer(b);
       const serialized = await signTransfer(first);
       expectTempoReceipt(await b.post({ headers: tempoPayment(first, transaction(serialized)) }), Hash.keccak256(serialized));
@@ -410,13 +389,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.metered_unavailable_for_stablecoin, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       const b = await buyer(c, 'call-repriced');
-      const p = target.purchases!;
       const priced = pricedPath(c);
       const o = await offer(b, { path: priced, headers: { [HEADERS.purchase]: PURCHASE_KINDS.exact } });
       const payment = tempoPayment(o, transaction(await signTransfer(o)));
-      p.saleOffer = { ...p.saleOffer, stablecoinAmount: String(BigInt(o.quote.amount) + 1n) };
+      await arrange(target, c, { state: AGENT_STATES.callRepriced, agent: b.agentUrl });
       expectPaidAnswer(await b.post({ path: priced, headers: payment }), E.metered_unavailable_for_stablecoin);
     },
   });
@@ -427,23 +405,18 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.grant_failed, P.resumeSameCredential, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'grant-failed');
-      const p = target.purchases!;
       const o = await offer(b);
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
-      p.store.failGrants = 1;
+      await arrange(target, c, { state: AGENT_STATES.grantFails, agent: b.agentUrl });
       expectPaidAnswerOf('the first presentation (settled, not credited)', await b.post({ headers }), E.grant_failed);
       // The payment is known settled: while the network cannot be read it is not "broadcast, not yet settled", nor "nothing broadcast".
-      p.stablecoin.network.unreachable = true;
-      try {
-        const again = await b.post({ headers });
-        if (again.status === 503) expectPaidAnswerOf('the same credential while the network cannot be read', again, E.grant_failed);
-        else expectTempoReceipt(again, Hash.keccak256(serialized));
-      } finally {
-        p.stablecoin.network.unreachable = false;
-      }
+      await arrange(target, c, { state: AGENT_STATES.networkUnreachable, agent: b.agentUrl });
+      const again = await b.post({ headers });
+      if (again.status === 503) expectPaidAnswerOf('the same credential while the network cannot be read', again, E.grant_failed);
+      else expectTempoReceipt(again, Hash.keccak256(serialized));
       // Credited now or at the next presentation: the same credential is granted at most once, then 409.
       const credited = await b.post({ headers });
       if (credited.status !== 409) {
@@ -459,24 +432,21 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(P.declineFreshChallenge, P.resumeSameCredential, M.stablecoinTransaction),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'transfer-failed');
-      const p = target.purchases!;
-      const network = p.stablecoin.network;
       // Section 3: a charge that "reports nothing captured" ends in a fresh challenge; a failed transfer captured nothing.
-      network.finalOutcome = 'failed';
+      await arrange(target, c, { state: AGENT_STATES.transferFails, agent: b.agentUrl });
       const failed = await offer(b);
       const failedHeaders = tempoPayment(failed, transaction(await signTransfer(failed)));
       expectFreshChallenge('a transfer that failed at once', await b.post({ headers: failedHeaders }));
       expectFreshChallenge('the same credential again', await b.post({ headers: failedHeaders }));
-      network.pendingReads = 1;
       const resumed = await offer(b);
+      await arrange(target, c, { state: AGENT_STATES.transferFails, agent: b.agentUrl });
+      await arrange(target, c, { state: AGENT_STATES.transferPending, agent: b.agentUrl });
       const resumedHeaders = tempoPayment(resumed, transaction(await signTransfer(resumed)));
       expectPaidAnswerOf('a transfer still pending', await b.post({ headers: resumedHeaders }), E.tempo_settlement_pending);
       expectFreshChallenge('the same credential once the transfer failed', await b.post({ headers: resumedHeaders }));
       expectFreshChallenge('that credential again', await b.post({ headers: resumedHeaders }));
-      network.finalOutcome = 'settled';
-      network.pendingReads = 0;
       const next = await offer(b);
       const serialized = await signTransfer(next);
       expectTempoReceipt(await b.post({ headers: tempoPayment(next, transaction(serialized)) }), Hash.keccak256(serialized));
@@ -489,12 +459,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_unavailable, P.resumeSameCredential, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'unavailable');
       const o = await offer(b);
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
-      target.purchases!.stablecoin.network.unreachableBroadcasts = 1;
+      await arrange(target, c, { state: AGENT_STATES.broadcastUnreachable, agent: b.agentUrl });
       expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
       expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
     },
@@ -506,24 +476,19 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_unavailable, P.expiredFreshChallenge),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults', 'clock-control');
+      need(c, 'spend', 'stablecoin-network', 'clock-control');
       const b = await buyer(c, 'unavailable-expired');
       const o = await offer(b);
       const headers = tempoPayment(o, transaction(await signTransfer(o)));
-      const network = target.purchases!.stablecoin.network;
-      network.unreachableBroadcasts = 1;
+      await arrange(target, c, { state: AGENT_STATES.broadcastUnreachable, agent: b.agentUrl });
       expectPaidAnswer(await b.post({ headers }), E.tempo_unavailable);
       // 7.4: "re-present the same credential after Retry-After while challenge and transaction are valid".
       await b.advance(LIMITS.paymentChallengeLifetime.value + CHALLENGE_EXPIRY_TOLERANCE_S + 1);
-      network.unreachable = true;
-      try {
-        const unreadable = await b.post({ headers });
-        const what = `the same credential after expiry while the network cannot be read (${READINGS.unsentTransferAfterExpiry.id})`;
-        if (unreadable.status === 402) expectFreshChallenge(what, unreadable);
-        else expectPaidAnswerOf(what, unreadable, E.tempo_unavailable);
-      } finally {
-        network.unreachable = false;
-      }
+      await arrange(target, c, { state: AGENT_STATES.networkUnreachable, agent: b.agentUrl });
+      const unreadable = await b.post({ headers });
+      const what = `the same credential after expiry while the network cannot be read (${READINGS.unsentTransferAfterExpiry.id})`;
+      if (unreadable.status === 402) expectFreshChallenge(what, unreadable);
+      else expectPaidAnswerOf(what, unreadable, E.tempo_unavailable);
       const late = await b.post({ headers });
       expect(late.status, `the same credential after expiry: ${late.status} ${late.refusal ?? ''}`).toBe(402);
       tempoOffer(late);
@@ -536,14 +501,13 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_unavailable, M.stablecoinNonMatching),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults', 'clock-control');
+      need(c, 'spend', 'stablecoin-network', 'clock-control');
       const b = await buyer(c, 'unavailable-transaction-expired');
       const o = await offer(b);
       // Valid before a second well inside the challenge's life; in-process the target's clock stands at b.now.
       const validFor = LIMITS.paymentChallengeLifetime.value / 2;
       const headers = tempoPayment(o, transaction(await signTransfer(o, { validBefore: b.now + validFor })));
-      const network = target.purchases!.stablecoin.network;
-      network.unreachableBroadcasts = 1;
+      await arrange(target, c, { state: AGENT_STATES.broadcastUnreachable, agent: b.agentUrl });
       const first = await b.post({ headers });
       if (first.status === 402)
         c.notRun('the target refuses a transaction valid until before its challenge expires, so none is left unsent to present after it expired');
@@ -560,12 +524,12 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults', 'clock-control');
+      need(c, 'spend', 'stablecoin-network', 'clock-control');
       const b = await buyer(c, 'pending');
       const o = await offer(b);
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
-      target.purchases!.stablecoin.network.pendingReads = 1;
+      await arrange(target, c, { state: AGENT_STATES.transferPending, agent: b.agentUrl });
       expectPaidAnswer(await b.post({ headers }), E.tempo_settlement_pending);
       await b.advance(600);
       expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
@@ -578,36 +542,22 @@ describe(`7.4 stablecoin purchases (${target.description})`, () => {
     requirements: ids(E.tempo_settlement_pending, P.resumeSameCredential),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend', 'stablecoin-network');
       const b = await buyer(c, 'pending-unreadable');
       const o = await offer(b);
       const serialized = await signTransfer(o);
       const headers = tempoPayment(o, transaction(serialized));
-      const network = target.purchases!.stablecoin.network;
-      network.pendingReads = 1;
+      await arrange(target, c, { state: AGENT_STATES.transferPending, agent: b.agentUrl });
       expectPaidAnswerOf('the first presentation (broadcast, pending)', await b.post({ headers }), E.tempo_settlement_pending);
-      network.unreachable = true;
-      try {
-        expectPaidAnswerOf('the same credential while the network cannot be read', await b.post({ headers }), E.tempo_settlement_pending);
-      } finally {
-        network.unreachable = false;
-      }
+      await arrange(target, c, { state: AGENT_STATES.networkUnreachable, agent: b.agentUrl });
+      expectPaidAnswerOf('the same credential while the network cannot be read', await b.post({ headers }), E.tempo_settlement_pending);
       expectTempoReceipt(await b.post({ headers }), Hash.keccak256(serialized));
       // The broadcast is accepted and the very first read of its status fails: it was broadcast all the same.
       const next = await offer(b);
       const nextSerialized = await signTransfer(next);
       const nextHeaders = tempoPayment(next, transaction(nextSerialized));
-      network.pendingReads = 0;
-      const status = network.status;
-      network.status = () => {
-        network.status = status;
-        throw new Error('stablecoin network unreachable');
-      };
-      try {
-        expectPaidAnswerOf('a transfer broadcast whose status cannot be read at once', await b.post({ headers: nextHeaders }), E.tempo_settlement_pending);
-      } finally {
-        network.status = status;
-      }
+      await arrange(target, c, { state: AGENT_STATES.statusReadFails, agent: b.agentUrl });
+      expectPaidAnswerOf('a transfer broadcast whose status cannot be read at once', await b.post({ headers: nextHeaders }), E.tempo_settlement_pending);
       expectTempoReceipt(await b.post({ headers: nextHeaders }), Hash.keccak256(nextSerialized));
     },
   });

@@ -19,7 +19,7 @@ export const AGENT_STATES = Object.freeze({
   mppDisabled: 'mpp-disabled',
   /** Purchases are closed in every market (7.4 purchases_disabled). */
   purchasesDisabled: 'purchases-disabled',
-  /** The market of the agent's card is closed (7.4 purchases_unavailable_region). */
+  /** The market of the agent's payment instrument (its card, or the wallet paying for it) is closed (7.4 purchases_unavailable_region). */
   marketClosed: 'market-closed',
   /** The country of the agent's card cannot be established (7.4 purchases_unavailable_region). */
   cardCountryUnknown: 'card-country-unknown',
@@ -47,6 +47,16 @@ export const AGENT_STATES = Object.freeze({
   callRepriced: 'call-repriced',
   /** The agent may buy one single call a day, and its card one (7.4 metered_principal_cap, metered_instrument_cap). */
   callCapsOne: 'call-caps-one',
+  /** The deployment sells the agent no stablecoin transfer (7.4 method-unsupported, mpp_not_configured). */
+  stablecoinNotSold: 'stablecoin-not-sold',
+  /** The stablecoin token the deployment sells the agent's calls in changes (7.4 metered_unavailable_for_stablecoin). */
+  stablecoinTokenChanged: 'stablecoin-token-changed',
+  /** The deployment does not sell to the agent when the wallet paying for it cannot be placed (7.4 stablecoin_location_unknown). */
+  unplacedWalletsRefused: 'unplaced-wallets-refused',
+  /** The wallet paying for the agent is placed in a market where purchases are open. */
+  walletPlaced: 'wallet-placed',
+  /** The wallet paying for the agent may pay one transfer a day (7.4 wallet_daily_cap). */
+  walletCapOne: 'wallet-cap-one',
   /** The agent's paid calls take their time at the resource (7.4 call_in_progress can be observed). */
   callSlow: 'call-slow',
   /** Once per request: the step that funds the agent's next paid call from its balance fails (7.4 funding_failed). */
@@ -61,6 +71,16 @@ export const AGENT_STATES = Object.freeze({
   callCrashes: 'call-crashes',
   /** Once per request: the agent's next stablecoin transfer read is still pending on the network (7.4 tempo_settlement_pending). */
   transferPending: 'transfer-pending',
+  /** Once per request: the agent's next transfer broadcast ends failed on the network (a fresh challenge, section 3). */
+  transferFails: 'transfer-fails',
+  /** Once per request: the agent's next broadcast does not reach the network (7.4 tempo_unavailable). */
+  broadcastUnreachable: 'broadcast-unreachable',
+  /** Once per request: the next read of the agent's transfer status fails (the network cannot be read). */
+  statusReadFails: 'status-read-fails',
+  /** Once per request: the agent's next paid request finds the stablecoin network unreachable, for broadcasts and reads alike. */
+  networkUnreachable: 'network-unreachable',
+  /** Once per request: the next wallet paying for the agent cannot be placed (7.4 stablecoin_location_unknown). */
+  walletUnplaced: 'wallet-unplaced',
 } as const);
 
 /** Agent states that happen once per request (each request arms one more); every other agent state holds from then on. */
@@ -71,6 +91,11 @@ export const ONCE_AGENT_STATES: ReadonlySet<AgentState> = new Set([
   AGENT_STATES.callFails,
   AGENT_STATES.callCrashes,
   AGENT_STATES.transferPending,
+  AGENT_STATES.transferFails,
+  AGENT_STATES.broadcastUnreachable,
+  AGENT_STATES.statusReadFails,
+  AGENT_STATES.networkUnreachable,
+  AGENT_STATES.walletUnplaced,
 ]);
 
 /** States of one test token's charge at the card processor (`token`): what the processor does next, on its own. */

@@ -25,6 +25,8 @@ export type Capability =
   | 'payment-faults'
   /** Checks may present payment credentials (always in-process; live only with --allow-spend and a cap). */
   | 'spend'
+  /** Stablecoin transfers settle on a simulated network: a live deployment would broadcast a real one. */
+  | 'stablecoin-network'
   /** What the agents' host names resolve to can be chosen (a name resolving to a private address). */
   | 'dns-control';
 
@@ -40,6 +42,8 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route; to run it, run in-process (without --base-url)",
   'payment-faults':
     "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores beyond the states of the test control (--control-url, docs/contracts.md section 5), which only the embedded reference allows; to run it, run in-process (without --base-url)",
+  'stablecoin-network':
+    "needs stablecoin-network: the check's transfer is broadcast, which only the embedded reference's simulated network takes (a live deployment would broadcast a real transfer from the suite's unfunded test wallet); to run it, run in-process (without --base-url)",
   spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
   'dns-control':
     "needs dns-control: an agent's host name must resolve to a private address, which only the embedded reference's fetcher can be told (the same rule is checked live with address literals); to run it, run in-process (without --base-url)",

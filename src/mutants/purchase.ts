@@ -353,7 +353,7 @@ const specific: Mutant[] = [
     id: 'purchase-closed-markets-ignored',
     description: "a closed market's cards are charged",
     requirements: [PURCHASE_ERRORS.purchases_unavailable_region.id],
-    platform: { purchases: (purchases) => ignoreConfig(purchases, ({ closedMarkets: _dropped, ...c }) => c) },
+    platform: { purchases: (purchases) => guardSees(purchases, 'market', ({ config: { closedMarkets: _dropped, ...config } }) => ({ config })) },
   },
   {
     id: 'purchase-ownerless-cap-ignored',

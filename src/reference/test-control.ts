@@ -40,6 +40,8 @@ function withMethod<T extends object>(object: T, method: string, answer: (...arg
 
 /** A user-assigned ISO 3166 code: the market `market-closed` places an agent's card in. */
 const CLOSED_MARKET = 'ZZ';
+/** Another user-assigned code, never closed: the market `wallet-placed` places a wallet in. */
+const OPEN_MARKET = 'XA';
 
 /** What a call that ran and failed at the resource answers (call-fails): the resource's own error. */
 const FAILED_CALL = { status: 502, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"error":"resource_failed"}') };
@@ -50,6 +52,10 @@ export class ReferenceTestControl {
   private readonly armed = new Map<string, Map<AgentState, number>>();
   /** Tokens whose next charge answer is lost on the way back from the processor (charge-answer-lost). */
   private readonly lostAnswers = new Set<string>();
+  /** Transfers broadcast under transfer-fails: the network reports each failed from then on. */
+  private readonly failingTransfers = new Set<string>();
+  /** The transfer each agent under wallet-cap-one paid today: any other is over the wallet's cap. */
+  private readonly walletPaid = new Map<string, string>();
   /** The verifier's blocked list (5.2 agent_blocked): the deployment's own, then the agents a run asked to be blocked. */
   private readonly blockedAgents: string[] = [];
 
@@ -88,6 +94,73 @@ export class ReferenceTestControl {
     return this.agents.get(agent)?.has(state) ?? false;
   }
 
+  /** What the agent's states make of the stablecoin offer and ports (the network, the wallet's place and cap). */
+  private stablecoinScoped(
+    buyer: string | null,
+    config: PurchaseConfig,
+    ports: PurchasePorts,
+    has: (state: AgentState) => boolean,
+    happens: (state: AgentState) => boolean,
+  ): { config: PurchaseConfig; ports: PurchasePorts } {
+    const stablecoin = ports.stablecoin;
+    if (has(AGENT_STATES.stablecoinNotSold)) {
+      const { stablecoin: _unsold, ...unsold } = config;
+      return { config: unsold, ports };
+    }
+    if (buyer === null || stablecoin === undefined || config.stablecoin === undefined) return { config, ports };
+    let offer = config.stablecoin;
+    if (has(AGENT_STATES.stablecoinTokenChanged)) offer = { ...offer, token: `0x${'ff'.repeat(20)}` };
+    if (has(AGENT_STATES.unplacedWalletsRefused)) offer = { ...offer, sellsToUnplaceableBuyers: false };
+    // Any cap at all makes the deployment count; the counting below lets one transfer of the agent through a day.
+    if (has(AGENT_STATES.walletCapOne)) offer = { ...offer, walletDailyCap: offer.walletDailyCap ?? String(10n ** 30n) };
+    const unreachable = happens(AGENT_STATES.networkUnreachable);
+    const network = stablecoin.network;
+    const failing = this.failingTransfers;
+    const scopedNetwork = {
+      broadcast: async (serialized: Parameters<typeof network.broadcast>[0]) => {
+        if (unreachable || happens(AGENT_STATES.broadcastUnreachable)) throw new Error('stablecoin network unreachable (test control)');
+        const sent = await network.broadcast(serialized);
+        if (happens(AGENT_STATES.transferFails)) failing.add(sent.hash.toLowerCase());
+        return sent;
+      },
+      status: async (hash: Parameters<typeof network.status>[0]) => {
+        if (unreachable || happens(AGENT_STATES.statusReadFails)) throw new Error('stablecoin network unreachable (test control)');
+        if (happens(AGENT_STATES.transferPending)) return 'pending' as const;
+        const status = await network.status(hash);
+        return failing.has(hash.toLowerCase()) && status !== 'pending' ? ('failed' as const) : status;
+      },
+    };
+    const locations = stablecoin.locations;
+    const walletCaps = stablecoin.walletCaps;
+    const paid = this.walletPaid;
+    return {
+      config: { ...config, stablecoin: offer },
+      ports: {
+        ...ports,
+        stablecoin: {
+          ...stablecoin,
+          network: scopedNetwork,
+          locations: {
+            locate: (wallet) => {
+              if (happens(AGENT_STATES.walletUnplaced)) return undefined;
+              return has(AGENT_STATES.walletPlaced) ? OPEN_MARKET : locations.locate(wallet);
+            },
+          },
+          walletCaps: has(AGENT_STATES.walletCapOne)
+            ? {
+                count: (wallet, day, hash, amount, cap) => {
+                  const first = paid.get(buyer) ?? hash;
+                  paid.set(buyer, first);
+                  return first === hash ? walletCaps.count(wallet, day, hash, amount, cap) : 'over-cap';
+                },
+                release: (hash) => walletCaps.release(hash),
+              }
+            : walletCaps,
+        },
+      },
+    };
+  }
+
   /** The purchase machine as `buyer`'s request sees it: `view` itself unless a state of the buyer changes it. */
   scoped(buyer: string | null, view: PurchaseView): ScopedPurchases {
     const states = buyer === null ? undefined : this.agents.get(buyer);
@@ -119,7 +192,14 @@ export class ReferenceTestControl {
     }
     if (has(AGENT_STATES.termsChanged)) config = { ...config, terms: { ...config.terms, version: `${config.terms.version}-next` } };
     if (has(AGENT_STATES.callCapsOne)) saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, principalPerDay: 1, instrumentPerDay: 1 } };
-    if (has(AGENT_STATES.callRepriced)) saleOffer = { ...saleOffer, price: { ...saleOffer.price, amount: String(Number(saleOffer.price.amount) + 1) } };
+    if (has(AGENT_STATES.callRepriced))
+      saleOffer = {
+        ...saleOffer,
+        price: { ...saleOffer.price, amount: String(Number(saleOffer.price.amount) + 1) },
+        priceNano: String(BigInt(saleOffer.priceNano) + 1n),
+        ...(saleOffer.stablecoinAmount === undefined ? {} : { stablecoinAmount: String(BigInt(saleOffer.stablecoinAmount) + 1n) }),
+      };
+    ({ config, ports } = this.stablecoinScoped(buyer, config, ports, has, happens));
     if (armed?.size) {
       const store = ports.store;
       ports = {
@@ -129,17 +209,6 @@ export class ReferenceTestControl {
           return (store.grant as (...a: unknown[]) => unknown)(...args);
         }),
       };
-      const stablecoin = ports.stablecoin;
-      if (stablecoin)
-        ports = {
-          ...ports,
-          stablecoin: {
-            ...stablecoin,
-            network: withMethod(stablecoin.network, 'status', (...args: unknown[]) =>
-              happens(AGENT_STATES.transferPending) ? 'pending' : (stablecoin.network.status as (...a: unknown[]) => unknown)(...args),
-            ),
-          },
-        };
     }
     if (armed?.size || has(AGENT_STATES.callSlow)) {
       const server = salePorts.server;
@@ -184,6 +253,7 @@ export class ReferenceTestControl {
     if (has(AGENT_STATES.marketClosed)) {
       // The agent's card is placed in a market of its own, which is closed.
       ports = { ...ports, processor: withMethod(ports.processor, 'instrumentCountry', () => CLOSED_MARKET) };
+      if (ports.stablecoin) ports = { ...ports, stablecoin: { ...ports.stablecoin, locations: { locate: () => CLOSED_MARKET } } };
       config = { ...config, closedMarkets: [...(config.closedMarkets ?? []), CLOSED_MARKET] };
     }
     if (has(AGENT_STATES.buyerInactive)) salePorts = { ...salePorts, accounts: { isActiveAgent: (account) => account !== buyer } };

@@ -69,7 +69,7 @@ describe("the reference's test control", () => {
   /** A purchase view whose ports answer what a healthy deployment would, recording what the scoped view asks of them. */
   const healthy = () => {
     const asked: string[] = [];
-    const config = { terms: { version: 'v1' }, stablecoin: undefined } as never;
+    const config = { terms: { version: 'v1' }, stablecoin: { token: '0x01', amount: '100', sellsToUnplaceableBuyers: true } } as never;
     const ports = {
       store: {
         grant: () => {
@@ -92,7 +92,11 @@ describe("the reference's test control", () => {
         },
       },
     } as never;
-    const saleOffer = { price: { amount: '25', currency: 'usd' }, caps: { principalPerDay: 9, instrumentPerDay: 9, ipPerDay: 9, platformPerDay: 9 } } as never;
+    const saleOffer = {
+      price: { amount: '25', currency: 'usd' },
+      priceNano: '2500',
+      caps: { principalPerDay: 9, instrumentPerDay: 9, ipPerDay: 9, platformPerDay: 9 },
+    } as never;
     const salePorts = {
       server: {
         serve: async () => {
@@ -118,6 +122,7 @@ describe("the reference's test control", () => {
     const alice = control.scoped(ALICE, view);
     expect(alice.config.terms.version).toBe('v1-next');
     expect(alice.saleOffer.price).toEqual({ amount: '26', currency: 'usd' });
+    expect(alice.saleOffer.priceNano).toBe('2501');
     expect(alice.saleOffer.caps).toEqual({ principalPerDay: 1, instrumentPerDay: 1, ipPerDay: 9, platformPerDay: 9 });
     expect(control.scoped(BOB, view)).toBe(view);
   });
@@ -134,8 +139,8 @@ describe("the reference's test control", () => {
     expect(grant).toThrow('grant store unavailable');
     expect(grant()).toEqual({ granted: true });
     const status = () => control.scoped(ALICE, view).ports.stablecoin!.network.status('0x01');
-    expect(status()).toBe('pending');
-    expect(status()).toBe('settled');
+    expect(await status()).toBe('pending');
+    expect(await status()).toBe('settled');
     const hold = () => (control.scoped(ALICE, view).salePorts.funding.hold as (...a: unknown[]) => unknown)();
     expect(hold).toThrow('funding step failed');
     expect(hold()).toBe('held');
@@ -154,6 +159,53 @@ describe("the reference's test control", () => {
     expect(await serve()).toMatchObject({ outcome: 'failed', response: { status: 502 } });
     expect(await serve()).toEqual({ outcome: 'served' });
     expect(asked).toEqual(['serve']);
+  });
+
+  test("the agent's stablecoin: not sold, another token, where its wallet stands, and its network's faults", async () => {
+    const control = new ReferenceTestControl();
+    const offer = { token: '0x01', amount: '100', sellsToUnplaceableBuyers: true };
+    const statuses: string[] = [];
+    const network = { broadcast: async () => ({ hash: '0xAB' }), status: async () => 'settled' };
+    const view = {
+      config: { stablecoin: offer } as never,
+      ports: {
+        store: { grant: () => ({ granted: true }) },
+        stablecoin: { network, locations: { locate: () => 'DE' }, walletCaps: { count: () => 'counted', release: () => undefined } },
+      } as never,
+      saleOffer: {} as never,
+      salePorts: {} as never,
+    };
+    await control.apply({ state: AGENT_STATES.stablecoinNotSold, agent: BOB }, undefined);
+    expect(control.scoped(BOB, view).config.stablecoin).toBeUndefined();
+    for (const state of [AGENT_STATES.stablecoinTokenChanged, AGENT_STATES.unplacedWalletsRefused, AGENT_STATES.walletCapOne])
+      await control.apply({ state, agent: ALICE }, undefined);
+    const alice = () => control.scoped(ALICE, view);
+    expect(alice().config.stablecoin).toMatchObject({ token: `0x${'ff'.repeat(20)}`, sellsToUnplaceableBuyers: false });
+    expect(alice().config.stablecoin?.walletDailyCap).toBeDefined();
+    const caps = alice().ports.stablecoin!.walletCaps;
+    expect(await caps.count('0xw' as never, 0, '0x1' as never, '1', '9')).toBe('counted');
+    expect(await caps.count('0xw' as never, 0, '0x1' as never, '1', '9')).toBe('counted');
+    expect(await caps.count('0xw' as never, 0, '0x2' as never, '1', '9')).toBe('over-cap');
+    await control.apply({ state: AGENT_STATES.walletUnplaced, agent: ALICE }, undefined);
+    expect(await alice().ports.stablecoin!.locations.locate('0xw' as never)).toBeUndefined();
+    expect(await alice().ports.stablecoin!.locations.locate('0xw' as never)).toBe('DE');
+    await control.apply({ state: AGENT_STATES.walletPlaced, agent: ALICE }, undefined);
+    expect(await alice().ports.stablecoin!.locations.locate('0xw' as never)).toBe('XA');
+    await control.apply({ state: AGENT_STATES.broadcastUnreachable, agent: ALICE }, undefined);
+    await expect(alice().ports.stablecoin!.network.broadcast('0x' as never)).rejects.toThrow('unreachable');
+    await control.apply({ state: AGENT_STATES.transferFails, agent: ALICE }, undefined);
+    const { hash } = await alice().ports.stablecoin!.network.broadcast('0x' as never);
+    await control.apply({ state: AGENT_STATES.transferPending, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.statusReadFails, agent: ALICE }, undefined);
+    const status = alice().ports.stablecoin!.network;
+    await expect(status.status(hash)).rejects.toThrow('unreachable');
+    statuses.push(await status.status(hash), await status.status(hash), await status.status('0xcd' as never));
+    expect(statuses).toEqual(['pending', 'failed', 'settled']);
+    await control.apply({ state: AGENT_STATES.networkUnreachable, agent: ALICE }, undefined);
+    const unreachable = alice().ports.stablecoin!.network;
+    await expect(unreachable.status('0xcd' as never)).rejects.toThrow('unreachable');
+    await expect(unreachable.broadcast('0x' as never)).rejects.toThrow('unreachable');
+    expect(await alice().ports.stablecoin!.network.status('0xcd' as never)).toBe('settled');
   });
 
   test("a token's next charge reaches the processor and its answer is lost, once", async () => {

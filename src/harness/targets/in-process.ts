@@ -81,6 +81,7 @@ const ALL: ReadonlySet<Capability> = new Set([
   'fault-injection',
   'payment-faults',
   'spend',
+  'stablecoin-network',
   'dns-control',
 ]);
 
