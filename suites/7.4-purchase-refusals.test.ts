@@ -21,7 +21,7 @@ afterAll(() => target.close());
 
 const P = PURCHASE_REQUIREMENTS;
 const E = PURCHASE_ERRORS;
-const { need, machine, buyer, payable, processorFinishes } = packSuite(target, 'purchase');
+const { need, buyer, payable, processorFinishes } = packSuite(target, 'purchase');
 
 /**
  * "Nothing charged", as the wire shows it: the same credential presented again, the deployment still in its state, is
@@ -92,20 +92,16 @@ describe(`7.4 refusals before anything is charged at POST /api/mpp/credits (${ta
     requirements: ids(E.ownerless_balance_cap),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
+      need(c, 'spend');
       // Every balance is at a cap of 0: an agent with an owner is not limited by it.
       const owned = await buyer(c, 'owned-over-cap');
       const first = await payable(c, owned);
-      const p = machine(c);
-      p.config = { ...p.config, ownerlessBalanceCapNano: '0' };
+      await arrange(target, c, { state: AGENT_STATES.ownedAtZeroCap, agent: owned.agentUrl });
       expectGranted(await owned.post({ headers: cardPayment(first.echo, token('settled'), first.version) }));
-      // An ownerless agent, under a cap of two packs more than it holds.
+      // An ownerless agent, well under the cap.
       const ownerless = await buyer(c, 'ownerless-below-cap');
       const second = await payable(c, ownerless);
-      const q = machine(c);
-      q.buyers.ownerless.add(ownerless.agentUrl);
-      const held = BigInt(await q.store.balance(ownerless.agentUrl));
-      q.config = { ...q.config, ownerlessBalanceCapNano: String(held + 2n * BigInt(q.config.pack.creditNano)) };
+      await arrange(target, c, { state: AGENT_STATES.ownerlessBelowCap, agent: ownerless.agentUrl });
       expectGranted(await ownerless.post({ headers: cardPayment(second.echo, token('settled'), second.version) }));
     },
   });

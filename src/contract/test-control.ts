@@ -25,6 +25,10 @@ export const AGENT_STATES = Object.freeze({
   cardCountryUnknown: 'card-country-unknown',
   /** The agent has no owner and its balance is at the ownerless cap (7.4 ownerless_balance_cap). */
   ownerlessAtCap: 'ownerless-at-cap',
+  /** The agent has an owner, and the cap on ownerless agents' balances is zero (it does not limit the agent). */
+  ownedAtZeroCap: 'owned-at-zero-cap',
+  /** The agent has no owner, and its balance is far below the ownerless cap. */
+  ownerlessBelowCap: 'ownerless-below-cap',
   /** The purchase lock cannot be reached (7.4 purchase_lock_unavailable). */
   lockUnavailable: 'purchase-lock-unavailable',
   /** Another purchase of the agent holds its lock (7.4 purchase_in_flight). */

@@ -232,6 +232,14 @@ export class ReferenceTestControl {
       config = { ...config, ownerlessBalanceCapNano: '0' };
       ports = { ...ports, buyers: { hasOwner: () => false } };
     }
+    if (has(AGENT_STATES.ownedAtZeroCap)) {
+      config = { ...config, ownerlessBalanceCapNano: '0' };
+      ports = { ...ports, buyers: { hasOwner: () => true } };
+    }
+    if (has(AGENT_STATES.ownerlessBelowCap)) {
+      config = { ...config, ownerlessBalanceCapNano: String(10n ** 30n) };
+      ports = { ...ports, buyers: { hasOwner: () => false } };
+    }
     if (has(AGENT_STATES.lockUnavailable))
       ports = {
         ...ports,

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { errorCodeOf } from '../../src/harness/judge-purchase.js';
 import { agingWaitSeconds } from '../../src/harness/live-waits.js';
-import { CAPABILITY_REASONS, type Capability, type Target } from '../../src/harness/target.js';
+import type { Capability, Target } from '../../src/harness/target.js';
 import { decodeBase64urlJson, parseAuthenticate, type ChallengeEcho } from '../../src/purchase/index.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { LIMITS } from '../../src/spec/limits.js';
@@ -11,18 +11,7 @@ import { READINGS } from '../../src/spec/readings.js';
 import type { PurchaseErrorRecord } from '../../src/spec/types.js';
 import { AUTH_SCHEMES } from '../../src/spec/wire.js';
 import { TOKEN_STATES } from '../../src/contract/test-control.js';
-import {
-  arrange,
-  Buyer,
-  cardPayment,
-  expectPaidAnswer,
-  expectSucceeded,
-  freshTestToken,
-  needCapabilities,
-  payOrNotRun,
-  type PaidExchange,
-  type PurchaseMachine,
-} from './buyer.js';
+import { arrange, Buyer, cardPayment, expectPaidAnswer, expectSucceeded, freshTestToken, needCapabilities, payOrNotRun, type PaidExchange } from './buyer.js';
 import type { CheckContext } from './check.js';
 import { checkTimeout } from './context.js';
 import { PREFER_TEMPO, signTransfer, stablecoinCredential, tempoOffer } from './stablecoin.js';
@@ -142,9 +131,6 @@ export function packSuite(target: Target, file: string) {
   /** Reports the check not-run unless the target has these capabilities. */
   const need = (c: CheckContext, ...capabilities: Capability[]) => needCapabilities(target, c, ...capabilities);
 
-  /** The embedded reference's purchase machine, or the check not run (payment-faults). */
-  const machine = (c: CheckContext): PurchaseMachine => target.purchases ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
-
   const buyer = async (c: CheckContext, name: string): Promise<Buyer> => new Buyer(target, `${file}-${name}-${serial++}`, c.record).register();
 
   /** Leave to pay what a challenge quotes (a live run takes it from its spending allowance). */
@@ -188,7 +174,6 @@ export function packSuite(target: Target, file: string) {
 
   return {
     need,
-    machine,
     buyer,
     mayPay,
     payable,

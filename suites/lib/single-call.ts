@@ -208,15 +208,6 @@ export function saleSuite(target: Target, file: string) {
   /** A stablecoin call challenge for a signed agent preferring tempo (Service-Purchase: exact). */
   const tempoCall = async (c: CheckContext, b: Buyer): Promise<TempoOffer> => tempoOffer(await call(c, b, { headers: { ...EXACT, ...PREFER_TEMPO } }));
 
-  /** Transfers the embedded reference's simulated network was given (in process only). */
-  const broadcasts = (): number => target.purchases?.stablecoin.network.broadcasts.length ?? 0;
-
-  /** Calls the resource ran (in process; live, what the answers say is all there is). */
-  const ran = (): number | undefined => target.purchases?.sale.server.ran.length;
-
-  /** In-process, the card charges the processor was asked for (undefined live). */
-  const chargesSent = (): number | undefined => target.purchases?.processor.chargeCalls();
-
   return {
     need,
     buyer,
@@ -233,8 +224,5 @@ export function saleSuite(target: Target, file: string) {
     callAsPeer,
     bearerBuyer,
     tempoCall,
-    broadcasts,
-    ran,
-    chargesSent,
   };
 }

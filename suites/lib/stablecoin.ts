@@ -17,7 +17,7 @@ import type { PaidExchange } from './buyer.js';
 /** A secp256k1 key and the address it signs for (checksummed). */
 const account = (privateKey: Hex) => ({ privateKey, address: Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey }), { checksum: true }) });
 /** A well-known development key (never funded anywhere that matters): the stablecoin buyer's wallet. */
-export const wallet = account('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const wallet = account('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 /** Another development key, a fee payer sponsoring a transaction. */
 const sponsor = account('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 
