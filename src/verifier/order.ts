@@ -1,13 +1,15 @@
 /**
  * Why the order is shaped so. Each check is a step that reads typed facts and, when it does not refuse, gives typed
  * facts (context.ts: `Facts`): headers-parse gives the labels, labels their parameters, coverage the member each
- * label speaks for, signature-agent the identity, key-set the keys, ... A check names what it `needs` and `gives`,
- * and its `run` takes exactly `In<needs>`: no placeholder, no fact read before a check gave it. The table below is
- * proven in order by the compiler (`InOrder`), so moving a check above what it needs fails to compile. The order is
- * also a value the configuration may change (READING-CHECK-ORDER: the self-test's variants move checks, its deep
- * mutants wrap or drop them), so verifyRequest checks a configured order the same way before using it, and refuses
- * one whose check needs a fact no earlier check gives with an error naming both. Facts stay separate per check
- * (not one label record growing step by step) so that a check needs only what it reads and may move anywhere after it.
+ * label speaks for, signature-agent the identity, key-set the keys, key-continuity the registration that
+ * card-and-registration then reads. A check names what it `needs` and `gives`, and its `run` takes exactly
+ * `In<needs>`: no placeholder, and no fact read before a check gave it. The compiler proves the table below in order
+ * (`InOrder`): moving a check above what it needs fails to compile. The order is also a value the configuration
+ * may change (READING-CHECK-ORDER: the self-test's variants move checks, its deep mutants wrap or drop them), so
+ * verifyRequest checks a configured order the same way once (`orderProblem`) and will not run one whose check needs
+ * a fact no earlier check gives. Facts stay separate (not one label record growing step by step) so that a check
+ * depends only on what it reads and may move anywhere after that: a judgement that gives nothing (authority,
+ * policy, nonce, ...) moves freely.
  */
 import { AUTH_CODES } from '../spec/auth-errors.js';
 import type { AuthErrorCode } from '../spec/auth-errors.js';
