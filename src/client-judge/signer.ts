@@ -1,6 +1,7 @@
 import { AUTH_CODES, type AuthErrorCode } from '../spec/auth-errors.js';
 import { HEADERS } from '../spec/headers.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
+import { isRefused } from '../verifier/context.js';
 import { SIGNED_REQUEST_CHECKS, type Check } from '../verifier/order.js';
 import { MESSAGES } from '../verifier/messages.js';
 import { MemoryCardRefusals, MemoryKeySetCache, MemoryRegistrations, MemoryRevocations } from '../verifier/memory-stores.js';
@@ -158,10 +159,10 @@ export class SignerJudge {
     // Each check tells which of them refused: that names the rule.
     this.checks = (options.checks ?? SIGNED_REQUEST_CHECKS).map((check) => ({
       ...check,
-      run: async (ctx) => {
-        const refusal = await check.run(ctx);
-        if (refusal) this.failedCheck = check.name;
-        return refusal;
+      run: async (input) => {
+        const outcome = await check.run(input);
+        if (isRefused(outcome)) this.failedCheck = check.name;
+        return outcome;
       },
     }));
   }

@@ -7,7 +7,7 @@ import { COMPONENTS, ED25519_JWK } from '../spec/wire.js';
 import type { ParsedSignatureInputMember } from '../httpsig/index.js';
 import { jwkThumbprint } from '../httpsig/index.js';
 import { cardKeys } from '../verifier/card.js';
-import { refusal as refuse, type CheckResult, type LabelState, type SignedContext } from '../verifier/context.js';
+import { isRefused, refused, type FactName, type In, type Label, type NonEmpty, type Outcome } from '../verifier/context.js';
 import { parseJsonDocument } from '../verifier/key-set.js';
 import { SIGNED_REQUEST_CHECKS, type Check } from '../verifier/order.js';
 import type { Mutant } from './types.js';
@@ -20,7 +20,7 @@ import type { Mutant } from './types.js';
 const requirementsOf = (check: Check) => check.codes.map((code) => AUTH_ERRORS[code].id);
 
 /** The reference's order with one check replaced (or dropped, when `run` is null). */
-function withCheck(name: string, run: ((original: Check['run']) => Check['run']) | null): readonly Check[] {
+function withCheck(name: string, run: ((original: Run) => Run) | null): readonly Check[] {
   const found = SIGNED_REQUEST_CHECKS.find((c) => c.name === name);
   if (!found) throw new Error(`no check named ${name}`);
   return SIGNED_REQUEST_CHECKS.flatMap((c) => (c !== found ? [c] : run === null ? [] : [{ ...c, run: run(c.run) }]));
@@ -33,43 +33,49 @@ const orderMutant = (id: string, description: string, requirements: readonly str
   platform: { config: (c) => ({ ...c, checks }) },
 });
 
-/** Checks that also build what later ones need: without them even a good request cannot verify. */
-const BUILDING: ReadonlySet<string> = new Set(['headers-parse', 'labels', 'signature-base', 'key-set', 'key-known']);
-
-/** Every check of the order left out in turn: the rules it decides are never decided. */
+/**
+ * Every check of the order left out in turn: the rules it decides are never decided. A check that gives facts later
+ * checks need (its `gives`) leaves an order the verifier will not run (verify-request.ts), so even a good request
+ * cannot verify.
+ */
 const skipped: Mutant[] = SIGNED_REQUEST_CHECKS.map((check) =>
   orderMutant(
     `verifier-skips-${check.name}`,
     `never runs the ${check.name} check (${check.codes.join(', ')})`,
-    [...requirementsOf(check), ...(BUILDING.has(check.name) ? [REQUIREMENTS.signedRequestAccepted.id] : [])],
+    [...requirementsOf(check), ...(check.gives.length > 0 ? [REQUIREMENTS.signedRequestAccepted.id] : [])],
     withCheck(check.name, null),
   ),
 );
 
+/** A run of an entry of the order, which reads any fact given before it. */
+type Run = Check['run'];
+
+const codeOf = (outcome: Outcome) => (isRefused(outcome) ? outcome.refused : undefined);
+
 const REQUIRED_BY_PROFILE = [COMPONENTS.method, COMPONENTS.authority, COMPONENTS.path];
 
 /** Lets a label through coverage when the only thing it leaves out is among @method, @authority and @path. */
-function coverageWithoutRequestTarget(original: Check['run']): Check['run'] {
-  return async (ctx: SignedContext): Promise<CheckResult> => {
-    const answer = await original(ctx);
-    if (answer?.code !== AUTH_CODES.signature_coverage_insufficient) return answer;
-    const missesOnlyTarget = ctx.labels.every((l) => {
+function coverageWithoutRequestTarget(original: Run): Run {
+  return async (input): Promise<Outcome> => {
+    const answer = await original(input);
+    if (codeOf(answer) !== AUTH_CODES.signature_coverage_insufficient) return answer;
+    const missesOnlyTarget = input.labels.every((l) => {
       const covered = new Set(l.member.covered.map((c) => c.name));
       return (
-        [COMPONENTS.query, ...(ctx.hasBody ? [HEADERS.contentDigest] : [])].every((n) => covered.has(n)) && REQUIRED_BY_PROFILE.some((n) => !covered.has(n))
+        [COMPONENTS.query, ...(input.hasBody ? [HEADERS.contentDigest] : [])].every((n) => covered.has(n)) && REQUIRED_BY_PROFILE.some((n) => !covered.has(n))
       );
     });
-    return missesOnlyTarget ? undefined : answer;
+    return missesOnlyTarget ? { agentKeys: labelKeys(input.labels) } : answer;
   };
 }
 
 /** Refuses a nonce longer than 128 characters, though 5.2 allows up to 256. */
-function nonceCappedAt128(original: Check['run']): Check['run'] {
-  return async (ctx: SignedContext): Promise<CheckResult> => {
-    const answer = await original(ctx);
-    if (answer) return answer;
-    const long = ctx.labels.find((l) => l.nonce.length > 128);
-    return long ? refuse(ctx, AUTH_CODES.signature_params_invalid, `nonce of label ${long.label} is longer than 128 characters`) : undefined;
+function nonceCappedAt128(original: Run): Run {
+  return async (input): Promise<Outcome> => {
+    const answer = await original(input);
+    if (isRefused(answer) || answer?.params === undefined) return answer;
+    const long = answer.params.findIndex((p) => p.nonce.length > 128);
+    return long >= 0 ? refused(AUTH_CODES.signature_params_invalid, `nonce of label ${input.labels[long]?.label} is longer than 128 characters`) : answer;
   };
 }
 
@@ -77,78 +83,87 @@ function nonceCappedAt128(original: Check['run']): Check['run'] {
  * Takes a covered whole Signature-Agent field for the first member it holds, whether or not the label keys it: the
  * member "keyed by the covered key" (7.3 signature_agent_invalid) is no longer asked.
  */
-function agentFieldForAnyMember(original: Check['run']): Check['run'] {
-  return async (ctx: SignedContext): Promise<CheckResult> => {
-    const answer = await original(ctx);
-    const first = ctx.agentDictionary?.keys().next().value;
-    if (answer?.code !== AUTH_CODES.signature_coverage_insufficient || first === undefined) return answer;
+function agentFieldForAnyMember(original: Run): Run {
+  return async (input): Promise<Outcome> => {
+    const answer = await original(input);
+    const first = input.agentDictionary.keys().next().value;
+    if (codeOf(answer) !== AUTH_CODES.signature_coverage_insufficient || first === undefined) return answer;
     const needed = [
       COMPONENTS.method,
       COMPONENTS.authority,
       COMPONENTS.path,
       COMPONENTS.query,
       HEADERS.signatureAgent,
-      ...(ctx.hasBody ? [HEADERS.contentDigest] : []),
+      ...(input.hasBody ? [HEADERS.contentDigest] : []),
     ];
-    for (const l of ctx.labels) {
+    for (const l of input.labels) {
       const plain = new Set(l.member.covered.filter((c) => c.params.size === 0).map((c) => c.name));
       if (!needed.every((n) => plain.has(n))) return answer;
-      l.agentKey = first;
     }
-    return undefined;
+    return { agentKeys: mapLabels(input.labels, () => first) };
   };
 }
 
-/** Changes each label before the labels check reads it: the rule is then decided on what the fault made of it. */
-function beforeLabels(change: (ctx: SignedContext, l: LabelState) => void): (original: Check['run']) => Check['run'] {
-  return (original) => (ctx) => {
-    for (const l of ctx.labels) change(ctx, l);
-    return original(ctx);
+/** One value per label, as a per-label fact holds. */
+function mapLabels<T>(labels: NonEmpty<Label>, each: (l: Label) => T): NonEmpty<T> {
+  const [first, ...others] = labels;
+  return [each(first), ...others.map(each)];
+}
+
+const labelKeys = (labels: NonEmpty<Label>) => mapLabels(labels, (l) => l.label);
+
+/**
+ * Hands the labels check each label as the fault makes it: the rule is then decided on what the fault made of it,
+ * and the checks after it (signatures among them) read the same changed labels.
+ */
+function beforeLabels(change: (input: In<FactName>, l: Label) => Label): (original: Run) => Run {
+  return (original) => async (input) => {
+    const labels = mapLabels(input.labels, (l) => change(input, l));
+    const answer = await original({ ...input, labels });
+    return isRefused(answer) ? answer : { ...answer, labels };
   };
 }
 
 /** A member with one parameter set (and its kind), as a lenient parser would have filled it in. */
-function withParam(l: LabelState, name: string, value: string | number, kind: 'integer' | 'string'): void {
+function withParam(l: Label, name: string, value: string | number, kind: 'integer' | 'string'): Label {
   const member: ParsedSignatureInputMember = {
     ...l.member,
     params: new Map([...l.member.params, [name, value]]),
     paramKinds: new Map([...l.member.paramKinds, [name, kind]]),
   };
-  (l as { member: ParsedSignatureInputMember }).member = member;
+  return { ...l, member };
 }
 
 /** Takes a missing created to mean now, so a signature without it passes the parameter rules. */
-const createdDefaultsToNow = beforeLabels((ctx, l) => {
-  if (!l.member.params.has('created')) withParam(l, 'created', ctx.now, 'integer');
-});
+const createdDefaultsToNow = beforeLabels((input, l) => (l.member.params.has('created') ? l : withParam(l, 'created', input.now, 'integer')));
 
 /** Checks only that keyid is base64url of 42 to 44 characters, so a keyid a character short or long is looked up (and unknown). */
-const keyidLengthLoose = beforeLabels((_ctx, l) => {
+const keyidLengthLoose = beforeLabels((_input, l) => {
   const keyid = l.member.params.get('keyid');
-  if (l.member.paramKinds.get('keyid') === 'string' && typeof keyid === 'string' && /^[A-Za-z0-9_-]{42,44}$/.test(keyid)) {
-    withParam(l, 'keyid', keyid.padEnd(43, 'A').slice(0, 43), 'string');
-  }
+  return l.member.paramKinds.get('keyid') === 'string' && typeof keyid === 'string' && /^[A-Za-z0-9_-]{42,44}$/.test(keyid)
+    ? withParam(l, 'keyid', keyid.padEnd(43, 'A').slice(0, 43), 'string')
+    : l;
 });
 
 /** Reads the first 64 bytes of a longer signature, so a 65-byte one passes the size rule. */
-const signatureTrimmedTo64 = beforeLabels((_ctx, l) => {
-  if (l.signature.length > LIMITS.signatureSize.value) (l as { signature: Uint8Array }).signature = l.signature.slice(0, LIMITS.signatureSize.value);
-});
+const signatureTrimmedTo64 = beforeLabels((_input, l) =>
+  l.signature.length > LIMITS.signatureSize.value ? { ...l, signature: l.signature.slice(0, LIMITS.signatureSize.value) } : l,
+);
 
 /** Lets a request through without verifying its signature when a bearer, payment token or cookie rides beside it. */
-function credentialBesideDecides(original: Check['run']): Check['run'] {
-  return (ctx) => {
-    const names = new Set(ctx.request.headers.map(([name]) => name.toLowerCase()));
-    return [HEADERS.cookie, HEADERS.paymentAuthorization, HEADERS.authorization].some((n) => names.has(n)) ? undefined : original(ctx);
+function credentialBesideDecides(original: Run): Run {
+  return (input) => {
+    const names = new Set(input.request.headers.map(([name]) => name.toLowerCase()));
+    return [HEADERS.cookie, HEADERS.paymentAuthorization, HEADERS.authorization].some((n) => names.has(n)) ? undefined : original(input);
   };
 }
 
 /** Adds the Ed25519 keys the agent card carries to the keys of the key set (2.4: the card carries no key). */
-function keysFromCard(original: Check['run']): Check['run'] {
-  return async (ctx) => {
-    const answer = await original(ctx);
-    if (answer || !ctx.keys) return answer;
-    const fetched = await ctx.ports.fetcher.fetch(ctx.identity!.cardUrl);
+function keysFromCard(original: Run): Run {
+  return async (input) => {
+    const answer = await original(input);
+    if (isRefused(answer) || answer?.keySet === undefined) return answer;
+    const fetched = await input.ports.fetcher.fetch(input.identity.cardUrl);
     const card = fetched.ok ? parseJsonDocument(fetched.body) : undefined;
     if (!card?.ok) return answer;
     const extra = cardKeys(card.value).flatMap(({ jwk }) =>
@@ -161,8 +176,7 @@ function keysFromCard(original: Check['run']): Check['run'] {
           ]
         : [],
     );
-    ctx.keys = [...ctx.keys, ...extra];
-    return answer;
+    return { keySet: { ...answer.keySet, keys: [...answer.keySet.keys, ...extra] } };
   };
 }
 

@@ -7,9 +7,9 @@ import { REQUIREMENTS } from '../spec/requirements.js';
 import { CARD_MEMORY_TOLERANCE_S } from '../spec/readings.js';
 import { SIGNED_REQUIREMENTS } from '../spec/signed-requirements.js';
 import { cardKeys } from '../verifier/card.js';
-import { refusal } from '../verifier/context.js';
+import { refused } from '../verifier/context.js';
 import { parseJsonDocument, type KeySetJudgeOptions } from '../verifier/key-set.js';
-import { SIGNED_REQUEST_CHECKS, type Check } from '../verifier/order.js';
+import { SIGNED_REQUEST_CHECKS, typedCheck, type Check } from '../verifier/order.js';
 import type { Variant } from './types.js';
 
 /** Every 7.3 requirement and the signed-request rules: an order of checks can change any answer among them. */
@@ -63,18 +63,19 @@ function agentField(id: string, description: string, counts: 'member' | 'item'):
  * On first sight, refuses an agent whose card carries a key (2.4: "It carries no key") with credential_refused, once
  * the key set is read: a check inserted in the reference's order.
  */
-const CARD_CARRYING_KEY_REFUSED: Check = {
+const CARD_CARRYING_KEY_REFUSED: Check = typedCheck({
   name: 'card-carries-no-key',
   codes: [AUTH_CODES.credential_refused],
   why: 'A variant: a card that breaks 2.4 refuses the agent on first sight.',
-  run: async (ctx) => {
-    const identity = ctx.identity!;
-    if (await ctx.ports.registrations.get(identity.agentUrl)) return undefined;
-    const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
+  needs: ['identity'],
+  gives: [],
+  run: async ({ identity, ports }) => {
+    if (await ports.registrations.get(identity.agentUrl)) return undefined;
+    const fetched = await ports.fetcher.fetch(identity.cardUrl);
     const card = fetched.ok ? parseJsonDocument(fetched.body) : undefined;
-    return card?.ok && cardKeys(card.value).length > 0 ? refusal(ctx, AUTH_CODES.credential_refused, 'The agent card carries a key.') : undefined;
+    return card?.ok && cardKeys(card.value).length > 0 ? refused(AUTH_CODES.credential_refused, 'The agent card carries a key.') : undefined;
   },
-};
+});
 
 function inserted(check: Check, after: string): readonly Check[] {
   const at = SIGNED_REQUEST_CHECKS.findIndex((c) => c.name === after) + 1;

@@ -6,11 +6,12 @@ import { MEDIA_TYPES } from '../spec/media-types.js';
 import { deployedHeader } from '../spec/naming.js';
 import { SIGNATURE_AGENT_TYPES } from '../spec/wire.js';
 import { judgeCard } from './card.js';
-import { refusal, type CheckResult, type SignedContext } from './context.js';
+import { isRefused, ofLabel, perLabel, refused, type In, type KeySet, type NonEmpty, type Refused } from './context.js';
 import { judgeKeySet, parseJsonDocument } from './key-set.js';
 import { MESSAGES } from './messages.js';
-import { andThen, isPromiseLike } from './awaitable.js';
-import type { Awaitable, KeySetCacheEntry } from './ports.js';
+import { andThen } from './awaitable.js';
+import type { Awaitable, KeySetCacheEntry, PublishedKey, Registration } from './ports.js';
+import type { AgentIdentity } from './signature-agent.js';
 
 const encoder = new TextEncoder();
 
@@ -19,9 +20,9 @@ function mediaTypeOf(headers: Readonly<Record<string, string>>): string {
 }
 
 /** Fetches and judges a key set document; a key directory must also carry its media type (2.4). */
-async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean): Promise<KeySetCacheEntry> {
-  const at = ctx.now;
-  const fetched = await ctx.ports.fetcher.fetch(url);
+async function readKeySet(input: In<never>, url: string, isDirectory: boolean): Promise<KeySetCacheEntry> {
+  const at = input.now;
+  const fetched = await input.ports.fetcher.fetch(url);
   if (!fetched.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(fetched.detail), at };
   const parsed = parseJsonDocument(fetched.body);
   if (!parsed.ok) return { ok: false, code: AUTH_CODES.key_set_unreachable, description: MESSAGES.keySetUnreachable(`${url}: ${parsed.detail}`), at };
@@ -34,161 +35,153 @@ async function readKeySet(ctx: SignedContext, url: string, isDirectory: boolean)
       at,
     };
   }
-  const judged = judgeKeySet(parsed.value, ctx.config.keySets);
+  const judged = judgeKeySet(parsed.value, input.config.keySets);
   return judged.ok
     ? { ok: true, keys: judged.keys, at }
     : { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(url, judged.detail), at };
 }
 
 /** A card refusal remembered for this agent URL, if still within its memory window. */
-async function rememberedCardRefusal(ctx: SignedContext): Promise<CheckResult> {
-  const agentUrl = ctx.identity!.agentUrl;
-  const remembered = await ctx.ports.cardRefusals.get(agentUrl);
+async function rememberedCardRefusal(input: In<'identity'>): Promise<Refused | undefined> {
+  const remembered = await input.ports.cardRefusals.get(input.identity.agentUrl);
   // Stryker disable next-line EqualityOperator: the memory lasts "about 10 minutes"; the very second it ends is either side
-  if (remembered && ctx.now - remembered.at < (ctx.config.cardRefusalMemorySeconds ?? LIMITS.cardRefusalMemory.value)) {
-    return refusal(ctx, remembered.code, MESSAGES.rememberedCard(remembered.description));
+  if (remembered && input.now - remembered.at < (input.config.cardRefusalMemorySeconds ?? LIMITS.cardRefusalMemory.value)) {
+    return refused(remembered.code, MESSAGES.rememberedCard(remembered.description));
   }
   return undefined;
 }
 
-type CardRead = { refusal: CheckResult; keySetUrl: string | null; inlineKeySet: unknown };
+/** Where the card says the key set is: its jwks_uri, or its inline jwks. */
+type CardRead = { readonly keySetUrl: string | null; readonly inlineKeySet: unknown };
 
 /** Reads and judges the card (2.4); a refusal is remembered per agent URL. */
-async function readCard(ctx: SignedContext): Promise<CardRead> {
-  const remembered = await rememberedCardRefusal(ctx);
-  if (remembered) return { refusal: remembered, keySetUrl: null, inlineKeySet: undefined };
-  const identity = ctx.identity!;
+async function readCard(input: In<'identity'>): Promise<Refused | CardRead> {
+  const remembered = await rememberedCardRefusal(input);
+  if (remembered) return remembered;
+  const { identity } = input;
   const remember = async (
     code: typeof AUTH_CODES.card_unreachable | typeof AUTH_CODES.card_not_self_naming | typeof AUTH_CODES.card_key_set_mismatch,
     description: string,
-  ): Promise<CardRead> => {
-    await ctx.ports.cardRefusals.set(identity.agentUrl, { code, description, at: ctx.now });
-    return { refusal: refusal(ctx, code, description), keySetUrl: null, inlineKeySet: undefined };
+  ): Promise<Refused> => {
+    await input.ports.cardRefusals.set(identity.agentUrl, { code, description, at: input.now });
+    return refused(code, description);
   };
-  const fetched = await ctx.ports.fetcher.fetch(identity.cardUrl);
+  const fetched = await input.ports.fetcher.fetch(identity.cardUrl);
   if (!fetched.ok) return remember(AUTH_CODES.card_unreachable, MESSAGES.cardUnreachable(fetched.detail));
   const parsed = parseJsonDocument(fetched.body);
   if (!parsed.ok) return remember(AUTH_CODES.card_unreachable, MESSAGES.cardUnreachable(`${identity.cardUrl}: ${parsed.detail}`));
   const judged = judgeCard(parsed.value, identity.cardUrl, identity.agentUrl, identity.cardKeySetUrls);
   if (!judged.ok) return remember(judged.code, judged.description);
-  return { refusal: undefined, keySetUrl: judged.keySetUrl, inlineKeySet: judged.inlineKeySet };
+  return { keySetUrl: judged.keySetUrl, inlineKeySet: judged.inlineKeySet };
 }
 
 /** For type=cimd the card names the key set: card first, then its jwks_uri or inline jwks. */
-async function readKeysThroughCard(ctx: SignedContext): Promise<KeySetCacheEntry | CheckResult> {
-  const card = await readCard(ctx);
-  if (card.refusal) return card.refusal;
-  ctx.cardChecked = true;
-  if (card.keySetUrl) return readKeySet(ctx, card.keySetUrl, false);
-  const judged = judgeKeySet(card.inlineKeySet, ctx.config.keySets);
-  const url = ctx.identity!.cardUrl;
+async function readKeysThroughCard(input: In<'identity'>): Promise<KeySetCacheEntry | Refused> {
+  const card = await readCard(input);
+  if (isRefused(card)) return card;
+  if (card.keySetUrl) return readKeySet(input, card.keySetUrl, false);
+  const judged = judgeKeySet(card.inlineKeySet, input.config.keySets);
+  const url = input.identity.cardUrl;
   return judged.ok
-    ? { ok: true, keys: judged.keys, at: ctx.now }
-    : { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(`${url} (inline jwks)`, judged.detail), at: ctx.now };
+    ? { ok: true, keys: judged.keys, at: input.now }
+    : { ok: false, code: AUTH_CODES.key_set_invalid, description: MESSAGES.keySetInvalid(`${url} (inline jwks)`, judged.detail), at: input.now };
 }
 
 /** 5.2 caching: a key set is read at most once per 5 minutes per URL; the answer, failure included, is reused. */
-export function checkKeySet(ctx: SignedContext): Awaitable<CheckResult> {
-  const identity = ctx.identity!;
-  const cacheKey = identity.keySetUrl ?? identity.cardUrl;
-  ctx.keySetUrl = cacheKey;
+export function checkKeySet(input: In<'identity'>): Awaitable<Refused | { keySet: KeySet }> {
+  const { identity } = input;
+  const url = identity.keySetUrl ?? identity.cardUrl;
   // A cache answering synchronously keeps the cached path free of promises; reading the documents is async.
-  return andThen(ctx.ports.keySets.get(cacheKey), (cached) => {
-    if (!cached || ctx.now - cached.at >= LIMITS.keySetRereadInterval.value || cached.at > ctx.now) return rereadKeySet(ctx, cacheKey);
-    if (identity.type === SIGNATURE_AGENT_TYPES.cimd) ctx.cardChecked = true;
-    return useKeySet(ctx, cached);
+  return andThen(input.ports.keySets.get(url), (cached) => {
+    if (!cached || input.now - cached.at >= LIMITS.keySetRereadInterval.value || cached.at > input.now) return rereadKeySet(input, url);
+    // A cached key set of type=cimd was read through a card that passed.
+    return useKeySet(url, cached, identity.type === SIGNATURE_AGENT_TYPES.cimd);
   });
 }
 
-async function rereadKeySet(ctx: SignedContext, cacheKey: string): Promise<CheckResult> {
-  const identity = ctx.identity!;
-  const read =
-    identity.type === SIGNATURE_AGENT_TYPES.cimd
-      ? await readKeysThroughCard(ctx)
-      : await readKeySet(ctx, cacheKey, identity.type === SIGNATURE_AGENT_TYPES.directory);
-  if (read === undefined || 'status' in read) return read;
-  await ctx.ports.keySets.set(cacheKey, read);
-  return useKeySet(ctx, read);
+async function rereadKeySet(input: In<'identity'>, url: string): Promise<Refused | { keySet: KeySet }> {
+  const { identity } = input;
+  const throughCard = identity.type === SIGNATURE_AGENT_TYPES.cimd;
+  const read = throughCard ? await readKeysThroughCard(input) : await readKeySet(input, url, identity.type === SIGNATURE_AGENT_TYPES.directory);
+  if (isRefused(read)) return read;
+  await input.ports.keySets.set(url, read);
+  return useKeySet(url, read, throughCard);
 }
 
-function useKeySet(ctx: SignedContext, entry: KeySetCacheEntry): CheckResult {
-  if (!entry.ok) return refusal(ctx, entry.code, entry.description);
-  ctx.keys = entry.keys;
-  return undefined;
+function useKeySet(url: string, entry: KeySetCacheEntry, cardChecked: boolean): Refused | { keySet: KeySet } {
+  return entry.ok ? { keySet: { url, keys: entry.keys, cardChecked } } : refused(entry.code, entry.description);
 }
 
 /** Every label names a key of the set; one unknown key refuses the whole request. */
-export function checkKeyKnown(ctx: SignedContext): CheckResult {
-  for (const l of ctx.labels) {
-    l.key = ctx.keys!.find((k) => k.thumbprint === l.keyid);
-    if (!l.key) return refusal(ctx, AUTH_CODES.signature_key_unknown, MESSAGES.keyUnknown(l.label, l.keyid, ctx.keySetUrl!));
-  }
-  return undefined;
+export function checkKeyKnown(input: In<'labels' | 'params' | 'keySet'>): Refused | { keys: NonEmpty<PublishedKey> } {
+  const { keySet, params } = input;
+  const keys = perLabel(input.labels, (l, at) => {
+    const { keyid } = ofLabel(params, at);
+    return keySet.keys.find((k) => k.thumbprint === keyid) ?? refused(AUTH_CODES.signature_key_unknown, MESSAGES.keyUnknown(l.label, keyid, keySet.url));
+  });
+  return isRefused(keys) ? keys : { keys };
 }
 
-export function checkSignatures(ctx: SignedContext): CheckResult {
-  for (const l of ctx.labels) {
-    if (!ed25519Verify(l.key!.jwk.x, encoder.encode(l.base), l.signature))
-      return refusal(ctx, AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label));
+export function checkSignatures(input: In<'labels' | 'bases' | 'keys'>): Refused | undefined {
+  const { bases, keys } = input;
+  for (const [at, l] of input.labels.entries()) {
+    if (!ed25519Verify(ofLabel(keys, at).jwk.x, encoder.encode(ofLabel(bases, at)), l.signature))
+      return refused(AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label));
   }
   return undefined;
 }
 
 /** 5.2 key continuity: a registered agent must also sign with a key it holds, or present the operator's platform key. */
-export function checkContinuity(ctx: SignedContext): Awaitable<CheckResult> {
-  return andThen(ctx.ports.registrations.get(ctx.identity!.agentUrl), (registration) => {
-    ctx.registration = registration;
-    if (!registration) return undefined;
-    const signedWithHeld = ctx.labels.some((l) => registration.thumbprints.includes(l.keyid));
-    if (signedWithHeld) return undefined;
-    const ownerKeyHeader = deployedHeader(HEADERS.ownerKey, ctx.config.naming);
-    const ownerKey = ctx.request.headers.find(([name]) => name.toLowerCase() === ownerKeyHeader)?.[1].trim();
-    if (ownerKey && ctx.config.ownerKeys?.includes(ownerKey)) return undefined;
-    return refusal(ctx, AUTH_CODES.key_continuity_required, MESSAGES.continuity);
+export function checkContinuity(input: In<'identity' | 'params'>): Awaitable<Refused | { registration: Registration | null }> {
+  return andThen(input.ports.registrations.get(input.identity.agentUrl), (found) => {
+    const registration = found ?? null;
+    if (!registration) return { registration };
+    const signedWithHeld = input.params.some((p) => registration.thumbprints.includes(p.keyid));
+    if (signedWithHeld) return { registration };
+    const ownerKeyHeader = deployedHeader(HEADERS.ownerKey, input.config.naming);
+    const ownerKey = input.request.headers.find(([name]) => name.toLowerCase() === ownerKeyHeader)?.[1].trim();
+    if (ownerKey && input.config.ownerKeys?.includes(ownerKey)) return { registration };
+    return refused(AUTH_CODES.key_continuity_required, MESSAGES.continuity);
   });
 }
 
 /** Nonces are spent only by requests whose signatures verified, so replays cannot burn someone else's. */
-export function checkNonces(ctx: SignedContext): Awaitable<CheckResult> {
+export function checkNonces(input: In<'labels' | 'params' | 'identity'>): Awaitable<Refused | undefined> {
   let until = -Infinity;
-  for (const l of ctx.labels) until = Math.max(until, l.expires);
-  return spendNonces(ctx, 0, until + LIMITS.clockSkew.value);
+  for (const p of input.params) until = Math.max(until, p.expires);
+  return spendNonces(input, 0, until + LIMITS.clockSkew.value);
 }
 
 /** Spends the nonces of labels `from` onwards, one after the other, stopping at the first replay. */
-function spendNonces(ctx: SignedContext, from: number, until: number): Awaitable<CheckResult> {
-  for (let n = from; n < ctx.labels.length; n++) {
-    const l = ctx.labels[n]!;
-    const spent = ctx.ports.nonces.spend(ctx.identity!.agentUrl, l.nonce, until);
-    // Stryker disable next-line ConditionalExpression: either branch gives the same answer for a value (andThen awaits only a promise)
-    if (isPromiseLike(spent))
-      return andThen(spent, (ok) => (ok ? spendNonces(ctx, n + 1, until) : refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label))));
-    if (!spent) return refusal(ctx, AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label));
-  }
-  return undefined;
+function spendNonces(input: In<'labels' | 'params' | 'identity'>, from: number, until: number): Awaitable<Refused | undefined> {
+  const l = input.labels[from];
+  const p = input.params[from];
+  if (l === undefined || p === undefined) return undefined;
+  return andThen(input.ports.nonces.spend(input.identity.agentUrl, p.nonce, until), (spent) =>
+    spent ? spendNonces(input, from + 1, until) : refused(AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label)),
+  );
 }
 
 /** First sight: the card is read and judged, then the agent is registered with the keys that signed. */
-export function checkCardAndRegister(ctx: SignedContext): Awaitable<CheckResult> {
+export function checkCardAndRegister(input: In<'identity' | 'params' | 'keySet' | 'registration'>): Awaitable<Refused | { registered: boolean }> {
   const signing: string[] = [];
-  for (const l of ctx.labels) if (!signing.includes(l.keyid)) signing.push(l.keyid);
-  if (ctx.registration) {
-    const registration = ctx.registration;
+  for (const p of input.params) if (!signing.includes(p.keyid)) signing.push(p.keyid);
+  const { registration } = input;
+  if (registration) {
     const added = signing.filter((t) => !registration.thumbprints.includes(t));
-    if (added.length) return andThen(ctx.ports.registrations.put({ ...registration, thumbprints: [...registration.thumbprints, ...added] }), () => undefined);
-    return undefined;
+    if (added.length)
+      return andThen(input.ports.registrations.put({ ...registration, thumbprints: [...registration.thumbprints, ...added] }), () => ({ registered: false }));
+    return { registered: false };
   }
-  return registerOnFirstSight(ctx, signing);
+  return registerOnFirstSight(input, input.identity, signing);
 }
 
-async function registerOnFirstSight(ctx: SignedContext, signing: string[]): Promise<CheckResult> {
-  const identity = ctx.identity!;
+async function registerOnFirstSight(input: In<'identity' | 'keySet'>, identity: AgentIdentity, signing: string[]): Promise<Refused | { registered: boolean }> {
   // Stryker disable next-line ConditionalExpression: reading the card again on the same first sight gives the same answer
-  if (!ctx.cardChecked) {
-    const card = await readCard(ctx);
-    if (card.refusal) return card.refusal;
+  if (!input.keySet.cardChecked) {
+    const card = await readCard(input);
+    if (isRefused(card)) return card;
   }
-  await ctx.ports.registrations.put({ agentUrl: identity.agentUrl, thumbprints: signing, registeredAt: ctx.now });
-  ctx.registered = true;
-  return undefined;
+  await input.ports.registrations.put({ agentUrl: identity.agentUrl, thumbprints: signing, registeredAt: input.now });
+  return { registered: true };
 }
