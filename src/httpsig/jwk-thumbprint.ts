@@ -10,7 +10,9 @@ const REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 /**
  * RFC 7638 JWK SHA-256 thumbprint, base64url without padding (43 characters). Generic so that both JWK
  * interfaces without an index signature and literals with extra members are accepted; throws on other
- * key types or missing members.
+ * key types or missing members. jose's calculateJwkThumbprint gives the same answer (tests/httpsig/jwk-thumbprint.test.ts
+ * holds them equal on every key of the vectors and on generated members) but only through a promise, and this is
+ * called synchronously by signRequest (a public API) and by the verifier's key-set reader on every entry.
  */
 export function jwkThumbprint<K extends { readonly kty: string }>(key: K): string {
   const jwk = key as { readonly kty: string; readonly [member: string]: unknown };
