@@ -289,6 +289,9 @@ async function runSuites(options: RunOptions, stop: RunStop): Promise<RunOutcome
       problem: '--skip goes with a run of the suites; the self-test and client mode judge their whole selection',
     };
   if (options.client) return runClientRun(options, options.client);
+  // Loaded before any check runs, not once they end: a terminal's Ctrl-C signals the whole process group, and a loader
+  // that transforms modules in a child process of its own (tsx's esbuild) is gone by the time the report is written.
+  const reportWriter = import('./write-reports.js');
   const started = Date.now();
   const only = options.only ?? [];
   if (options.selfTest && (options.live || options.agentUrl))
@@ -558,7 +561,7 @@ async function runSuites(options: RunOptions, stop: RunStop): Promise<RunOutcome
     ...(selfTest ? { selfTest } : {}),
     ...(expected && baseline ? { expectedFailures: { file: expected.file, entries: baseline.outcomes } } : {}),
   };
-  const { writeReports } = await import('./write-reports.js');
+  const { writeReports } = await reportWriter;
   const runDir = writeReports(options.out ?? 'reports', report);
   if (harnessErrors.length) return { exitCode: 3, report, runDir, problem: harnessErrors[0] };
   if (report.counts.total === 0) return { exitCode: 2, report, runDir, problem: `the selection ${only.join(' ') || '(all)'} selects no check` };
