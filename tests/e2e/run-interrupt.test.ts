@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
+import { readCheckIndex } from '../../src/harness/check-index.js';
 import { validateReport } from '../../src/harness/report-schema.js';
 import type { RunReport } from '../../src/harness/results.js';
 import { PROJECT_ROOT } from '../paths.js';
@@ -137,4 +138,40 @@ describe('an interrupted run', () => {
     },
     60_000,
   );
+});
+
+describe('an interrupted run of one suite', () => {
+  test('--only 4.6 stopped mid-suite counts each check once, in its suite line and in the total', async () => {
+    const selected = readCheckIndex(PROJECT_ROOT)!.checks.filter((c) => c.file === 'suites/4.6-host-bridge.test.ts');
+    const out = mkdtempSync(join(tmpdir(), 'apc-interrupt-4.6-'));
+    const child = spawn(process.execPath, [...CLI, 'run', '--only', '4.6', '--out', out], { cwd: PROJECT_ROOT, detached: true });
+    started.push(child);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stdout = '';
+    // Some checks have ended and some have not when the progress line comes (a browser check takes seconds).
+    const midway = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (new RegExp(`^ {2}\\.\\.\\. \\d+ of ${selected.length} checks done`, 'm').test(stdout)) resolve();
+      }),
+    );
+    await midway;
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(3);
+    const report = await reportIn(out);
+    expect(report.complete).toBe(false);
+    const ids = report.results.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => selected.some((c) => c.id === id))).toBe(true);
+    const c = report.counts;
+    expect(c.total).toBe(ids.length);
+    expect(c.pass + c.fail + c.warn + c['not-run'] + c.error).toBe(c.total);
+    // The suite line counts what the total counts: "suites/4.6-host-bridge.test.ts: 9 passed, 2 not run".
+    const line = /^suites\/4\.6-host-bridge\.test\.ts: (.*)$/m.exec(stdout)?.[1];
+    expect(line, stdout).toBeDefined();
+    const inLine = [...line!.matchAll(/(\d+) (?:passed|FAILED|failed|warned|warnings?|not run|errors?)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    expect(inLine, line).toBe(c.total);
+    expect(c.total).toBeLessThanOrEqual(selected.length);
+    expect(stdout).toMatch(new RegExp(`^INCOMPLETE \\(\\d+ of ${c.total} checked`, 'm'));
+  }, 120_000);
 });
