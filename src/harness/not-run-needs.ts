@@ -24,6 +24,25 @@ const NOT_RUN_NEEDS: readonly NotRunNeed[] = [
     marks: /the run stopped before this check/,
   },
   { id: 'skip', words: 'left out by --skip', enable: 'drop them from --skip', marks: /skipped by --skip/ },
+  // Client mode's reasons (src/harness/client/results.ts), before the options: they quote case ids and how a client ended.
+  {
+    id: 'client-case',
+    words: 'need a client case the selection left out',
+    enable: '--only the cases each reason names (or no --only)',
+    marks: /^no selected case judges it; the cases that do/,
+  },
+  {
+    id: 'client-reached',
+    words: "were not reached by the client's requests",
+    enable: 'a client that goes on to the requests they judge (each reason names its cases and how the client ended)',
+    marks: /^no request the client sent in the \d+ case\(s\) that judge it reached it/,
+  },
+  {
+    id: 'client-no-case',
+    words: 'have no client case yet',
+    enable: 'nothing a run can add: no case of the catalogue judges them',
+    marks: /^no selected case judges it; no case judges it yet/,
+  },
   {
     id: 'spend-cap',
     words: 'need a higher --spend-cap',

@@ -77,6 +77,15 @@ describe('run --client-command: the reference client as a process', () => {
 });
 
 describe('run --client-command: other clients as processes', () => {
+  it('says in the verdict line what would judge the rules a client left unjudged', async () => {
+    // A client that sends nothing: its case's rules are not reached, the other cases' rules were not selected.
+    const { stdout } = await clientRun('true', ['--only', 'signed-get']);
+    expect(stdout).toMatch(
+      /^INCOMPLETE \(0 of 32 checked; 32 not run: (\d+) were not reached by the client's requests, (\d+) need a client case the selection left out\)$/m,
+    );
+    expect(stdout).not.toContain('for other reasons');
+  }, 120_000);
+
   it('our sign command and curl (docs/client-mode.md) pass the signer cases', async () => {
     const { code, stdout } = await clientRun('tests/client/wrappers/sign.sh', ['--only', 'signed-get', '--only', 'signed-post']);
     expect(stdout).toMatch(/^CONFORMANT \(20 of 32 checked; 12 not run: [^)]*\)\n {2}20 passed, 0 failed/m);

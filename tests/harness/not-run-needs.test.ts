@@ -26,6 +26,18 @@ describe('what would run a not-run check', () => {
     expect(notRunNeed('something new').id).toBe('other');
   });
 
+  it("groups client mode's reasons (src/harness/client/results.ts) by what would judge the rule", () => {
+    expect(notRunNeed('no selected case judges it; the cases that do: signed-post, pack-charge-processing').id).toBe('client-case');
+    expect(notRunNeed('no selected case judges it; no case judges it yet').id).toBe('client-no-case');
+    const stopped =
+      'no request the client sent in the 2 case(s) that judge it reached it (READING-CLIENT-STOPS): signed-get (0 request(s), the client exited with code 0), allow-spend-cap (1 request(s), the client timed out after --allow-spend)';
+    expect(notRunNeed(stopped).id).toBe('client-reached');
+    const results = [r('not-run', stopped), r('not-run', 'no selected case judges it; the cases that do: signed-post'), r('not-run', stopped)];
+    expect(judgedWords({ counts: { total: 3, 'not-run': 3 }, results })).toBe(
+      "0 of 3 checked; 3 not run: 2 were not reached by the client's requests, 1 need a client case the selection left out",
+    );
+  });
+
   it('heads the verdict with how much was judged, largest need first', () => {
     const results = [r('pass'), r('fail'), r('not-run', 'needs --agent-url URL'), r('not-run', 'needs --agent-url URL'), r('not-run', 'needs Chromium')];
     expect(judgedWords({ counts: { total: 5, 'not-run': 3 }, results })).toBe('2 of 5 checked; 3 not run: 2 need --agent-url, 1 need Chromium');
