@@ -205,7 +205,7 @@ export function progressLines(out: CliIo['stdout'], inPlace: boolean, now: () =>
   return {
     selected: (checks) => {
       selected = checks;
-      write(`${checks} checks selected\n`);
+      write(`${checks} ${checks === 1 ? 'check' : 'checks'} selected\n`);
     },
     notice: (line) => write(`${line}\n`),
     check: (file: string, _r: CheckResult, sofar: readonly CheckResult[]) => {

@@ -28,6 +28,13 @@ describe('run progress', () => {
     expect(s.text()).toBe('40 checks selected\n');
   });
 
+  it('says one check in the singular', () => {
+    const s = sink(false);
+    s.progress.selected?.(1);
+    s.progress.stop();
+    expect(s.text()).toBe('1 check selected\n');
+  });
+
   it('writes a CI log at most one line per 15 s between suites, with an estimate', () => {
     const s = sink(false);
     s.progress.selected?.(40);
