@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import { selectedBy, type CheckIdentity } from '../contract/check.js';
-import type { CheckIndex } from './check-index.js';
+import type { CheckIndex, IndexedCheck } from './check-index.js';
 import type { CheckResult } from './results.js';
 
 /**
@@ -127,15 +127,30 @@ const CANCELLED_NOTES = new Set(['The test run was aborted by the user.', 'skipp
 /**
  * The results of a run that was stopped (a signal, its deadline), as the report gives them: one per check (vitest
  * reports a cancelled file's checks more than once; a verdict beats a not-run), and the checks it never started
- * not-run with the reason the run stopped, not vitest's words for a user's cancel.
+ * not-run with the reason the run stopped, not vitest's words for a user's cancel. `selected` (the checks the run
+ * planned, from suites/checks.json) adds those no file reported at all, so the report counts every selected check.
  */
-export function stoppedRunResults(results: readonly CheckResult[], reason: string): CheckResult[] {
+export function stoppedRunResults(results: readonly CheckResult[], reason: string, selected: readonly IndexedCheck[] = []): CheckResult[] {
+  const stopped = `not run: the run stopped before this check (${reason})`;
   const byId = new Map<string, CheckResult>();
   for (const r of results) {
     const seen = byId.get(r.id);
     if (!seen || (seen.verdict === 'not-run' && r.verdict !== 'not-run')) byId.set(r.id, r);
   }
-  return [...byId.values()].map((r) =>
-    r.verdict === 'not-run' && CANCELLED_NOTES.has(r.message ?? '') ? { ...r, message: `not run: the run stopped before this check (${reason})` } : r,
-  );
+  const reported = [...byId.values()].map((r) => (r.verdict === 'not-run' && CANCELLED_NOTES.has(r.message ?? '') ? { ...r, message: stopped } : r));
+  const unreached = selected
+    .filter((c) => !byId.has(c.id))
+    .map(
+      (c): CheckResult => ({
+        id: c.id,
+        name: c.title,
+        suite: c.file,
+        requirements: c.requirements,
+        level: c.level,
+        verdict: 'not-run',
+        durationMs: 0,
+        message: stopped,
+      }),
+    );
+  return [...reported, ...unreached];
 }

@@ -507,7 +507,7 @@ async function runSuites(options: RunOptions, stop: RunStop): Promise<RunOutcome
   harnessErrors.push(...judged.harnessErrors);
   // A stop after the checks ended (while the workers closed) still marks the report: a signal never goes unanswered.
   const interrupted = stop.reason;
-  if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are missing`);
+  if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are reported not run`);
 
   // Checks --skip left out were never declared: they are reported not-run, saying so.
   const skippedResults = (planned.skipped ?? []).map(
@@ -523,7 +523,9 @@ async function runSuites(options: RunOptions, stop: RunStop): Promise<RunOutcome
     }),
   );
   const ranAndSkipped = [...judged.results, ...skippedResults];
-  const stopped = interrupted ? stoppedRunResults(ranAndSkipped, interrupted) : ranAndSkipped;
+  // A stopped run lists every check it selected: those no file reached are not run, saying why.
+  const selected = index && !('problem' in planned) ? plannedChecks(planned, index) : [];
+  const stopped = interrupted ? stoppedRunResults(ranAndSkipped, interrupted, selected) : ranAndSkipped;
   const baseline = expected && applyExpectedFailures(stopped, expected);
   const results = withNeeds(baseline ? baseline.results : stopped);
   // A whole run sees every check: the index that narrows selected runs must list exactly these.

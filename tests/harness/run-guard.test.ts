@@ -108,6 +108,24 @@ describe('a stopped run', () => {
   });
 });
 
+describe('a run stopped before some files reported', () => {
+  test('lists every selected check, the unreached ones not run with the reason', () => {
+    const selected = ['a', 'b', 'c'].map((id) => ({
+      id,
+      title: `check ${id}`,
+      file: 'suites/2.4-key-directory.test.ts',
+      requirements: ['R'],
+      level: 'MUST' as const,
+    }));
+    const results = stoppedRunResults([result('a', 'pass')], 'SIGINT', selected);
+    expect(results.map((r) => [r.id, r.verdict, r.message, r.suite])).toEqual([
+      ['a', 'pass', undefined, expect.any(String)],
+      ['b', 'not-run', 'not run: the run stopped before this check (SIGINT)', 'suites/2.4-key-directory.test.ts'],
+      ['c', 'not-run', 'not run: the run stopped before this check (SIGINT)', 'suites/2.4-key-directory.test.ts'],
+    ]);
+  });
+});
+
 describe('run --max-body and --deadline', () => {
   test.each([
     [['run', '--base-url', 'http://127.0.0.1:9', '--max-body', '0'], '--max-body must be a size of at least 1 byte'],
