@@ -33,7 +33,13 @@ const find = (rows: readonly Figures[], name: string) => rows.find((r) => r.name
 /** `medians`: false where the two latencies are not of the same thing (8 requests at a time against one). */
 function ratio(path: string, of: string, figures: Figures | undefined, base: Figures | undefined, goal: number, medians = true): Ratio {
   const both = figures !== undefined && base !== undefined;
-  return { path, of, value: both ? figures.perSecond / base.perSecond : undefined, fromMedians: both && medians ? base.p50Us / figures.p50Us : undefined, goal };
+  return {
+    path,
+    of,
+    value: both ? figures.perSecond / base.perSecond : undefined,
+    fromMedians: both && medians ? base.p50Us / figures.p50Us : undefined,
+    goal,
+  };
 }
 
 /** Every ratio of the issue's table, with its goal. */
