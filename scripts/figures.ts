@@ -8,7 +8,7 @@ import { VARIANTS } from '../src/variants/catalogue.js';
 
 /**
  * The figures README.md and the docs state, each computed from a file the project generates or keeps: the vectors,
- * the check index, the catalogues of mutants and variants, Stryker's incremental files. `npm run vectors` writes them
+ * the check index, the catalogues of mutants and variants, Stryker's incremental files, the committed bench results. `npm run vectors` writes them
  * between `<!-- figure:NAME -->` and `<!-- /figure -->` markers, and a test fails when a document drifts from them.
  */
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -73,6 +73,11 @@ function selfTestCatalogue() {
 const counts = (s: ReturnType<typeof mutationScore>) =>
   `${thousands(s.mutants)} mutants: ${thousands(s.killed)} killed, ${thousands(s.notKilled)} not, ${thousands(s.ignored)} ignored as words or marked equivalent`;
 
+/** The ratios of the last committed run of bench/stores.bench.ts, as the bench wrote them (bench/results/stores.md). */
+function storesBench(): string {
+  return `\n${readFileSync(root('bench/results/stores.md'), 'utf8').trim()}\n`;
+}
+
 /** Every figure by name. */
 export function figures(): Readonly<Record<string, string>> {
   const verifier = mutationScore('verifier');
@@ -95,6 +100,7 @@ export function figures(): Readonly<Record<string, string>> {
     'mutation/marks': strykerMarks(),
     'self-test/mutants': `${thousands(catalogue.mutants)} mutants (${thousands(catalogue.deep)} deep)`,
     'self-test/variants': thousands(catalogue.variants),
+    'bench/stores': storesBench(),
     'self-test/requirements': `of ${catalogue.requirements} requirements ${catalogue.guarded} are guarded by a deep mutant, ${catalogue.answerOnly} by answer mutants only, ${catalogue.noMutant} have checks but no mutant, ${catalogue.untestable} are untestable with a reason`,
   };
 }
@@ -111,4 +117,4 @@ export function withFigures(text: string, values: Readonly<Record<string, string
 }
 
 /** The documents that carry figures. */
-export const FIGURE_DOCUMENTS = ['README.md', 'docs/running.md', 'docs/testing.md', 'docs/mutation.md'] as const;
+export const FIGURE_DOCUMENTS = ['README.md', 'docs/running.md', 'docs/testing.md', 'docs/mutation.md', 'bench/README.md'] as const;

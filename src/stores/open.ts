@@ -6,6 +6,7 @@ import { isPostgresOutage, isRedisOutage, outageAware } from './outage.js';
 import { openRedis } from './redis/client.js';
 import { RedisPurchaseLock } from './redis/lock.js';
 import { createRedisPorts, type RedisPorts } from './redis/ports.js';
+import { closeInvalidations } from './redis/tracking.js';
 import type { SqlDatabase } from './sql/driver.js';
 import { openPostgres } from './sql/postgres.js';
 import { prepareSchema } from './sql/schema.js';
@@ -66,6 +67,7 @@ export async function openStores(options: StoreOptions): Promise<OpenedStores> {
       : {}),
     async close() {
       await db?.close();
+      if (redis) closeInvalidations(redis);
       await redis?.quit();
     },
   };

@@ -31,7 +31,12 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startServe(args: readonly string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'serve', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // APC_SERVE_CPU_PROF=DIR: the process writes a CPU profile there when it ends (how bench/README.md profiles serve).
+  const profile = process.env.APC_SERVE_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.APC_SERVE_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli/entry.ts', 'serve', ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout.on('data', (chunk) => (text += chunk));
   child.stderr.on('data', (chunk) => (text += chunk));

@@ -1,18 +1,33 @@
 import type { Redis } from 'ioredis';
-import type { Registration, RegistrationStore, RevocationList } from '../../verifier/ports.js';
+import type { Awaitable, Registration, RegistrationStore, RevocationList } from '../../verifier/ports.js';
+import type { Invalidations } from './tracking.js';
 
-/** Registrations per agent URL, kept for good: key continuity (5.2) holds across restarts and instances. */
+/**
+ * Registrations per agent URL, kept for good: key continuity (5.2) holds across restarts and instances. What an
+ * instance read or wrote is answered in-process while Redis reports no change to it (./tracking.ts): a registered
+ * agent's requests read nothing.
+ */
 export class RedisRegistrations implements RegistrationStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly tracked?: Invalidations,
   ) {}
-  async get(agentUrl: string): Promise<Registration | undefined> {
-    const raw = await this.redis.get(`${this.prefix}registration:${agentUrl}`);
-    return raw === null ? undefined : (JSON.parse(raw) as Registration);
+  get(agentUrl: string): Awaitable<Registration | undefined> {
+    const key = `${this.prefix}registration:${agentUrl}`;
+    const copy = this.tracked?.copy(key);
+    if (copy !== undefined) return copy.value as Registration | undefined;
+    const read = async () => {
+      const raw = await this.redis.get(key);
+      return raw === null ? undefined : (JSON.parse(raw) as Registration);
+    };
+    return this.tracked ? this.tracked.read(key, read) : read();
   }
   async put(registration: Registration): Promise<void> {
-    await this.redis.set(`${this.prefix}registration:${registration.agentUrl}`, JSON.stringify(registration));
+    const key = `${this.prefix}registration:${registration.agentUrl}`;
+    const before = this.tracked?.now;
+    await this.redis.set(key, JSON.stringify(registration));
+    if (before !== undefined) this.tracked?.keepAfterWrite(key, registration, before);
   }
 }
 

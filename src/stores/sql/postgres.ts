@@ -9,8 +9,18 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
+/** Each statement text numbered once: the same few texts are run again and again. */
+const numberedTexts = new Map<string, string>();
+
+/** Statements are prepared (named, parsed and planned once per connection): the texts here are a fixed few. */
 function runner(sql: Sql | TransactionSql): SqlRunner {
-  return { all: async (text, params = []) => [...(await sql.unsafe<SqlRow[]>(numbered(text), [...params]))] };
+  return {
+    all: async (text, params = []) => {
+      let numberedText = numberedTexts.get(text);
+      if (numberedText === undefined) numberedTexts.set(text, (numberedText = numbered(text)));
+      return [...(await sql.unsafe<SqlRow[]>(numberedText, [...params], { prepare: true }))];
+    },
+  };
 }
 
 /** PostgreSQL through postgres (porsager): a pool of connections, reached once before serving so a wrong URL fails at start. */

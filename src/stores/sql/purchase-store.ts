@@ -22,9 +22,14 @@ export interface SqlPurchaseStoreOptions {
   readonly referencedElsewhere?: (challengeId: string) => boolean;
 }
 
-/** Expired challenges are swept at most this often (clock seconds) and this many at a time, when challenges are issued. */
+/**
+ * Expired challenges are swept at most this often (clock seconds) and this many at a time, when challenges are issued:
+ * beside the issue, never awaited by it (what is not swept now is the next sweep's).
+ */
 const SWEEP_EVERY_S = 60;
 const SWEEP_BATCH = 1000;
+/** Challenges this instance issued or read, kept in-process at most; past it the oldest go first. */
+const KEPT_CHALLENGES = 10_000;
 
 /** Something was paid or sold under the challenge: it is kept for good. */
 const PAID = ['charges', 'grants', 'sales'].map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE challenge_id = challenges.id)`).join(' OR ');
@@ -43,11 +48,17 @@ const CHARGE_COLUMNS = 'body, state, charge_id';
 
 /**
  * The purchase records in SQL (SQLite or Postgres). Each atomic step of the port is one statement or one
- * transaction, and the unique keys decide races between instances: a second charge for a challenge or token
+ * transaction (a grant is one statement on Postgres, whose data-modifying WITH SQLite lacks), and the unique keys decide races between instances: a second charge for a challenge or token
  * inserts nothing and answers the first; a second grant for a challenge credits nothing.
  */
 export class SqlPurchaseStore implements PurchaseStore {
   private lastSweep = Number.NEGATIVE_INFINITY;
+  /**
+   * Challenges as issued, by id. A challenge is never changed once issued (its id binds what it says), so the one
+   * this instance issued or read is answered without a read while it cannot yet be forgotten; past that, the database
+   * says whether something was paid under it.
+   */
+  private readonly issued = new Map<string, IssuedChallenge>();
 
   constructor(
     private readonly db: SqlDatabase,
@@ -59,31 +70,56 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async issue(challenge: IssuedChallenge): Promise<void> {
-    await this.sweep();
+    this.sweep();
     await this.db.all(
       'INSERT INTO challenges (id, expires_at, body) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, body = excluded.body',
       [challenge.id, challenge.expiresAt, JSON.stringify(challenge)],
     );
+    this.keep(challenge);
   }
 
   async challenge(id: string): Promise<IssuedChallenge | undefined> {
+    const kept = this.issued.get(id);
+    if (kept !== undefined && !this.pastKeep(kept.expiresAt)) return kept;
     const [row] = await this.db.all(`SELECT body, expires_at, ${PAID} AS paid FROM challenges WHERE id = ?`, [id]);
     if (row === undefined) return undefined;
-    const { clock, referencedElsewhere } = this.options;
     // Forgotten as the memory store forgets it: past its keep, unless something was paid under it.
-    const forgotten = clock !== undefined && Number(row.expires_at) + this.keepExpiredSeconds < clock.now() && !row.paid && !referencedElsewhere?.(id);
-    return forgotten ? undefined : bodyOf<IssuedChallenge>(row);
+    const forgotten = this.pastKeep(Number(row.expires_at)) && !row.paid && !this.options.referencedElsewhere?.(id);
+    if (forgotten) return undefined;
+    const challenge = bodyOf<IssuedChallenge>(row)!;
+    this.keep(challenge);
+    return challenge;
   }
 
-  private async sweep(): Promise<void> {
-    const { clock, referencedElsewhere } = this.options;
+  /** Whether a challenge expiring at `expiresAt` may be forgotten now (never without a clock). */
+  private pastKeep(expiresAt: number): boolean {
+    const { clock } = this.options;
+    return clock !== undefined && expiresAt + this.keepExpiredSeconds < clock.now();
+  }
+
+  private keep(challenge: IssuedChallenge): void {
+    this.issued.delete(challenge.id);
+    this.issued.set(challenge.id, challenge);
+    if (this.issued.size > KEPT_CHALLENGES) this.issued.delete(this.issued.keys().next().value!);
+  }
+
+  /** Starts a sweep when one is due, beside the caller: a failed sweep is left to the next one. */
+  private sweep(): void {
+    const { clock } = this.options;
     if (clock === undefined) return;
     const now = clock.now();
     if (now - this.lastSweep < SWEEP_EVERY_S) return;
     this.lastSweep = now;
+    this.sweepExpired(now).catch(() => undefined);
+  }
+
+  /** Two statements: the expired unpaid challenges found, then those no record kept elsewhere refers to deleted at once. */
+  private async sweepExpired(now: number): Promise<void> {
     const expired = await this.db.all(`SELECT id FROM challenges WHERE expires_at < ? AND NOT (${PAID}) LIMIT ${SWEEP_BATCH}`, [now - this.keepExpiredSeconds]);
-    for (const { id } of expired)
-      if (!referencedElsewhere?.(id as string)) await this.db.all(`DELETE FROM challenges WHERE id = ? AND NOT (${PAID})`, [id as string]);
+    const ids = expired.map((row) => row.id as string).filter((id) => !this.options.referencedElsewhere?.(id));
+    if (ids.length === 0) return;
+    const listed = this.db.dialect === 'postgres' ? 'SELECT json_array_elements_text(CAST(? AS json))' : 'SELECT value FROM json_each(?)';
+    await this.db.all(`DELETE FROM challenges WHERE id IN (${listed}) AND NOT (${PAID})`, [JSON.stringify(ids)]);
   }
 
   async chargeOf(challengeId: string): Promise<ChargeRecord | undefined> {
@@ -125,7 +161,19 @@ export class SqlPurchaseStore implements PurchaseStore {
     return record;
   }
 
-  grant(grant: Grant): Promise<GrantResult> {
+  async grant(grant: Grant): Promise<GrantResult> {
+    if (this.db.dialect === 'postgres') {
+      // One statement (atomic on its own): the grant inserted and, only if it was, the balance credited.
+      const [credited] = await this.db.all(
+        `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
+         INSERT INTO balances (buyer, nano) SELECT buyer, CAST(? AS BIGINT) FROM granted
+         ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano`,
+        [grant.challengeId, grant.buyer, JSON.stringify(grant), grant.creditNano],
+      );
+      if (credited !== undefined) return { granted: true, grant, balanceNano: credited.nano as string };
+      const earlier = bodyOf<Grant>((await this.db.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
+      return { granted: false, grant: earlier, balanceNano: await balanceIn(this.db, earlier.buyer) };
+    }
     return this.db.transaction(async (tx) => {
       const inserted = await tx.all(
         'INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING challenge_id',
