@@ -40,6 +40,8 @@ function withMethod<T extends object>(object: T, method: string, answer: (...arg
 
 /** A user-assigned ISO 3166 code: the market `market-closed` places an agent's card in. */
 const CLOSED_MARKET = 'ZZ';
+/** The longest a call under call-slow waits for a later request of its agent. */
+const SLOW_CALL_MS = 500;
 /** Another user-assigned code, never closed: the market `wallet-placed` places a wallet in. */
 const OPEN_MARKET = 'XA';
 
@@ -56,6 +58,9 @@ export class ReferenceTestControl {
   private readonly failingTransfers = new Set<string>();
   /** The transfer each agent under wallet-cap-one paid today: any other is over the wallet's cap. */
   private readonly walletPaid = new Map<string, string>();
+  /** How many requests of each agent arrived, and the slow calls waiting for the next (call-slow). */
+  private readonly arrivals = new Map<string, number>();
+  private readonly slowCalls = new Map<string, (() => void)[]>();
   /** The verifier's blocked list (5.2 agent_blocked): the deployment's own, then the agents a run asked to be blocked. */
   private readonly blockedAgents: string[] = [];
 
@@ -161,6 +166,32 @@ export class ReferenceTestControl {
     };
   }
 
+  /** Counts the agent's requests as they arrive, and lets a slow call waiting for the next one go on. */
+  private arrived(agent: string): number {
+    const arrival = (this.arrivals.get(agent) ?? 0) + 1;
+    this.arrivals.set(agent, arrival);
+    for (const go of this.slowCalls.get(agent)?.splice(0) ?? []) go();
+    return arrival;
+  }
+
+  /**
+   * A call under call-slow runs until a later request of its agent is in flight: at once (a turn of the event loop)
+   * when one arrived already, else until the next arrives or SLOW_CALL_MS pass. In-process two requests at once are in
+   * flight together; over HTTP the second may still be on its way.
+   */
+  private async slowCall(agent: string, arrival: number): Promise<void> {
+    if ((this.arrivals.get(agent) ?? 0) > arrival) return new Promise((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SLOW_CALL_MS);
+      const waiting = this.slowCalls.get(agent) ?? [];
+      waiting.push(() => {
+        clearTimeout(timer);
+        setImmediate(resolve);
+      });
+      this.slowCalls.set(agent, waiting);
+    });
+  }
+
   /** The purchase machine as `buyer`'s request sees it: `view` itself unless a state of the buyer changes it. */
   scoped(buyer: string | null, view: PurchaseView): ScopedPurchases {
     const states = buyer === null ? undefined : this.agents.get(buyer);
@@ -177,6 +208,7 @@ export class ReferenceTestControl {
     let ports = view.ports;
     let saleOffer = view.saleOffer;
     let salePorts = view.salePorts;
+    const arrival = buyer === null ? 0 : this.arrived(buyer);
     if (this.lostAnswers.size) {
       const processor = ports.processor;
       const lost = this.lostAnswers;
@@ -219,8 +251,7 @@ export class ReferenceTestControl {
             if (happens(AGENT_STATES.callNotStarted)) return { outcome: 'not-started' };
             if (happens(AGENT_STATES.callCrashes)) throw new Error('the resource crashed (test control)');
             if (happens(AGENT_STATES.callFails)) return { outcome: 'failed', response: FAILED_CALL };
-            // The resource takes its time: requests already in flight go on while the call runs.
-            if (has(AGENT_STATES.callSlow)) await new Promise((resolve) => setImmediate(resolve));
+            if (has(AGENT_STATES.callSlow)) await this.slowCall(buyer!, arrival);
             return server.serve(call);
           },
         },

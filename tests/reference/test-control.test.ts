@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { AGENT_STATES, readControlRequest, TEST_CONTROL_PATH, TOKEN_STATES } from '../../src/contract/test-control.js';
 import { serveReference, type ServedReference } from '../../src/reference/index.js';
 import { answerTestControl } from '../../src/reference/test-control-route.js';
@@ -148,9 +148,9 @@ describe("the reference's test control", () => {
     expect(control.scoped(BOB, view).ports.store.grant({} as never)).toEqual({ granted: true });
   });
 
-  test("the agent's next paid call does not start, fails, or crashes once; a slow call is served", async () => {
+  test("the agent's next paid call does not start, fails, or crashes once, then is served", async () => {
     const control = new ReferenceTestControl();
-    for (const state of [AGENT_STATES.callNotStarted, AGENT_STATES.callFails, AGENT_STATES.callCrashes, AGENT_STATES.callSlow])
+    for (const state of [AGENT_STATES.callNotStarted, AGENT_STATES.callFails, AGENT_STATES.callCrashes])
       await control.apply({ state, agent: ALICE }, undefined);
     const { asked, view } = healthy();
     const serve = () => control.scoped(ALICE, view).salePorts.server.serve({} as never);
@@ -206,6 +206,36 @@ describe("the reference's test control", () => {
     await expect(unreachable.status('0xcd' as never)).rejects.toThrow('unreachable');
     await expect(unreachable.broadcast('0x' as never)).rejects.toThrow('unreachable');
     expect(await alice().ports.stablecoin!.network.status('0xcd' as never)).toBe('settled');
+  });
+
+  test('a slow call runs until a later request of its agent is in flight, or half a second', async () => {
+    vi.useFakeTimers();
+    try {
+      const control = new ReferenceTestControl();
+      await control.apply({ state: AGENT_STATES.callSlow, agent: ALICE }, undefined);
+      const { view } = healthy();
+      const served = () => {
+        const state = { done: false };
+        const call = Promise.resolve(control.scoped(ALICE, view).salePorts.server.serve({} as never)).then(() => (state.done = true));
+        return { state, call };
+      };
+      const first = served();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(first.state.done, 'still running with no later request of the agent').toBe(false);
+      control.scoped(BOB, view);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(first.state.done, "another agent's request does not end it").toBe(false);
+      control.scoped(ALICE, view);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(first.state.done, 'ended by the next request of its agent').toBe(true);
+      const lone = served();
+      await vi.advanceTimersByTimeAsync(499);
+      expect(lone.state.done).toBe(false);
+      await vi.advanceTimersByTimeAsync(2);
+      expect(lone.state.done, 'ended after half a second with no later request').toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("a token's next charge reaches the processor and its answer is lost, once", async () => {
