@@ -1,6 +1,5 @@
 import type { WebSocket } from 'ws';
 import { decodeBase64urlJson } from '../purchase/wire/base64url-json.js';
-import { balanceRequiredResult, delegateCompletedResult } from '../purchase/inband.js';
 import { REFERENCE_PRICED_PATH } from '../reference/purchases.js';
 import type { SocketRoute } from '../reference/upgrade.js';
 import { AGENT_TRANSPORT_ROUTES } from '../spec/agent-endpoints.js';
@@ -284,19 +283,6 @@ export const INBAND_MUTANTS: readonly Mutant[] = [
           return left > 0n && spend(agentUrl, left);
         };
       },
-    },
-  },
-  {
-    id: 'inband-delegate-runs-unfunded-call',
-    description: 'the MCP delegate runs a call before it finds the balance does not cover it, then answers balance_required',
-    requirements: [I.balanceRequired.id],
-    platform: {
-      purchases: (purchases) =>
-        void (purchases.delegate.compose = (options) => async (payer, call) => {
-          const result = await options.run(call, payer ?? '');
-          if (payer === null || !(await options.balances.spend(payer, options.callPriceNano))) return balanceRequiredResult();
-          return delegateCompletedResult(result);
-        }),
     },
   },
 ];

@@ -273,21 +273,6 @@ const specific: Mutant[] = [
     },
   },
   {
-    id: 'purchase-settlement-credited-twice',
-    description: 'a settlement reported again is credited again',
-    requirements: [P.settledCreditedOnce.id],
-    platform: {
-      purchases: (purchases) => {
-        const grant = purchases.store.grant.bind(purchases.store);
-        let serial = 0;
-        purchases.store.grant = (g) => {
-          const result = grant(g);
-          return result.granted ? result : grant({ ...g, challengeId: `${g.challengeId}#${serial++}` });
-        };
-      },
-    },
-  },
-  {
     id: 'purchase-lock-holds-ignored',
     description: "a buyer's purchase settling elsewhere does not hold the lock",
     requirements: [PURCHASE_ERRORS.purchase_in_flight.id],
