@@ -39,9 +39,9 @@ export interface PurchaseSurface<O> {
 }
 
 /**
- * What the guards of one presentation share; each guard reads what earlier ones established (as the verifier's
- * checks do, verifier/context.ts). A guard that reads a fact no earlier guard established is a fault in the
- * table's order (`known`).
+ * What the guards of one presentation share; each guard reads what earlier ones established. A guard that reads a
+ * fact no earlier guard established is a fault in the table's order (`known`), found when it runs; the verifier's
+ * checks say instead which facts they need and give, so their table's order is checked before (verifier/order.ts).
  */
 export interface PurchaseContext<O> {
   readonly input: PurchaseRequest;
