@@ -138,19 +138,20 @@ export function stoppedRunResults(results: readonly CheckResult[], reason: strin
     if (!seen || (seen.verdict === 'not-run' && r.verdict !== 'not-run')) byId.set(r.id, r);
   }
   const reported = [...byId.values()].map((r) => (r.verdict === 'not-run' && CANCELLED_NOTES.has(r.message ?? '') ? { ...r, message: stopped } : r));
-  const unreached = selected
-    .filter((c) => !byId.has(c.id))
-    .map(
-      (c): CheckResult => ({
-        id: c.id,
-        name: c.title,
-        suite: c.file,
-        requirements: c.requirements,
-        level: c.level,
-        verdict: 'not-run',
-        durationMs: 0,
-        message: stopped,
-      }),
-    );
+  const unreached = selected.filter((c) => !byId.has(c.id)).map((c) => notRunResult(c, stopped));
   return [...reported, ...unreached];
+}
+
+/** A check of the index the run reports not run without having started it (left out by --skip, never reached). */
+export function notRunResult(check: IndexedCheck, message: string): CheckResult {
+  return {
+    id: check.id,
+    name: check.title,
+    suite: check.file,
+    requirements: check.requirements,
+    level: check.level,
+    verdict: 'not-run',
+    durationMs: 0,
+    message,
+  };
 }

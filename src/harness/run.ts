@@ -23,7 +23,16 @@ import { CATALOGUE } from './coverage.js';
 import { notRunNeed } from './not-run-needs.js';
 import { DEFAULT_MAX_BODY_BYTES, type LiveLimits } from './live-http.js';
 import { reportedNaming, type NamingRecord } from './naming.js';
-import { deadlineWords, defaultDeadlineMs, judgeSetupFaults, SetupFaults, selectedCheckCount, STOP_GRACE_MS, stoppedRunResults } from './run-guard.js';
+import {
+  deadlineWords,
+  defaultDeadlineMs,
+  judgeSetupFaults,
+  notRunResult,
+  SetupFaults,
+  selectedCheckCount,
+  STOP_GRACE_MS,
+  stoppedRunResults,
+} from './run-guard.js';
 
 export interface RunOptions {
   /** Sections (`7.3`, `7`), requirement ids (`AUTH-SIGNATURE-EXPIRED`) or check ids (`signed.valid-post`). */
@@ -510,18 +519,7 @@ async function runSuites(options: RunOptions, stop: RunStop): Promise<RunOutcome
   if (interrupted) harnessErrors.unshift(`the run was interrupted (${interrupted}); checks that had not finished are reported not run`);
 
   // Checks --skip left out were never declared: they are reported not-run, saying so.
-  const skippedResults = (planned.skipped ?? []).map(
-    (c): CheckResult => ({
-      id: c.id,
-      name: c.title,
-      suite: c.file,
-      requirements: c.requirements,
-      level: c.level,
-      verdict: 'not-run',
-      durationMs: 0,
-      message: SKIP_REASON,
-    }),
-  );
+  const skippedResults = (planned.skipped ?? []).map((c) => notRunResult(c, SKIP_REASON));
   const ranAndSkipped = [...judged.results, ...skippedResults];
   // A stopped run lists every check it selected: those no file reached are not run, saying why.
   const selected = index && !('problem' in planned) ? plannedChecks(planned, index) : [];

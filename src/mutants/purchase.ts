@@ -13,6 +13,7 @@ import {
   type SingleCallOffer,
 } from '../purchase/index.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../reference/purchases.js';
+import { withMethod } from '../reference/test-control.js';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, RETRY_MEMBERS } from '../spec/payments.js';
@@ -312,7 +313,7 @@ const specific: Mutant[] = [
         guardSees(purchases, 'lock', (ctx) => ({
           ports: {
             ...ctx.ports,
-            store: withMember(ctx.ports.store, 'recordAssent', (assent) =>
+            store: withMethod(ctx.ports.store, 'recordAssent', (assent) =>
               settled(
                 () => ctx.ports.store.recordAssent(assent),
                 () => undefined,
@@ -389,17 +390,6 @@ async function settled<T>(call: () => T | Promise<T>, fallback: () => T): Promis
   } catch {
     return fallback();
   }
-}
-
-/** `object` with its member `name` answering `answer`; every other member the object's own, bound to it. */
-function withMember<T extends object, K extends keyof T>(object: T, name: K, answer: T[K]): T {
-  return new Proxy(object, {
-    get: (target, key) => {
-      if (key === name) return answer;
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 /** The reference's order of checks with `authority` asked first: a verifier of its own on the paid routes. */
@@ -492,7 +482,7 @@ const deep: Mutant[] = [
         guardSees(purchases, 'market', (ctx) => ({
           ports: {
             ...ctx.ports,
-            processor: withMember(ctx.ports.processor, 'instrumentCountry', async (token) => (await ctx.ports.processor.instrumentCountry(token)) ?? 'US'),
+            processor: withMethod(ctx.ports.processor, 'instrumentCountry', async (token) => (await ctx.ports.processor.instrumentCountry(token)) ?? 'US'),
           },
         })),
     },

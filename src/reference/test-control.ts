@@ -28,13 +28,22 @@ export interface ProcessorMoves {
 }
 
 /** `object` with `method` answering `answer` instead; every other member is the object's own (bound to it). */
-function withMethod<T extends object>(object: T, method: string, answer: (...args: unknown[]) => unknown): T {
+export function withMethod<T extends object>(object: T, method: keyof T & string, answer: (...args: never[]) => unknown): T {
   return new Proxy(object, {
     get(target, property) {
       if (property === method) return answer;
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
+  });
+}
+
+/** `object` whose `method` throws `problem` whenever `fails()` says so, and otherwise answers as the object's own. */
+function failingWhen<T extends object>(object: T, method: keyof T & string, fails: () => boolean, problem: string): T {
+  const own = (object[method] as (...a: unknown[]) => unknown).bind(object);
+  return withMethod(object, method, (...args: unknown[]) => {
+    if (fails()) throw new Error(`${problem} (test control)`);
+    return own(...args);
   });
 }
 
@@ -233,14 +242,7 @@ export class ReferenceTestControl {
       };
     ({ config, ports } = this.stablecoinScoped(buyer, config, ports, has, happens));
     if (armed?.size) {
-      const store = ports.store;
-      ports = {
-        ...ports,
-        store: withMethod(store, 'grant', (...args: unknown[]) => {
-          if (happens(AGENT_STATES.grantFails)) throw new Error('grant store unavailable (test control)');
-          return (store.grant as (...a: unknown[]) => unknown)(...args);
-        }),
-      };
+      ports = { ...ports, store: failingWhen(ports.store, 'grant', () => happens(AGENT_STATES.grantFails), 'grant store unavailable') };
     }
     if (armed?.size || has(AGENT_STATES.callSlow)) {
       const server = salePorts.server;
@@ -281,13 +283,7 @@ export class ReferenceTestControl {
         },
       };
     if (has(AGENT_STATES.purchaseInFlight)) ports = { ...ports, lock: { acquire: () => null } };
-    if (has(AGENT_STATES.termsRecordFailed))
-      ports = {
-        ...ports,
-        store: withMethod(ports.store, 'recordAssent', () => {
-          throw new Error('terms store unavailable (test control)');
-        }),
-      };
+    if (has(AGENT_STATES.termsRecordFailed)) ports = { ...ports, store: failingWhen(ports.store, 'recordAssent', () => true, 'terms store unavailable') };
     if (has(AGENT_STATES.cardCountryUnknown)) ports = { ...ports, processor: withMethod(ports.processor, 'instrumentCountry', () => undefined) };
     if (has(AGENT_STATES.marketClosed)) {
       // The agent's card is placed in a market of its own, which is closed.
@@ -297,23 +293,10 @@ export class ReferenceTestControl {
     }
     if (has(AGENT_STATES.buyerInactive)) salePorts = { ...salePorts, accounts: { isActiveAgent: (account) => account !== buyer } };
     if (has(AGENT_STATES.callCardClosed)) saleOffer = { ...saleOffer, cardOpen: false };
-    if (armed?.get(AGENT_STATES.fundingFailsOnce)) {
-      const funding = salePorts.funding;
-      salePorts = {
-        ...salePorts,
-        funding: withMethod(funding, 'hold', (...args: unknown[]) => {
-          if (happens(AGENT_STATES.fundingFailsOnce)) throw new Error('funding step failed (test control)');
-          return (funding.hold as (...a: unknown[]) => unknown)(...args);
-        }),
-      };
+    if (has(AGENT_STATES.fundingFails) || armed?.get(AGENT_STATES.fundingFailsOnce)) {
+      const fails = () => has(AGENT_STATES.fundingFails) || happens(AGENT_STATES.fundingFailsOnce);
+      salePorts = { ...salePorts, funding: failingWhen(salePorts.funding, 'hold', fails, 'funding step failed') };
     }
-    if (has(AGENT_STATES.fundingFails))
-      salePorts = {
-        ...salePorts,
-        funding: withMethod(salePorts.funding, 'hold', () => {
-          throw new Error('funding step failed (test control)');
-        }),
-      };
     // The sale shares the purchase machine's ports: what changed there changes there too.
     salePorts = { ...salePorts, ...ports };
     return { config, ports, saleOffer, salePorts };
