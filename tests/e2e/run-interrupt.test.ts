@@ -59,7 +59,10 @@ describe('an interrupted run', () => {
       started.push(child);
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Read as a pipe's reader would: a report of every selected check is larger than a pipe holds unread.
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       await deployment.firstHeld;
       child.kill(signal);
       for (const res of deployment.held) res.destroy();
@@ -69,6 +72,7 @@ describe('an interrupted run', () => {
       expect(report.harnessErrors[0]).toContain(`the run was interrupted (${signal})`);
       expect(validateReport(report)).toEqual({ valid: true, errors: [] });
       // With --json, stdout holds the report only; progress and the interruption go to stderr.
+      expect((JSON.parse(stdout) as RunReport).harnessErrors).toEqual(report.harnessErrors);
       expect(stderr).toContain(`stopping: the run was interrupted (${signal})`);
       expect(stderr).toMatch(/^target http:\/\/127\.0\.0\.1:\d+; agent documents are served at/m);
     },
