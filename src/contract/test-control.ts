@@ -1,7 +1,8 @@
+import { isIP } from 'node:net';
 /**
  * The test control a deployment may offer a conformance run (docs/contracts.md section 5), as OpenID's certification
  * suite has its test hooks: `POST <control-url>` with a JSON object puts the deployment into one named state, scoped to
- * one buying agent (or one test token), so that checks running side by side never see each other's states. It is only
+ * one buying agent (or one test token, or one client address), so that checks running side by side never see each other's states. It is only
  * ever used to arrange; every verdict still comes from the deployment's own answers on its public routes.
  *
  * Answers: 204 (the state holds from now on, for that agent's requests or that token's charge), 404 with
@@ -67,8 +68,24 @@ export const AGENT_STATES = Object.freeze({
   fundingFailsOnce: 'funding-fails-once',
   /** Once per request: the agent's next purchase cannot be credited (7.4 grant_failed). */
   grantFails: 'grant-fails',
+  /** Every card the agent pays with counts as one card, which may pay one single call a day (7.4 metered_instrument_cap). */
+  cardCapOne: 'card-cap-one',
+  /** The platform may sell one more single call today, as the agent's purchases see it (7.4 metered_platform_ceiling). */
+  platformCeilingOne: 'platform-ceiling-one',
+  /** The agent's paid calls answer 200 with the very body they ran with, so the call bought can be read on the wire. */
+  callEchoes: 'call-echoes',
+  /** Per-call card sales to the agent are open only to cards of a market none of its cards is in (7.4 metered_unavailable_for_card). */
+  callCardMarketElsewhere: 'call-card-market-elsewhere',
+  /** The currency of a single call changes for the agent (7.4 metered_unavailable_for_card once a challenge was quoted in the other). */
+  callCurrencyChanged: 'call-currency-changed',
+  /** What a single call costs the agent's balance rises by one unit, its card price unchanged (7.4 metered_unavailable_for_card). */
+  callBalanceCostChanged: 'call-balance-cost-changed',
+  /** A single call costs the agent's balance exactly one credit of the usage pack. */
+  callCostsOneCredit: 'call-costs-one-credit',
   /** Once per request: the agent's next paid call does not start (7.4 sale_serve_pending). */
   callNotStarted: 'call-not-started',
+  /** Once per request: the agent's next paid call runs and the resource answers 300 Multiple Choices, a status that is not a success. */
+  callAnswersMultipleChoices: 'call-answers-multiple-choices',
   /** Once per request: the agent's next paid call runs and the resource answers an error of its own (the call is refunded). */
   callFails: 'call-fails',
   /** Once per request: the agent's next paid call ends without an answer from the resource (7.4 call_refunded). */
@@ -92,6 +109,7 @@ export const ONCE_AGENT_STATES: ReadonlySet<AgentState> = new Set([
   AGENT_STATES.fundingFailsOnce,
   AGENT_STATES.grantFails,
   AGENT_STATES.callNotStarted,
+  AGENT_STATES.callAnswersMultipleChoices,
   AGENT_STATES.callFails,
   AGENT_STATES.callCrashes,
   AGENT_STATES.transferPending,
@@ -101,6 +119,17 @@ export const ONCE_AGENT_STATES: ReadonlySet<AgentState> = new Set([
   AGENT_STATES.networkUnreachable,
   AGENT_STATES.walletUnplaced,
 ]);
+
+/**
+ * States scoped to one client address (`address`, as the deployment sees the client: a run names it with
+ * --client-address-header): they hold for requests from that address from then on, whoever sends them.
+ */
+export const ADDRESS_STATES = Object.freeze({
+  /** Unidentified calls from the address are not sold (7.4 metered_not_ready). */
+  unidentifiedCallsClosed: 'unidentified-calls-closed',
+  /** The address may buy one unidentified single call a day (7.4 metered_ip_cap). */
+  addressCapOne: 'address-cap-one',
+} as const);
 
 /** States of one test token's charge at the card processor (`token`): what the processor does next, on its own. */
 export const TOKEN_STATES = Object.freeze({
@@ -113,6 +142,7 @@ export const TOKEN_STATES = Object.freeze({
 } as const);
 
 export type AgentState = (typeof AGENT_STATES)[keyof typeof AGENT_STATES];
+export type AddressState = (typeof ADDRESS_STATES)[keyof typeof ADDRESS_STATES];
 
 /** Where a charge can be made to end (`charge-finishes`). */
 export const CHARGE_FINISHES = Object.freeze(['settled', 'declined', 'cancelled-unsettled'] as const);
@@ -121,21 +151,27 @@ export type ChargeFinish = (typeof CHARGE_FINISHES)[number];
 /** One request of the protocol. */
 export type ControlRequest =
   | { readonly state: AgentState; readonly agent: string }
+  | { readonly state: AddressState; readonly address: string }
   | { readonly state: typeof TOKEN_STATES.chargeFinishes; readonly token: string; readonly outcome: ChargeFinish }
   | { readonly state: typeof TOKEN_STATES.settlementReported; readonly token: string }
   | { readonly state: typeof TOKEN_STATES.chargeAnswerLost; readonly token: string };
 
 const AGENT_STATE_NAMES: readonly string[] = Object.values(AGENT_STATES);
 const TOKEN_STATE_NAMES: readonly string[] = Object.values(TOKEN_STATES);
+const ADDRESS_STATE_NAMES: readonly string[] = Object.values(ADDRESS_STATES);
 
 /** A control request read from JSON: the request, or what is wrong with it (`unknown` for a state not in the protocol). */
 export function readControlRequest(value: unknown): ControlRequest | { readonly problem: string; readonly unknown?: true } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'the body must be a JSON object' };
-  const { state, agent, token, outcome } = value as Record<string, unknown>;
+  const { state, agent, address, token, outcome } = value as Record<string, unknown>;
   if (typeof state !== 'string') return { problem: 'state must be a string' };
   if (AGENT_STATE_NAMES.includes(state)) {
     if (typeof agent !== 'string' || !URL.canParse(agent)) return { problem: `state ${state} needs agent, the agent URL it holds for` };
     return { state: state as AgentState, agent };
+  }
+  if (ADDRESS_STATE_NAMES.includes(state)) {
+    if (typeof address !== 'string' || !isIP(address)) return { problem: `state ${state} needs address, the client address (IPv4 or IPv6) it holds for` };
+    return { state: state as AddressState, address };
   }
   if (!TOKEN_STATE_NAMES.includes(state)) return { problem: `no state ${JSON.stringify(state)} is offered`, unknown: true };
   if (typeof token !== 'string' || token === '') return { problem: `state ${state} needs token, the payment token it holds for` };

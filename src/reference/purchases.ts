@@ -187,9 +187,9 @@ export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseSto
 }
 
 /** The purchase machine as `buyer`'s request sees it: the deployment's own, unless the test control scoped a state to the buyer. */
-function scopedView(purchases: ReferencePurchases<PurchaseStores>, buyer: string | null): ScopedPurchases {
+function scopedView(purchases: ReferencePurchases<PurchaseStores>, buyer: string | null, clientAddress?: string): ScopedPurchases {
   const view = { config: purchases.config, ports: purchases.ports, saleOffer: purchases.saleOffer, salePorts: purchases.sale.ports };
-  return purchases.testControl ? purchases.testControl.scoped(buyer, view) : view;
+  return purchases.testControl ? purchases.testControl.scoped(buyer, view, clientAddress) : view;
 }
 
 export interface ReferenceStablecoin {
@@ -373,7 +373,7 @@ export function pricedResourceRoute(purchases: ReferencePurchases<PurchaseStores
               ? { kind: 'unidentified' }
               : { kind: 'agent', agentUrl: verdict.subject, signed: false, coveredHeaders: [] };
         const resource = ctx.url.pathname;
-        const scoped = scopedView(purchases, caller.kind === 'agent' ? caller.agentUrl : null);
+        const scoped = scopedView(purchases, caller.kind === 'agent' ? caller.agentUrl : null, ctx.clientAddress);
         const handle =
           scoped.salePorts === purchases.sale.ports && scoped.config === purchases.config && scoped.saleOffer === purchases.saleOffer
             ? handlers.get(resource)!
@@ -418,7 +418,7 @@ export function mppCreditsRoute(purchases: ReferencePurchases<PurchaseStores>): 
         const verdict = await paidVerdict(ctx, purchases);
         if (!verdict.ok && verdict.code !== AUTH_CODES.missing_credential) return renderAnswer(verdict);
         const buyer = !verdict.ok ? null : verdict.kind === 'signature' ? verdict.agentUrl : verdict.subject;
-        const scoped = scopedView(purchases, buyer);
+        const scoped = scopedView(purchases, buyer, ctx.clientAddress);
         const outcome = await decidePurchase(
           {
             buyer: buyer === null ? null : { agentUrl: buyer },

@@ -1,11 +1,20 @@
-import { AGENT_STATES, ONCE_AGENT_STATES, TOKEN_STATES, type AgentState, type ControlRequest } from '../contract/test-control.js';
+import {
+  ADDRESS_STATES,
+  AGENT_STATES,
+  ONCE_AGENT_STATES,
+  TOKEN_STATES,
+  type AddressState,
+  type AgentState,
+  type ControlRequest,
+} from '../contract/test-control.js';
 import type { PurchaseConfig, PurchasePorts, SingleCallOffer, SalePorts } from '../purchase/index.js';
+import { CAP_COUNTERS } from '../purchase/index.js';
 
 /**
  * The reference's side of the test control (src/contract/test-control.ts, `serve --test-control`): the states a run
  * puts it into, each scoped to one agent or one token. A state is never global: it changes only the view of the
- * purchase machine that one agent's requests see (its configuration and ports for that request), so checks running
- * side by side never meet each other's states.
+ * purchase machine that one agent's requests (or one client address's) see (its configuration and ports for that
+ * request), so checks running side by side never meet each other's states.
  */
 export interface ScopedPurchases {
   readonly config: PurchaseConfig;
@@ -54,11 +63,15 @@ const SLOW_CALL_MS = 500;
 /** Another user-assigned code, never closed: the market `wallet-placed` places a wallet in. */
 const OPEN_MARKET = 'XA';
 
+/** A user-assigned code no test card is placed in: the only market `call-card-market-elsewhere` sells per-call card offers to. */
+const ELSEWHERE_MARKET = 'XB';
+
 /** What a call that ran and failed at the resource answers (call-fails): the resource's own error. */
 const FAILED_CALL = { status: 502, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"error":"resource_failed"}') };
 
 export class ReferenceTestControl {
   private readonly agents = new Map<string, Set<AgentState>>();
+  private readonly addresses = new Map<string, Set<AddressState>>();
   /** Once-states armed for each agent: how many times each is still to happen. */
   private readonly armed = new Map<string, Map<AgentState, number>>();
   /** Tokens whose next charge answer is lost on the way back from the processor (charge-answer-lost). */
@@ -85,6 +98,11 @@ export class ReferenceTestControl {
       const armed = this.armed.get(request.agent) ?? new Map<AgentState, number>();
       armed.set(request.state, (armed.get(request.state) ?? 0) + 1);
       this.armed.set(request.agent, armed);
+      return;
+    }
+    if ('address' in request) {
+      const states = this.addresses.get(request.address) ?? new Set<AddressState>();
+      this.addresses.set(request.address, states.add(request.state));
       return;
     }
     if ('agent' in request) {
@@ -201,11 +219,25 @@ export class ReferenceTestControl {
     });
   }
 
-  /** The purchase machine as `buyer`'s request sees it: `view` itself unless a state of the buyer changes it. */
-  scoped(buyer: string | null, view: PurchaseView): ScopedPurchases {
+  /** What the states of the client's address make of the single-call offer (the address is the deployment's view of the client). */
+  private addressScoped(clientAddress: string | undefined, saleOffer: SingleCallOffer): SingleCallOffer {
+    const states = clientAddress === undefined ? undefined : this.addresses.get(clientAddress);
+    if (!states?.size) return saleOffer;
+    let offer = saleOffer;
+    if (states.has(ADDRESS_STATES.unidentifiedCallsClosed)) offer = { ...offer, anonymous: false };
+    if (states.has(ADDRESS_STATES.addressCapOne)) offer = { ...offer, caps: { ...offer.caps, ipPerDay: 1 } };
+    return offer;
+  }
+
+  /**
+   * The purchase machine as the request of `buyer` from `clientAddress` sees it: `view` itself unless a state of the
+   * buyer or of the address changes it.
+   */
+  scoped(buyer: string | null, view: PurchaseView, clientAddress?: string): ScopedPurchases {
     const states = buyer === null ? undefined : this.agents.get(buyer);
     const armed = buyer === null ? undefined : this.armed.get(buyer);
-    if (!states?.size && !armed?.size && this.lostAnswers.size === 0) return view;
+    const saleOfferOfAddress = this.addressScoped(clientAddress, view.saleOffer);
+    if (!states?.size && !armed?.size && this.lostAnswers.size === 0 && saleOfferOfAddress === view.saleOffer) return view;
     const has = (state: AgentState) => states?.has(state) ?? false;
     /** Whether an armed once-state happens now (and is spent). */
     const happens = (state: AgentState): boolean => {
@@ -215,7 +247,7 @@ export class ReferenceTestControl {
     };
     let config = view.config;
     let ports = view.ports;
-    let saleOffer = view.saleOffer;
+    let saleOffer = saleOfferOfAddress;
     let salePorts = view.salePorts;
     const arrival = buyer === null ? 0 : this.arrived(buyer);
     if (this.lostAnswers.size) {
@@ -233,6 +265,32 @@ export class ReferenceTestControl {
     }
     if (has(AGENT_STATES.termsChanged)) config = { ...config, terms: { ...config.terms, version: `${config.terms.version}-next` } };
     if (has(AGENT_STATES.callCapsOne)) saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, principalPerDay: 1, instrumentPerDay: 1 } };
+    if (has(AGENT_STATES.cardCapOne)) {
+      saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, instrumentPerDay: 1 } };
+      salePorts = { ...salePorts, cards: { instrumentOf: () => `card-of:${buyer}` } };
+    }
+    if (has(AGENT_STATES.platformCeilingOne)) {
+      saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, platformPerDay: 1 } };
+      // The agent's purchases count on a platform counter of their own: other checks' purchases never fill it.
+      const caps = salePorts.caps;
+      const own = (name: string) => (name === CAP_COUNTERS.platform ? `${name}:${buyer}` : name);
+      salePorts = {
+        ...salePorts,
+        caps: {
+          take: (counters, day) =>
+            caps.take(
+              counters.map((c) => ({ ...c, name: own(c.name) })),
+              day,
+            ),
+          release: (names, day) => caps.release(names.map(own), day),
+        },
+      };
+    }
+    if (has(AGENT_STATES.callCardMarketElsewhere)) saleOffer = { ...saleOffer, cardCountries: [ELSEWHERE_MARKET] };
+    if (has(AGENT_STATES.callCurrencyChanged))
+      saleOffer = { ...saleOffer, price: { ...saleOffer.price, currency: saleOffer.price.currency.toLowerCase() === 'eur' ? 'usd' : 'eur' } };
+    if (has(AGENT_STATES.callBalanceCostChanged)) saleOffer = { ...saleOffer, priceNano: String(BigInt(saleOffer.priceNano) + 1n) };
+    if (has(AGENT_STATES.callCostsOneCredit)) saleOffer = { ...saleOffer, priceNano: config.pack.creditNano };
     if (has(AGENT_STATES.callRepriced))
       saleOffer = {
         ...saleOffer,
@@ -244,7 +302,7 @@ export class ReferenceTestControl {
     if (armed?.size) {
       ports = { ...ports, store: failingWhen(ports.store, 'grant', () => happens(AGENT_STATES.grantFails), 'grant store unavailable') };
     }
-    if (armed?.size || has(AGENT_STATES.callSlow)) {
+    if (armed?.size || has(AGENT_STATES.callSlow) || has(AGENT_STATES.callEchoes)) {
       const server = salePorts.server;
       salePorts = {
         ...salePorts,
@@ -254,7 +312,15 @@ export class ReferenceTestControl {
             if (happens(AGENT_STATES.callCrashes)) throw new Error('the resource crashed (test control)');
             if (happens(AGENT_STATES.callFails)) return { outcome: 'failed', response: FAILED_CALL };
             if (has(AGENT_STATES.callSlow)) await this.slowCall(buyer!, arrival);
-            return server.serve(call);
+            const served = await server.serve(call);
+            if (served.outcome !== 'served') return served;
+            if (happens(AGENT_STATES.callAnswersMultipleChoices)) return { outcome: 'served', response: { ...served.response, status: 300 } };
+            if (has(AGENT_STATES.callEchoes))
+              return {
+                outcome: 'served',
+                response: { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: call.body ?? new Uint8Array() },
+              };
+            return served;
           },
         },
       };

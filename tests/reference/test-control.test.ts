@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { AGENT_STATES, readControlRequest, TEST_CONTROL_PATH, TOKEN_STATES } from '../../src/contract/test-control.js';
+import { ADDRESS_STATES, AGENT_STATES, readControlRequest, TEST_CONTROL_PATH, TOKEN_STATES } from '../../src/contract/test-control.js';
+import { CAP_COUNTERS } from '../../src/purchase/index.js';
 import { serveReference, type ServedReference } from '../../src/reference/index.js';
 import { answerTestControl } from '../../src/reference/test-control-route.js';
 import { ReferenceTestControl } from '../../src/reference/test-control.js';
@@ -24,6 +25,18 @@ describe('the test control protocol (docs/contracts.md section 5)', () => {
       problem: 'state charge-finishes needs outcome, one of settled, declined, cancelled-unsettled',
     });
     expect(readControlRequest([])).toEqual({ problem: 'the body must be a JSON object' });
+  });
+
+  test('reads address states for an IPv4 or IPv6 address, and refuses any other address', () => {
+    expect(readControlRequest({ state: 'address-cap-one', address: '198.51.100.7' })).toEqual({ state: ADDRESS_STATES.addressCapOne, address: '198.51.100.7' });
+    expect(readControlRequest({ state: 'unidentified-calls-closed', address: '2001:db8::7' })).toEqual({
+      state: ADDRESS_STATES.unidentifiedCallsClosed,
+      address: '2001:db8::7',
+    });
+    for (const address of [undefined, '', 'example.com', '198.51.100.7:80'])
+      expect(readControlRequest({ state: 'address-cap-one', address })).toEqual({
+        problem: 'state address-cap-one needs address, the client address (IPv4 or IPv6) it holds for',
+      });
   });
 });
 
@@ -101,7 +114,7 @@ describe("the reference's test control", () => {
       server: {
         serve: async () => {
           asked.push('serve');
-          return { outcome: 'served' };
+          return { outcome: 'served', response: { status: 200, headers: { 'content-type': 'application/json' }, body: null } };
         },
       },
       funding: {
@@ -157,8 +170,87 @@ describe("the reference's test control", () => {
     expect(await serve()).toEqual({ outcome: 'not-started' });
     await expect(serve()).rejects.toThrow('the resource crashed');
     expect(await serve()).toMatchObject({ outcome: 'failed', response: { status: 502 } });
-    expect(await serve()).toEqual({ outcome: 'served' });
+    expect(await serve()).toMatchObject({ outcome: 'served', response: { status: 200 } });
     expect(asked).toEqual(['serve']);
+  });
+
+  test("an address's states change the single-call offer of every request from that address, and of no other", async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: ADDRESS_STATES.unidentifiedCallsClosed, address: '198.51.100.7' }, undefined);
+    await control.apply({ state: ADDRESS_STATES.addressCapOne, address: '198.51.100.8' }, undefined);
+    const { view } = healthy();
+    expect(control.scoped(null, view, '198.51.100.7').saleOffer).toMatchObject({ anonymous: false, caps: { ipPerDay: 9 } });
+    expect(control.scoped(ALICE, view, '198.51.100.7').saleOffer).toMatchObject({ anonymous: false });
+    expect(control.scoped(null, view, '198.51.100.8').saleOffer.caps).toEqual({ principalPerDay: 9, instrumentPerDay: 9, ipPerDay: 1, platformPerDay: 9 });
+    expect(control.scoped(null, view, '198.51.100.9')).toBe(view);
+    expect(control.scoped(null, view)).toBe(view);
+  });
+
+  test("the agent's cards count as one card with a cap of one, and its platform counter is its own with a ceiling of one", async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: AGENT_STATES.cardCapOne, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.platformCeilingOne, agent: BOB }, undefined);
+    const taken: unknown[][] = [];
+    const { view: base } = healthy();
+    const view = {
+      ...base,
+      salePorts: {
+        ...(base.salePorts as object),
+        cards: { instrumentOf: (token: string) => `fingerprint-${token}` },
+        caps: {
+          take: (...args: unknown[]) => (taken.push(['take', ...args]), { taken: true }),
+          release: (...args: unknown[]) => void taken.push(['release', ...args]),
+        },
+      } as never,
+    };
+    const alice = control.scoped(ALICE, view);
+    expect(alice.saleOffer.caps).toEqual({ principalPerDay: 9, instrumentPerDay: 1, ipPerDay: 9, platformPerDay: 9 });
+    expect(await alice.salePorts.cards.instrumentOf('tok_one')).toBe(await alice.salePorts.cards.instrumentOf('tok_two'));
+    expect(await control.scoped(BOB, view).salePorts.cards.instrumentOf('tok_one')).toBe('fingerprint-tok_one');
+    const bob = control.scoped(BOB, view);
+    expect(bob.saleOffer.caps).toEqual({ principalPerDay: 9, instrumentPerDay: 9, ipPerDay: 9, platformPerDay: 1 });
+    const counters = [
+      { name: `${CAP_COUNTERS.account}${BOB}`, limit: 9 },
+      { name: CAP_COUNTERS.platform, limit: 1 },
+    ];
+    await bob.salePorts.caps.take(counters, 7);
+    await bob.salePorts.caps.release([`${CAP_COUNTERS.account}${BOB}`, CAP_COUNTERS.platform], 7);
+    expect(taken).toEqual([
+      ['take', [counters[0], { name: `${CAP_COUNTERS.platform}:${BOB}`, limit: 1 }], 7],
+      ['release', [`${CAP_COUNTERS.account}${BOB}`, `${CAP_COUNTERS.platform}:${BOB}`], 7],
+    ]);
+    await alice.salePorts.caps.take(counters, 7);
+    expect(taken.at(-1)).toEqual(['take', counters, 7]);
+  });
+
+  test("the agent's per-call card market, currency, cost on the balance and credit price move for it only", async () => {
+    const control = new ReferenceTestControl();
+    for (const state of [AGENT_STATES.callCardMarketElsewhere, AGENT_STATES.callCurrencyChanged, AGENT_STATES.callBalanceCostChanged])
+      await control.apply({ state, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.callCostsOneCredit, agent: BOB }, undefined);
+    const { view: base } = healthy();
+    const view = { ...base, config: { ...(base.config as object), pack: { creditNano: '777' } } as never };
+    const alice = control.scoped(ALICE, view).saleOffer;
+    expect(alice.cardCountries).toEqual(['XB']);
+    expect(alice.price).toEqual({ amount: '25', currency: 'eur' });
+    expect(alice.priceNano).toBe('2501');
+    expect(control.scoped(BOB, view).saleOffer).toMatchObject({ price: { amount: '25', currency: 'usd' }, priceNano: '777' });
+  });
+
+  test("the agent's paid calls echo the body they ran with, and once answer 300", async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: AGENT_STATES.callEchoes, agent: ALICE }, undefined);
+    await control.apply({ state: AGENT_STATES.callAnswersMultipleChoices, agent: BOB }, undefined);
+    const { asked, view } = healthy();
+    const body = new TextEncoder().encode('{"q":1}');
+    expect(await control.scoped(ALICE, view).salePorts.server.serve({ body } as never)).toEqual({
+      outcome: 'served',
+      response: { status: 200, headers: { 'content-type': 'application/octet-stream' }, body },
+    });
+    const bob = () => control.scoped(BOB, view).salePorts.server.serve({ body } as never);
+    expect(await bob()).toMatchObject({ outcome: 'served', response: { status: 300, headers: { 'content-type': 'application/json' } } });
+    expect(await bob()).toMatchObject({ outcome: 'served', response: { status: 200 } });
+    expect(asked).toEqual(['serve', 'serve', 'serve']);
   });
 
   test("the agent's stablecoin: not sold, another token, where its wallet stands, and its network's faults", async () => {
