@@ -119,6 +119,9 @@ export async function writeResponse(response: Response, res: ServerResponse, opt
       }
       const { done, value } = await reader.read();
       if (done) break;
+      // Held to the end of this turn of the event loop: a body that ends now goes out with its head in one write.
+      res.cork();
+      setImmediate(() => res.uncork());
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
           const done = () => {
