@@ -1,4 +1,4 @@
-import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, randomUUID, sign, type KeyObject } from 'node:crypto';
 import type { JSONWebKeySet } from 'jose';
 import { generateEd25519Jwk, jwkThumbprint, type Ed25519PrivateJwk } from '../httpsig/index.js';
 import { ED25519_JWK } from '../spec/wire.js';
@@ -70,7 +70,8 @@ export function createPlatformTokenIssuer(options: PlatformTokenIssuerOptions): 
   if (publicXOf(signingKey) !== privateJwk.x) throw new TypeError('platformTokenKey: x is not the public key of d');
   const agentScope = options.agentScope ?? DEFAULT_AGENT_SCOPE;
   const lifetimeSeconds = options.lifetimeSeconds ?? PLATFORM_TOKEN_LIFETIME_S;
-  const newJti = options.newJti ?? (() => randomBytes(16).toString('base64url'));
+  // randomUUID draws from a cached pool of entropy: no system call per token.
+  const newJti = options.newJti ?? (() => randomUUID());
   const header = base64url(JSON.stringify({ alg: PLATFORM_TOKEN_ALG, kid, typ: 'JWT' }));
   const publicKeys: JSONWebKeySet = {
     keys: [{ kty: privateJwk.kty, crv: privateJwk.crv, x: privateJwk.x, use: ED25519_JWK.use, alg: PLATFORM_TOKEN_ALG, kid }],
