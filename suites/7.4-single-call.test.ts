@@ -9,11 +9,11 @@ import { PURCHASE_METHOD_REQUIREMENTS } from '../src/spec/purchase-method-requir
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PURCHASE_REQUIREMENTS } from '../src/spec/purchase-requirements.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { AGENT_STATES } from '../src/contract/test-control.js';
-import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, expectSucceeded, type PurchaseMachine, payOrNotRun } from './lib/buyer.js';
+import { ADDRESS_STATES, AGENT_STATES, type AgentState } from '../src/contract/test-control.js';
+import { arrange, cardPayment, expectPaidAnswer, expectPaidAnswerOf, expectSucceeded, payOrNotRun } from './lib/buyer.js';
 import { check } from './lib/check.js';
 import { signTransfer, tempoOffer, PREFER_TEMPO, stablecoinCredential } from './lib/stablecoin.js';
-import { EXACT, expectServed, ids, offered, saleSuite, token } from './lib/single-call.js';
+import { EXACT, expectServed, ids, offered, ownAddress, saleSuite, token } from './lib/single-call.js';
 import { suiteTarget } from './lib/target.js';
 
 /**
@@ -29,7 +29,7 @@ afterAll(() => target.close());
 const E = PURCHASE_ERRORS;
 const P = PURCHASE_REQUIREMENTS;
 const M = PURCHASE_METHOD_REQUIREMENTS;
-const { need, buyer, priced, call, payable, purchases, setSale } = saleSuite(target, 'single-call');
+const { need, buyer, priced, call, mayPay, payable, callFrom } = saleSuite(target, 'single-call');
 
 describe(`7.4 single-call sales: the 402 sized to the call, and buying one call (${target.description})`, () => {
   check({
@@ -91,19 +91,21 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
     requirements: ids(E.metered_not_ready, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'payment-faults');
+      need(c, 'client-address');
       const b = await buyer(c, 'not-ready');
-      const earlier = await payable(c, b, { signed: false });
-      setSale(c, () => ({ anonymous: false }));
-      expectPaidAnswer(await call(c, b, { signed: false }), E.metered_not_ready);
+      const address = ownAddress(b);
+      const earlier = offered(await callFrom(c, b, address));
+      await mayPay(c, earlier.amount);
+      await arrange(target, c, { state: ADDRESS_STATES.unidentifiedCallsClosed, address });
+      expectPaidAnswer(await callFrom(c, b, address), E.metered_not_ready);
       // A challenge issued while such calls were sold buys none once they are not: nothing charged.
       expectPaidAnswerOf(
         'an unidentified call challenge presented once such calls are not sold',
-        await call(c, b, { signed: false, headers: cardPayment(earlier.echo, token('settled'), earlier.version) }),
+        await callFrom(c, b, address, cardPayment(earlier.echo, token('settled'), earlier.version)),
         E.metered_not_ready,
       );
-      // "sign with an agent key": the same resource still sells the call to a signed agent.
-      offered(await call(c, b, { headers: EXACT }));
+      // "sign with an agent key": the same resource still sells the call to a signed agent, from the same address.
+      offered(await call(c, b, { headers: EXACT, clientAddress: address }));
     },
   });
   check({
@@ -362,57 +364,32 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
     requirements: ids(E.metered_unavailable_for_card),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'spend', 'payment-faults');
-      // Registering the buyer may build the in-process reference anew: its purchase machine is read after.
-      const b = await buyer(c, 'card-country');
-      const p = purchases(c);
-      const before = p.saleOffer;
-      try {
-        setSale(c, () => ({ cardCountries: ['DE', 'FR'] }));
-        const [inside, outside, repriced] = [token('settled'), token('settled'), token('settled')];
-        p.processor.countries.set(inside, 'FR').set(outside, 'GB').set(repriced, 'FR');
-        const refused = await payable(c, b);
-        expectPaidAnswerOf(
-          'a card from GB',
-          await call(c, b, { headers: cardPayment(refused.echo, outside, refused.version) }),
-          E.metered_unavailable_for_card,
-        );
-        const served = await payable(c, b);
-        expectServed(await call(c, b, { headers: cardPayment(served.echo, inside, served.version) }));
-
-        const changes: ReadonlyArray<readonly [string, (sale: PurchaseMachine['saleOffer']) => Partial<PurchaseMachine['saleOffer']>]> = [
-          ['the price', (sale) => ({ price: { ...sale.price, amount: String(Number(sale.price.amount) + 1) } })],
-          ['the currency', (sale) => ({ price: { ...sale.price, currency: 'eur' } })],
-          ["the call's cost on the balance", (sale) => ({ priceNano: String(BigInt(sale.priceNano) + 1n) })],
-        ];
-        for (const [what, change] of changes) {
-          const quoted = await payable(c, b);
-          const priced = p.saleOffer;
-          setSale(c, change);
-          try {
-            expectPaidAnswerOf(
-              `${what} changed after the challenge`,
-              await call(c, b, { headers: cardPayment(quoted.echo, repriced, quoted.version) }),
-              E.metered_unavailable_for_card,
-            );
-          } finally {
-            p.saleOffer = priced;
-          }
-        }
-        // "its country cannot be established": closed for the instrument's market (purchases_unavailable_region), or
-        // the per-call card offer cannot be paid (metered_unavailable_for_card).
-        const unplaced = token('settled');
-        p.processor.countries.set(unplaced, undefined);
-        const unknown = await payable(c, b);
-        const refusedUnplaced = await call(c, b, { headers: cardPayment(unknown.echo, unplaced, unknown.version) });
-        expectPaidAnswerOf(
-          'a card whose country cannot be established',
-          refusedUnplaced,
-          refusedUnplaced.refusal === E.purchases_unavailable_region.code ? E.purchases_unavailable_region : E.metered_unavailable_for_card,
-        );
-      } finally {
-        p.saleOffer = before;
-      }
+      need(c, 'spend');
+      const served = await buyer(c, 'card-market-open');
+      const quoted = await payable(c, served);
+      expectServed(await call(c, served, { headers: cardPayment(quoted.echo, token('settled'), quoted.version) }));
+      // Each state on a buyer of its own: states hold from then on.
+      const refusedAfterChallenge = async (name: string, state: AgentState, what: string) => {
+        const b = await buyer(c, name);
+        const offer = await payable(c, b);
+        await arrange(target, c, { state, agent: b.agentUrl });
+        expectPaidAnswerOf(what, await call(c, b, { headers: cardPayment(offer.echo, token('settled'), offer.version) }), E.metered_unavailable_for_card);
+      };
+      await refusedAfterChallenge('card-market', AGENT_STATES.callCardMarketElsewhere, 'a card of a market per-call card offers are not sold in');
+      await refusedAfterChallenge('repriced', AGENT_STATES.callRepriced, 'the price changed after the challenge');
+      await refusedAfterChallenge('currency', AGENT_STATES.callCurrencyChanged, 'the currency changed after the challenge');
+      await refusedAfterChallenge('balance-cost', AGENT_STATES.callBalanceCostChanged, "the call's cost on the balance changed after the challenge");
+      // "its country cannot be established": closed for the instrument's market (purchases_unavailable_region), or
+      // the per-call card offer cannot be paid (metered_unavailable_for_card).
+      const unplaced = await buyer(c, 'card-unplaced');
+      const unknown = await payable(c, unplaced);
+      await arrange(target, c, { state: AGENT_STATES.cardCountryUnknown, agent: unplaced.agentUrl });
+      const refusedUnplaced = await call(c, unplaced, { headers: cardPayment(unknown.echo, token('settled'), unknown.version) });
+      expectPaidAnswerOf(
+        'a card whose country cannot be established',
+        refusedUnplaced,
+        refusedUnplaced.refusal === E.purchases_unavailable_region.code ? E.purchases_unavailable_region : E.metered_unavailable_for_card,
+      );
     },
   });
 });

@@ -68,6 +68,8 @@ export const AGENT_STATES = Object.freeze({
   fundingFailsOnce: 'funding-fails-once',
   /** Once per request: the agent's next purchase cannot be credited (7.4 grant_failed). */
   grantFails: 'grant-fails',
+  /** The agent may buy one single call a day, its cards and the platform as many as ever (7.4 metered_principal_cap). */
+  principalCapOne: 'principal-cap-one',
   /** Every card the agent pays with counts as one card, which may pay one single call a day (7.4 metered_instrument_cap). */
   cardCapOne: 'card-cap-one',
   /** The platform may sell one more single call today, as the agent's purchases see it (7.4 metered_platform_ceiling). */
@@ -80,7 +82,7 @@ export const AGENT_STATES = Object.freeze({
   callCurrencyChanged: 'call-currency-changed',
   /** What a single call costs the agent's balance rises by one unit, its card price unchanged (7.4 metered_unavailable_for_card). */
   callBalanceCostChanged: 'call-balance-cost-changed',
-  /** A single call costs the agent's balance exactly one credit of the usage pack. */
+  /** A single call costs the agent's balance exactly what one usage pack credits. */
   callCostsOneCredit: 'call-costs-one-credit',
   /** Once per request: the agent's next paid call does not start (7.4 sale_serve_pending). */
   callNotStarted: 'call-not-started',

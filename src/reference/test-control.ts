@@ -265,6 +265,7 @@ export class ReferenceTestControl {
     }
     if (has(AGENT_STATES.termsChanged)) config = { ...config, terms: { ...config.terms, version: `${config.terms.version}-next` } };
     if (has(AGENT_STATES.callCapsOne)) saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, principalPerDay: 1, instrumentPerDay: 1 } };
+    if (has(AGENT_STATES.principalCapOne)) saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, principalPerDay: 1 } };
     if (has(AGENT_STATES.cardCapOne)) {
       saleOffer = { ...saleOffer, caps: { ...saleOffer.caps, instrumentPerDay: 1 } };
       salePorts = { ...salePorts, cards: { instrumentOf: () => `card-of:${buyer}` } };

@@ -18,9 +18,6 @@ import { STRIPE_PAYLOAD_MEMBERS, type PaymentProblemRecord } from '../../src/spe
 import type { PurchaseErrorRecord } from '../../src/spec/types.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
 
-/** The purchase machine behind the embedded reference's paid routes (payment-faults), as the target exposes it. */
-export type PurchaseMachine = NonNullable<Target['purchases']>;
-
 /**
  * Where each target's problem types live, kept for the target's life (one suite file): what the target says (the
  * embedded reference's own; a live deployment's as the run was told); the rest is learned from a live deployment's
@@ -85,6 +82,8 @@ export interface PaidRequestOptions {
   /** false: send without any signature (an unauthenticated caller). */
   readonly signed?: boolean;
   readonly path?: string;
+  /** The client's network address, as the target is told it (client-address: the caller needs the capability). */
+  readonly clientAddress?: string;
 }
 
 export interface PaidExchange extends PaidAnswer {
@@ -177,7 +176,7 @@ export class Buyer {
     this.sync();
     const headers = Object.entries(options.headers ?? {}) as Array<[string, string]>;
     const url = this.kit.url(options.path ?? PLATFORM_ROUTES.mppCredits);
-    let request: { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body: Uint8Array | null };
+    let request: TargetRequest;
     if (options.signed === false) {
       // Signed, the kit sends the catalogue's names under the deployment's (`run --service-name`); unsigned, so does this.
       const naming = this.target.environment.naming;
@@ -192,6 +191,7 @@ export class Buyer {
       });
       request = { method: signed.method, url: signed.url, headers: signed.headers, body: null };
     }
+    if (options.clientAddress !== undefined) request = { ...request, clientAddress: options.clientAddress };
     const response = await this.target.send(request);
     this.record({ request: recordRequest(request), response: recordResponse(response) });
     return { ...readPaidAnswer(response, this.target.environment.naming), response, facts: exchangeFacts(this.target, this.clock, url) };

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { Hash } from 'ox';
 import type { Hex } from '../../src/purchase/machine/tempo/index.js';
 import { recordRequest, recordResponse } from '../../src/harness/exchange.js';
 import { readPaidAnswer, termsHeaderProblems } from '../../src/harness/judge-purchase.js';
-import { CAPABILITY_REASONS, type Capability, type PricedResources, type Target } from '../../src/harness/target.js';
-import { decodeBase64urlJson, type ChallengeEcho, type SaleCaps } from '../../src/purchase/index.js';
+import type { Capability, PricedResources, Target } from '../../src/harness/target.js';
+import { decodeBase64urlJson, type ChallengeEcho } from '../../src/purchase/index.js';
 import type { FakeChargeState } from '../../src/purchase/testing/index.js';
 import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../../src/scenarios/platform-tokens.js';
 import { defaultCovered } from '../../src/scenarios/request-builder.js';
@@ -23,7 +24,6 @@ import {
   payOrNotRun,
   type PaidExchange,
   type PaidRequestOptions,
-  type PurchaseMachine,
 } from './buyer.js';
 import type { CheckContext } from './check.js';
 import { PREFER_TEMPO, tempoOffer, type TempoOffer } from './stablecoin.js';
@@ -81,6 +81,17 @@ export function expectServedByTransfer(exchange: PaidExchange, serialized: Hex):
 export const freshProblem = (answer: PaidExchange) =>
   answer.refusal === PURCHASE_ERRORS['invalid-payload'].code ? PURCHASE_ERRORS['invalid-payload'] : PAYMENT_PROBLEMS.verificationFailed;
 
+/**
+ * A network address of the buyer's own in the IPv6 documentation prefix (2001:db8::/32), drawn from its agent URL: a
+ * state put on it meets no other check, in this run or in another against the same deployment. No group is zero or
+ * starts with one, so the address has one spelling.
+ */
+export function ownAddress(b: Buyer, n = 0): string {
+  const hash = createHash('sha256').update(`${b.agentUrl}#${n}`).digest();
+  const groups = Array.from({ length: 6 }, (_, i) => (hash.readUInt16BE(2 * i) | 0x8000).toString(16));
+  return `2001:db8:${groups.join(':')}`;
+}
+
 /** The helpers of one single-call suite file, over its target. */
 export function saleSuite(target: Target, file: string) {
   let serial = 0;
@@ -112,16 +123,6 @@ export function saleSuite(target: Target, file: string) {
     await mayPay(c, offer.amount);
     return offer;
   };
-
-  /** The embedded reference's purchase machine (payment-faults), or the check not run. */
-  const purchases = (c: CheckContext): PurchaseMachine => target.purchases ?? c.notRun(CAPABILITY_REASONS['payment-faults']);
-
-  const setSale = (c: CheckContext, change: (sale: PurchaseMachine['saleOffer']) => Partial<PurchaseMachine['saleOffer']>): void => {
-    const p = purchases(c);
-    p.saleOffer = { ...p.saleOffer, ...change(p.saleOffer) };
-  };
-
-  const setCaps = (c: CheckContext, caps: Partial<SaleCaps>): void => setSale(c, (sale) => ({ caps: { ...sale.caps, ...caps } }));
 
   /** The card processor finishes the charge `paying` paid (in process, or through the test control). */
   const processorFinishes = async (
@@ -215,9 +216,6 @@ export function saleSuite(target: Target, file: string) {
     call,
     mayPay,
     payable,
-    purchases,
-    setSale,
-    setCaps,
     processorFinishes,
     callFrom,
     buyerWithPeer,

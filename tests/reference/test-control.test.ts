@@ -7,6 +7,7 @@ import { ReferenceTestControl } from '../../src/reference/test-control.js';
 
 const ALICE = 'http://127.0.0.1:9/r/run/c/alice';
 const BOB = 'http://127.0.0.1:9/r/run/c/bob';
+const CAROL = 'http://127.0.0.1:9/r/run/c/carol';
 
 describe('the test control protocol (docs/contracts.md section 5)', () => {
   test('reads agent states, token states, and says what is wrong with the rest', () => {
@@ -186,10 +187,11 @@ describe("the reference's test control", () => {
     expect(control.scoped(null, view)).toBe(view);
   });
 
-  test("the agent's cards count as one card with a cap of one, and its platform counter is its own with a ceiling of one", async () => {
+  test("an agent's own cap of one, its cards counted as one card with a cap of one, its platform counter its own with a ceiling of one", async () => {
     const control = new ReferenceTestControl();
     await control.apply({ state: AGENT_STATES.cardCapOne, agent: ALICE }, undefined);
     await control.apply({ state: AGENT_STATES.platformCeilingOne, agent: BOB }, undefined);
+    await control.apply({ state: AGENT_STATES.principalCapOne, agent: CAROL }, undefined);
     const taken: unknown[][] = [];
     const { view: base } = healthy();
     const view = {
@@ -221,6 +223,7 @@ describe("the reference's test control", () => {
     ]);
     await alice.salePorts.caps.take(counters, 7);
     expect(taken.at(-1)).toEqual(['take', counters, 7]);
+    expect(control.scoped(CAROL, view).saleOffer.caps).toEqual({ principalPerDay: 1, instrumentPerDay: 9, ipPerDay: 9, platformPerDay: 9 });
   });
 
   test("the agent's per-call card market, currency, cost on the balance and credit price move for it only", async () => {

@@ -152,16 +152,18 @@ export class LiveTarget implements Target {
 
   /**
    * Puts the deployment in a named state through its test control (only when the run names one). A state it does not
-   * offer, or no control at that address, leaves the check not run with the reason; any other answer fails it.
+   * offer, or no control at that address, leaves the check not run with the reason; any other answer fails it. A state
+   * of a client address names the address the deployment sees for that address sent (`send`: the case's own).
    */
   async control(request: ControlRequest): Promise<{ readonly ok: true } | { readonly notRun: string }> {
     const url = this.options.controlUrl;
     if (url === undefined) return { notRun: 'the run names no --control-url' };
+    const sent = 'address' in request ? { ...request, address: caseAddress(this.options.runId, this.currentCase, request.address) } : request;
     const answer = await liveRequest({
       url,
       method: 'POST',
       headers: [HEADERS.contentType, 'application/json'],
-      body: Buffer.from(JSON.stringify(request)),
+      body: Buffer.from(JSON.stringify(sent)),
       dispatcher: this.dispatcher,
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxBodyBytes: CONTROL_ANSWER_BYTES,
