@@ -98,7 +98,13 @@ describe('the members of a Payment challenge (7.4)', () => {
   });
 
   it('carries every optional member that arrived', () => {
-    const parsed = challengeFromMembers({ ...MEMBERS, header: 'Payment-Authorization', opaque: b64('{"k":"v"}'), digest: 'sha-256=:x:', description: 'one call' });
+    const parsed = challengeFromMembers({
+      ...MEMBERS,
+      header: 'Payment-Authorization',
+      opaque: b64('{"k":"v"}'),
+      digest: 'sha-256=:x:',
+      description: 'one call',
+    });
     expect(parsed).toMatchObject({
       ok: true,
       challenge: { header: 'Payment-Authorization', opaque: { k: 'v' }, digest: 'sha-256=:x:', description: 'one call' },

@@ -214,7 +214,11 @@ describe('the judge of payment.required (6)', () => {
 });
 
 describe('the judge of the rails pointer (6)', () => {
-  const body = (schemes: unknown) => ({ error: 'Budget exhausted', details: 'Insufficient token balance', requirements: { amount: '1', currency: 'USD', schemes } });
+  const body = (schemes: unknown) => ({
+    error: 'Budget exhausted',
+    details: 'Insufficient token balance',
+    requirements: { amount: '1', currency: 'USD', schemes },
+  });
   const pointer = { scheme: 'mpp', purchase_url: PURCHASE_URL };
 
   it('accepts a pointer body with the token entry first and an mpp entry holding only purchase_url', () => {
@@ -268,7 +272,9 @@ describe('the judge of the rails pointer (6)', () => {
 
 describe('the judge of the MCP delegate (4.7)', () => {
   it('refuses an answer that is not a JSON object', () => {
-    expect(problemsOf(checkBalanceRequired(['balance_required']))).toEqual([{ pointer: '', message: expect.stringMatching(/must be a JSON object, is an array/) }]);
+    expect(problemsOf(checkBalanceRequired(['balance_required']))).toEqual([
+      { pointer: '', message: expect.stringMatching(/must be a JSON object, is an array/) },
+    ]);
   });
 
   it('refuses a status other than balance_required, naming the status it needs', () => {
