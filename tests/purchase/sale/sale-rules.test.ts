@@ -6,6 +6,7 @@ import { PAYMENT_METHODS, PAYMENT_PROBLEMS } from '../../../src/spec/payments.js
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
 import { T0, expectCode, expectFresh402, oneChallenge, paid } from '../machine/helpers.js';
 import { paidTempo, quoteOf, signTransfer, stablecoinOffer, transactionPayload } from '../tempo/helpers.js';
+import { SINGLE_CALL_OFFERS } from '../../../src/purchase/machine/sale/offer.js';
 import { SaleWorld, answer } from './helpers.js';
 
 /*
@@ -60,6 +61,39 @@ describe('the methods a resource sells single calls by (7.4)', () => {
     const { world, ports, config } = tempoFirst({ stablecoin: true, amount: CALL_UNITS });
     const challenge = oneChallenge(answer(await decideSale(world.request(), ports, config)));
     expect(challenge.method).toBe(PAYMENT_METHODS.tempo);
+  });
+});
+
+describe('what a signed agent asks for with Service-Purchase (7.4)', () => {
+  it('gets the resource default, a pack here, for a value that is neither exact nor pack', async () => {
+    const world = new SaleWorld({ sale: { defaultKind: 'pack' } });
+    const challenge = oneChallenge(answer(await world.decide({ 'service-purchase': 'bulk' })));
+    expect(world.store.challenge(challenge.id)?.kind).toBe('pack');
+  });
+
+  it('gets a single call for exact, whatever the default, in any case and with spaces', async () => {
+    const world = new SaleWorld({ sale: { defaultKind: 'pack' } });
+    const challenge = oneChallenge(answer(await world.decide({ 'service-purchase': ' Exact ' })));
+    expect(world.store.challenge(challenge.id)?.kind).toBe('exact');
+  });
+});
+
+describe('the stablecoin offer of a single call', () => {
+  it('cannot be made where the deployment has no stablecoin', () => {
+    const { ports, config } = tempoFirst({ stablecoin: false, amount: CALL_UNITS });
+    expect(() => SINGLE_CALL_OFFERS.tempo.offer(config, null, ports)).toThrow('/api/priced/echo sells no single call by tempo');
+  });
+
+  it('cannot be made where the call has no price in base units', () => {
+    const { ports, config } = tempoFirst({ stablecoin: true, amount: undefined });
+    expect(() => SINGLE_CALL_OFFERS.tempo.offer(config, null, ports)).toThrow('/api/priced/echo sells no single call by tempo');
+  });
+});
+
+describe('the sale of a resource', () => {
+  it('refuses to decide a request for another resource (a wiring fault, not an answer)', async () => {
+    const world = new SaleWorld();
+    await expect(world.decide({}, { resource: '/api/priced/other' })).rejects.toThrow(TypeError);
   });
 });
 
