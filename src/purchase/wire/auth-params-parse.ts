@@ -126,7 +126,6 @@ function readChallenge(cursor: Cursor): AuthChallenge {
   if (cursor.at === start) throw new ParseFailure(`expected auth-params or a token68 after ${scheme}`, cursor.at);
   while (cursor.peek() === '=') cursor.at += 1;
   const token68 = cursor.text.slice(start, cursor.at);
-  if (token68 === '') throw new ParseFailure(`expected auth-params or a token68 after ${scheme}`, cursor.at);
   cursor.skipWhitespace();
   if (!cursor.done && cursor.peek() !== ',') throw new ParseFailure(`unexpected character after the token68 of ${scheme}`, cursor.at);
   return { scheme, token68, params: [] };
