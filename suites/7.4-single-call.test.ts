@@ -91,7 +91,7 @@ describe(`7.4 single-call sales: the 402 sized to the call, and buying one call 
     requirements: ids(E.metered_not_ready, P.noChallengeOnCodes),
     level: 'MUST',
     run: async (c) => {
-      need(c, 'client-address');
+      need(c, 'spend', 'client-address');
       const b = await buyer(c, 'not-ready');
       const address = ownAddress(b);
       const earlier = offered(await callFrom(c, b, address));
