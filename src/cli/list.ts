@@ -1,4 +1,5 @@
 import type { IndexedCheck } from '../harness/check-index.js';
+import { needLabel } from '../harness/not-run-needs.js';
 import type { Command, CommandArgs } from './command.js';
 import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -16,11 +17,13 @@ interface ListedCheck {
   readonly requirements: readonly string[];
   readonly level: string;
   readonly title: string;
+  /** What it needs to run live beyond --base-url (src/harness/not-run-needs.ts ids: agent-url, allow-spend, in-process...); empty: nothing. */
+  readonly needs: readonly string[];
 }
 
 function listed(c: IndexedCheck): ListedCheck {
   const section = /^suites\/(\d+(?:\.\d+)*)-/.exec(c.file)?.[1] ?? '';
-  return { id: c.id, section, file: c.file, requirements: c.requirements, level: c.level, title: c.title };
+  return { id: c.id, section, file: c.file, requirements: c.requirements, level: c.level, title: c.title, needs: c.needs ?? [] };
 }
 
 /** The checks grouped by suite file, one line each: id, level, requirement ids. */
@@ -34,12 +37,14 @@ function text(checks: readonly ListedCheck[]): string {
       const count = checks.filter((k) => k.file === file).length;
       lines.push(`${lines.length ? '\n' : ''}${c.section} ${file} (${count} check${count === 1 ? '' : 's'})`);
     }
-    lines.push(`  ${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.requirements.join(' ')}`);
+    const needs = c.needs.length ? `  (needs ${c.needs.map(needLabel).join(', ')})` : '';
+    lines.push(`  ${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.requirements.join(' ')}${needs}`);
   }
   const files = new Set(checks.map((c) => c.file)).size;
+  const needing = checks.filter((c) => c.needs.length).length;
   lines.push(
     '',
-    `${checks.length} check${checks.length === 1 ? '' : 's'} in ${files} suite file${files === 1 ? '' : 's'} (--json adds each check's title)`,
+    `${checks.length} check${checks.length === 1 ? '' : 's'} in ${files} suite file${files === 1 ? '' : 's'}; ${needing} need more than --base-url to run live (--json adds each check's title)`,
     '',
   );
   return lines.join('\n');
@@ -59,14 +64,15 @@ async function runList(args: CommandArgs, io: CliIo): Promise<number> {
 
 export const listCommand: Command = {
   name: NAME,
-  summary: 'list the checks a run would run: id, section, requirement ids, level',
+  summary: 'list the checks a run would run: id, section, requirement ids, level, what each needs to run live',
   usage: '[--only ID-or-SECTION]... [--skip ID-or-SECTION]... [--json]',
   description: [
     'Prints every check of the suites (suites/checks.json), grouped by suite file: its id, its section, the',
     'requirement ids it judges and its level (MUST fails a run, SHOULD warns). --only and --skip select as they do',
     'for run, so the list is what that run would run. With --json: { "checks": [{ "id", "section", "file",',
-    '"requirements", "level", "title" }] }. Whether a check can run against a live target is decided when it runs',
-    '(a missing --agent-url, --widget-host-url or --allow-spend); the run reports it not-run with the reason.',
+    '"requirements", "level", "title", "needs" }] }. A check\'s needs say what a live run needs beyond --base-url to',
+    'run it (--agent-url, --allow-spend, the in-process run...; "needs" holds their ids): a run without them reports',
+    'it not-run with the reason.',
   ].join('\n'),
   options: {
     only: { type: 'string', multiple: true, value: 'ID-or-SECTION', help: 'list only the checks of this section, requirement or check' },

@@ -11,6 +11,8 @@ export interface IndexedCheck extends CheckIdentity {
   readonly title: string;
   /** The suite file, relative to the package root (`suites/7.3-signed-requests.test.ts`). */
   readonly file: string;
+  /** What it needs to run live beyond --base-url (suites/needs.json: src/harness/not-run-needs.ts ids); absent: nothing. */
+  readonly needs?: readonly string[];
 }
 
 export interface CheckIndex {

@@ -1,7 +1,27 @@
-import { relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { CheckIdentity } from '../contract/check.js';
 import { DEFAULT_RUN_CONTEXT } from '../contract/run-context.js';
 import type { IndexedCheck } from './check-index.js';
+import { DECLARABLE_NEEDS } from './not-run-needs.js';
+
+/** What each check needs to run live beyond --base-url, as scripts/derive-needs.ts found it by running the suites. */
+export const NEEDS_FILE = 'suites/needs.json';
+
+/** suites/needs.json, held to the checks it names and to the needs a check can declare. */
+function readNeeds(root: string, ids: ReadonlySet<string>): ReadonlyMap<string, readonly string[]> {
+  const file = join(root, NEEDS_FILE);
+  if (!existsSync(file)) return new Map();
+  const entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, readonly string[]>);
+  const stale = entries.filter(([id]) => !ids.has(id)).map(([id]) => id);
+  if (stale.length) throw new Error(`${NEEDS_FILE} names checks the suites do not declare: ${stale.join(', ')} (run scripts/derive-needs.ts)`);
+  const declarable: ReadonlySet<string> = new Set(DECLARABLE_NEEDS);
+  for (const [id, needs] of entries) {
+    const unknown = needs.filter((n) => !declarable.has(n));
+    if (unknown.length) throw new Error(`${NEEDS_FILE}: ${id} needs what is not a need: ${unknown.join(', ')} (src/harness/not-run-needs.ts)`);
+  }
+  return new Map(entries.filter(([, needs]) => needs.length));
+}
 
 /**
  * Every check the suites declare, read by loading each suite file without running a check (vitest's collect).
@@ -35,7 +55,8 @@ export async function collectChecks(root: string): Promise<IndexedCheck[]> {
     const ids = checks.map((c) => c.id);
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
     if (twice.length) throw new Error(`check ids declared twice: ${[...new Set(twice)].join(', ')}`);
-    return checks;
+    const needs = readNeeds(root, new Set(ids));
+    return checks.map((c) => (needs.has(c.id) ? { ...c, needs: needs.get(c.id)! } : c));
   } finally {
     await vitest.close();
   }

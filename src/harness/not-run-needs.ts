@@ -13,10 +13,12 @@ export interface NotRunNeed {
   /** What enables it, for the "what to enable next" block. */
   readonly enable: string;
   readonly marks: RegExp;
+  /** How `list` names it among a check's needs, when its words do not start "need ". */
+  readonly label?: string;
 }
 
 /** In order: a reason naming two options belongs to the first need it names (a cap before the spending it caps). */
-const NOT_RUN_NEEDS: readonly NotRunNeed[] = [
+const NOT_RUN_NEEDS = [
   {
     id: 'interrupted',
     words: 'stopped by the interruption',
@@ -50,7 +52,12 @@ const NOT_RUN_NEEDS: readonly NotRunNeed[] = [
     marks: /pass the run's --spend-cap/,
   },
   { id: 'allow-spend', words: 'need --allow-spend', enable: '--allow-spend --spend-cap N (test tokens spt_test_*)', marks: /^needs spend:|--allow-spend/ },
-  { id: 'agent-url', words: 'need --agent-url', enable: '--agent-url URL (an agent the platform hosts)', marks: /needs --agent-url|run with --agent-url/ },
+  {
+    id: 'agent-url',
+    words: 'need --agent-url',
+    enable: '--agent-url URL (an agent the platform hosts)',
+    marks: /needs --agent-url|(?:run|one) with --agent-url/,
+  },
   { id: 'base-url', words: 'need --base-url', enable: '--base-url URL beside --agent-url', marks: /add --base-url/ },
   { id: 'also-base-url', words: 'need --also-base-url', enable: '--also-base-url URL (a second instance)', marks: /--also-base-url/ },
   {
@@ -85,16 +92,35 @@ const NOT_RUN_NEEDS: readonly NotRunNeed[] = [
     id: 'target',
     words: 'found nothing of the target to check',
     enable: 'nothing: the target does not offer what they read (see each reason)',
+    label: 'the target (or its fixture host) offering what it reads',
     marks: /^the target |serves no |does not declare|names no |^needs /,
   },
-];
+] as const satisfies readonly NotRunNeed[];
+
+/** Every need's id, the words a not-run result's `needs` and a check's declared needs use. */
+export type NotRunNeedId = (typeof NOT_RUN_NEEDS)[number]['id'];
+
+/**
+ * What a check may declare it needs to run live (suites/needs.json, suites/checks.json, `list`): any need but those
+ * only a run's course gives (its interruption, its --skip).
+ */
+export type DeclaredNeed = Exclude<NotRunNeedId, 'interrupted' | 'skip'>;
+const RUN_COURSE: ReadonlySet<string> = new Set(['interrupted', 'skip']);
+export const DECLARABLE_NEEDS: readonly DeclaredNeed[] = NOT_RUN_NEEDS.map((n) => n.id).filter((id): id is DeclaredNeed => !RUN_COURSE.has(id));
+
+/** How `list` names a need: "--agent-url", "a higher --spend-cap", "the in-process run". */
+export function needLabel(id: string): string {
+  const need = (NOT_RUN_NEEDS as readonly NotRunNeed[]).find((n) => n.id === id);
+  if (!need) throw new Error(`"${id}" is not a need (src/harness/not-run-needs.ts)`);
+  return need.label ?? need.words.replace(/^need /, '');
+}
 
 const OTHER: NotRunNeed = { id: 'other', words: 'for other reasons', enable: 'see each reason', marks: /$^/ };
 
 /** The need a not-run reason names. */
 export function notRunNeed(message: string | undefined): NotRunNeed {
   const text = message ?? '';
-  return NOT_RUN_NEEDS.find((n) => n.marks.test(text)) ?? OTHER;
+  return (NOT_RUN_NEEDS as readonly NotRunNeed[]).find((n) => n.marks.test(text)) ?? OTHER;
 }
 
 export interface NotRunGroup {

@@ -12,10 +12,11 @@ interface Listed {
   requirements: string[];
   level: string;
   title: string;
+  needs: string[];
 }
 
 describe('agent-platform-conformance list', () => {
-  it('prints every check of suites/checks.json with --json: id, section, file, requirements, level, title', async () => {
+  it('prints every check of suites/checks.json with --json: id, section, file, requirements, level, title, needs', async () => {
     const { code, stdout, stderr } = await runCli(['list', '--json']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
@@ -28,7 +29,10 @@ describe('agent-platform-conformance list', () => {
       requirements: ['KEY-DIRECTORY-MEDIA-TYPE'],
       level: 'MUST',
       title: 'served at the origin with its media type',
+      needs: [],
     });
+    expect(checks.find((c) => c.id === 'key-directory.lists-hosted-agents')?.needs).toEqual(['agent-url']);
+    for (const c of checks) expect(c.needs, c.id).toEqual(index.checks.find((k) => k.id === c.id)?.needs ?? []);
     expect(new Set(checks.map((c) => c.section))).toContain('6');
     for (const c of checks) expect(c.file.startsWith(`suites/${c.section}-`), c.id).toBe(true);
   });
@@ -36,9 +40,21 @@ describe('agent-platform-conformance list', () => {
   it('prints one line per check under its suite file, and the count', async () => {
     const { code, stdout } = await runCli(['list']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^2\.4 suites\/2\.4-key-directory\.test\.ts \(3 checks\)\n {2}key-directory\.entries +MUST +KEY-DIRECTORY-ENTRIES\n/);
+    expect(stdout).toMatch(
+      /^2\.4 suites\/2\.4-key-directory\.test\.ts \(3 checks\)\n {2}key-directory\.entries +MUST +KEY-DIRECTORY-ENTRIES {2}\(needs --agent-url\)\n/,
+    );
     expect(stdout).toMatch(/^ {2}key-directory\.media-type +MUST +KEY-DIRECTORY-MEDIA-TYPE$/m);
-    expect(stdout).toContain(`\n${index.checks.length} checks in ${new Set(index.checks.map((c) => c.file)).size} suite files`);
+    const needing = index.checks.filter((c) => c.needs?.length).length;
+    expect(stdout).toContain(
+      `\n${index.checks.length} checks in ${new Set(index.checks.map((c) => c.file)).size} suite files; ${needing} need more than --base-url to run live`,
+    );
+  });
+
+  it('says after a check what it needs to run live, as the verdict line words it', async () => {
+    const { stdout } = await runCli(['list', '--only', '2.4', '--only', '7.1']);
+    expect(stdout).toMatch(/^ {2}key-directory\.lists-hosted-agents +MUST +KEY-DIRECTORY-ENTRIES {2}\(needs --agent-url\)$/m);
+    expect(stdout).toMatch(/^ {2}bridge\.permission +MUST +\S+.* {2}\(needs --widget-host-url, Chromium\)$/m);
+    expect(stdout).toMatch(/^ {2}key-directory\.media-type +MUST +KEY-DIRECTORY-MEDIA-TYPE$/m);
   });
 
   it('selects with --only and --skip as run does', async () => {

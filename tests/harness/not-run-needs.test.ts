@@ -17,6 +17,8 @@ const r = (verdict: CheckResult['verdict'], message?: string): CheckResult => ({
 describe('what would run a not-run check', () => {
   it('names the option, the cap or the in-process run a reason names', () => {
     expect(notRunNeed('needs --agent-url URL: this live run checks a platform').id).toBe('agent-url');
+    expect(notRunNeed('needs to know an agent the server hosts: name one with --agent-url on the platform origin').id).toBe('agent-url');
+    expect(notRunNeed('this check needs a run without --agent-url').id).toBe('in-process');
     expect(notRunNeed("paying 500 would pass the run's --spend-cap").id).toBe('spend-cap');
     expect(notRunNeed(CAPABILITY_REASONS.spend).id).toBe('allow-spend');
     expect(notRunNeed(CAPABILITY_REASONS['payment-faults']).id).toBe('in-process');
