@@ -155,7 +155,8 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'the first line (after the --allow-insecure-fixtures warning when on). Its keys live in --keys-dir when given.',
       "State is kept in memory unless told: --store keeps the verifier's nonces, failure counts, key-set cache, card",
       'memory and registrations, and the purchase lock, on a Valkey or Redis server; --db keeps purchase records,',
-      "charges, grants, balances, sales, stablecoin transfers, wallet totals, daily caps and the paid rails' spending in",
+      "charges, grants, balances, sales, stablecoin transfers, wallet totals, daily caps, the paid rails' spending and the",
+      'widgets (uploaded folders, published agents, catalog records, posts, tool-call rows) in',
       'a SQLite file or on PostgreSQL, with the keys challenges and platform tokens',
       'are signed with, so a restart forgets no charge and instances sharing both (behind one --public-url) accept a',
       'signed request once, credit a purchase once and accept the platform tokens any of them issued.',
@@ -257,6 +258,7 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
         ...(serviceName === undefined ? {} : { serviceName }),
         ...(ownerKey === undefined ? {} : { ownerKeys: [ownerKey] }),
         ...(stores.challengeSecret ? { purchases: { challengeSecret: stores.challengeSecret } } : {}),
+        ...(stores.widgets ? { widgets: { folders: stores.widgets, store: stores.widgets, usage: stores.widgets } } : {}),
         // A key configured wins over one kept on the stores: the operator named it for every instance.
         ...((tokenKey ?? stores.platformTokenKey) ? { platformTokenKey: tokenKey ?? stores.platformTokenKey } : {}),
       },

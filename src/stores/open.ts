@@ -14,6 +14,7 @@ import { prepareSchema } from './sql/schema.js';
 import { sharedSecret } from './sql/secret.js';
 import { openSqlite } from './sql/sqlite.js';
 import { sqlPurchaseStores } from './sql/stores.js';
+import { SqlWidgetStore } from './sql/widget-store.js';
 import { redactedUrl, StoreUnavailableError } from './unavailable.js';
 
 /** Whether `--db` names a PostgreSQL server rather than a SQLite file. */
@@ -34,6 +35,8 @@ export interface OpenedStores {
   readonly purchaseStores?: ReturnType<typeof sqlPurchaseStores>;
   /** Shared by every instance on the database, so a challenge one issued verifies at another and after a restart. */
   readonly challengeSecret?: Uint8Array;
+  /** The widget pipeline's folders, records and tool-call rows, on the database: a widget one instance published, all serve. */
+  readonly widgets?: SqlWidgetStore;
   /**
    * The key platform bearer tokens are signed with, the same at every instance on the database (or, without one, on
    * the store): a token one minted verifies at all.
@@ -74,6 +77,7 @@ export async function openStores(options: StoreOptions): Promise<OpenedStores> {
       ? {
           purchaseStores: sqlPurchaseStores(db, lock),
           challengeSecret: await sharedSecret(db, 'challenge-id'),
+          widgets: new SqlWidgetStore(db),
         }
       : {}),
     ...(tokenSeed ? { platformTokenKey: generateEd25519Jwk(tokenSeed).privateJwk } : {}),

@@ -9,6 +9,8 @@ import { createMemoryFetcher } from '../../src/fetch/memory-fetcher.js';
 import { ManualClock } from '../../src/purchase/testing/memory.js';
 import { purchaseStoreContract } from '../stores/purchase-contract.js';
 import { sqlStoresUnderTest } from '../stores/sql-under-test.js';
+import { widgetStoreContract } from '../stores/widget-contract.js';
+import { SqlWidgetStore } from '../../src/stores/sql/widget-store.js';
 import { whyNoPostgres, whyNoRedis, startPostgres, startRedis, type TestPostgres, type TestServer } from '../stores/servers.js';
 import { verifierStoreContract } from '../stores/verifier-contract.js';
 
@@ -48,6 +50,17 @@ purchaseStoreContract(
     const db = await openPostgres(await pg!.createDatabase());
     await prepareSchema(db);
     return sqlStoresUnderTest(db, options);
+  },
+  () => postgresMissing,
+);
+
+widgetStoreContract(
+  'PostgreSQL',
+  async () => {
+    const db = await openPostgres(await pg!.createDatabase());
+    await prepareSchema(db);
+    const widgets = new SqlWidgetStore(db);
+    return { store: widgets, folders: widgets, usage: widgets, close: () => db.close() };
   },
   () => postgresMissing,
 );
