@@ -23,6 +23,7 @@ import {
   type SaleGuard,
   type SettlementResult,
   type CapCounters,
+  type StablecoinNetwork,
   type TransferStore,
   type WalletDailyCaps,
 } from '../purchase/index.js';
@@ -128,6 +129,8 @@ export interface PurchaseStores {
   readonly caps?: CapCounters;
   /** What the paid rails spend of `store`'s balances; kept in memory over `store` when absent. */
   readonly ledger?: BalancePort;
+  /** The stand-in stablecoin network, one for every instance as a chain is; FakeStablecoinNetwork in memory when absent. */
+  readonly network?: StablecoinNetwork;
 }
 
 /** The in-memory stores, with their fault switches. */
@@ -205,7 +208,8 @@ function scopedView(purchases: ReferencePurchases<PurchaseStores>, buyer: string
 }
 
 export interface ReferenceStablecoin {
-  readonly network: FakeStablecoinNetwork;
+  /** A FakeStablecoinNetwork (faults switchable) unless the stores keep the network. */
+  readonly network: StablecoinNetwork;
   readonly transfers: TransferStore;
   readonly walletCaps: WalletDailyCaps;
   readonly locations: FixedWalletLocations;
@@ -278,7 +282,7 @@ export function createReferencePurchases<T extends PurchaseStores = MemoryPurcha
   const transfers = stores.transfers ?? (memoryTransfers = new MemoryTransferStore());
   const buyers = new MemoryBuyerDirectory();
   const stablecoin: ReferenceStablecoin = {
-    network: new FakeStablecoinNetwork(),
+    network: stores.network ?? new FakeStablecoinNetwork(),
     transfers,
     walletCaps: stores.walletCaps ?? new MemoryWalletCaps(),
     locations: new FixedWalletLocations(),

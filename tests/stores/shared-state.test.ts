@@ -59,7 +59,7 @@ describe('the reference purchases over serve --db: no state kept in one instance
     expect(await a!.ledger.spend(ALICE, 1n)).toBe(false);
   });
 
-  it('keeps stablecoin transfers, wallet totals and sale caps where every instance reads them', async () => {
+  it('keeps stablecoin transfers, the chain they are sent on, wallet totals and sale caps where every instance reads them', async () => {
     const [a, b] = await twoInstances('stablecoin.sqlite');
     const hash = `0x${'1'.repeat(64)}` as Hex;
     const wallet = `0x${'2'.repeat(40)}` as Hex;
@@ -83,6 +83,9 @@ describe('the reference purchases over serve --db: no state kept in one instance
     expect(await b!.stablecoin.transfers.openTransfer({ ...record, challengeId: 'ch_u' })).toMatchObject({ opened: false, clash: 'hash' });
     expect(await a!.stablecoin.walletCaps.count(wallet, NOW, hash, '600', '1000')).toBe('counted');
     expect(await b!.stablecoin.walletCaps.count(wallet, NOW, `0x${'3'.repeat(64)}` as Hex, '600', '1000')).toBe('over-cap');
+    const sent = await a!.stablecoin.network.broadcast('0x76f80102' as Hex);
+    expect(await b!.stablecoin.network.status(sent.hash), 'a transfer one instance sent, the other reads on the same chain').toBe('settled');
+    expect(await b!.stablecoin.network.status(`0x${'4'.repeat(64)}` as Hex), 'never sent').toBe('failed');
     expect(await a!.sale.caps.take([{ name: 'platform', limit: 1 }], NOW)).toEqual({ taken: true });
     expect(await b!.sale.caps.take([{ name: 'platform', limit: 1 }], NOW)).toEqual({ taken: false, over: 0 });
   });

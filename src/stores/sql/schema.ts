@@ -29,6 +29,7 @@ const TABLES = [
   'CREATE INDEX IF NOT EXISTS wallet_counts_day ON wallet_counts (wallet_day)',
   'CREATE TABLE IF NOT EXISTS cap_counts (day BIGINT NOT NULL, name TEXT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (day, name))',
   'CREATE TABLE IF NOT EXISTS rail_spent (payer TEXT PRIMARY KEY, nano BIGINT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS chain_transfers (hash TEXT PRIMARY KEY, outcome TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS widget_folders (id TEXT PRIMARY KEY, {SEQ}body TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS widget_agents (id TEXT PRIMARY KEY, {SEQ}author_id TEXT NOT NULL, folder_id TEXT NOT NULL, slug TEXT NOT NULL, body TEXT NOT NULL)',
   'CREATE INDEX IF NOT EXISTS widget_agents_folder ON widget_agents (author_id, folder_id)',

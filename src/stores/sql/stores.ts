@@ -5,6 +5,7 @@ import { SqlFunding } from './funding.js';
 import { SqlPurchaseStore } from './purchase-store.js';
 import { SqlRailLedger } from './rail-ledger.js';
 import { SqlSaleStore } from './sale-store.js';
+import { SqlStablecoinNetwork } from './stablecoin-network.js';
 import { SqlTransferStore, SqlWalletCaps } from './stablecoin-store.js';
 
 export interface SqlPurchaseStores {
@@ -16,12 +17,13 @@ export interface SqlPurchaseStores {
   readonly walletCaps: SqlWalletCaps;
   readonly caps: SqlCapCounters;
   readonly ledger: SqlRailLedger;
+  readonly network: SqlStablecoinNetwork;
 }
 
 /**
  * Every record the purchase machine and the paid rails keep, on one database, with the lock given (Redis for a fleet,
- * memory for one instance): purchases, sales and holds, stablecoin transfers and wallet totals, the sales' daily caps
- * and what the rails spent. No answer then depends on which instance took the request.
+ * memory for one instance): purchases, sales and holds, stablecoin transfers and wallet totals (and the stand-in chain
+ * they are sent on), the sales' daily caps and what the rails spent. No answer then depends on which instance took the request.
  */
 export function sqlPurchaseStores(
   db: SqlDatabase,
@@ -36,5 +38,6 @@ export function sqlPurchaseStores(
     walletCaps: new SqlWalletCaps(db),
     caps: new SqlCapCounters(db),
     ledger: new SqlRailLedger(db),
+    network: new SqlStablecoinNetwork(db),
   });
 }
