@@ -13,6 +13,7 @@ import { HarnessError, InputError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { clientCredentialsOption, flag, serviceNameOption, stringOption } from './option-values.js';
+import { readPrivateJwk } from './private-jwk.js';
 
 const NAME = 'serve';
 const MAX_PORT = 65535;
@@ -134,7 +135,7 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
     name: NAME,
     summary: 'serve the reference platform and agent on a port',
     usage:
-      '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST | --public-url URL] [--client-address-header NAME] [--agent-name NAME] [--keys-dir DIR] [--store redis://...] [--db FILE | --db postgres://...] [--service-name NAME] [--owner-key KEY] [--agent-client ID:SECRET] [--test-control]',
+      '[--host 127.0.0.1] [--port N] [--allow-insecure-fixtures] [--authority HOST | --public-url URL] [--client-address-header NAME] [--agent-name NAME] [--keys-dir DIR] [--store redis://...] [--db FILE | --db postgres://...] [--platform-token-key FILE] [--service-name NAME] [--owner-key KEY] [--agent-client ID:SECRET] [--test-control]',
     description: [
       'Serves the reference platform over plain HTTP: POST /api/auth/cli/token (verifies signed requests and',
       'platform bearers, answers a platform token), the key directory at',
@@ -154,9 +155,14 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'the first line (after the --allow-insecure-fixtures warning when on). Its keys live in --keys-dir when given.',
       "State is kept in memory unless told: --store keeps the verifier's nonces, failure counts, key-set cache, card",
       'memory and registrations, and the purchase lock, on a Valkey or Redis server; --db keeps purchase records,',
-      'charges, grants, balances and sales in a SQLite file or on PostgreSQL, with the keys challenges and platform tokens',
+      "charges, grants, balances, sales, stablecoin transfers, wallet totals, daily caps, the paid rails' spending and the",
+      'widgets (uploaded folders, published agents, catalog records, posts, tool-call rows) in',
+      'a SQLite file or on PostgreSQL, with the keys challenges and platform tokens',
       'are signed with, so a restart forgets no charge and instances sharing both (behind one --public-url) accept a',
       'signed request once, credit a purchase once and accept the platform tokens any of them issued.',
+      '--platform-token-key FILE is the Ed25519 private JWK (as keygen writes it) platform tokens are signed with: give',
+      'every instance of a deployment the same file and each accepts the tokens any of them issued. Without it the key is',
+      'the one kept on --db, else on --store, else a fresh key of this process (its tokens die with it).',
       'A store that does not answer exits 3; one that cannot be used otherwise (not installed, refusing us) exits 2.',
       '--service-name NAME answers with the names a deployment called NAME writes where the spec writes Service:',
       'Acme-Terms-Version, Acme-Terms-Accepted, Acme-Payment-Methods, Acme-Purchase, X-Acme-Owner-Key, realm=acme.',
@@ -177,6 +183,11 @@ export function createServeCommand(waitForStop: WaitForStop = untilSignal): Comm
       'public-url': { type: 'string', value: 'URL', help: 'the origin the deployment answers for, e.g. https://platform.example (instead of --authority)' },
       store: { type: 'string', value: 'URL', help: "a redis:// URL: the verifier's state and the purchase lock (default: memory)" },
       db: { type: 'string', value: 'FILE|URL', help: 'a SQLite file or a postgres:// URL: purchase records and balances (default: memory)' },
+      'platform-token-key': {
+        type: 'string',
+        value: 'FILE',
+        help: 'the Ed25519 private JWK platform tokens are signed with, shared by every instance (default: kept on --db or --store, else fresh)',
+      },
       'service-name': { type: 'string', value: 'NAME', help: 'the name written where the spec writes Service (headers, realm); default Service' },
       'owner-key': { type: 'string', value: 'KEY', help: "the operator's platform key accepted in X-Service-Owner-Key (default: none)" },
       'agent-client': { type: 'string', value: 'ID:SECRET', help: "a client of the agent's POST /auth/token (default: none)" },
@@ -217,6 +228,8 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
     throw new UsageError('--owner-key must be printable ASCII without spaces (it travels in a header field)', NAME);
   const agentClientValue = stringOption(args, 'agent-client');
   const agentClient = agentClientValue === undefined ? undefined : clientCredentialsOption(agentClientValue, NAME);
+  const tokenKeyFile = stringOption(args, 'platform-token-key');
+  const tokenKey = tokenKeyFile === undefined ? undefined : await readPrivateJwk(io, tokenKeyFile, '--platform-token-key', 'serve');
   const stores = await storesOption(args, io.cwd);
   // Ask for the stop before binding, so a signal that arrives while the server starts is not lost.
   const giveUp = new AbortController();
@@ -245,7 +258,9 @@ async function runServe(args: CommandArgs, io: CliIo, waitForStop: WaitForStop):
         ...(serviceName === undefined ? {} : { serviceName }),
         ...(ownerKey === undefined ? {} : { ownerKeys: [ownerKey] }),
         ...(stores.challengeSecret ? { purchases: { challengeSecret: stores.challengeSecret } } : {}),
-        ...(stores.platformTokenKey ? { platformTokenKey: stores.platformTokenKey } : {}),
+        ...(stores.widgets ? { widgets: { folders: stores.widgets, store: stores.widgets, usage: stores.widgets } } : {}),
+        // A key configured wins over one kept on the stores: the operator named it for every instance.
+        ...((tokenKey ?? stores.platformTokenKey) ? { platformTokenKey: tokenKey ?? stores.platformTokenKey } : {}),
       },
       ...(addressHeader ? { clientAddressHeader: addressHeader } : {}),
       // A 500 of the reference is a bug of ours: say what failed, with its stack, where the operator sees it.

@@ -22,6 +22,10 @@ import {
   type PackGuard,
   type SaleGuard,
   type SettlementResult,
+  type CapCounters,
+  type StablecoinNetwork,
+  type TransferStore,
+  type WalletDailyCaps,
 } from '../purchase/index.js';
 import {
   FakeCardInstruments,
@@ -49,6 +53,7 @@ import type { SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/t
 import { verifyRequest } from '../verifier/verify-request.js';
 import { renderAnswer } from './render.js';
 import type { PublicRoute, RouteContext, VerifiedRoute } from './routes.js';
+import type { BalancePort } from './paid/balance-port.js';
 import {
   PurchasedBalanceLedger,
   agentSocketRoute,
@@ -116,6 +121,16 @@ export interface PurchaseStores {
   readonly sales: SaleStore;
   /** The single-call funding step over `store`'s balances. */
   readonly funding: Funding;
+  /** Stablecoin transfer records; kept in memory by the reference when absent. */
+  readonly transfers?: TransferStore;
+  /** The per-wallet daily totals (7.4 wallet_daily_cap); in memory when absent. */
+  readonly walletCaps?: WalletDailyCaps;
+  /** The single-call sales' daily counters (7.4 metered caps); in memory when absent. */
+  readonly caps?: CapCounters;
+  /** What the paid rails spend of `store`'s balances; kept in memory over `store` when absent. */
+  readonly ledger?: BalancePort;
+  /** The stand-in stablecoin network, one for every instance as a chain is; FakeStablecoinNetwork in memory when absent. */
+  readonly network?: StablecoinNetwork;
 }
 
 /** The in-memory stores, with their fault switches. */
@@ -127,8 +142,8 @@ export interface MemoryPurchaseStores extends PurchaseStores {
 }
 
 /**
- * Makes the stores of a deployment. `referencedElsewhere` says whether a record the deployment still keeps in
- * memory (a stablecoin transfer) refers to a challenge, which the purchase store must then not forget.
+ * Makes the stores of a deployment. `referencedElsewhere` says whether a record the deployment keeps in memory (a
+ * stablecoin transfer, when the stores keep none) refers to a challenge, which the purchase store must then not forget.
  */
 export type PurchaseStoresFactory<T extends PurchaseStores> = (context: {
   readonly clock: Clock;
@@ -173,7 +188,7 @@ export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseSto
   /** Agents whose funded turns on the agent socket fail while they run (the test control's turn-fails; a test adds them in process). */
   readonly failingTurns: Set<string>;
   /** The balance the paid rails spend (4.2, 6, 4.7): what the purchase machine credited, minus what the rails spent. */
-  readonly ledger: PurchasedBalanceLedger;
+  readonly ledger: BalancePort;
   /**
    * Whether the deployment sells usage to `buyer` now (section 6: the rails' pointer holds an mpp entry only "where
    * the deployment sells usage at all"): buying is open for it. Read on every pointer.
@@ -193,16 +208,17 @@ function scopedView(purchases: ReferencePurchases<PurchaseStores>, buyer: string
 }
 
 export interface ReferenceStablecoin {
-  readonly network: FakeStablecoinNetwork;
-  readonly transfers: MemoryTransferStore;
-  readonly walletCaps: MemoryWalletCaps;
+  /** A FakeStablecoinNetwork (faults switchable) unless the stores keep the network. */
+  readonly network: StablecoinNetwork;
+  readonly transfers: TransferStore;
+  readonly walletCaps: WalletDailyCaps;
   readonly locations: FixedWalletLocations;
 }
 
 export interface ReferenceSale<T extends PurchaseStores = MemoryPurchaseStores> {
   readonly ports: SalePorts;
   readonly sales: T['sales'];
-  readonly caps: MemoryCapCounters;
+  readonly caps: CapCounters;
   readonly cards: FakeCardInstruments;
   readonly accounts: MemoryAgentAccounts;
   readonly server: ScriptedCallServer;
@@ -255,18 +271,20 @@ export function referenceTermsUrl(origin: string): string {
 export function createReferencePurchases<T extends PurchaseStores = MemoryPurchaseStores>(options: ReferencePurchasesOptions<T>): ReferencePurchases<T> {
   const origin = new URL(options.origin);
   const processor = new TestTokenCardProcessor();
-  const transfers = new MemoryTransferStore();
+  let memoryTransfers: MemoryTransferStore | undefined;
   // Without a factory T is its default, the memory stores (TypeScript cannot tie the two).
   const stores = (options.stores ?? (memoryPurchaseStores as PurchaseStoresFactory<PurchaseStores> as PurchaseStoresFactory<T>))({
     clock: options.clock,
-    referencedElsewhere: (id) => transfers.transferOf(id) !== undefined,
+    referencedElsewhere: (id) => memoryTransfers?.transferOf(id) !== undefined,
   });
   const { store, lock, sales, funding } = stores;
+  // What the stores do not keep is kept here, in this process.
+  const transfers = stores.transfers ?? (memoryTransfers = new MemoryTransferStore());
   const buyers = new MemoryBuyerDirectory();
   const stablecoin: ReferenceStablecoin = {
-    network: new FakeStablecoinNetwork(),
+    network: stores.network ?? new FakeStablecoinNetwork(),
     transfers,
-    walletCaps: new MemoryWalletCaps(),
+    walletCaps: stores.walletCaps ?? new MemoryWalletCaps(),
     locations: new FixedWalletLocations(),
   };
   const ports: PurchasePorts = { clock: options.clock, random: { bytes: (n) => new Uint8Array(randomBytes(n)) }, processor, store, lock, buyers, stablecoin };
@@ -281,7 +299,7 @@ export function createReferencePurchases<T extends PurchaseStores = MemoryPurcha
     stablecoin: REFERENCE_STABLECOIN,
     ...options.config,
   };
-  const caps = new MemoryCapCounters();
+  const caps = stores.caps ?? new MemoryCapCounters();
   const cards = new FakeCardInstruments();
   const accounts = new MemoryAgentAccounts();
   const server = new ScriptedCallServer();
@@ -320,7 +338,7 @@ export function createReferencePurchases<T extends PurchaseStores = MemoryPurcha
     guards: { pack: PACK_GUARDS, sale: SALE_GUARDS },
     routes: SPEC_ROUTE_POLICY,
     failingTurns: new Set<string>(),
-    ledger: new PurchasedBalanceLedger(store),
+    ledger: stores.ledger ?? new PurchasedBalanceLedger(store),
     sellsUsage: (buyer) => scopedView(purchases, buyer).config.mppEnabled,
     delegate: { compose: createDelegate, ran: [] },
     settlementIntake: (report) => settleReported(report, ports),
@@ -455,7 +473,7 @@ export function paidRails(
   purchases: ReferencePurchases<PurchaseStores>,
   origin: string,
   prices: Partial<RailPrices> = {},
-): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: PurchasedBalanceLedger } {
+): { readonly llm: VerifiedRoute; readonly socket: SocketRoute; readonly delegate: Delegate; readonly ledger: BalancePort } {
   const ledger = purchases.ledger;
   const purchaseUrl = `${origin}${PLATFORM_ROUTES.mppCredits}`;
   const terms = () => purchases.config.terms;

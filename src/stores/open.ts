@@ -6,6 +6,7 @@ import { isPostgresOutage, isRedisOutage, outageAware } from './outage.js';
 import { openRedis } from './redis/client.js';
 import { RedisPurchaseLock } from './redis/lock.js';
 import { createRedisPorts, type RedisPorts } from './redis/ports.js';
+import { sharedRedisSecret } from './redis/secret.js';
 import { closeInvalidations } from './redis/tracking.js';
 import type { SqlDatabase } from './sql/driver.js';
 import { openPostgres } from './sql/postgres.js';
@@ -13,6 +14,7 @@ import { prepareSchema } from './sql/schema.js';
 import { sharedSecret } from './sql/secret.js';
 import { openSqlite } from './sql/sqlite.js';
 import { sqlPurchaseStores } from './sql/stores.js';
+import { SqlWidgetStore } from './sql/widget-store.js';
 import { redactedUrl, StoreUnavailableError } from './unavailable.js';
 
 /** Whether `--db` names a PostgreSQL server rather than a SQLite file. */
@@ -33,7 +35,12 @@ export interface OpenedStores {
   readonly purchaseStores?: ReturnType<typeof sqlPurchaseStores>;
   /** Shared by every instance on the database, so a challenge one issued verifies at another and after a restart. */
   readonly challengeSecret?: Uint8Array;
-  /** The key platform bearer tokens are signed with, the same at every instance on the database: a token one minted verifies at all. */
+  /** The widget pipeline's folders, records and tool-call rows, on the database: a widget one instance published, all serve. */
+  readonly widgets?: SqlWidgetStore;
+  /**
+   * The key platform bearer tokens are signed with, the same at every instance on the database (or, without one, on
+   * the store): a token one minted verifies at all.
+   */
   readonly platformTokenKey?: Ed25519PrivateJwk;
   close(): Promise<void>;
 }
@@ -55,6 +62,14 @@ export async function openStores(options: StoreOptions): Promise<OpenedStores> {
     if (error instanceof StoreUnavailableError) throw error;
     throw new StoreUnavailableError(`cannot use the database ${redactedUrl(options.db!)}: ${(error as Error).message}`);
   }
+  let tokenSeed: Uint8Array | undefined;
+  try {
+    tokenSeed = db ? await sharedSecret(db, 'platform-token-key') : redis ? await sharedRedisSecret(redis, 'platform-token-key') : undefined;
+  } catch (error) {
+    await db?.close();
+    redis?.disconnect();
+    throw new StoreUnavailableError(`cannot read the platform-token key from the stores: ${(error as Error).message}`);
+  }
   const lock = redis ? outageAware(new RedisPurchaseLock(redis, 'apc:'), 'the store (--store)', isRedisOutage) : new MemoryPurchaseLock();
   return {
     ...(redis ? { ports: (clock: Clock, fetcher: DocumentFetcher) => createRedisPorts(redis, clock, fetcher) } : {}),
@@ -62,9 +77,10 @@ export async function openStores(options: StoreOptions): Promise<OpenedStores> {
       ? {
           purchaseStores: sqlPurchaseStores(db, lock),
           challengeSecret: await sharedSecret(db, 'challenge-id'),
-          platformTokenKey: generateEd25519Jwk(await sharedSecret(db, 'platform-token-key')).privateJwk,
+          widgets: new SqlWidgetStore(db),
         }
       : {}),
+    ...(tokenSeed ? { platformTokenKey: generateEd25519Jwk(tokenSeed).privateJwk } : {}),
     async close() {
       await db?.close();
       if (redis) closeInvalidations(redis);

@@ -5,12 +5,12 @@ import { RedisPurchaseLock } from '../../src/stores/redis/lock.js';
 import { createRedisPorts } from '../../src/stores/redis/ports.js';
 import { openPostgres } from '../../src/stores/sql/postgres.js';
 import { prepareSchema } from '../../src/stores/sql/schema.js';
-import { SqlFunding } from '../../src/stores/sql/funding.js';
-import { SqlPurchaseStore } from '../../src/stores/sql/purchase-store.js';
-import { SqlSaleStore } from '../../src/stores/sql/sale-store.js';
 import { createMemoryFetcher } from '../../src/fetch/memory-fetcher.js';
 import { ManualClock } from '../../src/purchase/testing/memory.js';
 import { purchaseStoreContract } from '../stores/purchase-contract.js';
+import { sqlStoresUnderTest } from '../stores/sql-under-test.js';
+import { widgetStoreContract } from '../stores/widget-contract.js';
+import { SqlWidgetStore } from '../../src/stores/sql/widget-store.js';
 import { whyNoPostgres, whyNoRedis, startPostgres, startRedis, type TestPostgres, type TestServer } from '../stores/servers.js';
 import { verifierStoreContract } from '../stores/verifier-contract.js';
 
@@ -49,7 +49,18 @@ purchaseStoreContract(
   async (options) => {
     const db = await openPostgres(await pg!.createDatabase());
     await prepareSchema(db);
-    return { store: new SqlPurchaseStore(db, options), sales: new SqlSaleStore(db), funding: new SqlFunding(db), close: () => db.close() };
+    return sqlStoresUnderTest(db, options);
+  },
+  () => postgresMissing,
+);
+
+widgetStoreContract(
+  'PostgreSQL',
+  async () => {
+    const db = await openPostgres(await pg!.createDatabase());
+    await prepareSchema(db);
+    const widgets = new SqlWidgetStore(db);
+    return { store: widgets, folders: widgets, usage: widgets, close: () => db.close() };
   },
   () => postgresMissing,
 );

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorCodeOf } from '../../src/harness/judge-purchase.js';
 import { InProcessTarget } from '../../src/harness/targets/in-process.js';
-import type { MemoryFunding } from '../../src/purchase/testing/index.js';
+import type { FakeStablecoinNetwork, MemoryFunding } from '../../src/purchase/testing/index.js';
 import { REFERENCE_PRICED_PATH, type ReferencePurchases } from '../../src/reference/purchases.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PURCHASE_KINDS } from '../../src/spec/payments.js';
@@ -101,7 +101,7 @@ describe('the same pack credential, one presentation held at a step while anothe
     expect(granted(first)).toBe(true);
     expectSamePurchase(late, first);
     expect(await p.store.balance(b.agentUrl)).toBe(p.config.pack.creditNano);
-    expect(p.stablecoin.network.broadcasts).toHaveLength(1);
+    expect((p.stablecoin.network as FakeStablecoinNetwork).broadcasts).toHaveLength(1);
   });
 });
 

@@ -238,7 +238,7 @@ describe('reference-only folder upload', () => {
     });
     expect(upload.status).toBe(201);
     const { folderId } = (await upload.json()) as { folderId: string };
-    expect(w.widgets.folders.getFolder(folderId)?.ownerId).toBe(alice.userId);
+    expect((await w.widgets.folders.getFolder(folderId))?.ownerId).toBe(alice.userId);
     expect((await w.send('POST', publishPath(folderId), { bearer: alice.bearer })).status).toBe(201);
   });
 

@@ -2,7 +2,10 @@ import { describe, expect } from 'vitest';
 import { adapterTests } from './adapter-tests.js';
 import { ManualClock } from '../../src/purchase/testing/memory.js';
 import type { ChargeRecord, Clock, Grant, IssuedChallenge, PurchaseStore } from '../../src/purchase/machine/ports/purchase.js';
-import type { Funding, SaleRecord, SaleStore } from '../../src/purchase/machine/sale/ports.js';
+import type { CapCounters, Funding, SaleRecord, SaleStore } from '../../src/purchase/machine/sale/ports.js';
+import type { TransferRecord, TransferStore, WalletDailyCaps } from '../../src/purchase/machine/ports/stablecoin.js';
+import type { Hex } from '../../src/purchase/machine/tempo/quote.js';
+import type { BalancePort } from '../../src/reference/paid/balance-port.js';
 import type { ChallengeEcho } from '../../src/purchase/wire/challenge.js';
 
 /** The purchase machine's stores of one adapter, fresh and empty. */
@@ -10,6 +13,11 @@ export interface PurchaseStoresUnderTest {
   readonly store: PurchaseStore;
   readonly funding: Funding;
   readonly sales: SaleStore;
+  readonly transfers: TransferStore;
+  readonly walletCaps: WalletDailyCaps;
+  readonly caps: CapCounters;
+  /** The paid rails' ledger over `store`'s balances. */
+  readonly ledger: BalancePort;
   close?(): Promise<void>;
 }
 
@@ -72,6 +80,28 @@ function sale(challengeId: string): SaleRecord {
     priceNano: '250000000',
     state: 'open',
     openedAt: NOW,
+  };
+}
+
+const HASH_1 = '0xAB00000000000000000000000000000000000000000000000000000000000001' as Hex;
+const HASH_2 = '0xab00000000000000000000000000000000000000000000000000000000000002' as Hex;
+const WALLET = '0x7E57000000000000000000000000000000000009' as Hex;
+
+function transfer(challengeId: string, hash: Hex, buyer = 'https://agents.example/a/alice'): TransferRecord {
+  return {
+    challengeId,
+    hash,
+    serialized: '0x76f8' as Hex,
+    wallet: WALLET,
+    buyer,
+    termsVersion: '2026-07-31',
+    packId: 'mpp_5',
+    price: { amount: '5000000', currency: '0x20c0000000000000000000000000000000000001' },
+    creditNano: '5000000000',
+    state: 'broadcast',
+    openedAt: NOW,
+    expiresAt: NOW + 300,
+    validBefore: NOW + 300,
   };
 }
 
@@ -221,6 +251,89 @@ export function purchaseStoreContract(name: string, open: PurchaseStoresFactory,
       await expect(async () => sales.move('ch_2', ['open'], 'served')).rejects.toThrow();
       const moves = await Promise.all(Array.from({ length: 10 }, () => sales.move('ch_1', ['serving'], 'served')));
       expect(moves.filter((m) => m.moved)).toHaveLength(1);
+    });
+
+    test('opens one transfer per challenge and per transaction hash (in any case), and finds it both ways', async () => {
+      const { transfers } = await fresh();
+      expect(await transfers.openTransfer(transfer('ch_1', HASH_1))).toEqual({ opened: true, record: transfer('ch_1', HASH_1) });
+      expect(await transfers.openTransfer(transfer('ch_1', HASH_2))).toEqual({ opened: false, clash: 'challenge', existing: transfer('ch_1', HASH_1) });
+      const sameHash = transfer('ch_2', HASH_1.toLowerCase() as Hex);
+      expect(await transfers.openTransfer(sameHash)).toEqual({ opened: false, clash: 'hash', existing: transfer('ch_1', HASH_1) });
+      expect(await transfers.transferByHash(HASH_1.toLowerCase() as Hex)).toEqual(transfer('ch_1', HASH_1));
+      expect(await transfers.transferOf('ch_2')).toBeUndefined();
+      const opens = await Promise.all(Array.from({ length: 10 }, (_, i) => transfers.openTransfer(transfer(`ch_r${i}`, HASH_2))));
+      expect(opens.filter((o) => o.opened)).toHaveLength(1);
+    });
+
+    test("moves a transfer's state and finds a buyer's transfer still broadcast under another challenge", async () => {
+      const { transfers } = await fresh();
+      await transfers.openTransfer(transfer('ch_1', HASH_1));
+      await transfers.openTransfer(transfer('ch_2', HASH_2));
+      expect(await transfers.updateTransfer('ch_2', 'settled')).toEqual({ ...transfer('ch_2', HASH_2), state: 'settled' });
+      expect(await transfers.transferOf('ch_2')).toMatchObject({ state: 'settled' });
+      expect(await transfers.pendingTransferOf('https://agents.example/a/alice', 'ch_3')).toEqual(transfer('ch_1', HASH_1));
+      expect(await transfers.pendingTransferOf('https://agents.example/a/alice', 'ch_1')).toBeUndefined();
+      expect(await transfers.pendingTransferOf('https://agents.example/a/bob', 'ch_3')).toBeUndefined();
+      await expect(async () => transfers.updateTransfer('ch_9', 'failed')).rejects.toThrow();
+    });
+
+    test('keeps a challenge a transfer answers past its keep', async () => {
+      const clock = new ManualClock(NOW);
+      const { store, transfers } = await fresh({ clock });
+      await store.issue(issued('ch_t'));
+      await transfers.openTransfer(transfer('ch_t', HASH_1));
+      clock.set(NOW + 720);
+      await store.issue(issued('ch_new', NOW + 1020));
+      expect(await store.challenge('ch_t')).toMatchObject({ id: 'ch_t' });
+    });
+
+    test("counts a wallet's transfers once each up to its daily cap, and gives a failed one back", async () => {
+      const { walletCaps } = await fresh();
+      const day = NOW - (NOW % 86_400);
+      expect(await walletCaps.count(WALLET, day, HASH_1, '600', '1000')).toBe('counted');
+      expect(await walletCaps.count(WALLET, day, HASH_1, '600', '1000'), 'the same transfer again').toBe('counted');
+      expect(await walletCaps.count(WALLET, day, HASH_2, '600', '1000')).toBe('over-cap');
+      expect(await walletCaps.count(WALLET, day + 86_400, HASH_2, '600', '1000'), 'another day').toBe('counted');
+      await walletCaps.release(HASH_2);
+      await walletCaps.release(HASH_1);
+      const racing = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => walletCaps.count(WALLET, day, `0xcd${String(i).padStart(62, '0')}` as Hex, '600', '1000')),
+      );
+      expect(racing.filter((r) => r === 'counted')).toHaveLength(1);
+    });
+
+    test('takes every counter or none, refuses at the first one full, and gives back on release', async () => {
+      const { caps } = await fresh();
+      const counters = [
+        { name: 'principal:alice', limit: 2 },
+        { name: 'platform', limit: 3 },
+      ];
+      expect(await caps.take(counters, 1)).toEqual({ taken: true });
+      expect(await caps.take(counters, 1)).toEqual({ taken: true });
+      expect(await caps.take(counters, 1)).toEqual({ taken: false, over: 0 });
+      expect(await caps.take([{ name: 'principal:bob', limit: 2 }, counters[1]!], 1)).toEqual({ taken: true });
+      expect(await caps.take([{ name: 'principal:carol', limit: 2 }, counters[1]!], 1)).toEqual({ taken: false, over: 1 });
+      expect(await caps.take(counters, 2), 'another day').toEqual({ taken: true });
+      await caps.release(['principal:alice', 'platform'], 1);
+      expect(await caps.take(counters, 1)).toEqual({ taken: true });
+      const racing = await Promise.all(Array.from({ length: 10 }, () => caps.take([{ name: 'once', limit: 1 }], 3)));
+      expect(racing.filter((r) => r.taken)).toHaveLength(1);
+    });
+
+    test('the rails spend what grants credited, never more, once under 10 concurrent spends of the last of it', async () => {
+      const { store, ledger } = await fresh();
+      const alice = 'https://agents.example/a/alice';
+      expect(await ledger.balanceOf(alice)).toBe(0n);
+      expect(await ledger.spend(alice, 1n)).toBe(false);
+      await store.grant(grantOf('ch_1', alice, '1000'));
+      expect(await ledger.spend(alice, 600n)).toBe(true);
+      expect(await ledger.balanceOf(alice)).toBe(400n);
+      expect(await ledger.spend(alice, 600n)).toBe(false);
+      const racing = await Promise.all(Array.from({ length: 10 }, () => ledger.spend(alice, 400n)));
+      expect(racing.filter(Boolean)).toHaveLength(1);
+      expect(await ledger.balanceOf(alice)).toBe(0n);
+      await store.grant(grantOf('ch_2', alice, '1000'));
+      expect(await ledger.balanceOf(alice), 'a later grant adds to what is left').toBe(1000n);
     });
   });
 }

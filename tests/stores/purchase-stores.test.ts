@@ -3,21 +3,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { MemoryPurchaseStore } from '../../src/purchase/testing/memory.js';
-import { MemoryFunding, MemorySaleStore } from '../../src/purchase/testing/sale-memory.js';
+import { MemoryCapCounters, MemoryFunding, MemorySaleStore } from '../../src/purchase/testing/sale-memory.js';
+import { MemoryTransferStore, MemoryWalletCaps } from '../../src/purchase/testing/stablecoin-memory.js';
+import { PurchasedBalanceLedger } from '../../src/reference/paid/balance-port.js';
 import { prepareSchema } from '../../src/stores/sql/schema.js';
 import { openSqlite } from '../../src/stores/sql/sqlite.js';
-import { SqlFunding } from '../../src/stores/sql/funding.js';
-import { SqlPurchaseStore } from '../../src/stores/sql/purchase-store.js';
-import { SqlSaleStore } from '../../src/stores/sql/sale-store.js';
 import { purchaseStoreContract } from './purchase-contract.js';
+import { sqlStoresUnderTest } from './sql-under-test.js';
 
 purchaseStoreContract('memory', async (options) => {
   const sales = new MemorySaleStore();
+  const transfers = new MemoryTransferStore();
   const store = new MemoryPurchaseStore({
     ...options,
-    referencedElsewhere: (id) => options.referencedElsewhere?.(id) === true || sales.sale(id) !== undefined,
+    referencedElsewhere: (id) => options.referencedElsewhere?.(id) === true || sales.sale(id) !== undefined || transfers.transferOf(id) !== undefined,
   });
-  return { store, sales, funding: new MemoryFunding((payer) => store.balance(payer)) };
+  return {
+    store,
+    sales,
+    funding: new MemoryFunding((payer) => store.balance(payer)),
+    transfers,
+    walletCaps: new MemoryWalletCaps(),
+    caps: new MemoryCapCounters(),
+    ledger: new PurchasedBalanceLedger(store),
+  };
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'apc-sqlite-'));
@@ -27,5 +36,5 @@ let files = 0;
 purchaseStoreContract('SQLite', async (options) => {
   const db = await openSqlite(join(dir, `${++files}.sqlite`));
   await prepareSchema(db);
-  return { store: new SqlPurchaseStore(db, options), sales: new SqlSaleStore(db), funding: new SqlFunding(db), close: () => db.close() };
+  return sqlStoresUnderTest(db, options);
 });

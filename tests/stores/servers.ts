@@ -14,6 +14,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface TestServer {
   readonly url: string;
   stop(): Promise<void>;
+  /** Stops the server process as an outage would (its port closes, its data stays); `resume` starts it again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 /** Why the server cannot be started here (the binary is absent), or undefined when it can. Throws in CI. */
@@ -53,13 +56,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals, dir: string): Promise<void> {
+async function endChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(child.pid!, signal);
     await Promise.race([exited, sleep(10_000)]);
     if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');
   }
+}
+
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals, dir: string): Promise<void> {
+  await endChild(child, signal);
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -82,14 +89,26 @@ function captured(child: ChildProcess): () => string {
 export async function startRedis(): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'apc-redis-'));
   const port = await freePort();
-  const child = spawn(
-    onPath('redis-server')!,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const output = captured(child);
-  await waitFor(async () => output().includes('Ready to accept connections'), child, output, 'redis-server');
-  return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM', dir) };
+  const start = async () => {
+    const started = spawn(
+      onPath('redis-server')!,
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const output = captured(started);
+    await waitFor(async () => output().includes('Ready to accept connections'), started, output, 'redis-server');
+    return started;
+  };
+  let child = await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => stopChild(child, 'SIGTERM', dir),
+    // Nothing is saved (--save ''): a Redis that comes back is empty, as one restarted without persistence is.
+    pause: () => endChild(child, 'SIGTERM'),
+    resume: async () => {
+      child = await start();
+    },
+  };
 }
 
 /** Initdb refuses root: as root, the cluster belongs to the `postgres` user Debian's package creates (or nobody). */
@@ -118,15 +137,19 @@ export async function startPostgres(): Promise<TestPostgres> {
   });
   const port = await freePort();
   const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
-  const child = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
-    ...as,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = captured(child);
   const url = `postgres://apc@127.0.0.1:${port}/postgres`;
   const { default: postgres } = await import('postgres');
   const admin = postgres(url, { max: 1, onnotice: () => undefined, connect_timeout: 2 });
-  await waitFor(async () => (await admin`select 1 as up`)[0]?.up === 1, child, output, 'postgres');
+  const start = async () => {
+    const started = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
+      ...as,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = captured(started);
+    await waitFor(async () => (await admin`select 1 as up`)[0]?.up === 1, started, output, 'postgres');
+    return started;
+  };
+  let child = await start();
   let databases = 0;
   return {
     url,
@@ -139,6 +162,11 @@ export async function startPostgres(): Promise<TestPostgres> {
       await admin.end({ timeout: 1 });
       // SIGINT is PostgreSQL's fast shutdown: clients are disconnected, nothing is kept.
       await stopChild(child, 'SIGINT', dir);
+    },
+    // The fast shutdown again, the data kept: what comes back has every record written before.
+    pause: () => endChild(child, 'SIGINT'),
+    resume: async () => {
+      child = await start();
     },
   };
 }

@@ -14,6 +14,8 @@ import {
   type ToolUsageLedger,
   type WidgetReader,
 } from '../../widgets/publish/index.js';
+import type { FolderSource } from '../../widgets/publish/ports.js';
+import type { WidgetFolder } from '../../widgets/publish/records.js';
 import type { Route } from '../routes.js';
 import { widgetAgentRoute } from './agent-route.js';
 import { catalogRoute, type CatalogShape } from './catalog-route.js';
@@ -24,9 +26,14 @@ import { createVmToolRunner, type ToolRunner } from './tool-runner.js';
 import { uploadRoute } from './upload-route.js';
 import { hashedUserDirectory, type UserDirectory } from './users.js';
 
+/** Folders the pipeline reads and the reference-only upload writes (`put`): in memory, or on a database (src/stores/). */
+export interface WritableFolders extends FolderSource {
+  put(folder: WidgetFolder): unknown;
+}
+
 export interface WidgetServiceOptions {
   /** Where folders come from; seed it with `put` (tests, the in-process target). In-memory by default. */
-  readonly folders?: MemoryFolderSource;
+  readonly folders?: WritableFolders;
   /** The pipeline's records; in-memory by default. */
   readonly store?: PublishStore & WidgetReader;
   /** Where tool calls are written (charges through settlement, attribution rows); in-memory by default. */
@@ -58,7 +65,7 @@ export interface WidgetService {
   readonly routes: readonly Route[];
   /** The widget agents' custom HTTP endpoints at /agents/<slug>/...: mounted after every other route. */
   readonly agentRoute: Route;
-  readonly folders: MemoryFolderSource;
+  readonly folders: WritableFolders;
   readonly store: PublishStore & WidgetReader;
   readonly usage: ToolUsageLedger;
 }

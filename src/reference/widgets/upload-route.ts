@@ -15,7 +15,7 @@ interface FolderUpload {
 
 /** The folder store the upload writes to. */
 export interface FolderWriter {
-  put(folder: { id: string; ownerId: string; files: ReadonlyMap<string, Uint8Array>; remixOf?: string }): void;
+  put(folder: { id: string; ownerId: string; files: ReadonlyMap<string, Uint8Array>; remixOf?: string }): unknown;
 }
 
 const UPLOAD_SCHEMA = {
@@ -78,7 +78,7 @@ export function uploadRoute(folders: FolderWriter, ids: IdSource, users: UserDir
         }
         const files = new Map(Object.entries(upload.files).map(([path, text]) => [path.replace(/^\.\//, ''), encoder.encode(text)] as const));
         const id = ids.next('folder');
-        folders.put({ id, ownerId, files, ...(upload.remixOf !== undefined ? { remixOf: upload.remixOf } : {}) });
+        await folders.put({ id, ownerId, files, ...(upload.remixOf !== undefined ? { remixOf: upload.remixOf } : {}) });
         return renderAnswer({ status: STATUS.created, headers: { [HEADERS.cacheControl]: 'no-store' }, body: { folderId: id } });
       },
     },

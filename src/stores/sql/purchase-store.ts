@@ -32,7 +32,7 @@ const SWEEP_BATCH = 1000;
 const KEPT_CHALLENGES = 10_000;
 
 /** Something was paid or sold under the challenge: it is kept for good. */
-const PAID = ['charges', 'grants', 'sales'].map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE challenge_id = challenges.id)`).join(' OR ');
+const PAID = ['charges', 'grants', 'sales', 'transfers'].map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE challenge_id = challenges.id)`).join(' OR ');
 
 function chargeOfRow(row: SqlRow | undefined): ChargeRecord | undefined {
   if (row === undefined) return undefined;
