@@ -200,7 +200,10 @@ describe("the reference's test control", () => {
         ...(base.salePorts as object),
         cards: { instrumentOf: (token: string) => `fingerprint-${token}` },
         caps: {
-          take: (...args: unknown[]) => (taken.push(['take', ...args]), { taken: true }),
+          take: (...args: unknown[]) => {
+            taken.push(['take', ...args]);
+            return { taken: true };
+          },
           release: (...args: unknown[]) => void taken.push(['release', ...args]),
         },
       } as never,
