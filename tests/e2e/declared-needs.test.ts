@@ -23,7 +23,7 @@ describe("the checks' declared needs against a live run", () => {
   test('every check a run with --base-url alone leaves not run declares the need its reason names', async () => {
     const index = readCheckIndex(PROJECT_ROOT)!;
     const out = mkdtempSync(join(tmpdir(), 'apc-declared-needs-'));
-    // Sections whose checks need --agent-url, --also-base-url, --allow-spend, --control-url, --allow-waits, the in-process run.
+    // Sections whose checks need --agent-url, --also-base-url, --allow-spend, --control-url, --allow-waits.
     const sections = ['2.4', '4.1', '5.2', '6'];
     const { code, stdout, stderr } = await spawnCli(
       ['run', '--base-url', served.url, '--client-address-header', ADDRESS_HEADER, ...sections.flatMap((s) => ['--only', s]), '--out', out, '--json'],
@@ -35,7 +35,7 @@ describe("the checks' declared needs against a live run", () => {
     const notRun = report.results.filter((r) => r.verdict === 'not-run');
     const undeclared = notRun.filter((r) => !declared(r.id).includes(r.needs ?? 'other')).map((r) => `${r.id}: ${r.needs} (${r.message})`);
     expect(undeclared, 'not run for a need the check does not declare').toEqual([]);
-    expect(new Set(notRun.map((r) => r.needs))).toEqual(new Set(['agent-url', 'also-base-url', 'allow-spend', 'control-url', 'allow-waits', 'in-process']));
+    expect(new Set(notRun.map((r) => r.needs))).toEqual(new Set(['agent-url', 'also-base-url', 'allow-spend', 'control-url', 'allow-waits']));
     // A check that declares nothing runs live as it is.
     for (const r of report.results) if (!declared(r.id).length) expect(r.verdict, r.id).toBe('pass');
   }, 320_000);
