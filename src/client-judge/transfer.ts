@@ -8,6 +8,7 @@ import { HEADERS } from '../spec/headers.js';
 import { PAYMENT_METHODS } from '../spec/payments.js';
 import { AUTH_SCHEMES } from '../spec/wire.js';
 import type { ObservedRequest } from './types.js';
+import { rfc3339Seconds } from '../purchase/wire/rfc3339.js';
 
 /** How a stablecoin credential's transfer was judged when it arrived: paying the quote of the challenge it echoes, or not. */
 export interface TransferJudgement {
@@ -40,7 +41,7 @@ export async function judgeTransfer(request: ObservedRequest, nowS: number): Pro
   const request_ = decodeBase64urlJson(challenge.request);
   if (!request_.ok || !isJsonObject(request_.value)) return undefined;
   const quote = tempoQuoteOf(request_.value);
-  const expiresAt = challenge.expires === undefined ? Number.NaN : Date.parse(challenge.expires) / 1000;
+  const expiresAt = challenge.expires === undefined ? Number.NaN : rfc3339Seconds(challenge.expires);
   if (!quote.ok || !Number.isFinite(expiresAt)) return undefined;
   const read = readTempoPayload(payload);
   if (read.kind !== 'transaction') return { ok: false, detail: read.detail };

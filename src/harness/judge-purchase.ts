@@ -18,6 +18,7 @@ import { CHALLENGE_EXPIRY_TOLERANCE_S, DAILY_CAP_RETRY_AFTER_MAX_S, READINGS } f
 import type { PurchaseErrorRecord } from '../spec/types.js';
 import { missingNamedHeader } from './naming.js';
 import type { TargetResponse } from './target.js';
+import { rfc3339Seconds } from '../purchase/wire/rfc3339.js';
 
 /** What a paid surface answered, read the way a buyer reads it. */
 export interface PaidAnswer {
@@ -206,7 +207,7 @@ export function challengeExpiryProblems(
   clock: PaidExchangeFacts['clock'],
 ): string[] {
   if (challenge === undefined) return [];
-  const expires = challenge.expires === undefined ? Number.NaN : Date.parse(challenge.expires) / 1000;
+  const expires = challenge.expires === undefined ? Number.NaN : rfc3339Seconds(challenge.expires);
   const { at, tolerance, basis } = answerTime(response, clock);
   const due = at + PAYMENT_CHALLENGE_LIFETIME_S;
   if (Number.isFinite(expires) && Math.abs(expires - due) <= tolerance) return [];

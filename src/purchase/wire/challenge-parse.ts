@@ -14,6 +14,7 @@ import { decodeBase64urlJson } from './base64url-json.js';
 import { tryCanonicalJson } from './canonical-json.js';
 import { challengeEcho, type ChallengeEcho, type PaymentChallenge } from './challenge.js';
 import { isJsonObject, type JsonObject } from './json.js';
+import { rfc3339Seconds } from './rfc3339.js';
 
 /** Why a Payment challenge (a header value, or the echo inside a credential) was refused. */
 export type ChallengeRejection =
@@ -46,19 +47,6 @@ export type ChallengeParse =
   | { readonly ok: false; readonly reason: ChallengeRejection; readonly detail: string };
 
 const refuse = (reason: ChallengeRejection, detail: string): ChallengeParse => ({ ok: false, reason, detail });
-
-/** `date-time` of RFC 3339 (upper- or lower-case T and Z, optional fraction, Z or a numeric offset). */
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
-
-/**
- * Date.parse reads the shape the pattern admits as ECMA-262's date-time format, and returns NaN for any field out
- * of its range there (month 01-12, day 01-31, minute and second 00-59, offset hours 00-23 and minutes 00-59), so
- * those need no check of their own; the one value it takes that RFC 3339 has no room for is the hour 24 (T24:00:00).
- */
-function isRfc3339(text: string): boolean {
-  const m = RFC3339.exec(text);
-  return m !== null && Number(m[4]) <= 23 && Number.isFinite(Date.parse(text));
-}
 
 function isFlatStringMap(value: unknown): value is Readonly<Record<string, string>> {
   return isJsonObject(value) && Object.values(value).every((v) => typeof v === 'string');
@@ -95,7 +83,7 @@ export function challengeFromMembers(members: Readonly<Record<string, unknown>>)
     return refuse('request-not-json', 'request holds a value JCS cannot encode (a lone surrogate or a number out of range)');
 
   if (expires === undefined) return refuse('missing-param', `the ${CHALLENGE_PARAMS.expires} parameter is missing (the platform's challenges expire, 7.4)`);
-  if (!isRfc3339(expires)) return refuse('expires-invalid', `expires ${JSON.stringify(expires)} is not an RFC 3339 date-time`);
+  if (!Number.isFinite(rfc3339Seconds(expires))) return refuse('expires-invalid', `expires ${JSON.stringify(expires)} is not an RFC 3339 date-time`);
 
   let opaqueValue: Readonly<Record<string, string>> | undefined;
   if (opaque !== undefined) {

@@ -11,6 +11,7 @@ import {
 import { AUTH_SCHEMES } from '../../spec/wire.js';
 import { quotedString } from './auth-params.js';
 import { canonicalJson, jcsBase64url } from './canonical-json.js';
+import { rfc3339Seconds } from './rfc3339.js';
 import type { JsonObject } from './json.js';
 
 /**
@@ -77,7 +78,7 @@ export function instantOf(seconds: number): string {
 
 /** The challenge's expiry in clock seconds. */
 export function expiresAtSeconds(challenge: Pick<PaymentChallenge, 'expires'>): number {
-  return Date.parse(challenge.expires) / 1000;
+  return rfc3339Seconds(challenge.expires);
 }
 
 /** The header a client must send the credential in: the one the challenge names, else Authorization. */
