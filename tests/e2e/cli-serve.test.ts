@@ -47,6 +47,7 @@ describe('serve command', () => {
       'host',
       'keys-dir',
       'owner-key',
+      'platform-token-key',
       'port',
       'public-url',
       'service-name',
