@@ -1,8 +1,8 @@
-import type { Clock, PurchaseLock } from '../../purchase/machine/ports/purchase.js';
+import type { PurchaseLock } from '../../purchase/machine/ports/purchase.js';
 import type { SqlDatabase } from './driver.js';
 import { SqlCapCounters } from './cap-counters.js';
 import { SqlFunding } from './funding.js';
-import { SqlPurchaseStore } from './purchase-store.js';
+import { SqlPurchaseStore, type SqlPurchaseStoreOptions } from './purchase-store.js';
 import { SqlRailLedger } from './rail-ledger.js';
 import { SqlSaleStore } from './sale-store.js';
 import { SqlStablecoinNetwork } from './stablecoin-network.js';
@@ -25,10 +25,7 @@ export interface SqlPurchaseStores {
  * memory for one instance): purchases, sales and holds, stablecoin transfers and wallet totals (and the stand-in chain
  * they are sent on), the sales' daily caps and what the rails spent. No answer then depends on which instance took the request.
  */
-export function sqlPurchaseStores(
-  db: SqlDatabase,
-  lock: PurchaseLock,
-): (context: { readonly clock: Clock; readonly referencedElsewhere: (challengeId: string) => boolean }) => SqlPurchaseStores {
+export function sqlPurchaseStores(db: SqlDatabase, lock: PurchaseLock): (context: SqlPurchaseStoreOptions) => SqlPurchaseStores {
   return (context) => ({
     store: new SqlPurchaseStore(db, context),
     lock,
