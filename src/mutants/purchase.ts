@@ -7,8 +7,12 @@ import {
   takeCaps,
   type CapCounters,
   type ChargeReply,
+  given,
+  givenOf,
+  type IssuedChallenge,
   type OutcomeOf,
-  type PurchaseContext,
+  type PurchaseBase,
+  type PurchaseFacts,
   type PurchaseGuard,
   type SingleCallOffer,
 } from '../purchase/index.js';
@@ -353,9 +357,9 @@ const specific: Mutant[] = [
 export function changeGuard(
   purchases: ReferencePurchases,
   name: string,
-  change: <C extends PurchaseContext<unknown>>(guard: PurchaseGuard<C>) => PurchaseGuard<C> | undefined,
+  change: <B extends PurchaseBase<unknown>, F extends PurchaseFacts>(guard: PurchaseGuard<B, F>) => PurchaseGuard<B, F> | undefined,
 ): void {
-  const changed = <C extends PurchaseContext<unknown>>(guards: readonly PurchaseGuard<C>[]): PurchaseGuard<C>[] =>
+  const changed = <B extends PurchaseBase<unknown>, F extends PurchaseFacts>(guards: readonly PurchaseGuard<B, F>[]): PurchaseGuard<B, F>[] =>
     guards.flatMap((guard) => {
       if (guard.name !== name) return [guard];
       const replaced = change(guard);
@@ -371,13 +375,13 @@ export function changeGuard(
 function guardSees(
   purchases: ReferencePurchases,
   name: string,
-  see: (ctx: PurchaseContext<unknown>) => Partial<Pick<PurchaseContext<unknown>, 'config' | 'ports'>>,
+  see: (ctx: PurchaseBase<unknown>) => Partial<Pick<PurchaseBase<unknown>, 'config' | 'ports'>>,
 ): void {
   changeGuard(purchases, name, (guard) => ({
     ...guard,
     run: (ctx) => {
       const seen = see(ctx);
-      // Reads of config and ports see the fault; every fact a guard writes lands on the context itself.
+      // Reads of config and ports see the fault; the facts the guard gives are what it answers.
       return guard.run(new Proxy(ctx, { get: (target, key, receiver) => (key in seen ? seen[key as keyof typeof seen] : Reflect.get(target, key, receiver)) }));
     },
   }));
@@ -462,11 +466,13 @@ const deep: Mutant[] = [
               ? guard
               : {
                   ...guard,
-                  run: async (ctx): Promise<OutcomeOf<typeof ctx> | undefined> =>
-                    (await guard.run(ctx)) ??
-                    (ctx.issued !== undefined && ctx.issued.origin !== PLATFORM_ROUTES.mppCredits
+                  run: async (ctx) => {
+                    const ran = await guard.run(ctx);
+                    const issued = givenOf<{ issued?: IssuedChallenge }>(ran)?.issued;
+                    return issued !== undefined && issued.origin !== PLATFORM_ROUTES.mppCredits
                       ? purchaseAnswer(PURCHASE_ERRORS.challenge_origin_mismatch, surfaceOf(ctx.config))
-                      : undefined),
+                      : ran;
+                  },
                 },
           ),
         };
@@ -509,15 +515,7 @@ const deep: Mutant[] = [
       purchases: (purchases) =>
         changeGuard(purchases, 'transaction', (guard) => ({
           ...guard,
-          run: async (ctx) => {
-            const issued = ctx.issued;
-            if (issued !== undefined) ctx.issued = { ...issued, expiresAt: Number.MAX_SAFE_INTEGER };
-            try {
-              return await guard.run(ctx);
-            } finally {
-              ctx.issued = issued;
-            }
-          },
+          run: (ctx) => guard.run({ ...ctx, issued: { ...ctx.issued, expiresAt: Number.MAX_SAFE_INTEGER } }),
         })),
     },
   },
@@ -599,10 +597,10 @@ const resumeAsksAgain: Mutant[] = [
         changeGuard(purchases, 'method', (guard) => ({
           ...guard,
           run: async (ctx) => {
-            const answer = await guard.run(ctx);
-            if (answer === undefined || ctx.credential?.challenge.method !== PAYMENT_METHODS.tempo || offered === undefined) return answer;
-            ctx.stablecoin = stablecoinOf(ctx.ports, { ...ctx.config, stablecoin: offered });
-            return undefined;
+            const ran = await guard.run(ctx);
+            const stablecoin = stablecoinOf(ctx.ports, { ...ctx.config, stablecoin: offered });
+            if (givenOf(ran) !== undefined || ctx.credential.challenge.method !== PAYMENT_METHODS.tempo || stablecoin === undefined) return ran;
+            return given({ rail: { by: 'stablecoin' as const, stablecoin } });
           },
         }));
       },

@@ -119,7 +119,20 @@ export {
   type PurchaseOutcome,
 } from './machine/ports/outcome.js';
 // The guards, in the order PACK_GUARDS and SALE_GUARDS ask them.
-export type { GuardCode, PurchaseSurface, PurchaseContext, OutcomeOf, PurchaseGuard, SharedGuard } from './machine/guards/guard.js';
+export type { GuardCode, FreshOptions, PurchaseSurface, PurchaseBase, OutcomeOf, PurchaseGuard, TypedGuard, SharedGuard } from './machine/guards/guard.js';
+export {
+  given,
+  givenOf,
+  type Given,
+  type PurchaseFacts,
+  type SaleFacts,
+  type FactName,
+  type RailSold,
+  type Payload,
+  type Payment,
+  type Opened,
+} from './machine/guards/facts.js';
+export { orderProblem, type InOrder } from './machine/guards/order.js';
 export { presentedCredential, type PresentedCredential } from './machine/presented.js';
 export { termsRefusal } from './machine/guards/terms.js';
 export { unreconciledRefusal, cardMarketRefusal, ownerlessCapRefusal, type ChargeCandidate } from './machine/guards/refusals.js';
@@ -138,7 +151,7 @@ export { cardPackOffer, tempoPackOffer } from './machine/offers.js';
 export { offeredMethods, chosenMethod, packOfferFor } from './machine/pack/offer.js';
 export { packChargeAnswer, resumeCharge } from './machine/pack/charge.js';
 export { freshTransferChallenge, packTransferAnswer, resumeTransfer } from './machine/pack/transfer.js';
-export { PACK_GUARDS, type PackContext, type PackGuard } from './machine/pack/guards.js';
+export { PACK_GUARDS, type PackBase, type PackGuard } from './machine/pack/guards.js';
 export { decidePurchase } from './machine/pack/decide.js';
 // Single-call sales.
 export type {
@@ -177,7 +190,7 @@ export { capCounters, takeCaps, type CapCounter, type CapSubject, type CapOutcom
 export { isCallAnswer, callAnswer, purchaseBlock, settledAgainAnswer, type CallAnswer, type SaleOutcome } from './machine/sale/answer.js';
 export { serveFromBalance } from './machine/sale/balance.js';
 export { creditAndServe } from './machine/sale/serve.js';
-export { SALE_GUARDS, type SaleContext, type SaleGuard } from './machine/sale/guards.js';
+export { SALE_GUARDS, type SaleBase, type SaleGuard } from './machine/sale/guards.js';
 export { decideSale } from './machine/sale/decide.js';
 export { renderSaleOutcome, saleRoute, type SaleCaller, type SaleCallInput, type SaleRouteOptions } from './machine/sale/http.js';
 // In-band frames (6), the LLM-rail pointer, and their validators.

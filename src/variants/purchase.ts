@@ -1,6 +1,6 @@
 import { jsonOf, pathOf, rewrite, setJson } from '../mutants/answer.js';
 import { changeGuard } from '../mutants/purchase.js';
-import { isToken, parseAuthenticate, purchaseAnswer, quotedString, surfaceOf, type Clock, type OutcomeOf } from '../purchase/index.js';
+import { givenOf, isToken, parseAuthenticate, purchaseAnswer, quotedString, surfaceOf, type Clock, type OutcomeOf } from '../purchase/index.js';
 import { HTTP_DATE_FIELD } from '../purchase/wire/wire.js';
 import { HEADERS } from '../spec/headers.js';
 import { LINK_RELS, PAYMENT_CACHE_CONTROL, PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_BODY_MEMBERS, PURCHASE_KINDS } from '../spec/payments.js';
@@ -221,7 +221,8 @@ export const PURCHASE_VARIANTS: readonly Variant[] = [
           ...guard,
           run: async (ctx) => {
             const answer = await guard.run(ctx);
-            if (answer === undefined || ctx.credential?.challenge.method !== PAYMENT_METHODS.tempo || ctx.config.stablecoin !== undefined) return answer;
+            if (givenOf(answer) !== undefined || ctx.credential.challenge.method !== PAYMENT_METHODS.tempo || ctx.config.stablecoin !== undefined)
+              return answer;
             return purchaseAnswer(PURCHASE_ERRORS.mpp_disabled, surfaceOf(ctx.config)) as OutcomeOf<typeof ctx>;
           },
         })),

@@ -1,9 +1,12 @@
-import { PAYMENT_METHOD_OF, type PaymentMethodId } from '../../spec/payments.js';
+import { PAYMENT_METHOD_OF } from '../../spec/payments.js';
+import type { RailSold } from './guards/facts.js';
+import type { Stablecoin } from './ports/purchase.js';
 
 /**
  * How a payment method pays: by a card charge (a shared payment token sent to the processor) or by a stablecoin
  * transfer (a signed transaction broadcast to the network). The one place the machine decides it; every step that
- * goes one way or the other asks here, never compares a method itself.
+ * goes one way or the other asks here or reads the rail the method guard found (guards/facts.ts), never compares a
+ * method itself.
  */
 export type Rail = keyof typeof PAYMENT_METHOD_OF;
 
@@ -26,6 +29,9 @@ export function paysByCard(method: string | undefined): boolean {
   return railOf(method) === 'card';
 }
 
-/** The methods of one rail, for a guard that applies to it alone (`PurchaseGuard.methods`). */
-export const CARD_METHODS: readonly PaymentMethodId[] = Object.freeze([PAYMENT_METHOD_OF.card]);
-export const TRANSFER_METHODS: readonly PaymentMethodId[] = Object.freeze([PAYMENT_METHOD_OF.stablecoin]);
+/** How a credential of `method` pays here: undefined for a method the machine does not know, or the stablecoin where none is sold. */
+export function railSold(method: string, stablecoin: Stablecoin | undefined): RailSold | undefined {
+  const rail = railOf(method);
+  if (rail === 'card') return { by: 'card' };
+  return rail === 'stablecoin' && stablecoin !== undefined ? { by: 'stablecoin', stablecoin } : undefined;
+}

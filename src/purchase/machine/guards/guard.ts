@@ -2,17 +2,22 @@ import type { PaymentMethodId, PaymentProblemRecord } from '../../../spec/paymen
 import type { PurchaseErrorRecord } from '../../../spec/types.js';
 import type { PurchaseAnswer } from '../answers.js';
 import type { ChargeStep } from '../charge/step.js';
-import type { PaymentCredential } from '../../wire/credential.js';
-import type { ChallengeOffer } from '../ports/purchase.js';
 import type { PurchaseRequest } from '../ports/outcome.js';
-import type { Awaitable, ChargeRecord, IssuedChallenge, PurchaseConfig, PurchasePorts, Stablecoin } from '../ports/purchase.js';
+import type { Awaitable, ChallengeOffer, ChargeRecord, IssuedChallenge, PurchaseConfig, PurchasePorts, Stablecoin } from '../ports/purchase.js';
 import type { StablecoinPorts, TransferRecord } from '../ports/stablecoin.js';
-import type { AdmittedTransfer } from '../tempo/transaction-check.js';
-import type { TransferStep } from '../transfer/step.js';
 import type { PresentedCredential } from '../presented.js';
+import type { TransferStep } from '../transfer/step.js';
+import type { FactName, Given, GuardRun, PurchaseFacts } from './facts.js';
 
 /** What a guard can answer: a 7.4 row of the catalogue, or a problem of the Payment scheme itself. */
 export type GuardCode = PurchaseErrorRecord | PaymentProblemRecord;
+
+/** What a refusal that rides with a fresh challenge knows besides its code. */
+export interface FreshOptions {
+  /** The credential's challenge, once a guard found it issued here. */
+  readonly issued?: IssuedChallenge;
+  readonly description?: string;
+}
 
 /**
  * What differs between the surfaces that sell: the pack at POST /api/mpp/credits and a priced resource's single
@@ -20,72 +25,92 @@ export type GuardCode = PurchaseErrorRecord | PaymentProblemRecord;
  */
 export interface PurchaseSurface<O> {
   /** The methods a credential may pay by here now. */
-  methods(ctx: PurchaseContext<O>): readonly PaymentMethodId[];
+  methods(): readonly PaymentMethodId[];
   /** What a request without a credential is offered; undefined when no method it accepts is offered. */
-  offer(ctx: PurchaseContext<O>): ChallengeOffer | undefined;
+  offer(): ChallengeOffer | undefined;
   /** A 402 naming `refusal` with one fresh challenge of what this surface sells. */
-  fresh(ctx: PurchaseContext<O>, refusal: GuardCode, description?: string): Promise<PurchaseAnswer>;
+  fresh(refusal: GuardCode, options?: FreshOptions): Promise<PurchaseAnswer>;
   /** Whether a challenge sells what this surface sells: only such a payment resumes here (section 3 row 1). */
   sells(issued: IssuedChallenge): boolean;
   /** Section 3 row 1: the answer to a credential whose charge was already sent (or whose transfer was recorded). */
-  resumeCharge(ctx: PurchaseContext<O>, record: ChargeRecord, issued: IssuedChallenge): Promise<O>;
-  resumeTransfer(ctx: PurchaseContext<O>, record: TransferRecord, issued: IssuedChallenge, stablecoin: StablecoinPorts): Promise<O>;
+  resumeCharge(ctx: PurchaseBase<O>, record: ChargeRecord, issued: IssuedChallenge): Promise<O>;
+  resumeTransfer(ctx: PurchaseBase<O>, record: TransferRecord, issued: IssuedChallenge, stablecoin: StablecoinPorts): Promise<O>;
   /** The answer once the processor spoke on a charge sent now. */
-  afterCharge(ctx: PurchaseContext<O>, step: ChargeStep): Promise<O>;
+  afterCharge(ctx: PurchaseBase<O>, step: ChargeStep): Promise<O>;
   /** The answer once the network spoke on a transfer broadcast now. */
-  afterTransfer(ctx: PurchaseContext<O>, step: TransferStep): Promise<O>;
-  /** The base units a transfer counts against its wallet's daily cap. */
-  walletCapAmount(ctx: PurchaseContext<O>): string;
+  afterTransfer(ctx: PurchaseBase<O>, step: TransferStep): Promise<O>;
+  /** The base units a transfer under `issued` counts against its wallet's daily cap. */
+  walletCapAmount(issued: IssuedChallenge, stablecoin: Stablecoin): string;
 }
 
 /**
- * What the guards of one presentation share; each guard reads what earlier ones established. A guard that reads a
- * fact no earlier guard established is a fault in the table's order (`known`), found when it runs; the verifier's
- * checks say instead which facts they need and give, so their table's order is checked before (verifier/order.ts).
+ * What every guard of one presentation may read: the request, the ports, the configuration, the surface and the
+ * credential as presented. What guards establish for later ones is in the facts (facts.ts), each given once.
  */
-export interface PurchaseContext<O> {
+export interface PurchaseBase<O> {
   readonly input: PurchaseRequest;
   readonly ports: PurchasePorts;
   readonly config: PurchaseConfig;
   readonly surface: PurchaseSurface<O>;
   readonly presented: PresentedCredential;
-  /** The readable credential. */
-  credential?: PaymentCredential;
-  /** Whose purchase it is: the buying agent, or the payer of an unidentified call. */
-  payer?: string;
-  /** The challenge the credential answers, issued here, unredeemed. */
-  issued?: IssuedChallenge;
-  /** What the deployment sells transfers by (undefined when it sells none); only a stablecoin credential's guards read it. */
-  stablecoin?: Stablecoin;
-  /** A stablecoin credential: the signed transaction its payload carries. */
-  serialized?: string;
-  /** That transaction, admitted against the quote. */
-  transfer?: AdmittedTransfer;
-  /** The record opened for the card charge or the transfer, before it is sent. */
-  charge?: ChargeRecord;
-  transferRecord?: TransferRecord;
   /** Releases of what is held while the payment goes out (the buyer's lock); each runs once. */
   readonly held: (() => Awaitable<void>)[];
   /** What a refusal after it must give back (the sale's caps); each runs once. */
   readonly taken: (() => Awaitable<void>)[];
 }
 
-/** The outcome a context's surface answers with. */
-export type OutcomeOf<C> = C extends PurchaseContext<infer O> ? O : never;
+/** The outcome a base's surface answers with. */
+export type OutcomeOf<B> = B extends PurchaseBase<infer O> ? O : never;
 
-export interface PurchaseGuard<C extends PurchaseContext<unknown>> {
+/**
+ * One entry of an order of guards over the base `B` and the facts `F`: it reads the facts of `needs`, each given by
+ * an earlier guard, and when it does not answer gives those of `gives` to the guards after it.
+ */
+export interface PurchaseGuard<B extends PurchaseBase<unknown>, F extends PurchaseFacts = PurchaseFacts> {
   readonly name: string;
   /** The codes and problem types this guard can answer. */
   readonly codes: readonly GuardCode[];
   /** Why it stands where it stands. */
   readonly why: string;
-  /** The credential methods it applies to; every presentation when absent. */
-  readonly methods?: readonly PaymentMethodId[];
-  /** The answer that decides, or undefined to go on to the next guard. */
-  readonly run: (ctx: C) => Awaitable<OutcomeOf<C> | undefined>;
+  /** The facts it reads, each given by an earlier guard. */
+  readonly needs: readonly FactName<F>[];
+  /** The facts it gives the guards after it when it does not answer. */
+  readonly gives: readonly FactName<F>[];
+  readonly run: (ctx: B & F) => Awaitable<OutcomeOf<B> | Given<object> | undefined>;
 }
 
-/** A guard both surfaces run: one entry, in PACK_GUARDS and SALE_GUARDS alike. */
-export interface SharedGuard extends Omit<PurchaseGuard<PurchaseContext<unknown>>, 'run'> {
-  readonly run: <O>(ctx: PurchaseContext<O>) => Promise<O | PurchaseAnswer | undefined>;
+/** A guard as written: `run` reads exactly the facts of `needs` and gives exactly those of `gives`. */
+export interface TypedGuard<B extends PurchaseBase<unknown>, F extends PurchaseFacts, N extends FactName<F>, G extends FactName<F>>
+  extends Omit<PurchaseGuard<B, F>, 'needs' | 'gives' | 'run'> {
+  readonly needs: readonly N[];
+  readonly gives: readonly G[];
+  readonly run: GuardRun<B, OutcomeOf<B>, F, N, G>;
+}
+
+/** A guard of one surface, its `run` held to the facts it names (`needs` and `gives` are read from the lists). */
+export function guardOf<B extends PurchaseBase<unknown>, F extends PurchaseFacts>() {
+  return <N extends FactName<F> = never, G extends FactName<F> = never>(
+    entry: Omit<TypedGuard<B, F, N, G>, 'run'> & { readonly run: GuardRun<B, OutcomeOf<B>, F, NoInfer<N>, NoInfer<G>> },
+  ): TypedGuard<B, F, N, G> => Object.freeze(entry);
+}
+
+/** A guard both surfaces run, one entry in PACK_GUARDS and SALE_GUARDS alike: for the outcome of either. */
+export interface SharedGuard<N extends FactName = FactName, G extends FactName = FactName> {
+  readonly name: string;
+  readonly codes: readonly GuardCode[];
+  readonly why: string;
+  readonly needs: readonly N[];
+  readonly gives: readonly G[];
+  readonly run: <O>(ctx: PurchaseBase<O> & Pick<PurchaseFacts, N>) => Promise<O | PurchaseAnswer | SharedPasses<G>>;
+}
+
+type SharedPasses<G extends FactName> = [G] extends [never] ? undefined : Given<Pick<PurchaseFacts, G>>;
+
+/** A shared guard's entry, its `run` held to the facts it names. */
+export function sharedGuard<N extends FactName = never, G extends FactName = never>(
+  entry: Omit<SharedGuard<N, G>, 'run'> & {
+    readonly run: <O>(ctx: PurchaseBase<O> & Pick<PurchaseFacts, NoInfer<N>>) => Promise<O | PurchaseAnswer | SharedPasses<NoInfer<G>>>;
+  },
+): SharedGuard<N, G> {
+  return Object.freeze(entry);
 }

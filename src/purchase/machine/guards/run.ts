@@ -1,74 +1,59 @@
-import { tokenOf } from '../../wire/credential.js';
 import type { PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
-import type { OutcomeOf, PurchaseContext, PurchaseGuard, PurchaseSurface } from './guard.js';
 import type { PresentedCredential } from '../presented.js';
+import { givenOf, type PurchaseFacts } from './facts.js';
+import type { OutcomeOf, PurchaseBase, PurchaseGuard, PurchaseSurface } from './guard.js';
+import { orderProblem } from './order.js';
 
-export function purchaseContext<O>(
+export function purchaseBase<O>(
   input: PurchaseRequest,
   ports: PurchasePorts,
   config: PurchaseConfig,
   surface: PurchaseSurface<O>,
   presented: PresentedCredential,
-): PurchaseContext<O> {
+): PurchaseBase<O> {
   return { input, ports, config, surface, presented, held: [], taken: [] };
 }
 
-/** The facts earlier guards establish, by the name a wrong order of guards is reported with. */
-export const FACTS = Object.freeze({
-  account: 'the account',
-  caps: 'the caps',
-  card: 'the card',
-  cardToken: 'the card token',
-  challenge: 'the challenge',
-  chargeRecord: 'the charge record',
-  credential: 'the credential',
-  payer: 'the payer',
-  stablecoin: 'the stablecoin',
-  transaction: 'the transaction',
-  transfer: 'the transfer',
-  transferRecord: 'the transfer record',
-} as const);
-
-/** A fact an earlier guard established. */
-export function known<T>(value: T | undefined, what: (typeof FACTS)[keyof typeof FACTS]): T {
-  if (value === undefined) throw new TypeError(`the order of guards is wrong: ${what} is not known yet`);
-  return value;
-}
-
-/** The shared payment token of a card credential the payload guard admitted. */
-export function cardTokenOf(ctx: PurchaseContext<unknown>): string {
-  return known(tokenOf(known(ctx.credential, FACTS.credential)), FACTS.cardToken);
-}
-
-/** The credential's method, once it was read. */
-export function methodOf(ctx: PurchaseContext<unknown>): string | undefined {
-  return ctx.credential?.challenge.method;
-}
-
 /** Releases what the presentation holds (the buyer's lock), once. */
-export async function releaseHeld(ctx: PurchaseContext<unknown>): Promise<void> {
+export async function releaseHeld(ctx: PurchaseBase<unknown>): Promise<void> {
   for (const release of ctx.held.splice(0)) await release();
 }
 
 /** Gives back what the presentation took before a refusal (the sale's caps), once. */
-export async function giveBack(ctx: PurchaseContext<unknown>): Promise<void> {
+export async function giveBack(ctx: PurchaseBase<unknown>): Promise<void> {
   for (const undo of ctx.taken.splice(0)) await undo();
 }
 
+/** Orders of guards found runnable (orderProblem), so each configured order is checked once. */
+const orderChecked = new WeakSet<readonly unknown[]>();
+
 /**
- * Runs the guards in order; the first that answers decides. Whatever the presentation still holds is released
- * once the answer is known (a surface may release it earlier, before a long step that needs no lock).
+ * Runs the guards in order; the first that answers decides, and each that passes gives its facts to the guards after
+ * it. Whatever the presentation still holds is released once the answer is known (a surface may release it earlier,
+ * before a long step that needs no lock).
  */
-export async function runGuards<C extends PurchaseContext<unknown>>(guards: readonly PurchaseGuard<C>[], ctx: C): Promise<OutcomeOf<C>> {
+export async function runGuards<B extends PurchaseBase<unknown>, F extends PurchaseFacts>(
+  guards: readonly PurchaseGuard<B, F>[],
+  base: B,
+): Promise<OutcomeOf<B>> {
+  if (!orderChecked.has(guards)) {
+    const problem = orderProblem(guards);
+    if (problem) throw new Error(`purchase configuration: ${problem}`);
+    orderChecked.add(guards);
+  }
+  // What the guards gave so far; the order was checked above, so every guard finds the facts it needs here.
+  const known = base as B & F;
   try {
     for (const guard of guards) {
-      if (guard.methods !== undefined && !(guard.methods as readonly string[]).includes(methodOf(ctx) ?? '')) continue;
-      const answer = await guard.run(ctx);
-      if (answer !== undefined) return answer;
+      const ran = await guard.run(known);
+      if (ran === undefined) continue;
+      const facts = givenOf<Partial<F>>(ran);
+      if (facts === undefined) return ran as OutcomeOf<B>;
+      Object.assign(known, facts);
     }
   } finally {
-    await releaseHeld(ctx);
+    await releaseHeld(base);
   }
   throw new TypeError(`no guard answered: the last guard of ${guards.map((g) => g.name).join(', ')} always answers`);
 }

@@ -2,13 +2,13 @@ import { PAYMENT_PROBLEMS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { chargeOfSameCredential } from '../charge/record.js';
 import { transferOfSameCredential } from '../transfer/record.js';
-import type { SharedGuard } from './guard.js';
+import { sharedGuard } from './guard.js';
 
 /**
  * Section 3 row 1, asked before anything else: a credential whose charge was already sent (or whose transaction
  * was already recorded) under a challenge this surface sells resumes it.
  */
-export const SAME_CREDENTIAL: SharedGuard = {
+export const SAME_CREDENTIAL = sharedGuard({
   name: 'same-credential',
   codes: [
     PURCHASE_ERRORS.terms_acceptance_unauthenticated,
@@ -27,6 +27,8 @@ export const SAME_CREDENTIAL: SharedGuard = {
     PURCHASE_ERRORS.sale_serve_pending,
   ],
   why: 'A payment already sent must finish, so no switch, terms version, price, cap or market change made since can strand it (section 3 row 1); only who may resume it is asked, by the surface.',
+  needs: [],
+  gives: [],
   run: async (ctx) => {
     const { presented, ports, surface } = ctx;
     const charge = await chargeOfSameCredential(presented, ports.store);
@@ -35,4 +37,4 @@ export const SAME_CREDENTIAL: SharedGuard = {
     if (transfer !== undefined && surface.sells(transfer.issued)) return surface.resumeTransfer(ctx, transfer.record, transfer.issued, transfer.stablecoin);
     return undefined;
   },
-};
+});

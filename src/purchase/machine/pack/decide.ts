@@ -1,13 +1,9 @@
-import { purchaseContext, runGuards } from '../guards/run.js';
+import { purchaseBase, runGuards } from '../guards/run.js';
 import { presentedCredential } from '../presented.js';
 import type { PurchaseOutcome, PurchaseRequest } from '../ports/outcome.js';
 import type { PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
-import { PACK_GUARDS, type PackContext, type PackGuard } from './guards.js';
+import { PACK_GUARDS, type PackGuard } from './guards.js';
 import { packSurface } from './surface.js';
-
-function packContext(input: PurchaseRequest, ports: PurchasePorts, config: PurchaseConfig): PackContext {
-  return purchaseContext(input, ports, config, packSurface(input, ports, config), presentedCredential(input));
-}
 
 /**
  * Decides a request to POST /api/mpp/credits (a usage pack, by card or stablecoin) by the order of PACK_GUARDS
@@ -19,5 +15,6 @@ export async function decidePurchase(
   config: PurchaseConfig,
   guards: readonly PackGuard[] = PACK_GUARDS,
 ): Promise<PurchaseOutcome> {
-  return runGuards(guards, packContext(input, ports, config));
+  const presented = presentedCredential(input);
+  return runGuards(guards, purchaseBase(input, ports, config, packSurface(input, presented, ports, config), presented));
 }

@@ -1,7 +1,9 @@
-import { runGuards } from '../guards/run.js';
+import { purchaseBase, runGuards } from '../guards/run.js';
+import { presentedCredential } from '../presented.js';
 import type { SaleOutcome } from './answer.js';
-import { SALE_GUARDS, saleContext, type SaleGuard } from './guards.js';
+import { SALE_GUARDS, type SaleBase, type SaleGuard } from './guards.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
+import { saleSurface } from './surface.js';
 
 /**
  * Decides a call to a priced single-call resource (7.4 single calls; section 3) by the order of SALE_GUARDS
@@ -9,5 +11,7 @@ import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
  */
 export async function decideSale(input: SaleRequest, ports: SalePorts, config: SaleConfig, guards: readonly SaleGuard[] = SALE_GUARDS): Promise<SaleOutcome> {
   if (input.resource !== config.sale.resource) throw new TypeError(`the sale of ${config.sale.resource} was asked to decide a call to ${input.resource}`);
-  return runGuards(guards, saleContext(input, ports, config));
+  const presented = presentedCredential(input);
+  const base: SaleBase = { ...purchaseBase(input, ports, config, saleSurface(input, presented, ports, config), presented), input, ports, config };
+  return runGuards(guards, base);
 }

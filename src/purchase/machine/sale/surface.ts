@@ -1,12 +1,13 @@
 import { PAYMENT_METHOD_OF } from '../../../spec/payments.js';
 import type { PurchaseSurface } from '../guards/guard.js';
-import { FACTS, known, methodOf, releaseHeld } from '../guards/run.js';
+import { releaseHeld } from '../guards/run.js';
+import { paysByTransfer } from '../method.js';
+import type { PresentedCredential } from '../presented.js';
 import type { SaleOutcome } from './answer.js';
 import { resumeSale, saleChargeAnswer } from './charge.js';
 import { callMethodsOffered, freshSaleChallenge, isCallHere, offerFor } from './offer.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 import { resumeSaleTransfer, saleTransferAnswer } from './transfer.js';
-import { paysByTransfer } from '../method.js';
 
 /**
  * A priced resource's single call as the shared guards see it: it sells only its own call challenges, serves
@@ -14,18 +15,18 @@ import { paysByTransfer } from '../method.js';
  * stablecoin credential the stablecoin again once its challenge is known to be this call's; any other refusal
  * gets the offer the request would get without a credential.
  */
-export function saleSurface(input: SaleRequest, ports: SalePorts, config: SaleConfig): PurchaseSurface<SaleOutcome> {
+export function saleSurface(input: SaleRequest, presented: PresentedCredential, ports: SalePorts, config: SaleConfig): PurchaseSurface<SaleOutcome> {
   return {
     methods: () => callMethodsOffered(config, ports),
     offer: () => offerFor(input, config, ports),
-    fresh: (ctx, refusal, description) =>
+    fresh: (refusal, options = {}) =>
       freshSaleChallenge(
         refusal,
         input,
         ports,
         config,
-        description,
-        ctx.issued !== undefined && paysByTransfer(methodOf(ctx)) ? PAYMENT_METHOD_OF.stablecoin : undefined,
+        options.description,
+        options.issued !== undefined && paysByTransfer(presented.credential?.challenge.method) ? PAYMENT_METHOD_OF.stablecoin : undefined,
       ),
     sells: (issued) => isCallHere(issued, config),
     resumeCharge: (_ctx, record, issued) => resumeSale(record, issued, input, ports, config),
@@ -38,6 +39,6 @@ export function saleSurface(input: SaleRequest, ports: SalePorts, config: SaleCo
       await releaseHeld(ctx);
       return saleTransferAnswer(step, input, ports, config);
     },
-    walletCapAmount: (ctx) => known(ctx.issued, FACTS.challenge).price.amount,
+    walletCapAmount: (issued) => issued.price.amount,
   };
 }
