@@ -26,9 +26,7 @@ import {
   INBAND_FRAME_TYPES,
   INBAND_REQUIREMENTS,
   INBAND_SCHEMES,
-  NANO_PER_CURRENCY_UNIT,
   PAYMENT_REQUIREMENTS_MEMBERS,
-  POINTER_BODY_MEMBERS,
   SCHEME_ENTRY_MEMBERS,
   type InbandFrameType,
 } from '../src/spec/inband.js';
@@ -38,8 +36,7 @@ import { MEDIA_TYPES } from '../src/spec/media-types.js';
 import { PLATFORM_MCP_REQUIREMENTS } from '../src/spec/platform-mcp.js';
 import { PURCHASE_ERRORS } from '../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
-import { AGENT_SCOPE, PLATFORM_TOKEN_ISSUER, platformToken, platformTokenKeys } from '../src/scenarios/platform-tokens.js';
-import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded, payOrNotRun } from './lib/buyer.js';
+import { arrange, Buyer, cardPayment, freshTestToken, exchangeFacts, expectSucceeded, needCapabilities, payOrNotRun } from './lib/buyer.js';
 import { check, type CheckContext } from './lib/check.js';
 import { suiteTarget } from './lib/target.js';
 
@@ -74,6 +71,7 @@ async function signedJson(
   tamper = false,
 ): Promise<TargetResponse> {
   const bytes = encoder.encode(JSON.stringify(body));
+  b.sync();
   const signed = b.kit.request({
     url: b.kit.url(path),
     body: bytes,
@@ -97,26 +95,6 @@ function jsonBody(response: TargetResponse): unknown {
 
 /** A chat completion request for the LLM rail. */
 const CHAT = { model: 'any', messages: [{ role: 'user', content: 'hello' }] };
-
-/** A decimal amount of requirements ("0.001") in nano units. */
-function nanoOf(amount: unknown): bigint {
-  const match = typeof amount === 'string' ? /^(\d+)(?:\.(\d{1,9}))?$/.exec(amount) : null;
-  if (!match) return expect.fail(`requirements.amount is not a decimal amount: ${JSON.stringify(amount)}`);
-  return BigInt(match[1]!) * NANO_PER_CURRENCY_UNIT + BigInt((match[2] ?? '').padEnd(9, '0'));
-}
-
-/** Sends a POST with a JSON body carrying a platform bearer, unsigned. */
-async function bearerJson(c: CheckContext, path: string, body: unknown, headers: Record<string, string>): Promise<TargetResponse> {
-  const request: TargetRequest = {
-    method: 'POST',
-    url: `${target.environment.platformOrigin}${path}`,
-    headers: [[HEADERS.contentType, MEDIA_TYPES.json], ...Object.entries(headers)],
-    body: encoder.encode(JSON.stringify(body)),
-  };
-  const response = await target.send(request);
-  c.record({ request: recordRequest(request), response: recordResponse(response) });
-  return response;
-}
 
 /** 4.7: the delegate's answer carries status balance_required, in the MCP result's structured content or a text content's JSON. */
 function expectBalanceRequired(response: TargetResponse): void {
@@ -190,38 +168,26 @@ describe(`6 events and in-band answers (${target.description})`, () => {
 
   check({
     id: 'events.llm-rail-pointer-ran-out',
-    title: 'a caller whose platform token ran out gets the pointer from the LLM rail',
+    title: 'a caller whose balance ran out after it was funded gets the pointer from the LLM rail',
     requirements: ids(I.pointer),
     level: 'MUST',
     run: async (c) => {
-      if (!target.capabilities.has('spend')) c.notRun(CAPABILITY_REASONS.spend);
-      if (!target.capabilities.has('payment-faults') || !target.capabilities.has('platform-config'))
-        c.notRun(
-          "needs payment-faults and platform-config: running a deployment's pack out takes thousands of completions and a platform token of its own; in-process the embedded reference sells a pack of two and a half completions and issues the token",
-        );
-      const b = new Buyer(target, `events-ran-out-${serial++}`, c.record);
-      await target.prepare({
-        id: b.caseId,
-        description: b.caseId,
-        now: b.now,
-        platform: { authority: target.environment.authority, token_keys: platformTokenKeys(), token_issuer: PLATFORM_TOKEN_ISSUER, agent_scope: AGENT_SCOPE },
-        documents: b.kit.docs(),
-        steps: [],
-      });
-      const bearer = async () => ({
-        [HEADERS.authorization]: `Bearer ${await platformToken({ iss: PLATFORM_TOKEN_ISSUER, sub: b.agentUrl, iat: b.now - 10, exp: b.now + 600, jti: `ran-out-${serial++}`, scope: AGENT_SCOPE })}`,
-      });
-      const complete = async () => bearerJson(c, PLATFORM_ROUTES.llmChatCompletions, CHAT, await bearer());
-      // What a completion costs, as the first pointer says; the pack then credits two and a half of them.
-      const price = nanoOf(member(member(jsonBody(await complete()), POINTER_BODY_MEMBERS.requirements), PAYMENT_REQUIREMENTS_MEMBERS.amount));
-      const p = target.purchases!;
-      p.config = { ...p.config, pack: { ...p.config.pack, creditNano: String((5n * price) / 2n) } };
+      needCapabilities(target, c, 'spend');
+      const b = await buyer(c, 'ran-out');
+      // A pack then covers two completions, and what is left of it less than a third (a rail funding from the rest serves it).
+      await arrange(target, c, { state: AGENT_STATES.completionCostsTwoFifthsCredit, agent: b.agentUrl });
       const offer = await b.post();
       const [first] = offer.challenges;
-      if (!first) return expect.fail(`expected a challenge for the pack, got ${offer.status}`);
+      if (!first) return expect.fail(`expected a challenge for the pack, got ${offer.status} ${offer.refusal ?? ''}`);
+      await payOrNotRun(target, c, Number(member(first.challenge.request, 'amount')));
       expectSucceeded(await b.post({ headers: cardPayment(first.echo, freshTestToken('settled'), offer.termsVersion ?? '') }), 'the pack');
-      for (const n of [1, 2]) expect((await complete()).status, `completion ${n}, funded`).toBe(200);
+      const complete = () => signedJson(c, b, PLATFORM_ROUTES.llmChatCompletions, CHAT);
+      const funded = await complete();
+      if (funded.status === NOT_FOUND) c.notRun(`the target serves no ${PLATFORM_ROUTES.llmChatCompletions}`);
+      expect(funded.status, 'completion 1, funded by the pack').toBe(200);
+      expect((await complete()).status, 'completion 2, funded by the pack').toBe(200);
       const ranOut = await complete();
+      // READING-POINTER-STATUS: section 6 gives the pointer no status.
       const checked = checkPointerResponse({ headers: ranOut.headers, body: jsonBody(ranOut) }, { sellsUsage: true });
       if (!checked.ok) expect.fail(`the completion the balance no longer covers: ${describeProblems(checked).join('\n')}`);
     },

@@ -84,6 +84,11 @@ export const AGENT_STATES = Object.freeze({
   callBalanceCostChanged: 'call-balance-cost-changed',
   /** A single call costs the agent's balance exactly what one usage pack credits. */
   callCostsOneCredit: 'call-costs-one-credit',
+  /**
+   * A completion on the LLM rail costs the agent's balance two fifths of what one usage pack credits: a pack covers two,
+   * and what is left of it does not cover a third (6: the pointer to a caller whose balance ran out).
+   */
+  completionCostsTwoFifthsCredit: 'completion-costs-two-fifths-credit',
   /** Once per request: the agent's next paid call does not start (7.4 sale_serve_pending). */
   callNotStarted: 'call-not-started',
   /** Once per request: the agent's next paid call runs and the resource answers 300 Multiple Choices, a status that is not a success. */

@@ -1,7 +1,6 @@
 import type { SpendAnswer } from './spend-ledger.js';
 import type { SignedRequestCase } from '../cases/types.js';
 import type { ControlRequest } from '../contract/test-control.js';
-import type { ReferencePurchases } from '../reference/purchases.js';
 import type { WidgetService } from '../reference/widgets/index.js';
 import type { ServiceNaming } from '../spec/naming.js';
 import type { ProblemBases } from '../spec/problem-types.js';
@@ -21,8 +20,6 @@ export type Capability =
   | 'platform-config'
   /** Faults of the deployment itself can be switched on (a route that reads the body first). */
   | 'fault-injection'
-  /** The deployment's card processor, purchase lock and stores can be scripted and made to fail. */
-  | 'payment-faults'
   /** Checks may present payment credentials (always in-process; live only with --allow-spend and a cap). */
   | 'spend'
   /** Stablecoin transfers settle on a simulated network: a live deployment would broadcast a real one. */
@@ -40,8 +37,6 @@ export const CAPABILITY_REASONS: Readonly<Record<Capability, string>> = {
   'platform-config':
     'needs platform-config: the case configures the platform (bearer-token keys, scopes, revocations), which only the embedded reference allows; to run it, run in-process (without --base-url)',
   'fault-injection': "needs fault-injection: the case switches on a fault of the platform's own route; to run it, run in-process (without --base-url)",
-  'payment-faults':
-    "needs payment-faults: the check scripts the deployment's card processor, purchase lock or stores beyond the states of the test control (--control-url, docs/contracts.md section 5), which only the embedded reference allows; to run it, run in-process (without --base-url)",
   'stablecoin-network':
     "needs stablecoin-network: the check's transfer is broadcast, which only the embedded reference's simulated network takes (a live deployment would broadcast a real transfer from the suite's unfunded test wallet); to run it, run in-process (without --base-url)",
   spend: 'needs spend: the check presents a payment credential, which a live run does only with --allow-spend --spend-cap N (test tokens spt_test_*)',
@@ -146,8 +141,6 @@ export interface Target {
    * probes: the embedded reference's own; absent live, where the run's --agent-url names it.
    */
   readonly hostedAgentUrl?: string;
-  /** The purchase machine behind the embedded reference's paid routes (payment-faults); absent live. */
-  readonly purchases?: ReferencePurchases;
   /** The embedded reference's widget records and tool-call ledger, for what no public surface shows (4.5 steps 3-4, 2.5 billing); absent live. */
   readonly widgets?: WidgetService;
   /** The public keys of the agents the platform hosts, when the run knows them (the embedded reference's). */

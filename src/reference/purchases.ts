@@ -178,7 +178,7 @@ export interface ReferencePurchases<T extends PurchaseStores = MemoryPurchaseSto
   /** The deployment's intake of the card processor's settlement reports (its webhook; section 3 last row), read on every report. */
   settlementIntake: (report: SettlementReport) => Promise<SettlementResult>;
   /**
-   * The card processor, on its own (payment-faults): the charge a token paid reaches `state` at the processor. With
+   * The card processor, on its own (the test control's token states): the charge a token paid reaches `state` at the processor. With
    * `report` the processor then tells the deployment, as its settlement webhook would (through `settlementIntake`);
    * a token it never charged for a purchase is reported as a capture matching nothing sold. The intake's word.
    */
@@ -482,7 +482,7 @@ export function paidRails(
     ledger,
     llm: llmChatCompletionsRoute({
       balances: ledger,
-      priceNano: price.completionNano,
+      priceNano: (payer) => purchases.testControl?.completionPriceNano(payer, price.completionNano, purchases.config.pack.creditNano) ?? price.completionNano,
       purchaseUrl: (payer) => (purchases.sellsUsage(payer) ? purchaseUrl : null),
       terms,
       ...(purchases.config.naming ? { naming: purchases.config.naming } : {}),

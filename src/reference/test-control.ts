@@ -126,6 +126,16 @@ export class ReferenceTestControl {
     return this.agents.get(agent)?.has(state) ?? false;
   }
 
+  /**
+   * What a completion on the LLM rail costs `payer`: `own` (the deployment's price) unless the payer was put in
+   * completion-costs-two-fifths-credit, where it is two fifths of what one pack credits (`packCreditNano`).
+   */
+  completionPriceNano(payer: string | null, own: bigint, packCreditNano: string): bigint {
+    if (payer === null || !this.holds(payer, AGENT_STATES.completionCostsTwoFifthsCredit)) return own;
+    const price = (2n * BigInt(packCreditNano)) / 5n;
+    return price > 0n ? price : own;
+  }
+
   /** What the agent's states make of the stablecoin offer and ports (the network, the wallet's place and cap). */
   private stablecoinScoped(
     buyer: string | null,

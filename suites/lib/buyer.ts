@@ -233,7 +233,7 @@ export async function payOrNotRun(target: Pick<Target, 'spend'>, c: CheckContext
 
 /** Why a check that puts the deployment in a named state is not run live without a test control. */
 function controlReason(state: string): string {
-  return `needs payment-faults: the check puts the deployment in the state "${state}" first, which a live run asks of a test control: run with --control-url URL against a deployment offering the test control of docs/contracts.md section 5 (serve --test-control offers it)`;
+  return `needs the test control: the check puts the deployment in the state "${state}" first, which a live run asks of a test control: run with --control-url URL against a deployment offering the test control of docs/contracts.md section 5 (serve --test-control offers it)`;
 }
 
 /**

@@ -21,7 +21,7 @@ describe('what would run a not-run check', () => {
     expect(notRunNeed('this check needs a run without --agent-url').id).toBe('in-process');
     expect(notRunNeed("paying 500 would pass the run's --spend-cap").id).toBe('spend-cap');
     expect(notRunNeed(CAPABILITY_REASONS.spend).id).toBe('allow-spend');
-    expect(notRunNeed(CAPABILITY_REASONS['payment-faults']).id).toBe('in-process');
+    expect(notRunNeed(CAPABILITY_REASONS['stablecoin-network']).id).toBe('in-process');
     expect(notRunNeed(CAPABILITY_REASONS['clock-control']).id).toBe('allow-waits');
     expect(notRunNeed('skipped by --skip').id).toBe('skip');
     expect(notRunNeed('not run: the run stopped before this check (SIGINT)').id).toBe('interrupted');

@@ -86,6 +86,33 @@ describe('the LLM rail pointer (6)', () => {
     expect(checkPointerResponse({ status: pointer.status, headers: pointer.headers, body: await pointer.json() })).toEqual({ ok: true });
   });
 
+  it('prices a completion for each payer when the price is a function, and points a caller it no longer covers to the purchase', async () => {
+    const priced = `${platform.served.url}/priced-per-payer`;
+    const mia = platform.agentUrl('mia');
+    platform.served.platform.routes.add({
+      ...llmChatCompletionsRoute({
+        balances: platform.ledger,
+        priceNano: (payer) => (payer === mia ? (2n * PACK_NANO) / 5n : PRICE_NANO),
+        purchaseUrl: platform.purchaseUrl,
+        terms: () => platform.terms,
+      }),
+      name: 'priced per payer',
+      path: '/priced-per-payer',
+    });
+    expect((await platform.buyPack('mia', 'spt_mia')).status).toBe(200);
+    const post = () => {
+      const body = chat('x');
+      return fetch(priced, { method: 'POST', headers: platform.sign('mia', 'POST', priced, { [HEADERS.contentType]: MEDIA_TYPES.json }, body), body });
+    };
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    const ranOut = await post();
+    const body = await ranOut.json();
+    expect(ranOut.status).toBe(402);
+    expect(body).toEqual(purchasePointerBody({ priceNano: (2n * PACK_NANO) / 5n, purchaseUrl: platform.purchaseUrl, reason: LLM_POINTER_REASON }));
+    expect(await platform.ledger.balanceOf(mia)).toBe(PACK_NANO - (4n * PACK_NANO) / 5n);
+  });
+
   it('answers a body that is not a chat request 400 and spends nothing', async () => {
     expect((await platform.buyPack('liam', 'spt_liam')).status).toBe(200);
     const response = await signedPost('liam', new TextEncoder().encode('{"messages":[]}'));

@@ -243,6 +243,19 @@ describe("the reference's test control", () => {
     expect(control.scoped(BOB, view).saleOffer).toMatchObject({ price: { amount: '25', currency: 'usd' }, priceNano: '777' });
   });
 
+  test("a completion on the LLM rail costs the agent two fifths of a pack's credit, and every other agent the deployment's price", async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: AGENT_STATES.completionCostsTwoFifthsCredit, agent: ALICE }, undefined);
+    expect(control.completionPriceNano(ALICE, 1_000_000n, '5000000000')).toBe(2_000_000_000n);
+    expect(control.completionPriceNano(BOB, 1_000_000n, '5000000000')).toBe(1_000_000n);
+    expect(control.completionPriceNano(null, 1_000_000n, '5000000000')).toBe(1_000_000n);
+    // A pack covers two such completions, and what is left of it is more than nothing and less than a third.
+    const price = control.completionPriceNano(ALICE, 1n, '777');
+    expect([2n * price < 777n, 3n * price > 777n]).toEqual([true, true]);
+    const { view } = healthy();
+    expect(control.scoped(ALICE, view).saleOffer, 'the single call is not repriced').toBe(view.saleOffer);
+  });
+
   test("the agent's paid calls echo the body they ran with, and once answer 300", async () => {
     const control = new ReferenceTestControl();
     await control.apply({ state: AGENT_STATES.callEchoes, agent: ALICE }, undefined);

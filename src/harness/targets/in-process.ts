@@ -79,7 +79,6 @@ const ALL: ReadonlySet<Capability> = new Set([
   'state-seeding',
   'platform-config',
   'fault-injection',
-  'payment-faults',
   'spend',
   'stablecoin-network',
   'dns-control',
@@ -210,6 +209,10 @@ export class InProcessTarget implements Target {
     return { ok: true };
   }
 
+  /**
+   * The purchase machine behind the embedded reference's paid routes, for the unit tests that hold one of its ports
+   * (tests/reference-paid/held-races.test.ts); not part of Target: no suite reaches it.
+   */
   get purchases(): ReferencePurchases | undefined {
     return this.platform?.purchases;
   }

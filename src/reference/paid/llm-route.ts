@@ -12,8 +12,8 @@ import { echoCompletion, readChatRequest } from './chat-completion.js';
 
 export interface LlmRailOptions {
   readonly balances: BalancePort;
-  /** What one completion costs, in nano units. */
-  readonly priceNano: bigint;
+  /** What one completion costs, in nano units; a function answers for one payer at a time (a state of the test control may change it). */
+  readonly priceNano: bigint | ((payer: string | null) => bigint);
   /**
    * The absolute URL of the platform's POST /api/mpp/credits; null on a deployment that sells no usage (the pointer then
    * holds the token entry only). A function answers for one payer at a time (buying may be closed for it).
@@ -38,7 +38,12 @@ export const LLM_POINTER_REASON = 'The balance does not cover this completion; b
  * (Link rel=terms-of-service and the terms-version header), since the surface funded it.
  */
 export function llmChatCompletionsRoute(options: LlmRailOptions): VerifiedRoute {
-  if (options.priceNano <= 0n) throw new RangeError('priceNano must be positive');
+  if (typeof options.priceNano === 'bigint' && options.priceNano <= 0n) throw new RangeError('priceNano must be positive');
+  const priceOf = (payer: string | null): bigint => {
+    const price = typeof options.priceNano === 'function' ? options.priceNano(payer) : options.priceNano;
+    if (price <= 0n) throw new RangeError(`a completion's price must be positive, not ${price} nano`);
+    return price;
+  };
   return {
     name: PLATFORM_ROUTES.llmChatCompletions,
     path: PLATFORM_ROUTES.llmChatCompletions,
@@ -49,11 +54,12 @@ export function llmChatCompletionsRoute(options: LlmRailOptions): VerifiedRoute 
         const chat = readChatRequest(request.body);
         if (!chat.ok) return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, chat.detail));
         const payer = payerOf(ctx.verdict);
-        const funded = payer !== null && (await options.balances.spend(payer, options.priceNano));
+        const priceNano = priceOf(payer);
+        const funded = payer !== null && (await options.balances.spend(payer, priceNano));
         if (!funded) {
           return renderAnswer(
             purchasePointerAnswer({
-              priceNano: options.priceNano,
+              priceNano,
               purchaseUrl: typeof options.purchaseUrl === 'function' ? options.purchaseUrl(payer) : options.purchaseUrl,
               reason: options.reason ?? LLM_POINTER_REASON,
             }),
