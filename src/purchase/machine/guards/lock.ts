@@ -8,7 +8,8 @@ export type LockOutcome = { readonly held: true; release(): Promise<void> } | { 
 
 /**
  * One purchase at a time per buyer: the lock, then any card charge or stablecoin transfer of this buyer still
- * settling under another challenge (7.4 purchase_in_flight), then the buyer's assent recorded (7.4 terms_record_failed). Every
+ * settling under another challenge (7.4 purchase_in_flight; a store that cannot say is purchase_lock_unavailable), then
+ * the buyer's assent recorded (7.4 terms_record_failed). Every
  * refusal here is a 503 the same credential completes later; nothing was charged.
  */
 export async function serialisePurchase(candidate: ChargeCandidate, ports: PurchasePorts, config: PurchaseConfig): Promise<LockOutcome> {
@@ -28,9 +29,15 @@ export async function serialisePurchase(candidate: ChargeCandidate, ports: Purch
     await releaseOnce();
     return { held: false, answer };
   };
-  const settling =
-    (await ports.store.pendingChargeOf(candidate.buyer, candidate.issued.id)) ??
-    (await ports.stablecoin?.transfers.pendingTransferOf(candidate.buyer, candidate.issued.id));
+  let settling: unknown;
+  try {
+    settling =
+      (await ports.store.pendingChargeOf(candidate.buyer, candidate.issued.id)) ??
+      (await ports.stablecoin?.transfers.pendingTransferOf(candidate.buyer, candidate.issued.id));
+  } catch {
+    // Whether another purchase of the buyer is settling cannot be read, so this one cannot be serialised: not started.
+    return refuse(purchaseAnswer(PURCHASE_ERRORS.purchase_lock_unavailable, surface));
+  }
   if (settling !== undefined) return refuse(purchaseAnswer(PURCHASE_ERRORS.purchase_in_flight, surface));
   try {
     await ports.store.recordAssent({
