@@ -10,22 +10,28 @@ export function outageAware<T extends object>(store: T, what: string, isOutage: 
     isOutage(error)
       ? new StoreUnavailableError(`${what} is unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error, unreachable: true })
       : error;
+  const rethrow = (error: unknown): never => {
+    throw unreachable(error);
+  };
+  // Each method is wrapped once (a request calls the same few again and again), and again only if it was replaced.
+  const wrapped = new Map<PropertyKey, { readonly method: (...a: unknown[]) => unknown; readonly wrapper: (...a: unknown[]) => unknown }>();
   return new Proxy(store, {
     get(target, key) {
       const value = Reflect.get(target, key, target) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
+      const known = wrapped.get(key);
+      if (known?.method === value) return known.wrapper;
+      const method = value as (...a: unknown[]) => unknown;
+      const wrapper = (...args: unknown[]) => {
         try {
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          return result instanceof Promise
-            ? result.catch((error: unknown) => {
-                throw unreachable(error);
-              })
-            : result;
+          const result = method.apply(target, args);
+          return result instanceof Promise ? result.catch(rethrow) : result;
         } catch (error) {
           throw unreachable(error);
         }
       };
+      wrapped.set(key, { method, wrapper });
+      return wrapper;
     },
   });
 }

@@ -16,7 +16,9 @@ import { startPostgres, type TestPostgres, whyNoPostgres } from './servers.js';
  * The SQL statements of one card purchase (issue 27): the 402 and the paid retry, counted in the driver, a
  * transaction's BEGIN and COMMIT each counted as one (on PostgreSQL each is a round trip). Before: 1 + 12 on both
  * (the challenge read back after the 402 wrote it, the grant a transaction of two inserts). Now the challenge this
- * instance issued is answered without a read, and on PostgreSQL the grant is one statement.
+ * instance issued is answered without a read, and on PostgreSQL the grant is one statement. At an instance that did
+ * not issue the challenge the paid retry read it on its own (12 on SQLite, 9 on PostgreSQL): now it comes with the
+ * credential's charge, the first statement.
  */
 const dir = mkdtempSync(join(tmpdir(), 'apc-statements-'));
 const postgresMissing = whyNoPostgres();
@@ -49,18 +51,24 @@ function counted(db: SqlDatabase, log: string[]): SqlDatabase {
   };
 }
 
-async function statementsOfPurchases(db: SqlDatabase) {
+/**
+ * Three purchases, the 402 and the paid retry each, by one instance (`fleet` false) or with the paid retry taken by a
+ * second instance on the same database, which did not issue the challenge (`fleet` true).
+ */
+async function statementsOfPurchases(db: SqlDatabase, fleet = false) {
   await prepareSchema(db);
   const log: string[] = [];
   const clock = new ManualClock(T0);
-  const ports = { ...purchasePorts('statements', new SqlPurchaseStore(counted(db, log), { clock })), clock };
+  const instance = (seed: string) => ({ ...purchasePorts(seed, new SqlPurchaseStore(counted(db, log), { clock })), clock });
+  const asking = instance('statements');
+  const paying = fleet ? instance('statements-other') : asking;
   const purchases: { asked: string[]; paid: string[] }[] = [];
   for (let i = 0; i < 3; i++) {
     log.length = 0;
-    const asked = await decidePurchase(buyerRequest({}), ports, PACK_CONFIG);
+    const asked = await decidePurchase(buyerRequest({}), asking, PACK_CONFIG);
     const askedLog = [...log];
     log.length = 0;
-    const paid = await decidePurchase(buyerRequest(paidHeaders(challengeOf(asked), `spt_statements_${i}`)), ports, PACK_CONFIG);
+    const paid = await decidePurchase(buyerRequest(paidHeaders(challengeOf(asked), `spt_statements_${i}`)), paying, PACK_CONFIG);
     expect(isGranted(paid), `purchase ${i} answered ${paid.status}`).toBe(true);
     purchases.push({ asked: askedLog, paid: [...log] });
   }
@@ -78,6 +86,12 @@ const BEFORE_GRANT = [
   'INSERT INTO charges', // the charge opened before the processor is called
   'UPDATE charges SET', // settled
 ];
+
+/**
+ * The paid retry at an instance that did not issue the challenge: the credential's charge is read with the challenge,
+ * one statement where there were two (the challenge read on its own after the charge); the rest as above.
+ */
+const FLEET_BEFORE_GRANT = ['SELECT charges.body, charges.state,', ...BEFORE_GRANT.slice(1)];
 
 describe('SQL statements per card purchase', () => {
   it('SQLite: 1 for the 402, 11 for the paid retry (the grant a transaction of two inserts)', async () => {
@@ -98,5 +112,16 @@ describe('SQL statements per card purchase', () => {
       expect(asked).toEqual(['INSERT INTO challenges']);
       expect(paid).toEqual([...BEFORE_GRANT, 'WITH granted AS']);
     }
+  });
+
+  it('SQLite, the paid retry at another instance: 11, the challenge read with the charge', async () => {
+    const purchases = await statementsOfPurchases(await openSqlite(join(dir, 'fleet.sqlite')), true);
+    for (const { paid } of purchases.slice(1)) expect(paid).toEqual([...FLEET_BEFORE_GRANT, 'BEGIN', 'INSERT INTO grants', 'INSERT INTO balances', 'COMMIT']);
+  });
+
+  it('PostgreSQL, the paid retry at another instance: 8, the challenge read with the charge', async (ctx) => {
+    if (postgresMissing) ctx.skip(postgresMissing);
+    const purchases = await statementsOfPurchases(await openPostgres(await pg!.createDatabase()), true);
+    for (const { paid } of purchases.slice(1)) expect(paid).toEqual([...FLEET_BEFORE_GRANT, 'WITH granted AS']);
   });
 });

@@ -10,10 +10,11 @@ import { startRedis, type TestServer, whyNoRedis } from './servers.js';
 
 /**
  * What one verification costs in round trips to Redis (issue 27): the commands the ports send, counted in the client,
- * and the round trips they take (commands sent in one tick go in one write, ioredis's auto-pipelining). An accepted
- * request of a registered agent, whose key set was read before, spends its nonce and reads nothing; a refused one
- * records its failure (one transaction in one write) and reads nothing. Before tracking (src/stores/redis/tracking.ts) they were three sequential
- * round trips: the failure count, the registration and the nonce.
+ * and the round trips they take (commands sent in one tick count as one: a transaction goes in one write, and commands
+ * sent without waiting are answered together). An accepted request of a registered agent, whose key set was read
+ * before, spends its nonce and reads nothing; a refused one records its failure (one transaction in one write) and
+ * reads nothing. Before tracking (src/stores/redis/tracking.ts) they were three sequential round trips: the failure
+ * count, the registration and the nonce.
  */
 const missing = whyNoRedis();
 let server: TestServer | undefined;

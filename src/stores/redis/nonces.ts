@@ -13,9 +13,11 @@ export class RedisNonceStore implements NonceStore {
     private readonly prefix: string,
   ) {}
 
-  async spend(agentUrl: string, nonce: string, until: number): Promise<boolean> {
+  spend(agentUrl: string, nonce: string, until: number): Promise<boolean> {
     const ttlMs = Math.max(1, until + 60 - this.clock.now()) * 1000;
     const key = `${this.prefix}nonce:${agentUrl}\n${nonce}`;
-    return (await this.redis.set(key, '1', 'PX', ttlMs, 'NX')) === 'OK';
+    return this.redis.set(key, '1', 'PX', ttlMs, 'NX').then(spent);
   }
 }
+
+const spent = (reply: string | null): boolean => reply === 'OK';

@@ -83,12 +83,15 @@ export class SqlPurchaseStore implements PurchaseStore {
     if (kept !== undefined && !this.pastKeep(kept.expiresAt)) return kept;
     const [row] = await this.db.all(`SELECT body, expires_at, ${PAID} AS paid FROM challenges WHERE id = ?`, [id]);
     if (row === undefined) return undefined;
-    // Forgotten as the memory store forgets it: past its keep, unless something was paid under it.
-    const forgotten = this.pastKeep(Number(row.expires_at)) && !row.paid && !this.options.referencedElsewhere?.(id);
-    if (forgotten) return undefined;
+    if (this.forgotten(id, Number(row.expires_at), row.paid)) return undefined;
     const challenge = bodyOf<IssuedChallenge>(row)!;
     this.keep(challenge);
     return challenge;
+  }
+
+  /** Forgotten as the memory store forgets it: past its keep, unless something was paid under it. */
+  private forgotten(id: string, expiresAt: number, paid: unknown): boolean {
+    return this.pastKeep(expiresAt) && !paid && !this.options.referencedElsewhere?.(id);
   }
 
   /** Whether a challenge expiring at `expiresAt` may be forgotten now (never without a clock). */
@@ -123,7 +126,21 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async chargeOf(challengeId: string): Promise<ChargeRecord | undefined> {
-    return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE challenge_id = ?`, [challengeId]))[0]);
+    const kept = this.issued.get(challengeId);
+    if (kept !== undefined && !this.pastKeep(kept.expiresAt))
+      return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE challenge_id = ?`, [challengeId]))[0]);
+    // A credential's charge is asked before its challenge, which the machine reads next to judge it: a challenge another
+    // instance issued is read with the charge, one statement (a challenge never changes once issued, so it is kept as
+    // challenge() keeps what it reads).
+    const [row] = await this.db.all(
+      `SELECT charges.body, charges.state, charges.charge_id, challenges.body AS challenge, challenges.expires_at, ${PAID} AS paid
+       FROM (SELECT CAST(? AS TEXT) AS id) AS asked LEFT JOIN charges ON charges.challenge_id = asked.id LEFT JOIN challenges ON challenges.id = asked.id`,
+      [challengeId],
+    );
+    if (row !== undefined && row.challenge !== null && !this.forgotten(challengeId, Number(row.expires_at), row.paid)) {
+      this.keep(JSON.parse(row.challenge as string) as IssuedChallenge);
+    }
+    return row === undefined || row.body === null ? undefined : chargeOfRow(row);
   }
   async chargeById(chargeId: string): Promise<ChargeRecord | undefined> {
     return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE charge_id = ? LIMIT 1`, [chargeId]))[0]);
