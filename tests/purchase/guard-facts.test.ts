@@ -9,11 +9,13 @@ import {
   type InOrder,
   type PurchaseFacts,
   type PurchaseSurface,
+  type Stablecoin,
 } from '../../src/purchase/index.js';
 import { METHOD, OFFER, READABLE } from '../../src/purchase/machine/guards/before-challenge.js';
 import { PAYLOAD } from '../../src/purchase/machine/guards/challenge.js';
 import { PAYMENT_METHODS } from '../../src/spec/payments.js';
 import { purchaseBase } from '../../src/purchase/machine/guards/run.js';
+import { railSold } from '../../src/purchase/machine/method.js';
 import { presentedCredential } from '../../src/purchase/machine/presented.js';
 import { World, paid } from './machine/helpers.js';
 
@@ -52,6 +54,7 @@ describe('the facts the guards give one another (guards/facts.ts, guards/order.t
     expect(givenOf(given({ payer: 'x' }))).toEqual({ payer: 'x' });
     expect(givenOf({ status: 402 })).toBeUndefined();
     expect(givenOf(undefined)).toBeUndefined();
+    expect(givenOf(null)).toBeUndefined();
     expect(givenOf('payer')).toBeUndefined();
   });
 
@@ -67,5 +70,13 @@ describe('the facts the guards give one another (guards/facts.ts, guards/order.t
     expect(answer).toMatchObject({ status: 400, body: { type: expect.stringMatching(/\/method-unsupported$/) } });
     expect(givenOf<Partial<PurchaseFacts>>(await METHOD.run({ ...base, credential }))).toEqual({ rail: { by: 'card' } });
     expect(PAYLOAD.needs).toEqual(['credential', 'rail', 'issued']);
+  });
+
+  it('a method pays by the rail machine/method.ts names, the stablecoin only where one is sold', () => {
+    const stablecoin = { offer: {}, ports: {} } as Stablecoin;
+    expect(railSold(PAYMENT_METHODS.stripe, undefined)).toEqual({ by: 'card' });
+    expect(railSold(PAYMENT_METHODS.tempo, stablecoin)).toEqual({ by: 'stablecoin', stablecoin });
+    expect(railSold(PAYMENT_METHODS.tempo, undefined)).toBeUndefined();
+    expect(railSold('lightning', stablecoin)).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ import { PAYMENT_METHODS, PAYMENT_PROBLEMS, PURCHASE_KINDS, TEMPO_PAYLOAD_MEMBER
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';
 import { BUYER, T0, expectCode, expectFresh402, oneChallenge } from './machine/helpers.js';
 import { CALL_NANO, SaleWorld, answer } from './sale/helpers.js';
-import { paidTempo, quoteOf, signTransfer, stablecoinOffer, transactionPayload, wallet } from './tempo/helpers.js';
+import { paidTempo, quoteOf, signTransfer, sponsor, stablecoinOffer, transactionPayload, wallet } from './tempo/helpers.js';
 
 /** The call's price in base units (0.25 of a 6-decimal token). */
 const CALL_UNITS = '250000';
@@ -166,6 +166,30 @@ describe('single-call sales by stablecoin (7.4)', () => {
     const second = await world.paying({ nonceKey: 2n });
     expectCode(answer(await world.decide(second.headers)), E.metered_instrument_cap);
     expect(world.network.broadcasts).toHaveLength(1);
+  });
+
+  it("another wallet is not held to the first wallet's metered_instrument_cap", async () => {
+    const world = new TempoSaleWorld();
+    world.config = { ...world.config, sale: { ...world.config.sale, caps: { ...world.config.sale.caps, instrumentPerDay: 1 } } };
+    await world.decide((await world.paying()).headers);
+    const other = await world.paying({ signer: sponsor, nonceKey: 2n });
+    expectTempoCall(await world.decide(other.headers), world.network.broadcastHashes()[1]!);
+    expect(world.network.broadcasts).toHaveLength(2);
+  });
+
+  it('a stablecoin credential refused for its expired challenge or stale terms is offered the stablecoin again', async () => {
+    const world = new TempoSaleWorld();
+    const stale = await world.paying();
+    const { challenge } = stale;
+    expectFresh402(
+      answer(await world.decide(paidTempo(challenge, transactionPayload(stale.serialized), '2000-01-01'))),
+      E['terms-version-stale'],
+      undefined,
+      PAYMENT_METHODS.tempo,
+    );
+    world.base.clock.advance(301);
+    expectFresh402(answer(await world.decide(stale.headers)), PAYMENT_PROBLEMS.paymentExpired, undefined, PAYMENT_METHODS.tempo);
+    expect(world.network.broadcasts).toHaveLength(0);
   });
 
   it('challenge_kind_mismatch both ways: a tempo call challenge at /api/mpp/credits, a tempo pack challenge at the resource', async () => {

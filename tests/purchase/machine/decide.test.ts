@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { settleReported } from '../../../src/purchase/index.js';
+import { MESSAGES } from '../../../src/purchase/machine/messages.js';
 import { HEADERS } from '../../../src/spec/headers.js';
 import { PAYMENT_CREDENTIAL_HEADER, PAYMENT_PROBLEMS } from '../../../src/spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../src/spec/purchase-errors.js';
@@ -281,6 +282,25 @@ describe('move 7: the same credential presented again', () => {
     expectFresh402(await world.decide(paid(first, 'spt_1')), PAYMENT_PROBLEMS.verificationFailed);
     expectFresh402(await world.decide(paid(first, 'spt_2')), PAYMENT_PROBLEMS.invalidChallenge);
     expect(world.processor.chargeCalls()).toBe(1);
+  });
+
+  it('a challenge another payment redeemed says so in the detail of its 402 invalid-challenge', async () => {
+    const world = new World(['declined']);
+    const first = await world.challenge();
+    await world.decide(paid(first, 'spt_1'));
+    const refused = await world.decide(paid(first, 'spt_2'));
+    expectFresh402(refused, PAYMENT_PROBLEMS.invalidChallenge);
+    expect(refused.body.detail).toBe(MESSAGES.redeemedByPayment);
+  });
+
+  it('a credential that does not parse: 402 malformed-credential whose detail names what the parse found', async () => {
+    const world = new World();
+    const refused = await world.decide({ [HEADERS.paymentAuthorization]: 'Payment not-base64url!', [HEADERS.termsAccepted]: VERSION });
+    expectFresh402(refused, PAYMENT_PROBLEMS.malformedCredential);
+    // The row's condition, then in brackets what the parse found (messages.ts).
+    expect(String(refused.body.detail)).toMatch(/ \(.+\)$/);
+    expect(String(refused.body.detail).startsWith(`${PAYMENT_PROBLEMS.malformedCredential.condition} (`)).toBe(true);
+    expect(world.processor.chargeCalls()).toBe(0);
   });
 });
 

@@ -7,7 +7,7 @@ import { BUYER, World } from './helpers.js';
 const ISSUED = { id: 'ch_serialise', termsVersion: '2026-07-31' } as IssuedChallenge;
 
 function candidate(world: World) {
-  return { input: world.request({}), buyer: BUYER, token: 'spt_serialise', issued: ISSUED };
+  return { input: world.request({}), buyer: BUYER, issued: ISSUED };
 }
 
 describe("serialising one buyer's purchases (7.4 503s: nothing started, the same credential completes later)", () => {

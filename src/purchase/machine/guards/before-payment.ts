@@ -1,16 +1,10 @@
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { codeAnswer } from '../ports/outcome.js';
 import { countAgainstWalletCap, walletPlacementRefusal } from '../transfer/wallet.js';
-import type { Payment } from './facts.js';
 import { sharedGuard } from './guard.js';
 import { serialisePurchase } from './lock.js';
 import { cardMarketRefusal, unreconciledRefusal } from './refusals.js';
 import { giveBack } from './run.js';
-
-/** The card token or the transaction hash that pays: what the lock and the records are keyed on besides the challenge. */
-function paymentKey(payment: Payment): string {
-  return payment.by === 'card' ? payment.token : payment.transfer.hash;
-}
 
 export const UNRECONCILED = sharedGuard({
   name: 'unreconciled',
@@ -38,11 +32,10 @@ export const LOCK = sharedGuard({
   name: 'lock',
   codes: [PURCHASE_ERRORS.purchase_lock_unavailable, PURCHASE_ERRORS.purchase_in_flight, PURCHASE_ERRORS.terms_record_failed],
   why: 'One purchase at a time per buyer, and the assent recorded, once every refusal that needs no lock has been asked; what follows runs under the lock until the payment is sent.',
-  needs: ['payer', 'payment', 'issued'],
+  needs: ['payer', 'issued'],
   gives: [],
   run: async (ctx) => {
-    const candidate = { input: ctx.input, buyer: ctx.payer, token: paymentKey(ctx.payment), issued: ctx.issued };
-    const lock = await serialisePurchase(candidate, ctx.ports, ctx.config);
+    const lock = await serialisePurchase({ input: ctx.input, buyer: ctx.payer, issued: ctx.issued }, ctx.ports, ctx.config);
     if (!lock.held) return lock.answer;
     ctx.held.push(lock.release);
     return undefined;

@@ -33,7 +33,7 @@ export const PAYLOAD = sharedGuard({
       return given({ payload: { by: rail.by, stablecoin: rail.stablecoin, serialized: payload.serialized } });
     }
     const token = tokenOf(credential);
-    if (token === undefined) return ctx.surface.fresh(PURCHASE_ERRORS['invalid-payload'], { issued, description: MESSAGES.cardPayloadWithoutToken });
+    if (token === undefined) return ctx.surface.fresh(PURCHASE_ERRORS['invalid-payload'], { description: MESSAGES.cardPayloadWithoutToken });
     return given({ payload: { by: rail.by, token } });
   },
 });

@@ -14,7 +14,7 @@ export type GuardCode = PurchaseErrorRecord | PaymentProblemRecord;
 
 /** What a refusal that rides with a fresh challenge knows besides its code. */
 export interface FreshOptions {
-  /** The credential's challenge, once a guard found it issued here. */
+  /** The credential's challenge, once a guard found it issued here: only then may a refused stablecoin credential be offered the stablecoin again. */
   readonly issued?: IssuedChallenge;
   readonly description?: string;
 }

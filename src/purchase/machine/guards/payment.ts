@@ -36,7 +36,7 @@ async function openCharge<O>(ctx: PurchaseBase<O>, issued: IssuedChallenge, paye
   if (opened.clash === 'token') return purchaseAnswer(PURCHASE_ERRORS.foreign_token, surfaceOf(ctx.config));
   // Another presentation of this very credential opened the charge a moment ago: resume it.
   if (opened.existing.token === token) return ctx.surface.resumeCharge(ctx, opened.existing, issued);
-  return ctx.surface.fresh(PAYMENT_PROBLEMS.invalidChallenge, { issued });
+  return ctx.surface.fresh(PAYMENT_PROBLEMS.invalidChallenge);
 }
 
 export const RECORD = sharedGuard({

@@ -5,11 +5,10 @@ import { purchaseAnswer, type PurchaseAnswer } from '../answers.js';
 import { surfaceOf, trustedHeader, type PurchaseRequest } from '../ports/outcome.js';
 import type { IssuedChallenge, PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 
-/** What the guards before a payment look at: who pays, with what (a card token or a transaction hash), under which challenge. */
+/** What the guards before a payment look at: who pays, under which challenge. */
 export interface ChargeCandidate {
   readonly input: PurchaseRequest;
   readonly buyer: string;
-  readonly token: string;
   readonly issued: IssuedChallenge;
 }
 
