@@ -11,6 +11,9 @@ import {
   pacedFloorMinutes,
   pacingRecord,
 } from '../../src/harness/failure-budget.js';
+import { readCheckIndex } from '../../src/harness/check-index.js';
+import { plannedWaitSeconds } from '../../src/harness/live-waits.js';
+import { PROJECT_ROOT } from '../paths.js';
 
 /** A pacer on a clock the test moves, and the lines it printed. */
 function pacer(planned = 0) {
@@ -267,5 +270,16 @@ describe('a case run from the run’s one address', () => {
 
   test('is what the throttle-thirty-failures case becomes under --allow-waits', () => {
     expect(TRIPPING_CASES.has('throttle-thirty-failures')).toBe(true);
+  });
+});
+
+describe("a run's deadline under --allow-waits", () => {
+  test('grows by two windows for each check that may trip the throttle: one for the run’s failures to leave, one for the throttle to pass', () => {
+    const index = readCheckIndex(PROJECT_ROOT);
+    const files = ['suites/5.2-fleet.test.ts', 'suites/7.3-signed-requests.test.ts'];
+    const waits = (id: string) => plannedWaitSeconds(PROJECT_ROOT, index, files, [id]);
+    expect(waits('fleet.throttle-counts-every-instance')).toBe(2 * Math.ceil(THROTTLE_WAIT_MS / 1000));
+    expect(waits('signed.throttle-thirty-failures')).toBe(2 * Math.ceil(THROTTLE_WAIT_MS / 1000));
+    expect(waits('fleet.replay-across-instances')).toBe(0);
   });
 });
