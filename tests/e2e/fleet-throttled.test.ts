@@ -2,6 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THROTTLE_WAIT_MS } from '../../src/harness/failure-budget.js';
+import { runConformance } from '../../src/harness/run.js';
+import { type ServedReference, serveReference } from '../../src/reference/index.js';
+import { createMemoryPorts } from '../../src/verifier/memory-ports.js';
 import { freePort, type ServeProcess, startServe } from '../stores/serve-process.js';
 import { startRedis, type TestServer, whyNoRedis } from '../stores/servers.js';
 import { spawnCli } from './spawn-cli.js';
@@ -88,4 +92,49 @@ describe('the fleet checks over one Redis, the throttle on and no --client-addre
     },
     RUN_MS,
   );
+});
+
+describe('from one address, a deployment whose throttle does not hold fails the throttle checks', () => {
+  const served: ServedReference[] = [];
+  afterAll(async () => {
+    for (const s of served.splice(0)) await s.close();
+  });
+  /** A run from one address under --allow-waits: the verdicts by check, how long it took and what it waited. */
+  async function runFromOneAddress(only: string, baseUrl: string, alsoBaseUrl?: string) {
+    const started = Date.now();
+    const outcome = await runConformance({
+      only: [only],
+      live: { baseUrl, allowWaits: true, ...(alsoBaseUrl ? { alsoBaseUrl } : {}) },
+      out: dir,
+    });
+    return { outcome, wallMs: Date.now() - started, verdicts: outcome.report?.results.map((r) => `${r.id}: ${r.verdict}`) };
+  }
+
+  it('two instances counting failures each for itself (15 each) fail the fleet check, and nothing is waited out', async () => {
+    const port = await freePort();
+    const authority = `127.0.0.1:${port}`;
+    served.push(await serveReference({ port, allowInsecureFixtures: true }));
+    served.push(await serveReference({ port: 0, authority, allowInsecureFixtures: true }));
+    const [a, b] = served as [ServedReference, ServedReference];
+    const { outcome, wallMs, verdicts } = await runFromOneAddress('fleet.throttle-counts-every-instance', a.url, b.url);
+    expect(verdicts).toEqual(['fleet.throttle-counts-every-instance: fail']);
+    expect(outcome.report!.results[0]!.message).toMatch(
+      /step 31 of 32 .*expected 401 too_many_failed_signatures|step 31 of 32 .*expected error_code too_many_failed_signatures/,
+    );
+    expect(outcome.report!.pacing).toMatchObject({ throttled: false, waitedMs: 0 });
+    expect(wallMs).toBeLessThan(THROTTLE_WAIT_MS);
+  }, 120_000);
+
+  it('a deployment that never throttles fails the thirty-failures check, and nothing is waited out', async () => {
+    const never = await serveReference({
+      port: 0,
+      allowInsecureFixtures: true,
+      ports: (clock, fetcher) => ({ ...createMemoryPorts(clock, fetcher), failures: { count: () => 0, record: () => undefined } }),
+    });
+    served.push(never);
+    const { outcome, wallMs, verdicts } = await runFromOneAddress('signed.throttle-thirty-failures', never.url);
+    expect(verdicts).toEqual(['signed.throttle-thirty-failures: fail']);
+    expect(outcome.report!.pacing).toMatchObject({ throttled: false, waitedMs: 0 });
+    expect(wallMs).toBeLessThan(THROTTLE_WAIT_MS);
+  }, 120_000);
 });
