@@ -5,7 +5,8 @@ import { accessTokenOf, noPlatformTokenReason, planLive, stageLive } from '../sr
 import { caseRequestBody } from '../src/cases/request-body.js';
 import { recordRequest, recordResponse } from '../src/harness/exchange.js';
 import { caseWaitSeconds } from '../src/harness/live-waits.js';
-import { CAPABILITY_REASONS, missingCapabilities } from '../src/harness/target.js';
+import { fromOneAddress, THROTTLE_WAIT_MS, TRIPPING_CASES } from '../src/harness/failure-budget.js';
+import { CAPABILITY_REASONS, missingCapabilities, type ThrottleTrip } from '../src/harness/target.js';
 import { AGENT_STATES } from '../src/contract/test-control.js';
 import { checkTimeout } from './lib/context.js';
 import { buildCase, Kit, type Scenario } from '../src/scenarios/kit.js';
@@ -38,11 +39,24 @@ const needsOwnOrigin = (scenario: Scenario) => scenario.flags.includes('Director
 /** Cases whose point is refusing plain http, which a deployment reading fixtures over http must accept. */
 const NEEDS_HTTPS_FIXTURES = new Set(['agent-plain-http']);
 
-async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedRequestCase> {
+/**
+ * Live from the run's one address, a case that trips the throttle holds that address (a trip of the run's pacer, under
+ * --allow-waits) in place of the one address its steps name.
+ */
+const tripsFromOneAddress = (id: string) => target.kind === 'live' && !target.capabilities.has('client-address') && TRIPPING_CASES.has(id);
+
+/** The case, and the trip its check holds the run's address by (ended by the check). */
+interface Staged {
+  readonly built: SignedRequestCase;
+  readonly trip?: ThrottleTrip;
+}
+
+async function caseFor(scenario: Scenario, c: CheckContext): Promise<Staged> {
   // In-process the vectors are the cases, unless the run names the deployment's names for Service (then built with them).
-  if (target.kind === 'in-process' && target.environment.naming === undefined) return vectors.get(scenario.id)!;
+  if (target.kind === 'in-process' && target.environment.naming === undefined) return { built: vectors.get(scenario.id)! };
   const env = target.environment;
-  const vector = vectors.get(scenario.id)!;
+  const tripping = tripsFromOneAddress(scenario.id);
+  const vector = tripping ? fromOneAddress(vectors.get(scenario.id)!) : vectors.get(scenario.id)!;
   // Live, what the embedded reference seeds happens on the wire (src/harness/live-staging.ts), or the check says why not.
   const staging = { allowWaits: target.capabilities.has('clock-control'), ownerKey: target.ownerKey, control: target.control !== undefined };
   const plan = target.kind === 'live' ? planLive(vector, staging) : { delay: 0 };
@@ -61,8 +75,10 @@ async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedReque
     agentOrigin = own.url;
   }
   const platformToken = 'platformToken' in plan ? await issuedPlatformToken(scenario.id, c) : undefined;
-  // Pace before building: a case's times must be fresh when its requests go out.
-  await target.ready?.(vector.steps.filter((s) => s.expect?.ok === false).length);
+  // Pace (or hold the address) before building: a case's times must be fresh when its requests go out.
+  const asked = tripping ? await target.throttleTrip!(`signed.${scenario.id}`) : undefined;
+  const trip = asked === undefined || 'end' in asked ? asked : c.notRun(asked.notRun);
+  if (!trip) await target.ready?.(vector.steps.filter((s) => s.expect?.ok === false).length);
   const now = env.now();
   const built = await buildCase(
     {
@@ -76,13 +92,14 @@ async function caseFor(scenario: Scenario, c: CheckContext): Promise<SignedReque
     },
     scenario,
   );
-  if (target.kind !== 'live') return built;
+  if (target.kind !== 'live') return { built };
   // The agents the case has the platform block, blocked through the deployment's test control.
   for (const agent of built.platform.blocked_agents ?? []) {
     const answer = await target.control!({ state: AGENT_STATES.agentBlocked, agent });
     if ('notRun' in answer) return c.notRun(answer.notRun);
   }
-  return stageLive(built, now, { ...staging, nonce: () => env.nonce(scenario.id, 'register', 0), naming: env.naming, platformToken });
+  const staged = stageLive(built, now, { ...staging, nonce: () => env.nonce(scenario.id, 'register', 0), naming: env.naming, platformToken });
+  return { built: trip ? fromOneAddress(staged) : staged, ...(trip ? { trip } : {}) };
 }
 
 /** A platform token the live deployment issues at its CLI token route to a signed request of an agent of the run's own. */
@@ -131,17 +148,24 @@ describe(`7.3 agent authentication over HTTP (${target.description})`, () => {
           requirements: requirementsOf(scenario.id),
           level: scenario.flags.includes('Should') ? 'SHOULD' : 'MUST',
           // Under --allow-waits a time-bound case waits in real time: its limit grows by the wait.
-          timeout: CHECK_TIMEOUT_MS + (WAITS ? caseWaitSeconds(vectors.get(scenario.id)!) * 1000 : 0),
+          // One that trips the throttle from the run's one address waits up to a window before and a window after.
+          timeout:
+            CHECK_TIMEOUT_MS +
+            (WAITS ? caseWaitSeconds(vectors.get(scenario.id)!) * 1000 : 0) +
+            (WAITS && tripsFromOneAddress(scenario.id) ? 2 * THROTTLE_WAIT_MS : 0),
           run: async ({ record, notRun }) => {
             if (NEEDS_HTTPS_FIXTURES.has(scenario.id) && target.environment.agentOrigin(scenario.id).startsWith('http:')) {
               notRun(
                 'needs https fixtures: the deployment reaches the fixture host over plain http (--allow-insecure-fixtures), so it cannot also be shown to refuse http agent URLs; to run it, publish the fixture host over https (--fixture-url https://..., behind a TLS proxy) to a deployment that fetches https only',
               );
             }
-            const c = await caseFor(scenario, { record, notRun });
+            const { built: c, trip } = await caseFor(scenario, { record, notRun });
             const missing = missingCapabilities(target, c);
-            if (missing.length) notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
-            const outcomes = await runCaseOnTarget(c, target);
+            if (missing.length) {
+              await trip?.end();
+              notRun(missing.map((m) => CAPABILITY_REASONS[m]).join('; '));
+            }
+            const outcomes = await runCaseOnTarget(c, target).finally(() => trip?.end());
             for (const o of outcomes) record(o.exchange);
             const problems = outcomes.flatMap((o, i) => o.problems.map((p) => `step ${i + 1} of ${outcomes.length}: ${p}`));
             if (problems.length) expect.fail(problems.join('\n'));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SignedRequestVectors } from '../cases/types.js';
+import type { SignedRequestCase, SignedRequestVectors } from '../cases/types.js';
 import { selectedBy } from '../contract/check.js';
 import { LIMITS } from '../spec/limits.js';
 import type { CheckIndex } from './check-index.js';
@@ -20,7 +20,12 @@ import { missingCapabilities, type Capability } from './target.js';
  *   at most 29 failing requests leave in any 60 s;
  * - refused again after that wait, it waits a whole quiet window; a deployment that still throttles after a whole quiet
  *   window is not throttling by the rule: pacing stops there (its answers are judged as they come), so no target can
- *   stretch a run with throttle answers.
+ *   stretch a run with throttle answers;
+ * - a check may trip the throttle on purpose from the run's one address (`trip`, under --allow-waits): the pacer gives
+ *   it the address alone once the window holds none of the run's failures and no reservation is still open (holding
+ *   every other failing request back meanwhile), and when it ends (`trip-end`) knows the address throttled for a whole
+ *   window, which every other failing or refused request of the run waits out, and the check itself too, so the run
+ *   never ends leaving the deployment throttling its address.
  *
  * Time is injected; the pacer never sleeps itself, it tells each request how long to wait.
  */
@@ -38,11 +43,15 @@ export interface PaceSummary {
 /** What a live target asks the pacer (POST to the fixture host's `pace`). */
 export type PaceMessage =
   | { readonly op: 'reserve'; readonly count: number }
-  | { readonly op: 'settle'; readonly id: number; readonly used: number; readonly failed: number }
+  /** `throttled`: the request (of a trip) was answered too_many_failed_signatures. */
+  | { readonly op: 'settle'; readonly id: number; readonly used: number; readonly failed: number; readonly throttled?: boolean }
   | { readonly op: 'release'; readonly id: number }
   /** `id`: the refused request's reservation, if it had one; `before`: the wait it was already given (ThrottleWait). */
   | { readonly op: 'throttled'; readonly before: PreviousWait; readonly id?: number }
-  | { readonly op: 'notice'; readonly line: string };
+  | { readonly op: 'notice'; readonly line: string }
+  /** A check asks for the address alone, to trip the throttle (`id`: the trip it was given when it asked before). */
+  | { readonly op: 'trip'; readonly who: string; readonly id?: number }
+  | { readonly op: 'trip-end'; readonly id: number };
 
 /** Failing requests a paced run lets leave in any window: one fewer than the throttle's threshold. */
 /** The wait a refused request was given before this refusal: none yet, one until the failures seen left the window, a quiet window. */
@@ -53,6 +62,24 @@ const WINDOW_MS = LIMITS.failedSignaturesWindow.value * 1000;
 /** After a throttle answer the request waits this long: the whole window and a margin for the two clocks. */
 export const THROTTLE_WAIT_MS = WINDOW_MS + 2000;
 const MARGIN_MS = 250;
+/** While a trip is asked for or under way, other failing requests ask again this often. */
+export const TRIP_POLL_MS = 1000;
+/** A trip asked for and not asked about again this long after the wait it was told is dropped (its check ended). */
+const TRIP_STALE_MS = 30_000;
+/** A trip under way longer than this is ended as if it throttled (its check ended without saying so). */
+export const TRIP_LIMIT_MS = 180_000;
+
+/** A check tripping the throttle on purpose: waiting for the address (`granted` false) or holding it. */
+interface Trip {
+  readonly id: number;
+  readonly who: string;
+  granted: boolean;
+  /** Whether the deployment answered one of its requests too_many_failed_signatures. */
+  seen: boolean;
+  /** When it is taken to have ended without saying so. */
+  expires: number;
+  announced: boolean;
+}
 
 interface Slot {
   at: number;
@@ -69,6 +96,11 @@ export class FailurePacer {
   private failing = 0;
   private waitedMs = 0;
   private announcedTotal = false;
+  private trip: Trip | undefined;
+  /** Until when a trip that ended holds the address throttled: no failing request of the run leaves before. */
+  private heldUntil = 0;
+  /** When the last failure the pacer heard of was settled (kept past the window, which a trip waits out with a margin). */
+  private lastFailureAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly nowMs: () => number,
@@ -84,8 +116,12 @@ export class FailurePacer {
       case 'reserve':
         return this.reserve(Math.max(1, Math.floor(Number(m.count) || 1)));
       case 'settle':
-        this.settle(Number(m.id), Math.max(0, Math.floor(Number(m.used) || 0)), Math.max(0, Math.floor(Number(m.failed) || 0)));
+        this.settle(Number(m.id), Math.max(0, Math.floor(Number(m.used) || 0)), Math.max(0, Math.floor(Number(m.failed) || 0)), m.throttled === true);
         return {};
+      case 'trip':
+        return this.askTrip(String(m.who ?? 'a check'), m.id === undefined ? undefined : Number(m.id));
+      case 'trip-end':
+        return this.endTrip(Number(m.id));
       case 'release':
         this.release(Number(m.id));
         return {};
@@ -103,15 +139,18 @@ export class FailurePacer {
    * Room for `count` failing requests: how long to wait before sending them, and the id to settle them by. Not pacing,
    * nothing waits (the slots still count, should the deployment start throttling).
    */
-  reserve(count: number): { id: number; waitMs: number } {
+  reserve(count: number): { id: number; waitMs: number; again?: true } {
     const now = this.nowMs();
     this.forget(now);
+    this.expireTrip(now);
+    // A check is tripping the throttle, or waiting to: no other failing request leaves; ask again in a moment (no room, id 0).
+    if (this.trip) return { id: 0, waitMs: TRIP_POLL_MS, again: true };
     const id = this.nextId++;
     const room = Math.min(count, PACED_FAILURES_PER_WINDOW);
-    let at = now;
+    let at = Math.max(now, this.heldUntil);
     if (this.pacing) {
       // After every slot already granted, and once the window before it holds room for these.
-      at = Math.max(now, ...this.slots.map((s) => s.at));
+      at = Math.max(at, ...this.slots.map((s) => s.at));
       for (;;) {
         const inWindow = this.slots.filter((s) => s.at > at - WINDOW_MS);
         if (inWindow.length + room <= PACED_FAILURES_PER_WINDOW) break;
@@ -129,11 +168,13 @@ export class FailurePacer {
    * `used` requests of a reservation were sent and `failed` of them failed: those count from the time they failed, the
    * other used slots are released, and the rest stay held for the reservation's next requests.
    */
-  settle(id: number, used: number, failed: number): void {
+  settle(id: number, used: number, failed: number, throttled = false): void {
     const now = this.nowMs();
+    if (throttled && this.trip?.id === id) this.trip.seen = true;
     let free = Math.max(0, used - failed);
     let fail = failed;
     this.failing += failed;
+    if (failed > 0) this.lastFailureAt = Math.max(this.lastFailureAt, now);
     this.slots = this.slots.filter((s) => {
       if (s.id !== id || s.failed) return true;
       if (fail > 0) {
@@ -167,6 +208,17 @@ export class FailurePacer {
    * moves to the time it goes again.
    */
   throttled(before: PreviousWait, id?: number): { waitMs: number; quiet: boolean } {
+    const now = this.nowMs();
+    this.expireTrip(now);
+    // The run's own trip throttles the address: the request waits until it has passed. Under way, that is a whole window
+    // from now (the trip's failures all came before this answer); ended, until the time the pacer holds the address.
+    if (this.trip?.granted || now < this.heldUntil) {
+      const waitMs = Math.max(1, Math.ceil((this.trip?.granted ? now + THROTTLE_WAIT_MS : this.heldUntil) - now));
+      for (const s of this.slots) if (s.id === id && !s.failed) s.at = Math.max(s.at, now + waitMs);
+      this.slots.sort((a, b) => a.at - b.at);
+      this.waitedMs += waitMs;
+      return { waitMs, quiet: false };
+    }
     if (this.unruly) return { waitMs: 0, quiet: false };
     if (before === 'quiet') {
       this.unruly = true;
@@ -176,7 +228,6 @@ export class FailurePacer {
       );
       return { waitMs: 0, quiet: false };
     }
-    const now = this.nowMs();
     this.forget(now);
     const failed = this.slots.filter((s) => s.failed);
     // Room for the refused request, which may fail too: at most 28 seen failures left in the window when it goes.
@@ -196,6 +247,62 @@ export class FailurePacer {
     this.waitedMs += waitMs;
     if (waitMs > 0) this.announceTotal();
     return { waitMs, quiet };
+  }
+
+  /**
+   * A check asks for the address alone, to trip the throttle on purpose (`id`: the trip it was told to wait for before).
+   * Granted once no reservation holds room still unused, no failure of the run is left in the window (with the margin
+   * of a throttle wait for the two clocks) and no earlier trip holds the address; until then it is told how long to
+   * wait before asking again, and every other check's failing requests wait too (`reserve` says `again`). Another trip
+   * asked for first is waited for.
+   */
+  askTrip(who: string, id?: number): { id?: number; granted: boolean; waitMs: number } {
+    const now = this.nowMs();
+    this.forget(now);
+    this.expireTrip(now);
+    if (this.trip && this.trip.id !== id) return { granted: false, waitMs: TRIP_POLL_MS };
+    const trip = (this.trip ??= { id: this.nextId++, who, granted: false, seen: false, expires: 0, announced: false });
+    if (trip.granted) return { id: trip.id, granted: true, waitMs: 0 };
+    const open = this.slots.filter((s) => !s.failed);
+    const waitMs = Math.max(
+      0,
+      Math.ceil(this.heldUntil - now),
+      Math.ceil(this.lastFailureAt + THROTTLE_WAIT_MS - now),
+      // Room still held by a case under way: its failures are yet to come (ask again once it settled).
+      open.length ? TRIP_POLL_MS : 0,
+    );
+    if (waitMs > 0) {
+      trip.expires = now + waitMs + TRIP_STALE_MS;
+      if (!trip.announced) {
+        trip.announced = true;
+        this.waitedMs += waitMs;
+        this.notice(
+          `${who}: holding back the run's failing signed requests until the deployment's window (${WINDOW_MS / 1000} s) holds none of them, about ${Math.ceil(waitMs / 1000)} s, to trip its throttle from the run's one address (--allow-waits)`,
+        );
+      }
+      return { id: trip.id, granted: false, waitMs };
+    }
+    trip.granted = true;
+    trip.expires = now + TRIP_LIMIT_MS;
+    return { id: trip.id, granted: true, waitMs: 0 };
+  }
+
+  /**
+   * The check that tripped the throttle is done with the address. If the deployment throttled, it does so for up to a
+   * window from now (the last of the trip's failures, or of its refused requests should the deployment count those):
+   * the address is held that long, and pacing starts (the deployment is seen to throttle). `waitMs`: how long the
+   * check waits before it ends, so that no run ends leaving the deployment throttling its address.
+   */
+  endTrip(id: number): { waitMs: number } {
+    const now = this.nowMs();
+    if (this.trip?.id === id) {
+      const { seen, who } = this.trip;
+      this.trip = undefined;
+      if (seen) this.hold(now, who);
+    }
+    const waitMs = Math.max(0, Math.ceil(this.heldUntil - now));
+    this.waitedMs += waitMs;
+    return { waitMs };
   }
 
   summary(): PaceSummary {
@@ -219,6 +326,24 @@ export class FailurePacer {
       this.notice(
         `pacing: about ${more} more failing signed requests are expected; at ${PACED_FAILURES_PER_WINDOW} a minute that is about ${Math.ceil(more / PACED_FAILURES_PER_WINDOW)} min of waiting in all (--client-address-header NAME against a deployment that honours it needs none)`,
       );
+  }
+
+  /** The deployment throttles the address for a window from `now` because of a trip: every failing request waits for it. */
+  private hold(now: number, who: string): void {
+    this.heldUntil = Math.max(this.heldUntil, now + THROTTLE_WAIT_MS);
+    this.pacing = true;
+    this.throttledOnce = true;
+    this.notice(
+      `${who} tripped the deployment's throttle from the run's one address on purpose: the run's signed requests wait ${(THROTTLE_WAIT_MS / 1000).toFixed(0)} s for its window to pass, then at most ${PACED_FAILURES_PER_WINDOW} failing requests leave in any 60 s`,
+    );
+  }
+
+  /** A trip whose check stopped asking (it ended early) gives the address back; one under way too long is taken to have throttled. */
+  private expireTrip(now: number): void {
+    const trip = this.trip;
+    if (!trip || now <= trip.expires) return;
+    this.trip = undefined;
+    if (trip.granted) this.hold(now, trip.who);
   }
 
   /** Slots that left the window no longer count; released ones are gone already. */
@@ -281,10 +406,26 @@ export function plannedFailingByFile(
     if (!fileOf.has(`signed.${c.id}`)) continue;
     const plan = planLive(c, options);
     if ('notRun' in plan) continue;
-    const staged = stageLive(c, c.now, { ...options, nonce: () => '', ...(plan.platformToken ? { platformToken: 'issued' } : {}) });
+    const built = stageLive(c, c.now, { ...options, nonce: () => '', ...(plan.platformToken ? { platformToken: 'issued' } : {}) });
+    // Under --allow-waits a case that trips the throttle does so from the run's own address.
+    const staged = options.allowWaits && TRIPPING_CASES.has(c.id) ? fromOneAddress(built) : built;
     if (missingCapabilities(live, staged).length === 0) add(`signed.${c.id}`, staged.steps.filter((s) => s.expect?.ok === false).length);
   }
   return byFile;
+}
+
+/**
+ * The signed-request cases a live run from one address (no --client-address-header) runs by tripping the throttle on
+ * purpose (a trip of the pacer, under --allow-waits): their steps come from one chosen address, which the run's own
+ * stands for.
+ */
+export const TRIPPING_CASES: ReadonlySet<string> = new Set(['throttle-thirty-failures']);
+
+/** A case whose steps come from one chosen address (or none), sent from the run's own address instead. */
+export function fromOneAddress(c: SignedRequestCase): SignedRequestCase {
+  const named = new Set(c.steps.map((s) => s.client_address).filter((a) => a !== undefined));
+  if (named.size > 1) throw new Error(`${c.id} names ${named.size} client addresses: the run's one address cannot stand for them`);
+  return { ...c, steps: c.steps.map(({ client_address: _address, ...step }) => step) };
 }
 
 /** The property check whose drawn requests all fail live, and how many it draws there (suites/7.3-signed-properties.test.ts). */

@@ -5,6 +5,7 @@ import { CHALLENGE_EXPIRY_TOLERANCE_S } from '../spec/readings.js';
 import { LIMITS } from '../spec/limits.js';
 import { selectedBy } from '../contract/check.js';
 import type { CheckIndex } from './check-index.js';
+import { THROTTLE_WAIT_MS, TRIPPING_CASES } from './failure-budget.js';
 import { planLive } from './live-staging.js';
 
 /**
@@ -31,6 +32,14 @@ const AGING_WAITS: Readonly<Record<string, number>> = Object.freeze({
 });
 
 /**
+ * The checks that trip the throttle on purpose from the run's one address (a trip of the run's pacer) and what they may
+ * wait: a window for the run's other failures to leave the deployment's, and a window for the throttle to pass. (With
+ * --client-address-header they wait for nothing; the deadline is an upper bound.)
+ */
+const TRIPPING_CHECKS: ReadonlySet<string> = new Set(['fleet.throttle-counts-every-instance', ...[...TRIPPING_CASES].map((id) => `signed.${id}`)]);
+const TRIP_WAIT_S = 2 * Math.ceil(THROTTLE_WAIT_MS / 1000);
+
+/**
  * Seconds the checks a run selects (`files` relative to the package root, `selection` as planned) wait live under
  * --allow-waits, summed (checks of one file run one after another). Without the index: every time-bound check.
  */
@@ -41,7 +50,7 @@ export function plannedWaitSeconds(packageRoot: string, index: CheckIndex | unde
   let total = 0;
   for (const id of checkIds ?? [...cases.keys(), ...Object.keys(AGING_WAITS)]) {
     const c = cases.get(id);
-    total += c ? caseWaitSeconds(c) : (AGING_WAITS[id] ?? 0);
+    total += (c ? caseWaitSeconds(c) : (AGING_WAITS[id] ?? 0)) + (TRIPPING_CHECKS.has(id) ? TRIP_WAIT_S : 0);
   }
   return total;
 }

@@ -94,6 +94,16 @@ export interface PricedResources {
   readonly otherPath: string;
 }
 
+/**
+ * The run's one address, held by one check to trip the deployment's throttle on purpose (7.3): its requests are each
+ * sent once, never paced nor sent again when throttled. `end` gives the address back, waiting until the deployment no
+ * longer throttles it.
+ */
+export interface ThrottleTrip {
+  readonly id: number;
+  end(): Promise<void>;
+}
+
 /** A WebSocket a target opened: text frames in arrival order. */
 export interface TargetSocket {
   /** The next text frame; rejects when the socket closes, or none arrives within the socket's read timeout. */
@@ -115,6 +125,14 @@ export interface Target {
    * many failed signed requests without throttling the run itself.
    */
   ready?(expectedFailures: number): Promise<void>;
+  /**
+   * From the run's one address (live, no --client-address-header): waits until the run's pacer gives this check the
+   * address alone (the deployment's window holding none of the run's failures), to trip its throttle; or says why not
+   * (it needs --allow-waits: the run then waits out the throttle's window). `shared`: a trip another target of the
+   * same run holds (the other instance of a fleet), which this one joins. Absent where a case's steps come from
+   * addresses of their own (client-address).
+   */
+  throttleTrip?(who: string, shared?: ThrottleTrip): Promise<ThrottleTrip | { readonly notRun: string }>;
   /** Puts a case's documents, registrations and platform configuration in place. */
   prepare(c: SignedRequestCase): Promise<void>;
   /**

@@ -1,12 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import {
   FailurePacer,
+  fromOneAddress,
   PACED_FAILURES_PER_WINDOW,
   THROTTLE_WAIT_MS,
+  TRIP_LIMIT_MS,
+  TRIP_POLL_MS,
+  TRIPPING_CASES,
   paceSummaryLine,
   pacedFloorMinutes,
   pacingRecord,
 } from '../../src/harness/failure-budget.js';
+import { readCheckIndex } from '../../src/harness/check-index.js';
+import { plannedWaitSeconds } from '../../src/harness/live-waits.js';
+import { PROJECT_ROOT } from '../paths.js';
 
 /** A pacer on a clock the test moves, and the lines it printed. */
 function pacer(planned = 0) {
@@ -138,5 +145,141 @@ describe('a run from one address paces its failing requests only while the deplo
       throttled: false,
       waitedMs: 0,
     });
+  });
+});
+
+describe("a check trips the throttle on purpose from the run's one address (a trip of the pacer)", () => {
+  /** The trip's requests as a live target in a trip sends them: failures, then throttle answers, told to the pacer. */
+  function tripRequests(p: FailurePacer, clock: { now: number }, id: number, failures: number, throttled: number) {
+    for (let i = 0; i < failures; i++, clock.now += 10) p.settle(id, 0, 1);
+    for (let i = 0; i < throttled; i++, clock.now += 10) p.settle(id, 0, 0, true);
+  }
+
+  test('waits until the window holds none of the run’s failures, holding other failing requests back meanwhile', () => {
+    const { p, clock, lines, fail } = pacer();
+    for (let i = 0; i < 3; i++) fail();
+    // The last failure settled at 20 ms: the window (60 s) and the margin of a throttle wait (2 s) after it.
+    const asked = p.askTrip('signed.throttle-thirty-failures');
+    expect(asked).toEqual({ id: expect.any(Number), granted: false, waitMs: 20 + THROTTLE_WAIT_MS - 30 });
+    expect(lines.at(-1)).toMatch(/^signed\.throttle-thirty-failures: holding back the run's failing signed requests .* about 62 s/);
+    // Another check's failing requests get no room while the trip waits: they ask again in a moment.
+    expect(p.reserve(4)).toEqual({ id: 0, waitMs: TRIP_POLL_MS, again: true });
+    // Another trip waits for this one, holding nothing.
+    expect(p.askTrip('fleet.throttle-counts-every-instance')).toEqual({ granted: false, waitMs: TRIP_POLL_MS });
+    clock.now += asked.waitMs - 1;
+    expect(p.askTrip('signed.throttle-thirty-failures', asked.id)).toMatchObject({ granted: false, waitMs: 1 });
+    clock.now += 1;
+    expect(p.askTrip('signed.throttle-thirty-failures', asked.id)).toEqual({ id: asked.id, granted: true, waitMs: 0 });
+    // Under way, still no room for others.
+    expect(p.reserve(1)).toMatchObject({ again: true });
+  });
+
+  test('waits for room a case still holds (its failures are yet to come), then for them to leave the window', () => {
+    const { p, clock } = pacer();
+    const held = p.reserve(2);
+    const { id, ...asked } = p.askTrip('t');
+    expect(asked).toEqual({ granted: false, waitMs: TRIP_POLL_MS });
+    expect(p.askTrip('t', id)).toEqual({ id, granted: false, waitMs: TRIP_POLL_MS });
+    clock.now += 500;
+    p.settle(held.id, 1, 1);
+    p.release(held.id);
+    // The case failed once at 500 ms: the trip waits for it to leave the window.
+    expect(p.askTrip('t', id)).toMatchObject({ granted: false, waitMs: THROTTLE_WAIT_MS });
+    clock.now += THROTTLE_WAIT_MS;
+    expect(p.askTrip('t', id)).toMatchObject({ granted: true });
+  });
+
+  test('a trip the deployment throttled holds the address a whole window: its check waits it out, and so does every other failing or refused request', () => {
+    const { p, clock, lines } = pacer();
+    const trip = p.askTrip('fleet.throttle-counts-every-instance');
+    expect(trip).toMatchObject({ granted: true, waitMs: 0 });
+    tripRequests(p, clock, trip.id!, 30, 2);
+    // Another check's signed request, expected to succeed, is throttled while the trip is under way: a whole window from now.
+    expect(p.throttled('none')).toEqual({ waitMs: THROTTLE_WAIT_MS, quiet: false });
+    const ended = clock.now;
+    expect(p.endTrip(trip.id!)).toEqual({ waitMs: THROTTLE_WAIT_MS });
+    expect(lines.at(-1)).toMatch(/^fleet\.throttle-counts-every-instance tripped the deployment's throttle .* wait 62 s for its window to pass/);
+    clock.now += 1000;
+    // A failing request waits until the address is let go; a throttled one too, and it is no step towards "unruly".
+    const waiting = p.reserve(1);
+    expect(waiting.waitMs).toBe(ended + THROTTLE_WAIT_MS - clock.now);
+    p.release(waiting.id);
+    expect(p.throttled('none')).toEqual({ waitMs: ended + THROTTLE_WAIT_MS - clock.now, quiet: false });
+    expect(p.throttled('paced')).toEqual({ waitMs: ended + THROTTLE_WAIT_MS - clock.now, quiet: false });
+    expect(p.summary()).toMatchObject({ failing: 30, throttled: true, unruly: false });
+    // Once let go, the run paces as against any deployment seen to throttle: at most 29 failures in any window.
+    clock.now = ended + THROTTLE_WAIT_MS;
+    expect(p.reserve(PACED_FAILURES_PER_WINDOW).waitMs).toBe(0);
+    expect(p.reserve(1).waitMs).toBeGreaterThan(50_000);
+  });
+
+  test('a trip the deployment never throttled (it does not throttle, or counts per instance) holds nothing afterwards', () => {
+    const { p, clock } = pacer();
+    const trip = p.askTrip('fleet.throttle-counts-every-instance');
+    tripRequests(p, clock, trip.id!, 30, 0);
+    expect(p.endTrip(trip.id!)).toEqual({ waitMs: 0 });
+    expect(p.reserve(5).waitMs).toBe(0);
+    expect(p.summary()).toMatchObject({ failing: 30, throttled: false });
+  });
+
+  test('a trip its check stopped asking about is dropped; one under way whose check never ended it is taken to have throttled', () => {
+    const { p, clock } = pacer();
+    const { fail } = { fail: () => p.settle(p.reserve(1).id, 1, 1) };
+    fail();
+    const abandoned = p.askTrip('a');
+    expect(abandoned.granted).toBe(false);
+    clock.now += abandoned.waitMs + 30_001;
+    // Its check ended: another trip may have the address, no longer waiting for the first.
+    const next = p.askTrip('b');
+    expect(next).toMatchObject({ granted: true });
+    expect(next.id).not.toBe(abandoned.id);
+    clock.now += TRIP_LIMIT_MS + 1;
+    // Under way too long: the address is held a window from now, as if it had throttled.
+    expect(p.reserve(1).waitMs).toBe(THROTTLE_WAIT_MS);
+  });
+
+  test('the pacer answers the trip messages of live targets', () => {
+    const { p, clock } = pacer();
+    const asked = p.handle({ op: 'trip', who: 'signed.throttle-thirty-failures' }) as { id: number; granted: boolean };
+    expect(asked.granted).toBe(true);
+    p.handle({ op: 'settle', id: asked.id, used: 0, failed: 1 });
+    p.handle({ op: 'settle', id: asked.id, used: 0, failed: 0, throttled: true });
+    clock.now += 5;
+    expect(p.handle({ op: 'trip-end', id: asked.id })).toEqual({ waitMs: THROTTLE_WAIT_MS });
+    // Ending a trip that is no longer held tells how long the address is still held, and changes nothing.
+    expect(p.handle({ op: 'trip-end', id: asked.id })).toEqual({ waitMs: THROTTLE_WAIT_MS });
+  });
+});
+
+describe('a case run from the run’s one address', () => {
+  const step = (client_address?: string) => ({
+    request: { method: 'GET', url: 'https://p.example/', headers: [] },
+    ...(client_address ? { client_address } : {}),
+  });
+  const of = (steps: object[]) => ({ id: 'c', description: '', now: 0, platform: { authority: 'p.example' }, documents: {}, steps }) as never;
+
+  test('drops the one address its steps name', () => {
+    const c = fromOneAddress(of([step('192.0.2.1'), step('192.0.2.1'), step()]));
+    expect(c.steps.every((s) => !('client_address' in s))).toBe(true);
+    expect(c.steps).toHaveLength(3);
+  });
+
+  test('refuses a case naming two addresses, which one address cannot stand for', () => {
+    expect(() => fromOneAddress(of([step('192.0.2.1'), step('192.0.2.2')]))).toThrow(/names 2 client addresses/);
+  });
+
+  test('is what the throttle-thirty-failures case becomes under --allow-waits', () => {
+    expect(TRIPPING_CASES.has('throttle-thirty-failures')).toBe(true);
+  });
+});
+
+describe("a run's deadline under --allow-waits", () => {
+  test('grows by two windows for each check that may trip the throttle: one for the run’s failures to leave, one for the throttle to pass', () => {
+    const index = readCheckIndex(PROJECT_ROOT);
+    const files = ['suites/5.2-fleet.test.ts', 'suites/7.3-signed-requests.test.ts'];
+    const waits = (id: string) => plannedWaitSeconds(PROJECT_ROOT, index, files, [id]);
+    expect(waits('fleet.throttle-counts-every-instance')).toBe(2 * Math.ceil(THROTTLE_WAIT_MS / 1000));
+    expect(waits('signed.throttle-thirty-failures')).toBe(2 * Math.ceil(THROTTLE_WAIT_MS / 1000));
+    expect(waits('fleet.replay-across-instances')).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import type { SignedRequestCase } from '../../cases/types.js';
 import type { SpendAnswer } from '../spend-ledger.js';
-import type { Target, TargetRequest, TargetResponse } from '../target.js';
+import type { Target, TargetRequest, TargetResponse, ThrottleTrip } from '../target.js';
 
 /** Which instance a request goes to: 0 the one at --base-url, 1 the one at --also-base-url. */
 export type Instance = 0 | 1;
@@ -41,6 +41,29 @@ export class FleetTarget implements Target {
 
   ready(expectedFailures: number): Promise<void> {
     return this.instances[0].ready?.(expectedFailures) ?? Promise.resolve();
+  }
+
+  /**
+   * The run's one address held to trip the throttle: the first instance asks the run's pacer, the second joins its trip,
+   * so requests to either are sent once and counted; `end` leaves both and waits out the throttle's window.
+   */
+  async throttleTrip(who: string): Promise<ThrottleTrip | { readonly notRun: string }> {
+    const [a, b] = this.instances;
+    if (!a.throttleTrip || !b.throttleTrip) return { notRun: "the target cannot hold the run's address for a check" };
+    const trip = await a.throttleTrip(who);
+    if ('notRun' in trip) return trip;
+    const joined = await b.throttleTrip(who, trip);
+    if ('notRun' in joined) {
+      await trip.end();
+      return joined;
+    }
+    return {
+      id: trip.id,
+      end: async () => {
+        await joined.end();
+        await trip.end();
+      },
+    };
   }
 
   /** Both instances enter the case: its requests come from the case's own client address whichever instance they reach. */

@@ -10,12 +10,13 @@ import { AUTH_CODES } from '../../spec/auth-errors.js';
 import { HEADERS } from '../../spec/headers.js';
 import { serviceNaming } from '../../spec/naming.js';
 import { checkSignal } from '../check-scope.js';
-import type { PreviousWait } from '../failure-budget.js';
+import { type PreviousWait, THROTTLE_WAIT_MS } from '../failure-budget.js';
+import { LIMITS } from '../../spec/limits.js';
 import { askPacer, askSpendLedger, originOnFixtureHost, publishOnFixtureHost } from '../fixture-client.js';
 import type { SpendAnswer } from '../spend-ledger.js';
 import { closeDispatcher, DEFAULT_MAX_BODY_BYTES, exchangeName, liveRequest, targetFaultOf } from '../live-http.js';
 import { openWebSocket, SOCKET_READ_TIMEOUT_MS } from '../socket-client.js';
-import type { Capability, DeploymentAddresses, PricedResources, SocketOpening, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { Capability, DeploymentAddresses, PricedResources, SocketOpening, Target, TargetRequest, TargetResponse, ThrottleTrip } from '../target.js';
 import { REFERENCE_OTHER_PRICED_PATH, REFERENCE_PRICED_PATH } from '../../reference/purchases.js';
 
 export interface LiveTargetOptions {
@@ -62,6 +63,9 @@ function checkSleep(ms: number): Promise<void> {
 /** How often a long wait says how much of it is left. */
 const PROGRESS_EVERY_MS = 30_000;
 
+/** Why a check that trips the throttle from the run's one address is not run without --allow-waits. */
+export const TRIP_WAITS_REASON = `needs --allow-waits: from the run's one address (no --client-address-header) the check trips the deployment's throttle on purpose (${LIMITS.failedSignatures.value} failed signatures in ${LIMITS.failedSignaturesWindow.value} s, 7.3), which refuses every signed request of the run until its window has passed, so the run waits about ${Math.ceil(THROTTLE_WAIT_MS / 1000)} s for it (and up to as long before, for the window to hold none of the run's other failures); or run with --client-address-header NAME against a deployment that honours it, and the check sends from addresses of its own`;
+
 /**
  * The address a request of a case comes from, in 198.18.0.0/15 (benchmarking range): one per run, case and address the
  * case names (a case may name several), so one case's failures never count against another's, nor against the same
@@ -84,6 +88,8 @@ export class LiveTarget implements Target {
   private readonly dispatcher = new Agent({ connectTimeout: 5000, keepAliveTimeout: 2000 });
   private readonly origin: string;
   private currentCase = '';
+  /** The throttle trip this target's signed requests belong to (throttleTrip): each is sent once, its failure counted with the pacer. */
+  private trip: { readonly id: number } | undefined;
   /** Room the pacer gave the current case before it was built (`ready`), consumed by its signed requests. */
   private reservation: { readonly id: number; left: number } | undefined;
   /** Origins of their own the fixture host opened for this target's cases (`isolatedOrigin`). */
@@ -119,15 +125,72 @@ export class LiveTarget implements Target {
 
   /** From one address, room for the case's failing requests (the run's pacer decides, once the deployment throttles). */
   async ready(expectedFailures: number): Promise<void> {
-    if (!this.paced) return;
+    // A check holding the address for a trip needs no room: its requests are the only failing ones.
+    if (!this.paced || this.trip) return;
     await this.releaseReservation();
     if (expectedFailures <= 0) return;
-    const { id, waitMs } = (await askPacer(this.options.fixture, { op: 'reserve', count: expectedFailures }, this.dispatcher)) as {
-      id: number;
-      waitMs: number;
-    };
-    this.reservation = { id, left: expectedFailures };
-    if (waitMs > 0) await checkSleep(waitMs);
+    for (;;) {
+      const { id, waitMs, again } = (await askPacer(this.options.fixture, { op: 'reserve', count: expectedFailures }, this.dispatcher)) as {
+        id: number;
+        waitMs: number;
+        again?: boolean;
+      };
+      // Another check is tripping the throttle (or waiting to): no room yet, ask again after the wait.
+      if (again !== true) this.reservation = { id, left: expectedFailures };
+      if (waitMs > 0) await checkSleep(waitMs);
+      if (again !== true) return;
+    }
+  }
+
+  /**
+   * Holds the run's one address for a check tripping the throttle on purpose (Target.throttleTrip): asks the pacer
+   * until it grants the address (it says how long to wait between), or joins the trip another instance of the fleet
+   * holds. Until `end`, every signed request is sent once, its failure and any throttle answer told to the pacer.
+   */
+  async throttleTrip(who: string, shared?: ThrottleTrip): Promise<ThrottleTrip | { readonly notRun: string }> {
+    if (!this.paced) return { notRun: "the run names --client-address-header: the check sends from addresses of its own, not the run's" };
+    if (!this.options.allowWaits) return { notRun: TRIP_WAITS_REASON };
+    await this.releaseReservation();
+    if (shared) {
+      this.trip = { id: shared.id };
+      return { id: shared.id, end: async () => void (this.trip = undefined) };
+    }
+    let id: number | undefined;
+    for (;;) {
+      const answer = (await askPacer(this.options.fixture, { op: 'trip', who, ...(id === undefined ? {} : { id }) }, this.dispatcher)) as {
+        id?: number;
+        granted: boolean;
+        waitMs: number;
+      };
+      id = answer.id;
+      if (answer.granted && id !== undefined) break;
+      await checkSleep(Math.max(1, answer.waitMs));
+    }
+    const trip = { id };
+    this.trip = trip;
+    return { id, end: () => this.endTrip(trip, who) };
+  }
+
+  /** Gives the address back; the pacer says how long the deployment may still throttle it, which this check waits out. */
+  private async endTrip(trip: { readonly id: number }, who: string): Promise<void> {
+    if (this.trip === trip) this.trip = undefined;
+    const { waitMs } = (await askPacer(this.options.fixture, { op: 'trip-end', id: trip.id }, this.dispatcher)) as { waitMs: number };
+    if (waitMs > 0)
+      await this.waitAnnounced(
+        waitMs,
+        `${who}: waiting %s in real time (until %t UTC) for the deployment's throttle window to pass (the check tripped it on purpose; --allow-waits)`,
+        who,
+      );
+  }
+
+  /** Waits `waitMs`, announced (`line`: %s the wait, %t its end) and with progress every 30 s. */
+  private async waitAnnounced(waitMs: number, line: string, who: string): Promise<void> {
+    const until = new Date(Date.now() + waitMs).toISOString().slice(11, 19);
+    await this.notice(line.replace('%s', `${Math.ceil(waitMs / 1000)} s`).replace('%t', until));
+    for (let left = waitMs; left > 0; left -= PROGRESS_EVERY_MS) {
+      await checkSleep(Math.min(left, PROGRESS_EVERY_MS));
+      if (left > PROGRESS_EVERY_MS) await this.notice(`${who}: ${Math.ceil((left - PROGRESS_EVERY_MS) / 1000)} s left of its wait`);
+    }
   }
 
   async prepare(c: SignedRequestCase): Promise<void> {
@@ -140,14 +203,11 @@ export class LiveTarget implements Target {
     if (documents) await this.publish(documents);
     const waitMs = Math.ceil(at * 1000 - Date.now());
     if (waitMs <= 500 || !this.options.allowWaits) return;
-    const until = new Date(Date.now() + waitMs).toISOString().slice(11, 19);
-    await this.notice(
-      `${this.currentCase}: waiting ${Math.ceil(waitMs / 1000)} s in real time (until ${until} UTC)${why ? ` for ${why}` : ''} (--allow-waits)`,
+    await this.waitAnnounced(
+      waitMs,
+      `${this.currentCase}: waiting %s in real time (until %t UTC)${why ? ` for ${why}` : ''} (--allow-waits)`,
+      this.currentCase,
     );
-    for (let left = waitMs; left > 0; left -= PROGRESS_EVERY_MS) {
-      await checkSleep(Math.min(left, PROGRESS_EVERY_MS));
-      if (left > PROGRESS_EVERY_MS) await this.notice(`${this.currentCase}: ${Math.ceil((left - PROGRESS_EVERY_MS) / 1000)} s left of its wait`);
-    }
   }
 
   /**
@@ -216,6 +276,7 @@ export class LiveTarget implements Target {
    */
   private async paceAround<T>(send: () => Promise<T>, answerOf: (outcome: T) => TargetResponse | undefined): Promise<T> {
     const fixture = this.options.fixture;
+    if (this.trip) return this.sendInTrip(this.trip, send, answerOf);
     const slot = this.reservation && this.reservation.left > 0 ? this.reservation : undefined;
     if (slot) slot.left--;
     let outcome = await send();
@@ -232,6 +293,22 @@ export class LiveTarget implements Target {
     const final = answerOf(outcome);
     const failed = final?.status === 401 && errorCodeOf(final) !== AUTH_CODES.too_many_failed_signatures ? 1 : 0;
     if (slot || failed) await askPacer(fixture, { op: 'settle', id: slot?.id ?? 0, used: slot ? 1 : 0, failed }, this.dispatcher);
+    return outcome;
+  }
+
+  /**
+   * A request of a check tripping the throttle: sent once, whatever it is answered (a request the check expects
+   * throttled must be seen throttled, and one throttled sooner than expected is the check's to judge: waiting the
+   * window out and sending it again would also clear the trip's own failures). Its failure counts with the pacer, and
+   * a throttle answer tells it the deployment throttled the address.
+   */
+  private async sendInTrip<T>(trip: { readonly id: number }, send: () => Promise<T>, answerOf: (outcome: T) => TargetResponse | undefined): Promise<T> {
+    const outcome = await send();
+    const response = answerOf(outcome);
+    const throttled = response?.status === 401 && errorCodeOf(response) === AUTH_CODES.too_many_failed_signatures;
+    const failed = response?.status === 401 && !throttled ? 1 : 0;
+    if (failed || throttled)
+      await askPacer(this.options.fixture, { op: 'settle', id: trip.id, used: 0, failed, ...(throttled ? { throttled: true } : {}) }, this.dispatcher);
     return outcome;
   }
 
