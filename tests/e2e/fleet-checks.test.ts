@@ -13,8 +13,9 @@ import { spawnCli } from './spawn-cli.js';
  * and fail every one, naming its requirement. Without --also-base-url they are not run, saying what to give.
  */
 const FLEET_CHECKS: Readonly<Record<string, readonly string[]>> = {
-  'fleet.replay-across-instances': [requirementId('AUTH', AUTH_CODES.signature_replayed)],
+  // First in the suite file: a run from one address waits out the window its trip opens (when it may), not another before it.
   'fleet.throttle-counts-every-instance': [requirementId('AUTH', AUTH_CODES.too_many_failed_signatures)],
+  'fleet.replay-across-instances': [requirementId('AUTH', AUTH_CODES.signature_replayed)],
   'fleet.platform-token-accepted-elsewhere': [REQUIREMENTS.signedRequestAccepted.id],
   'fleet.in-flight-charge-resumed-elsewhere': [PURCHASE_ERRORS.charge_processing.id, PURCHASE_REQUIREMENTS.resumeSameCredential.id],
   'fleet.concurrent-presentations-charge-once': [
