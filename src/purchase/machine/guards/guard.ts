@@ -7,7 +7,7 @@ import type { Awaitable, ChallengeOffer, ChargeRecord, IssuedChallenge, Purchase
 import type { StablecoinPorts, TransferRecord } from '../ports/stablecoin.js';
 import type { PresentedCredential } from '../presented.js';
 import type { TransferStep } from '../transfer/step.js';
-import type { FactName, Given, GuardRun, PurchaseFacts } from './facts.js';
+import type { FactName, Given, GuardRun, Passes, PurchaseFacts } from './facts.js';
 
 /** What a guard can answer: a 7.4 row of the catalogue, or a problem of the Payment scheme itself. */
 export type GuardCode = PurchaseErrorRecord | PaymentProblemRecord;
@@ -95,21 +95,17 @@ export function guardOf<B extends PurchaseBase<unknown>, F extends PurchaseFacts
 }
 
 /** A guard both surfaces run, one entry in PACK_GUARDS and SALE_GUARDS alike: for the outcome of either. */
-export interface SharedGuard<N extends FactName = FactName, G extends FactName = FactName> {
-  readonly name: string;
-  readonly codes: readonly GuardCode[];
-  readonly why: string;
+export interface SharedGuard<N extends FactName = FactName, G extends FactName = FactName>
+  extends Omit<PurchaseGuard<PurchaseBase<unknown>>, 'needs' | 'gives' | 'run'> {
   readonly needs: readonly N[];
   readonly gives: readonly G[];
-  readonly run: <O>(ctx: PurchaseBase<O> & Pick<PurchaseFacts, N>) => Promise<O | PurchaseAnswer | SharedPasses<G>>;
+  readonly run: <O>(ctx: PurchaseBase<O> & Pick<PurchaseFacts, N>) => Promise<O | PurchaseAnswer | Passes<PurchaseFacts, G>>;
 }
-
-type SharedPasses<G extends FactName> = [G] extends [never] ? undefined : Given<Pick<PurchaseFacts, G>>;
 
 /** A shared guard's entry, its `run` held to the facts it names. */
 export function sharedGuard<N extends FactName = never, G extends FactName = never>(
   entry: Omit<SharedGuard<N, G>, 'run'> & {
-    readonly run: <O>(ctx: PurchaseBase<O> & Pick<PurchaseFacts, NoInfer<N>>) => Promise<O | PurchaseAnswer | SharedPasses<NoInfer<G>>>;
+    readonly run: <O>(ctx: PurchaseBase<O> & Pick<PurchaseFacts, NoInfer<N>>) => Promise<O | PurchaseAnswer | Passes<PurchaseFacts, NoInfer<G>>>;
   },
 ): SharedGuard<N, G> {
   return Object.freeze(entry);
