@@ -15,11 +15,11 @@ import type { Variant } from './types.js';
 /** Every 7.3 requirement and the signed-request rules: an order of checks can change any answer among them. */
 const SIGNED = [...AUTH_ERROR_LIST.map((r) => r.id), REQUIREMENTS.signedRequestAccepted.id];
 
-/** The reference's order with the check named `name` moved to stand right after `after` (or first). */
-function moved(name: string, after: string | null): readonly Check[] {
-  const check = SIGNED_REQUEST_CHECKS.find((c) => c.name === name);
+/** The order `from` (the reference's) with the check named `name` moved to stand right after `after` (or first). */
+function moved(name: string, after: string | null, from: readonly Check[] = SIGNED_REQUEST_CHECKS): readonly Check[] {
+  const check = from.find((c) => c.name === name);
   if (!check) throw new Error(`no check named ${name}`);
-  const rest = SIGNED_REQUEST_CHECKS.filter((c) => c !== check);
+  const rest = from.filter((c) => c !== check);
   const at = after === null ? 0 : rest.findIndex((c) => c.name === after) + 1;
   if (at === 0 && after !== null) throw new Error(`no check named ${after}`);
   return [...rest.slice(0, at), check, ...rest.slice(at)];
@@ -106,7 +106,11 @@ export const VERIFIER_VARIANTS: readonly Variant[] = [
     'reads the key set as soon as the Signature-Agent member names it, before policy, digest and base',
     moved('key-set', 'signature-agent'),
   ),
-  ordered('order-nonce-first', 'spends the nonce as soon as the agent URL is known, before any signature is verified', moved('nonce', 'signature-agent')),
+  ordered(
+    'order-nonce-first',
+    'spends the nonce as soon as the agent URL is known, before any signature is verified',
+    moved('nonce', 'nonce-reserve', moved('nonce-reserve', 'signature-agent')),
+  ),
   ordered('order-authority-first', 'checks the authority before any parameter', moved('authority', 'headers-parse')),
   cardMemory(LIMITS.cardRefusalMemory.value - CARD_MEMORY_TOLERANCE_S),
   cardMemory(LIMITS.cardRefusalMemory.value + CARD_MEMORY_TOLERANCE_S),

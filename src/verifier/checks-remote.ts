@@ -145,23 +145,6 @@ export function checkContinuity(input: In<'identity' | 'params'>): Awaitable<Ref
   });
 }
 
-/** Nonces are spent only by requests whose signatures verified, so replays cannot burn someone else's. */
-export function checkNonces(input: In<'labels' | 'params' | 'identity'>): Awaitable<Refused | undefined> {
-  let until = -Infinity;
-  for (const p of input.params) until = Math.max(until, p.expires);
-  return spendNonces(input, 0, until + LIMITS.clockSkew.value);
-}
-
-/** Spends the nonces of labels `from` onwards, one after the other, stopping at the first replay. */
-function spendNonces(input: In<'labels' | 'params' | 'identity'>, from: number, until: number): Awaitable<Refused | undefined> {
-  const l = input.labels[from];
-  const p = input.params[from];
-  if (l === undefined || p === undefined) return undefined;
-  return andThen(input.ports.nonces.spend(input.identity.agentUrl, p.nonce, until), (spent) =>
-    spent ? spendNonces(input, from + 1, until) : refused(AUTH_CODES.signature_replayed, MESSAGES.replayed(l.label)),
-  );
-}
-
 /** First sight: the card is read and judged, then the agent is registered with the keys that signed. */
 export function checkCardAndRegister(input: In<'identity' | 'params' | 'keySet' | 'registration'>): Awaitable<Refused | { registered: boolean }> {
   const signing: string[] = [];

@@ -2,6 +2,7 @@ import type { Dictionary } from 'structured-headers';
 import type { HttpMessage, ParsedSignatureInputMember } from '../httpsig/index.js';
 import type { AuthErrorCode } from '../spec/auth-errors.js';
 import type { Awaitable, PublishedKey, Registration, VerifierPorts } from './ports.js';
+import type { NonceReservation } from './nonces.js';
 import type { AgentIdentity } from './signature-agent.js';
 import type { VerifierConfig, VerifierRequest } from './types.js';
 
@@ -68,6 +69,8 @@ export interface Facts {
   readonly keySet: KeySet;
   /** key-known: the key each label names. */
   readonly keys: NonEmpty<PublishedKey>;
+  /** nonce-reserve: the nonces, spent ahead while the signatures are checked when the store can release them. */
+  readonly reservation: NonceReservation;
   /** key-continuity: the agent's registration, null on first sight. */
   readonly registration: Registration | null;
   /** card-and-registration: true when this request registered the agent. */

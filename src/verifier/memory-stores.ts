@@ -31,6 +31,10 @@ export class MemoryNonceStore implements NonceStore {
     return true;
   }
 
+  release(agentUrl: string, nonce: string): void {
+    this.seen.delete(`${agentUrl}\n${nonce}`);
+  }
+
   /** How many nonces are held (a store that keeps only what its rule needs stays bounded). */
   get size(): number {
     return this.seen.size;

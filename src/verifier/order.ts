@@ -25,7 +25,8 @@ import {
   checkSignatureAgentHeader,
   checkSignatureAgentMembers,
 } from './checks-local.js';
-import { checkCardAndRegister, checkContinuity, checkKeyKnown, checkKeySet, checkNonces, checkSignatures } from './checks-remote.js';
+import { checkCardAndRegister, checkContinuity, checkKeyKnown, checkKeySet, checkSignatures } from './checks-remote.js';
+import { checkNonces, reserveNonces } from './nonces.js';
 import type { CheckRun, FactName, In, Outcome } from './context.js';
 import type { Awaitable } from './ports.js';
 
@@ -189,6 +190,14 @@ const TABLE = [
     run: checkKeyKnown,
   }),
   typedCheck({
+    name: 'nonce-reserve',
+    codes: [],
+    why: 'Refuses nothing: a store that can forget a nonce starts spending now, so its round trip overlaps the Ed25519 check; forgotten again if a check before the nonce refuses.',
+    needs: ['labels', 'params', 'identity'],
+    gives: ['reservation'],
+    run: reserveNonces,
+  }),
+  typedCheck({
     name: 'signatures',
     codes: [AUTH_CODES.signature_invalid],
     why: 'Ed25519 over the base built from the received text.',
@@ -207,8 +216,8 @@ const TABLE = [
   typedCheck({
     name: 'nonce',
     codes: [AUTH_CODES.signature_replayed],
-    why: 'Spent only once everything the request proves is checked, so a forged request cannot burn a nonce; a replay never reaches the card.',
-    needs: ['labels', 'params', 'identity'],
+    why: 'Judged only once everything the request proves is checked, so a forged request burns no nonce; a replay never reaches the card.',
+    needs: ['reservation'],
     gives: [],
     run: checkNonces,
   }),

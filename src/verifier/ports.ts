@@ -40,6 +40,12 @@ export interface DocumentFetcher {
 export interface NonceStore {
   /** Records the nonce; returns false when it was already recorded for this agent URL. `until` is when it may be forgotten. */
   spend(agentUrl: string, nonce: string, until: number): Awaitable<boolean>;
+  /**
+   * Forgets a nonce this store recorded. A store that can is asked to spend a request's nonces while its signatures
+   * are checked (a round trip that overlaps the Ed25519 check), and to forget them when the request is refused before
+   * its nonces were judged; one that cannot is asked once the signatures verified.
+   */
+  release?(agentUrl: string, nonce: string): Awaitable<void>;
 }
 
 /** Failed signed requests per client address. */

@@ -79,6 +79,7 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     bases: undefined,
     keySet: undefined,
     keys: undefined,
+    reservation: undefined,
     registration: undefined,
     registered: undefined,
   };
@@ -86,7 +87,8 @@ export async function verifyRequest(request: VerifierRequest, ports: VerifierPor
     const ran = check.run(known as In<FactName>);
     const outcome = isPromiseLike(ran) ? await ran : ran;
     if (isRefused(outcome)) {
-      await ports.failures.record(address, now);
+      // Nonces spent ahead of the check that refused are forgotten (nonces.ts) before the refusal is answered.
+      await Promise.all([known.reservation?.release(), ports.failures.record(address, now)]);
       return refuse(outcome.refused, outcome.description, { hasBody, agentUrl: outcome.agentUrl ?? known.identity?.agentUrl ?? null, naming: config.naming });
     }
     Object.assign(known, outcome);

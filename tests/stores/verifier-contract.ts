@@ -17,6 +17,7 @@ export type VerifierStoresFactory = (clock: ManualClock) => Promise<VerifierStor
 
 const NOW = 1_800_000_000;
 const ALICE = 'https://agents.example/a/alice';
+const BOB = 'https://agents.example/a/bob';
 
 const keySet: KeySetCacheEntry = {
   ok: true,
@@ -40,8 +41,19 @@ export function verifierStoreContract(name: string, open: VerifierStoresFactory,
       const { nonces } = await fresh();
       expect(await nonces.spend(ALICE, 'n1', NOW + 300)).toBe(true);
       expect(await nonces.spend(ALICE, 'n1', NOW + 300)).toBe(false);
-      expect(await nonces.spend('https://agents.example/a/bob', 'n1', NOW + 300)).toBe(true);
+      expect(await nonces.spend(BOB, 'n1', NOW + 300)).toBe(true);
       expect(await nonces.spend(ALICE, 'n2', NOW + 300)).toBe(true);
+    });
+
+    test('forgets a nonce it spent, for that agent URL only', async () => {
+      const { nonces } = await fresh();
+      expect(nonces.release, 'every adapter of ours can forget a nonce (src/verifier/nonces.ts)').toBeDefined();
+      expect(await nonces.spend(ALICE, 'n1', NOW + 300)).toBe(true);
+      expect(await nonces.spend(BOB, 'n1', NOW + 300)).toBe(true);
+      await nonces.release?.(ALICE, 'n1');
+      expect(await nonces.spend(ALICE, 'n1', NOW + 300), 'spent again once forgotten').toBe(true);
+      expect(await nonces.spend(ALICE, 'n1', NOW + 300)).toBe(false);
+      expect(await nonces.spend(BOB, 'n1', NOW + 300), "bob's is still spent").toBe(false);
     });
 
     test('accepts one of 20 concurrent spends of the same nonce', async () => {

@@ -21,7 +21,8 @@ export const SIGNED_READINGS = {
   refusedNonce: reading('READING-REFUSED-NONCE', ['5.2'], 'Whether a refused request spends its nonce', {
     text: '5.2: "nonce | 1 to 256 characters, single use per agent URL". Whether a request refused for another reason used the nonce is not said.',
     accepted: 'A valid request reusing the nonce of a refused one is accepted, or refused signature_replayed.',
-    reference: "Accepted: a nonce is spent only by a request whose signatures verified, so a forged request cannot burn an agent's nonces.",
+    reference:
+      "Accepted: a nonce counts as spent only for a request whose signatures verified, so a forged request cannot burn an agent's nonces. A store that can forget a nonce is asked to spend it while the signatures are checked, and forgets it before the refusal is answered.",
   }),
   keySetUnreadable: reading(
     'READING-KEY-SET-UNREADABLE',

@@ -15,8 +15,16 @@ export class RedisNonceStore implements NonceStore {
 
   spend(agentUrl: string, nonce: string, until: number): Promise<boolean> {
     const ttlMs = Math.max(1, until + 60 - this.clock.now()) * 1000;
-    const key = `${this.prefix}nonce:${agentUrl}\n${nonce}`;
-    return this.redis.set(key, '1', 'PX', ttlMs, 'NX').then(spent);
+    return this.redis.set(this.keyOf(agentUrl, nonce), '1', 'PX', ttlMs, 'NX').then(spent);
+  }
+
+  /** Only ever asked for a nonce this store's SET just took for a request then refused: no other request holds it. */
+  release(agentUrl: string, nonce: string): Promise<void> {
+    return this.redis.del(this.keyOf(agentUrl, nonce)).then(() => undefined);
+  }
+
+  private keyOf(agentUrl: string, nonce: string): string {
+    return `${this.prefix}nonce:${agentUrl}\n${nonce}`;
   }
 }
 
