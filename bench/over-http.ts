@@ -6,42 +6,45 @@
 import { Agent, request } from 'undici';
 import { PLATFORM_ROUTES } from '../src/spec/wire.js';
 import { SigningAgent, startServe } from '../tests/stores/serve-process.js';
+import type { Contender } from './rounds.js';
 
 const PUBLIC = 'http://platform.test';
-/** Requests sent before measuring, beside the measure's own warm-up (made one at a time). */
+/** Requests sent when the process is new, before any round: its request path is compiled by the JIT during these. */
 const SERVE_WARMUP = 1000;
 
-export async function verificationsOverHttp<F>(
-  name: string,
-  storeArgs: readonly string[],
-  count: number,
-  concurrency: number,
-  measure: (name: string, iterations: number, run: (i: number) => Promise<void>, concurrency: number) => Promise<F>,
-): Promise<F> {
+export interface HttpContender extends Contender {
+  close(): Promise<void>;
+}
+
+/** A serve process up and warm, whose `run(i)` sends the i-th of `calls` requests signed beforehand. */
+export async function verificationsOverHttp(name: string, storeArgs: readonly string[], calls: number, concurrency: number): Promise<HttpContender> {
   const agent = await SigningAgent.start(`bench-${name.toLowerCase()}`);
   const serve = await startServe(['--port', '0', '--allow-insecure-fixtures', '--public-url', PUBLIC, ...storeArgs]);
-  const dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  const dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 60_000 });
+  const close = async () => {
+    await dispatcher.close();
+    await serve.kill('SIGTERM');
+    await agent.close();
+  };
   try {
     const url = `${PUBLIC}${PLATFORM_ROUTES.cliToken}`;
     // Signed before timing (the bench's own Ed25519 work is not the server's); valid for the 60 s a run takes at most.
-    const signed = Array.from({ length: count + SERVE_WARMUP }, () => agent.sign(url));
+    const signed = Array.from({ length: calls + SERVE_WARMUP }, () => agent.sign(url));
     const host = new URL(PUBLIC).host;
     const send = async (i: number) => {
       const answer = await request(`${serve.url}${PLATFORM_ROUTES.cliToken}`, { method: 'POST', headers: { ...signed[i]!, host }, dispatcher });
       await answer.body.dump();
       if (answer.statusCode !== 200) throw new Error(`${name}: request ${i} answered ${answer.statusCode}`);
     };
-    // The serve process is new: its request path is compiled by the JIT during these, `concurrency` at a time, untimed.
-    let next = count;
+    let next = calls;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        for (let i = next++; i < count + SERVE_WARMUP; i = next++) await send(i);
+        for (let i = next++; i < calls + SERVE_WARMUP; i = next++) await send(i);
       }),
     );
-    return await measure(name, count - 100, send, concurrency);
-  } finally {
-    await dispatcher.close();
-    await serve.kill('SIGTERM');
-    await agent.close();
+    return { name, concurrency, run: send, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }

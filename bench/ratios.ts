@@ -8,6 +8,8 @@ export interface Figures {
   readonly perSecond: number;
   readonly p50Us: number;
   readonly p99Us: number;
+  /** The rate of each round (bench/rounds.ts), of which `perSecond` is the median. */
+  readonly rounds?: readonly number[];
 }
 
 export interface StoresResults {

@@ -7,8 +7,9 @@
  *   purchase   decidePurchase's whole card purchase (the 402, then the paid credential charged and granted: two
  *              presentations) over MemoryPurchaseStore, SQLite (a temp file) and PostgreSQL (src/stores/sql/)
  *
- * Each contender runs a fixed number of iterations, one at a time, after a warm-up; the servers are started on
- * loopback and stopped by the bench (tests/stores/servers.ts) and skipped with the reason when absent. Figures go
+ * Every server is started first (on loopback, stopped by the bench: tests/stores/servers.ts; skipped with the reason
+ * when absent); then the contenders of each table, after a warm-up, run in interleaved rounds (bench/rounds.ts), so
+ * a neighbour taking the CPU for a while slows a round of each rather than the whole of one. Figures go
  * to the console and to bench/results/stores.json; the ratios issue 27 sets goals for end the console output, one table
  * with the goal beside each, and are written to bench/results/stores.md from the same figures. See bench/README.md.
  */
@@ -30,58 +31,43 @@ import { openSqlite } from '../src/stores/sql/sqlite.js';
 import { createMemoryPorts, verifyRequest, type VerifierPorts, type VerifierRequest } from '../src/verifier/index.js';
 import { whyNoPostgres, whyNoRedis, startPostgres, startRedis } from '../tests/stores/servers.js';
 import { verificationsOverHttp } from './over-http.js';
+import { type Contender, callsOf, inRounds, type RoundsPlan } from './rounds.js';
 import { type Figures, ratiosMarkdown, ratiosOf, ratiosText, type StoresResults } from './ratios.js';
 import { buyerRequest, challengeOf, PACK_CONFIG, paidHeaders, purchasePorts } from './purchase-world.js';
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'stores.json');
 const RESULTS_MARKDOWN = join(dirname(RESULTS), 'stores.md');
-const VERIFY_N = 3000;
-const PURCHASE_N = 2000;
-const WARMUP = 100;
-const HTTP_N = 2000;
+/** Verifications: 3,000 timed per contender in process, 2,000 over HTTP (8 at a time), in 5 interleaved rounds. */
+const VERIFY: RoundsPlan = { rounds: 5, callsPerRound: 600, warmup: 100 };
+const HTTP: RoundsPlan = { rounds: 5, callsPerRound: 400, warmup: 100 };
 const HTTP_CONCURRENCY = 8;
-
-/**
- * Times `iterations` calls, `concurrency` at a time (one after the other by default), after `warmup` untimed ones
- * made one at a time: the rate over the whole timed run, and p50/p99 of one call.
- */
-async function measure(name: string, iterations: number, run: (i: number) => Promise<void>, concurrency = 1): Promise<Figures> {
-  for (let i = 0; i < WARMUP; i++) await run(i);
-  const times: number[] = [];
-  let next = WARMUP;
-  const worker = async () => {
-    for (let i = next++; i < WARMUP + iterations; i = next++) {
-      const t = process.hrtime.bigint();
-      await run(i);
-      times.push(Number(process.hrtime.bigint() - t) / 1000);
-    }
-  };
-  const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const totalS = Number(process.hrtime.bigint() - start) / 1e9;
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { name, perSecond: iterations / totalS, p50Us: at(0.5), p99Us: at(0.99) };
-}
+/** Purchases: 2,000 timed per store, in 5 interleaved rounds. */
+const PURCHASE: RoundsPlan = { rounds: 5, callsPerRound: 400, warmup: 100 };
 
 // ---------------------------------------------------------------------------------------------------------
 // Verifications: alice is registered, her key set is cached by the first verification (warm-up).
 // ---------------------------------------------------------------------------------------------------------
 const kit = new Kit(VECTOR_ENV, 'stores-bench');
-const requests: VerifierRequest[] = Array.from({ length: VERIFY_N + WARMUP }, () => {
-  const signed = kit.request({});
-  const body = signed.body_base64 === undefined ? null : new Uint8Array(Buffer.from(signed.body_base64, 'base64'));
-  return { method: signed.method, url: signed.url, headers: signed.headers, body, clientAddress: '192.0.2.1' };
-});
+const signedRequests = (count: number): VerifierRequest[] =>
+  Array.from({ length: count }, () => {
+    const signed = kit.request({});
+    const body = signed.body_base64 === undefined ? null : new Uint8Array(Buffer.from(signed.body_base64, 'base64'));
+    return { method: signed.method, url: signed.url, headers: signed.headers, body, clientAddress: '192.0.2.1' };
+  });
 const clock = { now: () => kit.now };
 const registration = { agentUrl: kit.alice.agentUrl, thumbprints: [kit.A.thumbprint], registeredAt: kit.now - 86_400 };
 const verifierConfig = { authority: kit.env.authority };
 
-async function verifyAll(name: string, ports: VerifierPorts): Promise<Figures> {
-  return measure(name, VERIFY_N, async (i) => {
-    const verdict = await verifyRequest(requests[i]!, ports, verifierConfig);
-    if (!verdict.ok) throw new Error(`${name} refused request ${i}: ${verdict.code}`);
-  });
+/** Verifications through `ports`, each request signed before timing with a nonce of its own. */
+function verifications(name: string, ports: VerifierPorts): Contender {
+  const requests = signedRequests(callsOf(VERIFY));
+  return {
+    name,
+    run: async (i) => {
+      const verdict = await verifyRequest(requests[i]!, ports, verifierConfig);
+      if (!verdict.ok) throw new Error(`${name} refused request ${i}: ${verdict.code}`);
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -96,17 +82,20 @@ const asking = buyerRequest({});
  */
 const MEMORY_STORE_ROTATION = 256;
 
-async function purchases(name: string, store: PurchaseStore | (() => PurchaseStore)): Promise<Figures> {
+/** Two presentations per purchase: the rate counts presentations, the latencies are of the whole purchase. */
+function purchases(name: string, store: PurchaseStore | (() => PurchaseStore)): Contender {
   const portsOf = () => purchasePorts(`bench-${name}`, typeof store === 'function' ? store() : store);
   let ports = portsOf();
-  const figures = await measure(name, PURCHASE_N, async (i) => {
-    if (typeof store === 'function' && i % MEMORY_STORE_ROTATION === 0) ports = portsOf();
-    const asked = await decidePurchase(asking, ports, PACK_CONFIG);
-    const paid = await decidePurchase(buyerRequest(paidHeaders(challengeOf(asked), `spt_bench_${i}`)), ports, PACK_CONFIG);
-    if (!isGranted(paid)) throw new Error(`${name}: purchase ${i} answered ${paid.status}`);
-  });
-  // Two presentations per purchase: the rate counts presentations, the latencies are of the whole purchase.
-  return { ...figures, perSecond: figures.perSecond * 2 };
+  return {
+    name,
+    unitsPerCall: 2,
+    run: async (i) => {
+      if (typeof store === 'function' && i % MEMORY_STORE_ROTATION === 0) ports = portsOf();
+      const asked = await decidePurchase(asking, ports, PACK_CONFIG);
+      const paid = await decidePurchase(buyerRequest(paidHeaders(challengeOf(asked), `spt_bench_${i}`)), ports, PACK_CONFIG);
+      if (!isGranted(paid)) throw new Error(`${name}: purchase ${i} answered ${paid.status}`);
+    },
+  };
 }
 
 async function sqlStore(db: SqlDatabase): Promise<SqlPurchaseStore> {
@@ -115,49 +104,54 @@ async function sqlStore(db: SqlDatabase): Promise<SqlPurchaseStore> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The run.
+// The run: every server up first, then the contenders of each table in interleaved rounds.
 // ---------------------------------------------------------------------------------------------------------
 const skipped: string[] = [];
+const closing: (() => Promise<unknown>)[] = [];
 // Other work on the machine skews the ratios: the load at the start is kept with the figures.
 const loadAtStart = loadavg();
-const overHttp: Figures[] = [await verificationsOverHttp('memory', [], HTTP_N + WARMUP, HTTP_CONCURRENCY, measure)];
-const verify: Figures[] = [await verifyAll('memory', createMemoryPorts(clock, createMemoryFetcher({ ...kit.docs() }), [registration]))];
-const redisMissing = whyNoRedis();
-if (redisMissing) skipped.push(`verify over Redis: ${redisMissing}`);
-else {
-  const server = await startRedis();
-  const redis = await openRedis(server.url);
-  try {
+let verify: Figures[];
+let overHttp: Figures[];
+let purchase: Figures[];
+try {
+  const inProcess = [verifications('memory', createMemoryPorts(clock, createMemoryFetcher({ ...kit.docs() }), [registration]))];
+  const http = [await verificationsOverHttp('memory', [], callsOf(HTTP), HTTP_CONCURRENCY)];
+  closing.push(() => http[0]!.close());
+  const redisMissing = whyNoRedis();
+  if (redisMissing) skipped.push(`verify over Redis: ${redisMissing}`);
+  else {
+    const server = await startRedis();
+    closing.push(() => server.stop());
+    const redis = await openRedis(server.url);
+    closing.push(() => redis.quit());
     const ports = createRedisPorts(redis, clock, createMemoryFetcher({ ...kit.docs() }), 'bench:');
     await ports.registrations.put(registration);
-    verify.push(await verifyAll('Redis', ports));
-    overHttp.push(await verificationsOverHttp('Redis', ['--store', server.url], HTTP_N + WARMUP, HTTP_CONCURRENCY, measure));
-  } finally {
-    await redis.quit();
-    await server.stop();
+    inProcess.push(verifications('Redis', ports));
+    const overRedis = await verificationsOverHttp('Redis', ['--store', server.url], callsOf(HTTP), HTTP_CONCURRENCY);
+    closing.push(() => overRedis.close());
+    http.push(overRedis);
   }
-}
+  verify = await inRounds(inProcess, VERIFY);
+  overHttp = await inRounds(http, HTTP);
 
-const purchase: Figures[] = [await purchases('memory', () => new MemoryPurchaseStore())];
-const dir = mkdtempSync(join(tmpdir(), 'apc-bench-'));
-const sqlite = await openSqlite(join(dir, 'bench.sqlite'));
-try {
-  purchase.push(await purchases('SQLite', await sqlStore(sqlite)));
-} finally {
-  await sqlite.close();
-  rmSync(dir, { recursive: true, force: true });
-}
-const postgresMissing = whyNoPostgres();
-if (postgresMissing) skipped.push(`purchases over PostgreSQL: ${postgresMissing}`);
-else {
-  const server = await startPostgres();
-  const db = await openPostgres(await server.createDatabase());
-  try {
-    purchase.push(await purchases('PostgreSQL', await sqlStore(db)));
-  } finally {
-    await db.close();
-    await server.stop();
+  const stores = [purchases('memory', () => new MemoryPurchaseStore())];
+  const dir = mkdtempSync(join(tmpdir(), 'apc-bench-'));
+  closing.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const sqlite = await openSqlite(join(dir, 'bench.sqlite'));
+  closing.push(() => sqlite.close());
+  stores.push(purchases('SQLite', await sqlStore(sqlite)));
+  const postgresMissing = whyNoPostgres();
+  if (postgresMissing) skipped.push(`purchases over PostgreSQL: ${postgresMissing}`);
+  else {
+    const server = await startPostgres();
+    closing.push(() => server.stop());
+    const db = await openPostgres(await server.createDatabase());
+    closing.push(() => db.close());
+    stores.push(purchases('PostgreSQL', await sqlStore(db)));
   }
+  purchase = await inRounds(stores, PURCHASE);
+} finally {
+  for (const close of closing.reverse()) await close();
 }
 
 function table(title: string, unit: string, rows: readonly Figures[]): void {
@@ -171,9 +165,17 @@ function table(title: string, unit: string, rows: readonly Figures[]): void {
     );
   }
 }
-table(`Verifications through serve over HTTP (${HTTP_N} distinct signed POSTs each, ${HTTP_CONCURRENCY} at a time)`, 'verif./s', overHttp);
-table(`Verifications in-process (${VERIFY_N} distinct signed requests each, one at a time)`, 'verif./s', verify);
-table(`Purchases (${PURCHASE_N} each; the rate counts presentations, p50/p99 a whole purchase: the 402 and the paid one)`, 'present./s', purchase);
+table(
+  `Verifications through serve over HTTP (${HTTP.rounds * HTTP.callsPerRound} distinct signed POSTs each, ${HTTP_CONCURRENCY} at a time)`,
+  'verif./s',
+  overHttp,
+);
+table(`Verifications in-process (${VERIFY.rounds * VERIFY.callsPerRound} distinct signed requests each, one at a time)`, 'verif./s', verify);
+table(
+  `Purchases (${PURCHASE.rounds * PURCHASE.callsPerRound} each; the rate counts presentations, p50/p99 a whole purchase: the 402 and the paid one)`,
+  'present./s',
+  purchase,
+);
 for (const line of skipped) console.log(`skipped: ${line}`);
 
 const environment = {
