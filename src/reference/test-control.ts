@@ -9,6 +9,7 @@ import {
 } from '../contract/test-control.js';
 import type { PurchaseConfig, PurchasePorts, SingleCallOffer, SalePorts } from '../purchase/index.js';
 import { CAP_COUNTERS } from '../purchase/index.js';
+import { RecentMap, RecentSet } from '../memory/recent.js';
 
 /**
  * The reference's side of the test control (src/contract/test-control.ts, `serve --test-control`): the states a run
@@ -69,26 +70,37 @@ const ELSEWHERE_MARKET = 'XB';
 /** What a call that ran and failed at the resource answers (call-fails): the resource's own error. */
 const FAILED_CALL = { status: 502, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"error":"resource_failed"}') };
 
+/**
+ * What the control keeps of each kind (agents, addresses, tokens, transfers), the newest first: a run puts a few dozen
+ * agents in states, so a serve process that outlives thousands of runs stays bounded and only runs long finished lose
+ * their states.
+ */
+const KEPT_PER_KIND = 10_000;
+/** Agents a run asked to be blocked kept in the verifier's list, which it reads on every request. */
+const KEPT_BLOCKED = 1_000;
+
 export class ReferenceTestControl {
-  private readonly agents = new Map<string, Set<AgentState>>();
-  private readonly addresses = new Map<string, Set<AddressState>>();
+  private readonly agents = new RecentMap<string, Set<AgentState>>(KEPT_PER_KIND);
+  private readonly addresses = new RecentMap<string, Set<AddressState>>(KEPT_PER_KIND);
   /** Once-states armed for each agent: how many times each is still to happen. */
-  private readonly armed = new Map<string, Map<AgentState, number>>();
+  private readonly armed = new RecentMap<string, Map<AgentState, number>>(KEPT_PER_KIND);
   /** Tokens whose next charge answer is lost on the way back from the processor (charge-answer-lost). */
-  private readonly lostAnswers = new Set<string>();
+  private readonly lostAnswers = new RecentSet<string>(KEPT_PER_KIND);
   /** Transfers broadcast under transfer-fails: the network reports each failed from then on. */
-  private readonly failingTransfers = new Set<string>();
+  private readonly failingTransfers = new RecentSet<string>(KEPT_PER_KIND);
   /** The transfer each agent under wallet-cap-one paid today: any other is over the wallet's cap. */
-  private readonly walletPaid = new Map<string, string>();
+  private readonly walletPaid = new RecentMap<string, string>(KEPT_PER_KIND);
   /** How many requests of each agent arrived, and the slow calls waiting for the next (call-slow). */
-  private readonly arrivals = new Map<string, number>();
-  private readonly slowCalls = new Map<string, (() => void)[]>();
+  private readonly arrivals = new RecentMap<string, number>(KEPT_PER_KIND);
+  private readonly slowCalls = new RecentMap<string, (() => void)[]>(KEPT_PER_KIND);
   /** The verifier's blocked list (5.2 agent_blocked): the deployment's own, then the agents a run asked to be blocked. */
   private readonly blockedAgents: string[] = [];
+  private ownBlocked = 0;
 
   /** The list the verifier reads on every request, starting from the deployment's own blocked agents. */
   blocking(own: readonly string[]): readonly string[] {
     this.blockedAgents.push(...own);
+    this.ownBlocked = this.blockedAgents.length;
     return this.blockedAgents;
   }
 
@@ -109,7 +121,11 @@ export class ReferenceTestControl {
       const states = this.agents.get(request.agent) ?? new Set<AgentState>();
       states.add(request.state);
       this.agents.set(request.agent, states);
-      if (request.state === AGENT_STATES.agentBlocked && !this.blockedAgents.includes(request.agent)) this.blockedAgents.push(request.agent);
+      if (request.state === AGENT_STATES.agentBlocked && !this.blockedAgents.includes(request.agent)) {
+        // The verifier reads the list on every request: the oldest agents a run blocked go first, never the deployment's own.
+        if (this.blockedAgents.length - this.ownBlocked >= KEPT_BLOCKED) this.blockedAgents.splice(this.ownBlocked, 1);
+        this.blockedAgents.push(request.agent);
+      }
       return;
     }
     if (request.state === TOKEN_STATES.chargeAnswerLost) {

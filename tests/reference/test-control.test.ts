@@ -48,6 +48,17 @@ describe("the reference's test control", () => {
     return { config, ports, saleOffer: { cardOpen: true } as never, salePorts: {} as never };
   };
 
+  test("keeps the agents a run blocked bounded, the oldest dropped first and the deployment's own never", async () => {
+    const control = new ReferenceTestControl();
+    const blocked = control.blocking(['https://own.example/a']);
+    for (let i = 0; i < 1_005; i++) await control.apply({ state: AGENT_STATES.agentBlocked, agent: `${ALICE}-${i}` }, undefined);
+    expect(blocked).toHaveLength(1_001);
+    expect(blocked[0]).toBe('https://own.example/a');
+    expect(blocked[1]).toBe(`${ALICE}-5`);
+    expect(blocked.at(-1)).toBe(`${ALICE}-1004`);
+    expect(control.holds(`${ALICE}-1004`, AGENT_STATES.agentBlocked)).toBe(true);
+  });
+
   test('changes only the view of the agent put in a state, and only what that state names', async () => {
     const control = new ReferenceTestControl();
     await control.apply({ state: AGENT_STATES.mppDisabled, agent: ALICE }, undefined);
