@@ -153,6 +153,17 @@ describe('nonces spent while the signatures are checked', () => {
   });
 });
 
+describe('how long a nonce is kept', () => {
+  it('a replay minutes later, while its signature is still valid, is refused', async () => {
+    let now = kit.now;
+    const ports = createMemoryPorts({ now: () => now }, createMemoryFetcher({ ...kit.docs() }), [registered]);
+    const signed = asVerifierRequest(kit.request({ created: kit.now, expires: kit.now + 600, nonce: () => 'kept-1' }));
+    expect((await verifyRequest(signed, ports, config)).ok).toBe(true);
+    now += 300;
+    expect(await verifyRequest(signed, ports, config)).toMatchObject({ ok: false, code: AUTH_CODES.signature_replayed });
+  });
+});
+
 describe('a store out of reach while the signatures are checked', () => {
   function unreachable(): VerifierPorts {
     const base = createMemoryPorts({ now: () => kit.now }, createMemoryFetcher({ ...kit.docs() }), [registered]);
