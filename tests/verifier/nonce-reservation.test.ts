@@ -162,6 +162,18 @@ describe('how long a nonce is kept', () => {
     now += 300;
     expect(await verifyRequest(signed, ports, config)).toMatchObject({ ok: false, code: AUTH_CODES.signature_replayed });
   });
+
+  it('and forgotten once its signature expired, past the clock skew', async () => {
+    let now = kit.now;
+    const ports = createMemoryPorts({ now: () => now }, createMemoryFetcher({ ...kit.docs() }), [registered]);
+    const nonces = ports.nonces as MemoryNonceStore;
+    const at = (created: number, nonce: string) => asVerifierRequest(kit.request({ created, expires: created + 60, nonce: () => nonce }));
+    expect((await verifyRequest(at(now, 'gone-1'), ports, config)).ok).toBe(true);
+    expect(nonces.size).toBe(1);
+    now += 60 + 60 + 180;
+    expect((await verifyRequest(at(now, 'gone-2'), ports, config)).ok).toBe(true);
+    expect(nonces.size, 'the first nonce is forgotten').toBe(1);
+  });
 });
 
 describe('a store out of reach while the signatures are checked', () => {
