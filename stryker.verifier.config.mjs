@@ -11,8 +11,9 @@ const floors = JSON.parse(readFileSync(new URL('./mutation/floors.json', import.
 
 export default {
   ...base,
-  // The whole verifier but messages.ts, which holds the words of error_description only.
-  mutate: ['src/verifier/**/*.ts', '!src/verifier/index.ts', '!src/verifier/messages.ts'],
+  // The whole verifier but messages.ts, which holds the words of error_description only, and the order check of steps
+  // it shares with the purchase machine.
+  mutate: ['src/verifier/**/*.ts', 'src/steps/**/*.ts', '!src/verifier/index.ts', '!src/verifier/messages.ts'],
   incremental: true,
   incrementalFile: 'mutation/verifier.incremental.json',
   thresholds: { high: 95, low: 85, break: floors.verifier },

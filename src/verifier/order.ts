@@ -29,6 +29,7 @@ import { checkCardAndRegister, checkContinuity, checkKeyKnown, checkKeySet, chec
 import { checkNonces, reserveNonces } from './nonces.js';
 import type { CheckRun, FactName, In, Outcome } from './context.js';
 import type { Awaitable } from './ports.js';
+import { type InOrder, orderProblem as stepsOrderProblem } from '../steps/order.js';
 
 export interface Check {
   readonly name: string;
@@ -59,32 +60,12 @@ export function typedCheck<N extends FactName = never, G extends FactName = neve
 /** What the acceptance of a signed request reports (verify-request.ts). */
 export const ACCEPTANCE_NEEDS = ['labels', 'params', 'identity', 'registered'] as const satisfies readonly FactName[];
 
-/** `true` when every check of the tuple `T` needs only facts earlier ones give, and the acceptance finds its facts. */
-type InOrder<T extends readonly unknown[], Given extends FactName = never> = T extends readonly [infer First, ...infer Rest]
-  ? First extends TypedCheck<infer N, infer G>
-    ? [N] extends [Given]
-      ? InOrder<Rest, Given | G>
-      : { readonly misplaced: First['name']; readonly needsFirst: Exclude<N, Given> }
-    : never
-  : [(typeof ACCEPTANCE_NEEDS)[number]] extends [Given]
-    ? true
-    : { readonly acceptanceNeeds: Exclude<(typeof ACCEPTANCE_NEEDS)[number], Given> };
-
-/** Why `checks` cannot run in this order, or null: each check's needs given by an earlier one, each fact given once. */
+/** Why `checks` cannot run in this order, or null (src/steps/order.ts), the acceptance reading its facts last. */
 export function orderProblem(checks: readonly Check[]): string | null {
-  const given = new Map<FactName, string>();
-  for (const check of checks) {
-    const missing = check.needs.filter((n) => !given.has(n));
-    if (missing.length) return `the check ${check.name} needs ${missing.join(', ')}, which no check before it gives`;
-    for (const fact of check.gives) {
-      const by = given.get(fact);
-      if (by !== undefined) return `the checks ${by} and ${check.name} both give ${fact}`;
-      given.set(fact, check.name);
-    }
-  }
-  const missing = ACCEPTANCE_NEEDS.filter((n) => !given.has(n));
-  return missing.length ? `no check gives ${missing.join(', ')}, which the acceptance reports` : null;
+  return stepsOrderProblem(checks, 'check', ACCEPTANCE);
 }
+
+const ACCEPTANCE = { name: 'the acceptance', needs: ACCEPTANCE_NEEDS };
 
 const TABLE = [
   typedCheck({
@@ -232,6 +213,6 @@ const TABLE = [
 ] as const;
 
 /** Compiles only while the table is in an order its checks can run in (see InOrder). */
-const proven: InOrder<typeof TABLE> = true;
+const proven: InOrder<typeof TABLE, (typeof ACCEPTANCE_NEEDS)[number]> = true;
 
 export const SIGNED_REQUEST_CHECKS: readonly Check[] = proven && Object.freeze(TABLE);
