@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
+import type { ChargeRecord } from '../../src/purchase/machine/ports/purchase.js';
 import type { TransferRecord } from '../../src/purchase/machine/ports/stablecoin.js';
 import { resumeTransferStep } from '../../src/purchase/machine/transfer/step.js';
 import {
@@ -9,6 +10,7 @@ import {
   MemoryBuyerDirectory,
   MemoryCapCounters,
   MemoryFunding,
+  MemoryPurchaseStore,
   MemorySaleStore,
   MemoryTransferStore,
   MemoryWalletCaps,
@@ -87,6 +89,23 @@ describe('FakeCardProcessor', () => {
 
   it('places a card in the US unless told otherwise', () => {
     expect(new FakeCardProcessor().instrumentCountry('spt_1')).toBe('US');
+  });
+});
+
+describe('MemoryPurchaseStore', () => {
+  const record = (challengeId: string, token: string) =>
+    ({ challengeId, token, idempotencyKey: `mpp_${challengeId}`, buyer: 'https://a.example/', state: 'sent', sentAt: 0 }) as unknown as ChargeRecord;
+
+  it("answers a credential's records as chargeOf and unreconciledOf do, and no unreconciled payment without a token", () => {
+    const store = new MemoryPurchaseStore();
+    store.openCharge(record('ch_1', 'spt_a'));
+    store.recordUnreconciled({ chargeId: 'pi_9', token: 'spt_b', refund: 'issued' });
+    expect(store.credentialRecords('ch_1', 'spt_b')).toEqual({
+      charge: record('ch_1', 'spt_a'),
+      unreconciled: { chargeId: 'pi_9', token: 'spt_b', refund: 'issued' },
+    });
+    expect(store.credentialRecords('ch_2', 'spt_a')).toEqual({ charge: undefined, unreconciled: undefined });
+    expect(store.credentialRecords('ch_1', undefined)).toEqual({ charge: record('ch_1', 'spt_a'), unreconciled: undefined });
   });
 });
 

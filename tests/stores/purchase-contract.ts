@@ -186,6 +186,21 @@ export function purchaseStoreContract(name: string, open: PurchaseStoresFactory,
       expect(await store.pendingChargeOf('https://agents.example/a/bob', 'ch_3')).toBeUndefined();
     });
 
+    test("reads a credential's records at once: its challenge's charge, whatever token opened it, and its token's unreconciled payment", async () => {
+      const { store } = await fresh();
+      await store.issue(issued('ch_1'));
+      await store.openCharge(charge('ch_1', 'spt_a'));
+      await store.recordUnreconciled({ chargeId: 'pi_9', token: 'spt_x', refund: 'pending' });
+      expect(await store.credentialRecords('ch_1', 'spt_x')).toEqual({
+        charge: charge('ch_1', 'spt_a'),
+        unreconciled: { chargeId: 'pi_9', token: 'spt_x', refund: 'pending' },
+      });
+      expect(await store.credentialRecords('ch_1', undefined)).toEqual({ charge: charge('ch_1', 'spt_a') });
+      expect(await store.credentialRecords('ch_2', 'spt_a')).toEqual({});
+      await store.updateCharge('ch_1', { state: 'settled', chargeId: 'pi_1' });
+      expect((await store.credentialRecords('ch_1', 'spt_a')).charge).toEqual({ ...charge('ch_1', 'spt_a'), state: 'settled', chargeId: 'pi_1' });
+    });
+
     test('records assent and unreconciled payments', async () => {
       const { store } = await fresh();
       await store.recordAssent({ buyer: 'https://agents.example/a/alice', version: '2026-07-31', challengeId: 'ch_1', at: NOW });

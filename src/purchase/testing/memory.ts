@@ -4,6 +4,7 @@ import type {
   ChargeAmount,
   ChargeOutcome,
   ChargeRecord,
+  CredentialRecords,
   ChargeReply,
   ChargeState,
   Clock,
@@ -113,6 +114,9 @@ export class MemoryPurchaseStore implements PurchaseStore {
   }
   chargeOf(challengeId: string): ChargeRecord | undefined {
     return this.charges.get(challengeId);
+  }
+  credentialRecords(challengeId: string, token: string | undefined): CredentialRecords {
+    return { charge: this.charges.get(challengeId), unreconciled: token === undefined ? undefined : this.unreconciled.get(token) };
   }
   chargeById(chargeId: string): ChargeRecord | undefined {
     for (const record of this.charges.values()) if (record.chargeId === chargeId) return record;

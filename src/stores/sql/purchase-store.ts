@@ -2,6 +2,7 @@ import type {
   ChargeRecord,
   ChargeState,
   Clock,
+  CredentialRecords,
   Grant,
   GrantResult,
   IssuedChallenge,
@@ -126,21 +127,31 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async chargeOf(challengeId: string): Promise<ChargeRecord | undefined> {
+    return (await this.credentialRecords(challengeId, undefined)).charge;
+  }
+
+  /**
+   * One statement: the charge under the challenge and the token's unreconciled payment (a null token joins nothing).
+   * A credential's records are asked before its challenge, which the machine reads next to judge it: a challenge
+   * another instance issued is read with them (a challenge never changes once issued, so it is kept as challenge()
+   * keeps what it reads).
+   */
+  async credentialRecords(challengeId: string, token: string | undefined): Promise<CredentialRecords> {
     const kept = this.issued.get(challengeId);
-    if (kept !== undefined && !this.pastKeep(kept.expiresAt))
-      return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE challenge_id = ?`, [challengeId]))[0]);
-    // A credential's charge is asked before its challenge, which the machine reads next to judge it: a challenge another
-    // instance issued is read with the charge, one statement (a challenge never changes once issued, so it is kept as
-    // challenge() keeps what it reads).
+    const withChallenge = kept === undefined || this.pastKeep(kept.expiresAt);
     const [row] = await this.db.all(
-      `SELECT charges.body, charges.state, charges.charge_id, challenges.body AS challenge, challenges.expires_at, ${PAID} AS paid
-       FROM (SELECT CAST(? AS TEXT) AS id) AS asked LEFT JOIN charges ON charges.challenge_id = asked.id LEFT JOIN challenges ON challenges.id = asked.id`,
-      [challengeId],
+      `SELECT charges.body, charges.state, charges.charge_id, unreconciled.body AS unreconciled${withChallenge ? `, challenges.body AS challenge, challenges.expires_at, ${PAID} AS paid` : ''}
+       FROM (SELECT CAST(? AS TEXT) AS id, CAST(? AS TEXT) AS token) AS asked LEFT JOIN charges ON charges.challenge_id = asked.id
+       LEFT JOIN unreconciled ON unreconciled.token = asked.token${withChallenge ? ' LEFT JOIN challenges ON challenges.id = asked.id' : ''}`,
+      [challengeId, token ?? null],
     );
-    if (row !== undefined && row.challenge !== null && !this.forgotten(challengeId, Number(row.expires_at), row.paid)) {
-      this.keep(JSON.parse(row.challenge as string) as IssuedChallenge);
+    if (withChallenge && row!.challenge !== null && !this.forgotten(challengeId, Number(row!.expires_at), row!.paid)) {
+      this.keep(JSON.parse(row!.challenge as string) as IssuedChallenge);
     }
-    return row === undefined || row.body === null ? undefined : chargeOfRow(row);
+    return {
+      charge: row!.body === null ? undefined : chargeOfRow(row),
+      unreconciled: row!.unreconciled === null ? undefined : (JSON.parse(row!.unreconciled as string) as UnreconciledPayment),
+    };
   }
   async chargeById(chargeId: string): Promise<ChargeRecord | undefined> {
     return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE charge_id = ? LIMIT 1`, [chargeId]))[0]);

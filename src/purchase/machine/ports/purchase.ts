@@ -136,6 +136,16 @@ export interface Grant {
   readonly grantedAt: number;
 }
 
+/**
+ * What the store holds for a credential presented, read at once before any other guard asks (section 3 row 1, 7.4
+ * payment_unreconciled): the charge opened under its challenge, whatever token opened it, and the unreconciled payment
+ * of its card token. Each is absent when there is none.
+ */
+export interface CredentialRecords {
+  readonly charge?: ChargeRecord;
+  readonly unreconciled?: UnreconciledPayment;
+}
+
 export type OpenCharge =
   | { readonly opened: true; readonly record: ChargeRecord }
   /** Not opened: the challenge already has a charge (`challenge`), or the token already paid under another challenge (`token`). */
@@ -151,6 +161,11 @@ export interface PurchaseStore {
   challenge(id: string): Awaitable<IssuedChallenge | undefined>;
   /** The charge record of a challenge, if a charge was ever opened under it. */
   chargeOf(challengeId: string): Awaitable<ChargeRecord | undefined>;
+  /**
+   * In one read, what chargeOf(challengeId) and unreconciledOf(token) answer (no unreconciled payment without a token):
+   * what a credential presented finds before the lock.
+   */
+  credentialRecords(challengeId: string, token: string | undefined): Awaitable<CredentialRecords>;
   chargeById(chargeId: string): Awaitable<ChargeRecord | undefined>;
   chargeByKey(idempotencyKey: string): Awaitable<ChargeRecord | undefined>;
   /** The charge a shared payment token opened (a token pays once, so at most one). */
