@@ -107,6 +107,38 @@ describe('MemoryPurchaseStore', () => {
     expect(store.credentialRecords('ch_2', 'spt_a')).toEqual({ charge: undefined, unreconciled: undefined });
     expect(store.credentialRecords('ch_1', undefined)).toEqual({ charge: record('ch_1', 'spt_a'), unreconciled: undefined });
   });
+
+  it('settles a charge and then grants, as updateCharge and grant; a failed grant leaves the charge settled, a failed update grants nothing', () => {
+    const store = new MemoryPurchaseStore();
+    const grant = (challengeId: string) =>
+      ({
+        challengeId,
+        buyer: 'https://a.example/',
+        packId: 'p',
+        creditNano: '5',
+        chargeId: 'pi_1',
+        method: 'stripe',
+        termsVersion: 'v',
+        grantedAt: 0,
+      }) as const;
+    store.openCharge(record('ch_1', 'spt_a'));
+    store.openCharge(record('ch_2', 'spt_b'));
+    const settled = { ...record('ch_1', 'spt_a'), state: 'settled', chargeId: 'pi_1' };
+    expect(store.settleAndGrant('ch_1', 'pi_1', grant('ch_1'))).toEqual({
+      record: settled,
+      credited: { granted: true, grant: grant('ch_1'), balanceNano: '5' },
+    });
+    expect(store.settleAndGrant('ch_1', undefined, grant('ch_1'))).toEqual({
+      record: settled,
+      credited: { granted: false, grant: grant('ch_1'), balanceNano: '5' },
+    });
+    store.failGrants = 1;
+    expect(store.settleAndGrant('ch_2', undefined, grant('ch_2'))).toEqual({ record: { ...record('ch_2', 'spt_b'), state: 'settled' } });
+    expect(store.grantOf('ch_2')).toBeUndefined();
+    expect(() => store.settleAndGrant('ch_9', 'pi_9', grant('ch_9'))).toThrow('no charge under challenge ch_9');
+    expect(store.grantOf('ch_9')).toBeUndefined();
+    expect(store.balance('https://a.example/')).toBe('5');
+  });
 });
 
 describe('MemorySaleStore', () => {

@@ -15,6 +15,7 @@ import type {
   PurchaseLock,
   PurchaseStore,
   Random,
+  SettledCharge,
   BuyerDirectory,
   TermsAssent,
   UnreconciledPayment,
@@ -156,6 +157,14 @@ export class MemoryPurchaseStore implements PurchaseStore {
     this.grants.set(grant.challengeId, grant);
     this.balances.set(grant.buyer, (this.balances.get(grant.buyer) ?? 0n) + BigInt(grant.creditNano));
     return { granted: true, grant, balanceNano: this.balance(grant.buyer) };
+  }
+  settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): SettledCharge {
+    const record = this.updateCharge(challengeId, { state: 'settled', chargeId });
+    try {
+      return { record, credited: this.grant(grant) };
+    } catch {
+      return { record };
+    }
   }
   grantOf(challengeId: string): Grant | undefined {
     return this.grants.get(challengeId);

@@ -8,6 +8,7 @@ import type {
   IssuedChallenge,
   OpenCharge,
   PurchaseStore,
+  SettledCharge,
   TermsAssent,
   UnreconciledPayment,
 } from '../../purchase/machine/ports/purchase.js';
@@ -46,6 +47,25 @@ function bodyOf<T>(row: SqlRow | undefined): T | undefined {
 }
 
 const CHARGE_COLUMNS = 'body, state, charge_id';
+
+const UPDATE_CHARGE = `UPDATE charges SET state = ?, charge_id = COALESCE(?, charge_id) WHERE challenge_id = ? RETURNING ${CHARGE_COLUMNS}`;
+
+/** The record an update answered; an update that found no charge throws. */
+function updatedCharge(challengeId: string, rows: SqlRow[]): ChargeRecord {
+  const record = chargeOfRow(rows[0]);
+  if (!record) throw new Error(`no charge under challenge ${challengeId}`);
+  return record;
+}
+
+/** Postgres: a grant inserted, `granted` its rows, and only if it was, the balance credited (one statement, atomic). */
+const CREDIT_GRANTED = `INSERT INTO balances (buyer, nano) SELECT buyer, CAST(? AS BIGINT) FROM granted
+  ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano`;
+const GRANT = `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
+  ${CREDIT_GRANTED}`;
+/** GRANT of a charge found settled (the challenge id its fourth parameter), and nothing otherwise. */
+const GRANT_WHEN_SETTLED = `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body)
+  SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM charges WHERE challenge_id = ? AND state = 'settled') ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
+  ${CREDIT_GRANTED}`;
 
 /**
  * The purchase records in SQL (SQLite or Postgres). Each atomic step of the port is one statement or one
@@ -179,25 +199,41 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async updateCharge(challengeId: string, update: { readonly state: ChargeState; readonly chargeId?: string }): Promise<ChargeRecord> {
-    const [row] = await this.db.all(`UPDATE charges SET state = ?, charge_id = COALESCE(?, charge_id) WHERE challenge_id = ? RETURNING ${CHARGE_COLUMNS}`, [
-      update.state,
-      update.chargeId ?? null,
-      challengeId,
+    return updatedCharge(challengeId, await this.db.all(UPDATE_CHARGE, [update.state, update.chargeId ?? null, challengeId]));
+  }
+
+  /**
+   * On Postgres two statements sent at once on one connection (one round trip), each committed on its own: the update,
+   * then the grant, which credits only a charge it finds settled (so an update that failed to find its charge grants
+   * nothing). Elsewhere, and when the grant credited nothing (granted before), as updateCharge and grant answer.
+   */
+  async settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): Promise<SettledCharge> {
+    if (this.db.dialect !== 'postgres') return this.grantSettled(await this.updateCharge(challengeId, { state: 'settled', chargeId }), grant);
+    const [updated, granted] = await this.db.inOrder([
+      [UPDATE_CHARGE, ['settled', chargeId ?? null, challengeId]],
+      [GRANT_WHEN_SETTLED, [grant.challengeId, grant.buyer, JSON.stringify(grant), challengeId, grant.creditNano]],
     ]);
-    const record = chargeOfRow(row);
-    if (!record) throw new Error(`no charge under challenge ${challengeId}`);
-    return record;
+    if (updated!.status === 'rejected') throw updated!.reason;
+    const record = updatedCharge(challengeId, updated!.value);
+    if (granted!.status === 'rejected') return { record };
+    const [credited] = granted!.value;
+    if (credited === undefined) return this.grantSettled(record, grant);
+    return { record, credited: { granted: true, grant, balanceNano: credited.nano as string } };
+  }
+
+  /** The grant of a charge already settled; one that throws answers no `credited`. */
+  private async grantSettled(record: ChargeRecord, grant: Grant): Promise<SettledCharge> {
+    try {
+      return { record, credited: await this.grant(grant) };
+    } catch {
+      return { record };
+    }
   }
 
   async grant(grant: Grant): Promise<GrantResult> {
     if (this.db.dialect === 'postgres') {
       // One statement (atomic on its own): the grant inserted and, only if it was, the balance credited.
-      const [credited] = await this.db.all(
-        `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
-         INSERT INTO balances (buyer, nano) SELECT buyer, CAST(? AS BIGINT) FROM granted
-         ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano`,
-        [grant.challengeId, grant.buyer, JSON.stringify(grant), grant.creditNano],
-      );
+      const [credited] = await this.db.all(GRANT, [grant.challengeId, grant.buyer, JSON.stringify(grant), grant.creditNano]);
       if (credited !== undefined) return { granted: true, grant, balanceNano: credited.nano as string };
       const earlier = bodyOf<Grant>((await this.db.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
       return { granted: false, grant: earlier, balanceNano: await balanceIn(this.db, earlier.buyer) };

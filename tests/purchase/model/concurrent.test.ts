@@ -34,6 +34,7 @@ function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[
     'credentialRecords',
     'openCharge',
     'updateCharge',
+    'settleAndGrant',
     'grant',
     'grantOf',
     'recordAssent',

@@ -155,6 +155,12 @@ export type GrantResult =
   | { readonly granted: true; readonly grant: Grant; readonly balanceNano: string }
   | { readonly granted: false; readonly grant: Grant; readonly balanceNano: string };
 
+/** A charge settled and its grant: `credited` as grant() answers it, absent when the grant failed (the charge stays settled). */
+export interface SettledCharge {
+  readonly record: ChargeRecord;
+  readonly credited?: GrantResult;
+}
+
 /** Challenges issued, credentials seen with their charge record, grants per buyer and the balance credited. */
 export interface PurchaseStore {
   issue(challenge: IssuedChallenge): Awaitable<void>;
@@ -176,6 +182,12 @@ export interface PurchaseStore {
   updateCharge(challengeId: string, update: { readonly state: ChargeState; readonly chargeId?: string }): Awaitable<ChargeRecord>;
   /** Atomically: credits the grant and the buyer's balance unless this challenge was already granted. */
   grant(grant: Grant): Awaitable<GrantResult>;
+  /**
+   * updateCharge(challengeId, { state: 'settled', chargeId }) and then grant(grant), one step of the port (a database may
+   * send both at once; the grant only for a charge found settled): throws as the update does, having granted nothing;
+   * a grant that throws leaves the charge settled and answers no `credited`.
+   */
+  settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): Awaitable<SettledCharge>;
   grantOf(challengeId: string): Awaitable<Grant | undefined>;
   balance(buyer: string): Awaitable<string>;
   /** Records the buyer's assent; may throw (then nothing is charged). */

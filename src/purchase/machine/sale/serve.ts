@@ -54,13 +54,25 @@ async function refundCall(grant: Grant, holdId: string, ports: SalePorts): Promi
  * grant_failed, the same credential completes it), then the call is funded and served at most once.
  */
 export async function creditAndServe(grant: Grant, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
-  let credited: GrantResult;
+  let credited: GrantResult | undefined;
   try {
     credited = await ports.store.grant(grant);
   } catch {
-    return codeAnswer(PURCHASE_ERRORS.grant_failed, config);
+    credited = undefined;
   }
-  return fundAndServe(grant.challengeId, credited.grant, credited.balanceNano, input, ports, config);
+  return serveCredited(grant.challengeId, credited, input, ports, config);
+}
+
+/** creditAndServe once the grant under `challengeId` was asked: `credited` absent when it failed (503 grant_failed). */
+export function serveCredited(
+  challengeId: string,
+  credited: GrantResult | undefined,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome> | SaleOutcome {
+  if (credited === undefined) return codeAnswer(PURCHASE_ERRORS.grant_failed, config);
+  return fundAndServe(challengeId, credited.grant, credited.balanceNano, input, ports, config);
 }
 
 /**
