@@ -49,10 +49,11 @@ export async function chargeOfSameCredential(
   store: PurchasePorts['store'],
 ): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
   const { credential } = presented;
-  return sameCredentialCharge(presented, credential === undefined ? undefined : await store.chargeOf(credential.challenge.id), store);
+  if (credential === undefined) return undefined;
+  return sameCredentialCharge(presented, await store.chargeOf(credential.challenge.id), store);
 }
 
-/** chargeOfSameCredential of `record`, the charge already read under the credential's challenge. */
+/** chargeOfSameCredential of `record`, the charge already read under the credential's challenge (so none without a credential). */
 export async function sameCredentialCharge(
   presented: PresentedCredential,
   record: ChargeRecord | undefined,
@@ -60,7 +61,7 @@ export async function sameCredentialCharge(
 ): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
   const { credential, token } = presented;
   // A credential without a card token (a stablecoin one) matches no charge: every charge record holds its token.
-  if (credential === undefined || record === undefined || record.token !== token) return undefined;
+  if (record === undefined || record.token !== token) return undefined;
   const issued = await store.challenge(record.challengeId);
-  return issued !== undefined && sameEcho(issued.echo, credential.challenge) ? { record, issued } : undefined;
+  return issued !== undefined && sameEcho(issued.echo, credential!.challenge) ? { record, issued } : undefined;
 }

@@ -10,20 +10,19 @@ import type { ChargeRecord, ChargeReply, GrantResult, PurchaseConfig, PurchasePo
 
 /** Credits the pack once for a settled charge; a store fault is 503 grant_failed (the same credential completes it). */
 async function grantSettled(record: ChargeRecord, chargeId: string, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
-  let result: GrantResult | undefined;
   try {
-    result = await ports.store.grant(chargeGrant(record, chargeId, now));
+    const result = await ports.store.grant(chargeGrant(record, chargeId, now));
+    return creditedAnswer(result, config);
   } catch {
-    result = undefined;
+    return purchaseAnswer(PURCHASE_ERRORS.grant_failed, surfaceOf(config));
   }
-  return creditedAnswer(result, config);
 }
 
-/** The answer to a settled charge's grant: 200, or 503 grant_failed when it failed (`undefined`). */
-function creditedAnswer(result: GrantResult | undefined, config: PurchaseConfig): PurchaseOutcome {
-  if (result === undefined) return purchaseAnswer(PURCHASE_ERRORS.grant_failed, surfaceOf(config));
-  // Granted here, or by a settlement report that landed while this presentation was in flight: either way
-  // this presentation is the one that tells the buyer, so it answers 200 (409 is for a later presentation).
+/**
+ * Granted here, or by a settlement report that landed while this presentation was in flight: either way this
+ * presentation is the one that tells the buyer, so it answers 200 (409 is for a later presentation).
+ */
+function creditedAnswer(result: GrantResult, config: PurchaseConfig): PurchaseOutcome {
   return grantedAnswer(result.grant, result.balanceNano, config);
 }
 
@@ -31,7 +30,8 @@ function creditedAnswer(result: GrantResult | undefined, config: PurchaseConfig)
 export function packChargeAnswer(step: ChargeStep, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> | PurchaseOutcome {
   switch (step.kind) {
     case 'settled':
-      return creditedAnswer(step.credited, config);
+      // Credited with the settle (chargeStep); a failed grant is 503 grant_failed (the same credential completes it).
+      return step.credited === undefined ? purchaseAnswer(PURCHASE_ERRORS.grant_failed, surfaceOf(config)) : creditedAnswer(step.credited, config);
     case 'failed':
       return withFreshChallenge(PAYMENT_PROBLEMS.verificationFailed, ports, config, now);
     case 'processing':

@@ -54,13 +54,13 @@ async function refundCall(grant: Grant, holdId: string, ports: SalePorts): Promi
  * grant_failed, the same credential completes it), then the call is funded and served at most once.
  */
 export async function creditAndServe(grant: Grant, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
-  let credited: GrantResult | undefined;
+  let credited: GrantResult;
   try {
     credited = await ports.store.grant(grant);
   } catch {
-    credited = undefined;
+    return codeAnswer(PURCHASE_ERRORS.grant_failed, config);
   }
-  return serveCredited(grant.challengeId, credited, input, ports, config);
+  return fundAndServe(grant.challengeId, credited.grant, credited.balanceNano, input, ports, config);
 }
 
 /** creditAndServe once the grant under `challengeId` was asked: `credited` absent when it failed (503 grant_failed). */
