@@ -111,6 +111,45 @@ const SQLITE_SETTLE = ['UPDATE charges SET', 'BEGIN', 'INSERT INTO grants', 'INS
  */
 const POSTGRES_SETTLE = ['UPDATE charges SET & WITH granted AS'];
 
+describe('statements sent at once (SqlDatabase.inOrder)', () => {
+  const statements = [
+    ['CREATE TABLE IF NOT EXISTS sent (n INT PRIMARY KEY)', []],
+    ['INSERT INTO sent (n) VALUES (1) RETURNING n', []],
+    ['INSERT INTO sent (n) VALUES (1) RETURNING n', []],
+    ['SELECT COUNT(*) AS n FROM sent', []],
+  ] as const;
+
+  /** In order, each on its own: the duplicate insert fails alone, and the count after it sees the first insert committed. */
+  const expectInOrder = (settled: PromiseSettledResult<Record<string, unknown>[]>[]) => {
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(settled[3]!.status === 'fulfilled' && Number(settled[3]!.value[0]!.n)).toBe(1);
+  };
+
+  it('SQLite: one after the other, each failing on its own', async () => {
+    const db = await openSqlite(join(dir, 'in-order.sqlite'));
+    try {
+      expectInOrder(await db.inOrder(statements));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('PostgreSQL: on one connection (the same backend first and last), in order, each failing on its own', async (ctx) => {
+    if (postgresMissing) ctx.skip(postgresMissing);
+    const db = await openPostgres(await pg!.createDatabase());
+    try {
+      const pid = ['SELECT pg_backend_pid() AS pid', []] as const;
+      const settled = await db.inOrder([pid, ...statements, pid]);
+      expectInOrder(settled.slice(1, -1));
+      const pids = [settled[0]!, settled.at(-1)!].map((r) => (r.status === 'fulfilled' ? r.value[0]!.pid : undefined));
+      expect(pids[0]).toBeDefined();
+      expect(pids[1]).toBe(pids[0]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe('SQL statements per card purchase', () => {
   it('SQLite: 1 for the 402, 9 for the paid retry (the grant a transaction of two inserts)', async () => {
     const purchases = await statementsOfPurchases(await openSqlite(join(dir, 'statements.sqlite')));
