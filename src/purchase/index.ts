@@ -88,6 +88,8 @@ export type {
   Grant,
   OpenCharge,
   GrantResult,
+  SettledCharge,
+  CredentialRecords,
   PurchaseStore,
   PackOffer,
   PurchaseConfig,

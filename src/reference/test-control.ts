@@ -7,7 +7,7 @@ import {
   type AgentState,
   type ControlRequest,
 } from '../contract/test-control.js';
-import type { PurchaseConfig, PurchasePorts, SingleCallOffer, SalePorts } from '../purchase/index.js';
+import type { Grant, PurchaseConfig, PurchasePorts, PurchaseStore, SingleCallOffer, SalePorts } from '../purchase/index.js';
 import { CAP_COUNTERS } from '../purchase/index.js';
 import { RecentMap, RecentSet } from '../memory/recent.js';
 
@@ -54,6 +54,14 @@ function failingWhen<T extends object>(object: T, method: keyof T & string, fail
   return withMethod(object, method, (...args: unknown[]) => {
     if (fails()) throw new Error(`${problem} (test control)`);
     return own(...args);
+  });
+}
+
+/** `store` whose settleAndGrant settles and, whenever `fails()` says so, answers its grant failed (the grant store unavailable). */
+function failingGrants(store: PurchaseStore, fails: () => boolean): PurchaseStore {
+  return withMethod(store, 'settleAndGrant', async (challengeId: string, chargeId: string | undefined, grant: Grant) => {
+    if (!fails()) return store.settleAndGrant(challengeId, chargeId, grant);
+    return { record: await store.updateCharge(challengeId, { state: 'settled', chargeId }) };
   });
 }
 
@@ -327,7 +335,8 @@ export class ReferenceTestControl {
       };
     ({ config, ports } = this.stablecoinScoped(buyer, config, ports, has, happens));
     if (armed?.size) {
-      ports = { ...ports, store: failingWhen(ports.store, 'grant', () => happens(AGENT_STATES.grantFails), 'grant store unavailable') };
+      const grantFails = () => happens(AGENT_STATES.grantFails);
+      ports = { ...ports, store: failingGrants(failingWhen(ports.store, 'grant', grantFails, 'grant store unavailable'), grantFails) };
     }
     if (armed?.size || has(AGENT_STATES.callSlow) || has(AGENT_STATES.callEchoes)) {
       const server = salePorts.server;

@@ -24,7 +24,20 @@ describe('the facts the guards give one another (guards/facts.ts, guards/order.t
     expect(orderProblem(PACK_GUARDS)).toBeNull();
     expect(orderProblem(SALE_GUARDS)).toBeNull();
     const needed = new Set([...PACK_GUARDS, ...SALE_GUARDS].flatMap((guard) => guard.needs));
-    expect([...needed].sort()).toEqual(['account', 'caps', 'credential', 'instrument', 'issued', 'opened', 'parsed', 'payer', 'payload', 'payment', 'rail']);
+    expect([...needed].sort()).toEqual([
+      'account',
+      'caps',
+      'credential',
+      'instrument',
+      'issued',
+      'opened',
+      'parsed',
+      'payer',
+      'payload',
+      'payment',
+      'rail',
+      'recorded',
+    ]);
   });
 
   it('names the guard that needs a fact no earlier guard gives, and a fact two guards give', () => {

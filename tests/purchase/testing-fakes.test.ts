@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
+import type { ChargeRecord } from '../../src/purchase/machine/ports/purchase.js';
 import type { TransferRecord } from '../../src/purchase/machine/ports/stablecoin.js';
 import { resumeTransferStep } from '../../src/purchase/machine/transfer/step.js';
 import {
@@ -9,6 +10,7 @@ import {
   MemoryBuyerDirectory,
   MemoryCapCounters,
   MemoryFunding,
+  MemoryPurchaseStore,
   MemorySaleStore,
   MemoryTransferStore,
   MemoryWalletCaps,
@@ -87,6 +89,55 @@ describe('FakeCardProcessor', () => {
 
   it('places a card in the US unless told otherwise', () => {
     expect(new FakeCardProcessor().instrumentCountry('spt_1')).toBe('US');
+  });
+});
+
+describe('MemoryPurchaseStore', () => {
+  const record = (challengeId: string, token: string) =>
+    ({ challengeId, token, idempotencyKey: `mpp_${challengeId}`, buyer: 'https://a.example/', state: 'sent', sentAt: 0 }) as unknown as ChargeRecord;
+
+  it("answers a credential's records as chargeOf and unreconciledOf do, and no unreconciled payment without a token", () => {
+    const store = new MemoryPurchaseStore();
+    store.openCharge(record('ch_1', 'spt_a'));
+    store.recordUnreconciled({ chargeId: 'pi_9', token: 'spt_b', refund: 'issued' });
+    expect(store.credentialRecords('ch_1', 'spt_b')).toEqual({
+      charge: record('ch_1', 'spt_a'),
+      unreconciled: { chargeId: 'pi_9', token: 'spt_b', refund: 'issued' },
+    });
+    expect(store.credentialRecords('ch_2', 'spt_a')).toEqual({ charge: undefined, unreconciled: undefined });
+    expect(store.credentialRecords('ch_1', undefined)).toEqual({ charge: record('ch_1', 'spt_a'), unreconciled: undefined });
+  });
+
+  it('settles a charge and then grants, as updateCharge and grant; a failed grant leaves the charge settled, a failed update grants nothing', () => {
+    const store = new MemoryPurchaseStore();
+    const grant = (challengeId: string) =>
+      ({
+        challengeId,
+        buyer: 'https://a.example/',
+        packId: 'p',
+        creditNano: '5',
+        chargeId: 'pi_1',
+        method: 'stripe',
+        termsVersion: 'v',
+        grantedAt: 0,
+      }) as const;
+    store.openCharge(record('ch_1', 'spt_a'));
+    store.openCharge(record('ch_2', 'spt_b'));
+    const settled = { ...record('ch_1', 'spt_a'), state: 'settled', chargeId: 'pi_1' };
+    expect(store.settleAndGrant('ch_1', 'pi_1', grant('ch_1'))).toEqual({
+      record: settled,
+      credited: { granted: true, grant: grant('ch_1'), balanceNano: '5' },
+    });
+    expect(store.settleAndGrant('ch_1', undefined, grant('ch_1'))).toEqual({
+      record: settled,
+      credited: { granted: false, grant: grant('ch_1'), balanceNano: '5' },
+    });
+    store.failGrants = 1;
+    expect(store.settleAndGrant('ch_2', undefined, grant('ch_2'))).toEqual({ record: { ...record('ch_2', 'spt_b'), state: 'settled' } });
+    expect(store.grantOf('ch_2')).toBeUndefined();
+    expect(() => store.settleAndGrant('ch_9', 'pi_9', grant('ch_9'))).toThrow('no charge under challenge ch_9');
+    expect(store.grantOf('ch_9')).toBeUndefined();
+    expect(store.balance('https://a.example/')).toBe('5');
   });
 });
 

@@ -173,6 +173,29 @@ describe("the reference's test control", () => {
     expect(control.scoped(BOB, view).ports.store.grant({} as never)).toEqual({ granted: true });
   });
 
+  test('grant-fails fails the grant that comes with a settle too: the charge settled, nothing credited, once', async () => {
+    const control = new ReferenceTestControl();
+    await control.apply({ state: AGENT_STATES.grantFails, agent: ALICE }, undefined);
+    const asked: string[] = [];
+    const store = {
+      grant: () => ({ granted: true }),
+      updateCharge: (challengeId: string, update: { state: string; chargeId?: string }) => {
+        asked.push(`update ${challengeId} ${update.state} ${update.chargeId}`);
+        return { challengeId, state: update.state };
+      },
+      settleAndGrant: (challengeId: string) => {
+        asked.push(`settle and grant ${challengeId}`);
+        return { record: { challengeId, state: 'settled' }, credited: { granted: true } };
+      },
+    };
+    const healthyView = healthy().view as { ports: object };
+    const view = { ...healthyView, ports: { ...healthyView.ports, store } } as never;
+    const settle = () => control.scoped(ALICE, view).ports.store.settleAndGrant('ch_1', 'pi_1', {} as never);
+    expect(await settle()).toEqual({ record: { challengeId: 'ch_1', state: 'settled' } });
+    expect(await settle()).toEqual({ record: { challengeId: 'ch_1', state: 'settled' }, credited: { granted: true } });
+    expect(asked).toEqual(['update ch_1 settled pi_1', 'settle and grant ch_1']);
+  });
+
   test("the agent's next paid call does not start, fails, or crashes once, then is served", async () => {
     const control = new ReferenceTestControl();
     for (const state of [AGENT_STATES.callNotStarted, AGENT_STATES.callFails, AGENT_STATES.callCrashes])

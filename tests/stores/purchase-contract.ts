@@ -186,6 +186,42 @@ export function purchaseStoreContract(name: string, open: PurchaseStoresFactory,
       expect(await store.pendingChargeOf('https://agents.example/a/bob', 'ch_3')).toBeUndefined();
     });
 
+    test("reads a credential's records at once: its challenge's charge, whatever token opened it, and its token's unreconciled payment", async () => {
+      const { store } = await fresh();
+      await store.issue(issued('ch_1'));
+      await store.openCharge(charge('ch_1', 'spt_a'));
+      await store.recordUnreconciled({ chargeId: 'pi_9', token: 'spt_x', refund: 'pending' });
+      expect(await store.credentialRecords('ch_1', 'spt_x')).toEqual({
+        charge: charge('ch_1', 'spt_a'),
+        unreconciled: { chargeId: 'pi_9', token: 'spt_x', refund: 'pending' },
+      });
+      expect(await store.credentialRecords('ch_1', undefined)).toEqual({ charge: charge('ch_1', 'spt_a') });
+      expect(await store.credentialRecords('ch_2', 'spt_a')).toEqual({});
+      await store.updateCharge('ch_1', { state: 'settled', chargeId: 'pi_1' });
+      expect((await store.credentialRecords('ch_1', 'spt_a')).charge).toEqual({ ...charge('ch_1', 'spt_a'), state: 'settled', chargeId: 'pi_1' });
+    });
+
+    test('settles a charge and then grants it: credited once, the charge settled whatever the grant found, nothing granted without a charge', async () => {
+      const { store } = await fresh();
+      await store.openCharge(charge('ch_1', 'spt_a'));
+      const settled = { ...charge('ch_1', 'spt_a'), state: 'settled', chargeId: 'pi_1' };
+      expect(await store.settleAndGrant('ch_1', 'pi_1', grantOf('ch_1'))).toEqual({
+        record: settled,
+        credited: { granted: true, grant: grantOf('ch_1'), balanceNano: '5000000000' },
+      });
+      const again = { ...grantOf('ch_1'), grantedAt: NOW + 5 };
+      expect(await store.settleAndGrant('ch_1', undefined, again)).toEqual({
+        record: settled,
+        credited: { granted: false, grant: grantOf('ch_1'), balanceNano: '5000000000' },
+      });
+      await expect(async () => store.settleAndGrant('ch_9', 'pi_9', grantOf('ch_9'))).rejects.toThrow();
+      expect(await store.grantOf('ch_9')).toBeUndefined();
+      await store.openCharge(charge('ch_2', 'spt_b'));
+      const racing = await Promise.all(Array.from({ length: 10 }, () => store.settleAndGrant('ch_2', 'pi_2', grantOf('ch_2'))));
+      expect(racing.filter((r) => r.credited?.granted)).toHaveLength(1);
+      expect(await store.balance('https://agents.example/a/alice')).toBe('10000000000');
+    });
+
     test('records assent and unreconciled payments', async () => {
       const { store } = await fresh();
       await store.recordAssent({ buyer: 'https://agents.example/a/alice', version: '2026-07-31', challengeId: 'ch_1', at: NOW });

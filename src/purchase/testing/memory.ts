@@ -4,6 +4,7 @@ import type {
   ChargeAmount,
   ChargeOutcome,
   ChargeRecord,
+  CredentialRecords,
   ChargeReply,
   ChargeState,
   Clock,
@@ -14,6 +15,7 @@ import type {
   PurchaseLock,
   PurchaseStore,
   Random,
+  SettledCharge,
   BuyerDirectory,
   TermsAssent,
   UnreconciledPayment,
@@ -114,6 +116,10 @@ export class MemoryPurchaseStore implements PurchaseStore {
   chargeOf(challengeId: string): ChargeRecord | undefined {
     return this.charges.get(challengeId);
   }
+  credentialRecords(challengeId: string, token: string | undefined): CredentialRecords {
+    // Stryker disable next-line ConditionalExpression: no payment is recorded under an undefined token, so get(undefined) answers the same
+    return { charge: this.charges.get(challengeId), unreconciled: token === undefined ? undefined : this.unreconciled.get(token) };
+  }
   chargeById(chargeId: string): ChargeRecord | undefined {
     for (const record of this.charges.values()) if (record.chargeId === chargeId) return record;
     return undefined;
@@ -152,6 +158,14 @@ export class MemoryPurchaseStore implements PurchaseStore {
     this.grants.set(grant.challengeId, grant);
     this.balances.set(grant.buyer, (this.balances.get(grant.buyer) ?? 0n) + BigInt(grant.creditNano));
     return { granted: true, grant, balanceNano: this.balance(grant.buyer) };
+  }
+  settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): SettledCharge {
+    const record = this.updateCharge(challengeId, { state: 'settled', chargeId });
+    try {
+      return { record, credited: this.grant(grant) };
+    } catch {
+      return { record };
+    }
   }
   grantOf(challengeId: string): Grant | undefined {
     return this.grants.get(challengeId);

@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { ReservedSql, Sql, TransactionSql } from 'postgres';
 import { isPostgresOutage } from '../outage.js';
 import { optionalPackage, redactedUrl, StoreUnavailableError } from '../unavailable.js';
 import type { SqlDatabase, SqlRow, SqlRunner } from './driver.js';
@@ -13,7 +13,7 @@ function numbered(sql: string): string {
 const numberedTexts = new Map<string, string>();
 
 /** Statements are prepared (named, parsed and planned once per connection): the texts here are a fixed few. */
-function runner(sql: Sql | TransactionSql): SqlRunner {
+function runner(sql: Sql | TransactionSql | ReservedSql): SqlRunner {
   return {
     all: async (text, params = []) => {
       let numberedText = numberedTexts.get(text);
@@ -47,6 +47,16 @@ export async function openPostgres(url: string): Promise<SqlDatabase> {
     dialect: 'postgres',
     forUpdate: 'FOR UPDATE',
     ...runner(sql),
+    // A reserved connection runs what it is given in order, and sends a statement while the one before is in flight.
+    inOrder: async (statements) => {
+      const reserved = await sql.reserve();
+      try {
+        const on = runner(reserved);
+        return await Promise.allSettled(statements.map(([text, params]) => on.all(text, params)));
+      } finally {
+        reserved.release();
+      }
+    },
     transaction: async <T>(work: (tx: SqlRunner) => Promise<T>) => (await sql.begin((tx) => work(runner(tx)))) as T,
     close: () => sql.end({ timeout: 5 }),
   };

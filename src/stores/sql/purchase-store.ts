@@ -2,11 +2,13 @@ import type {
   ChargeRecord,
   ChargeState,
   Clock,
+  CredentialRecords,
   Grant,
   GrantResult,
   IssuedChallenge,
   OpenCharge,
   PurchaseStore,
+  SettledCharge,
   TermsAssent,
   UnreconciledPayment,
 } from '../../purchase/machine/ports/purchase.js';
@@ -45,6 +47,25 @@ function bodyOf<T>(row: SqlRow | undefined): T | undefined {
 }
 
 const CHARGE_COLUMNS = 'body, state, charge_id';
+
+const UPDATE_CHARGE = `UPDATE charges SET state = ?, charge_id = COALESCE(?, charge_id) WHERE challenge_id = ? RETURNING ${CHARGE_COLUMNS}`;
+
+/** The record an update answered; an update that found no charge throws. */
+function updatedCharge(challengeId: string, rows: SqlRow[]): ChargeRecord {
+  const record = chargeOfRow(rows[0]);
+  if (!record) throw new Error(`no charge under challenge ${challengeId}`);
+  return record;
+}
+
+/** Postgres: a grant inserted, `granted` its rows, and only if it was, the balance credited (one statement, atomic). */
+const CREDIT_GRANTED = `INSERT INTO balances (buyer, nano) SELECT buyer, CAST(? AS BIGINT) FROM granted
+  ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano`;
+const GRANT = `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
+  ${CREDIT_GRANTED}`;
+/** GRANT of a charge found settled (the challenge id its fourth parameter), and nothing otherwise. */
+const GRANT_WHEN_SETTLED = `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body)
+  SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM charges WHERE challenge_id = ? AND state = 'settled') ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
+  ${CREDIT_GRANTED}`;
 
 /**
  * The purchase records in SQL (SQLite or Postgres). Each atomic step of the port is one statement or one
@@ -126,21 +147,31 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async chargeOf(challengeId: string): Promise<ChargeRecord | undefined> {
+    return (await this.credentialRecords(challengeId, undefined)).charge;
+  }
+
+  /**
+   * One statement: the charge under the challenge and the token's unreconciled payment (a null token joins nothing).
+   * A credential's records are asked before its challenge, which the machine reads next to judge it: a challenge
+   * another instance issued is read with them (a challenge never changes once issued, so it is kept as challenge()
+   * keeps what it reads).
+   */
+  async credentialRecords(challengeId: string, token: string | undefined): Promise<CredentialRecords> {
     const kept = this.issued.get(challengeId);
-    if (kept !== undefined && !this.pastKeep(kept.expiresAt))
-      return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE challenge_id = ?`, [challengeId]))[0]);
-    // A credential's charge is asked before its challenge, which the machine reads next to judge it: a challenge another
-    // instance issued is read with the charge, one statement (a challenge never changes once issued, so it is kept as
-    // challenge() keeps what it reads).
+    const withChallenge = kept === undefined || this.pastKeep(kept.expiresAt);
     const [row] = await this.db.all(
-      `SELECT charges.body, charges.state, charges.charge_id, challenges.body AS challenge, challenges.expires_at, ${PAID} AS paid
-       FROM (SELECT CAST(? AS TEXT) AS id) AS asked LEFT JOIN charges ON charges.challenge_id = asked.id LEFT JOIN challenges ON challenges.id = asked.id`,
-      [challengeId],
+      `SELECT charges.body, charges.state, charges.charge_id, unreconciled.body AS unreconciled${withChallenge ? `, challenges.body AS challenge, challenges.expires_at, ${PAID} AS paid` : ''}
+       FROM (SELECT CAST(? AS TEXT) AS id, CAST(? AS TEXT) AS token) AS asked LEFT JOIN charges ON charges.challenge_id = asked.id
+       LEFT JOIN unreconciled ON unreconciled.token = asked.token${withChallenge ? ' LEFT JOIN challenges ON challenges.id = asked.id' : ''}`,
+      [challengeId, token ?? null],
     );
-    if (row !== undefined && row.challenge !== null && !this.forgotten(challengeId, Number(row.expires_at), row.paid)) {
-      this.keep(JSON.parse(row.challenge as string) as IssuedChallenge);
+    if (withChallenge && row!.challenge !== null && !this.forgotten(challengeId, Number(row!.expires_at), row!.paid)) {
+      this.keep(JSON.parse(row!.challenge as string) as IssuedChallenge);
     }
-    return row === undefined || row.body === null ? undefined : chargeOfRow(row);
+    return {
+      charge: row!.body === null ? undefined : chargeOfRow(row),
+      unreconciled: row!.unreconciled === null ? undefined : (JSON.parse(row!.unreconciled as string) as UnreconciledPayment),
+    };
   }
   async chargeById(chargeId: string): Promise<ChargeRecord | undefined> {
     return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE charge_id = ? LIMIT 1`, [chargeId]))[0]);
@@ -168,25 +199,41 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async updateCharge(challengeId: string, update: { readonly state: ChargeState; readonly chargeId?: string }): Promise<ChargeRecord> {
-    const [row] = await this.db.all(`UPDATE charges SET state = ?, charge_id = COALESCE(?, charge_id) WHERE challenge_id = ? RETURNING ${CHARGE_COLUMNS}`, [
-      update.state,
-      update.chargeId ?? null,
-      challengeId,
+    return updatedCharge(challengeId, await this.db.all(UPDATE_CHARGE, [update.state, update.chargeId ?? null, challengeId]));
+  }
+
+  /**
+   * On Postgres two statements sent at once on one connection (one round trip), each committed on its own: the update,
+   * then the grant, which credits only a charge it finds settled (so an update that failed to find its charge grants
+   * nothing). Elsewhere, and when the grant credited nothing (granted before), as updateCharge and grant answer.
+   */
+  async settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): Promise<SettledCharge> {
+    if (this.db.dialect !== 'postgres') return this.grantSettled(await this.updateCharge(challengeId, { state: 'settled', chargeId }), grant);
+    const [updated, granted] = await this.db.inOrder([
+      [UPDATE_CHARGE, ['settled', chargeId ?? null, challengeId]],
+      [GRANT_WHEN_SETTLED, [grant.challengeId, grant.buyer, JSON.stringify(grant), challengeId, grant.creditNano]],
     ]);
-    const record = chargeOfRow(row);
-    if (!record) throw new Error(`no charge under challenge ${challengeId}`);
-    return record;
+    if (updated!.status === 'rejected') throw updated!.reason;
+    const record = updatedCharge(challengeId, updated!.value);
+    if (granted!.status === 'rejected') return { record };
+    const [credited] = granted!.value;
+    if (credited === undefined) return this.grantSettled(record, grant);
+    return { record, credited: { granted: true, grant, balanceNano: credited.nano as string } };
+  }
+
+  /** The grant of a charge already settled; one that throws answers no `credited`. */
+  private async grantSettled(record: ChargeRecord, grant: Grant): Promise<SettledCharge> {
+    try {
+      return { record, credited: await this.grant(grant) };
+    } catch {
+      return { record };
+    }
   }
 
   async grant(grant: Grant): Promise<GrantResult> {
     if (this.db.dialect === 'postgres') {
       // One statement (atomic on its own): the grant inserted and, only if it was, the balance credited.
-      const [credited] = await this.db.all(
-        `WITH granted AS (INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING buyer)
-         INSERT INTO balances (buyer, nano) SELECT buyer, CAST(? AS BIGINT) FROM granted
-         ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano`,
-        [grant.challengeId, grant.buyer, JSON.stringify(grant), grant.creditNano],
-      );
+      const [credited] = await this.db.all(GRANT, [grant.challengeId, grant.buyer, JSON.stringify(grant), grant.creditNano]);
       if (credited !== undefined) return { granted: true, grant, balanceNano: credited.nano as string };
       const earlier = bodyOf<Grant>((await this.db.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
       return { granted: false, grant: earlier, balanceNano: await balanceIn(this.db, earlier.buyer) };

@@ -73,6 +73,7 @@ export async function openSqlite(file: string): Promise<SqlDatabase> {
         return Promise.reject(error as Error);
       }
     },
+    inOrder: (statements) => inTurn(() => Promise.allSettled(statements.map(([sql, params]) => run(sql, params)))),
     transaction: (work) =>
       inTurn(async () => {
         prepared('BEGIN IMMEDIATE').run();

@@ -178,6 +178,20 @@ describe('move 6: a fresh valid credential is charged', () => {
     expectGranted(await world.decide(paid(fresh, 'spt_2')), PACK_NANO, 'pi_2');
   });
 
+  it('settled but not credited: 503 grant_failed, the charge kept settled; the same credential is credited once, not charged again', async () => {
+    const world = new World(['settled']);
+    world.store.failGrants = 2;
+    const first = await world.challenge();
+    expectCode(await world.decide(paid(first)), PURCHASE_ERRORS.grant_failed);
+    expect(world.store.allCharges().map((c) => [c.state, c.chargeId])).toEqual([['settled', 'pi_1']]);
+    // Resumed from the settled record: the grant alone is asked again.
+    expectCode(await world.decide(paid(first)), PURCHASE_ERRORS.grant_failed);
+    expect(world.balance()).toBe('0');
+    expectGranted(await world.decide(paid(first)), PACK_NANO, 'pi_1');
+    expect(world.processor.chargeCalls()).toBe(1);
+    expect(world.store.allGrants()).toHaveLength(1);
+  });
+
   it('processing: 503 charge_processing with retry.sameCredential and no Retry-After', async () => {
     const world = new World(['processing']);
     const first = await world.challenge();

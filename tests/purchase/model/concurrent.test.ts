@@ -29,7 +29,18 @@ function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[
   const world = new ModelWorld();
   const overlaps: string[] = [];
   const processor = scheduled(world.processor, s, ['charge', 'status']);
-  const store = scheduled(world.store, s, ['chargeOf', 'openCharge', 'updateCharge', 'grant', 'grantOf', 'recordAssent', 'pendingChargeOf', 'challenge']);
+  const store = scheduled(world.store, s, [
+    'chargeOf',
+    'credentialRecords',
+    'openCharge',
+    'updateCharge',
+    'settleAndGrant',
+    'grant',
+    'grantOf',
+    'recordAssent',
+    'pendingChargeOf',
+    'challenge',
+  ]);
   const lock = scheduled(world.lock, s, ['acquire']);
   const checkedProcessor: PurchasePorts['processor'] = {
     charge: async (token, amount, key) => {

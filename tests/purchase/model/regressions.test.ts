@@ -23,7 +23,9 @@ import { BUYERS, ModelWorld, TOKENS, type Presentation } from './world.js';
  *    taken for "already redeemed with another payment": 402 invalid-challenge with a fresh challenge, telling
  *    the buyer to pay again while its charge is in flight. Section 3 row 1: the same credential presented again
  *    resumes the original charge, always. Step 7 should resume when the record's token is the credential's (as
- *    openAndCharge already does for the clash it sees).
+ *    openAndCharge already does for the clash it sees). Since issue 27 the challenge guard judges the charge the
+ *    same-credential guard read (one read per presentation); a charge opened since is met by the record guard's
+ *    atomic open, which resumes it: the same answer.
  *    Found by the scheduler property (concurrent.test.ts), one credential presented 2-5 times at once.
  */
 describe('regressions found by the card pack model', () => {

@@ -126,6 +126,17 @@ describe('the same credential presented again (section 3)', () => {
     expect(world.store.balance(BUYER)).toBe(CALL_NANO);
   });
 
+  it('503 grant_failed again when the resumed credit cannot be recorded either; the third presentation credits once and serves', async () => {
+    const world = new SaleWorld();
+    world.store.failGrants = 2;
+    const challenge = await callChallenge(world);
+    expectCode(answer(await world.decide(paid(challenge))), PURCHASE_ERRORS.grant_failed);
+    expectCode(answer(await world.decide(paid(challenge))), PURCHASE_ERRORS.grant_failed);
+    expect(world.server.ran).toEqual([]);
+    expectCall(await world.decide(paid(challenge)), 200, { chargeId: 'pi_1' });
+    expect(world.store.balance(BUYER)).toBe(CALL_NANO);
+  });
+
   it('503 funding_failed with the purchase block when the credited call cannot be funded; then 409 purchase_already_granted; the balance pays the resend', async () => {
     const world = new SaleWorld();
     const challenge = await callChallenge(world);

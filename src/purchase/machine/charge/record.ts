@@ -1,7 +1,7 @@
 import { PAYMENT_METHODS } from '../../../spec/payments.js';
 import { sameEcho } from '../../wire/credential.js';
 import type { PresentedCredential } from '../presented.js';
-import type { ChargeRecord, Grant, IssuedChallenge, PurchasePorts } from '../ports/purchase.js';
+import type { ChargeRecord, CredentialRecords, Grant, IssuedChallenge, PurchasePorts } from '../ports/purchase.js';
 import { IDEMPOTENCY_KEY_PREFIX } from '../../wire/wire.js';
 
 /** The grant of a settled card charge (method stripe, the processor's charge id as the receipt reference). */
@@ -34,6 +34,12 @@ export function chargeRecordFor(issued: IssuedChallenge, buyer: string, token: s
   };
 }
 
+/** What the store holds for the credential presented (its challenge's charge, its token's unreconciled payment), in one read; nothing without a credential. */
+export async function recordsOfPresented(presented: PresentedCredential, store: PurchasePorts['store']): Promise<CredentialRecords> {
+  const { credential, token } = presented;
+  return credential === undefined ? {} : store.credentialRecords(credential.challenge.id, token);
+}
+
 /**
  * Section 3 row 1: the charge this very credential (same challenge, echoed byte for byte, same token) already
  * sent, with the challenge it answers; undefined when it sent none.
@@ -42,11 +48,20 @@ export async function chargeOfSameCredential(
   presented: PresentedCredential,
   store: PurchasePorts['store'],
 ): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
-  const { credential, token } = presented;
+  const { credential } = presented;
   if (credential === undefined) return undefined;
-  const record = await store.chargeOf(credential.challenge.id);
+  return sameCredentialCharge(presented, await store.chargeOf(credential.challenge.id), store);
+}
+
+/** chargeOfSameCredential of `record`, the charge already read under the credential's challenge (so none without a credential). */
+export async function sameCredentialCharge(
+  presented: PresentedCredential,
+  record: ChargeRecord | undefined,
+  store: PurchasePorts['store'],
+): Promise<{ readonly record: ChargeRecord; readonly issued: IssuedChallenge } | undefined> {
+  const { credential, token } = presented;
   // A credential without a card token (a stablecoin one) matches no charge: every charge record holds its token.
   if (record === undefined || record.token !== token) return undefined;
   const issued = await store.challenge(record.challengeId);
-  return issued !== undefined && sameEcho(issued.echo, credential.challenge) ? { record, issued } : undefined;
+  return issued !== undefined && sameEcho(issued.echo, credential!.challenge) ? { record, issued } : undefined;
 }

@@ -1,23 +1,27 @@
-import type { ChargeRecord, ChargeReply, PurchasePorts } from '../ports/purchase.js';
+import type { ChargeRecord, ChargeReply, GrantResult, PurchasePorts } from '../ports/purchase.js';
+import { chargeGrant } from './record.js';
 
 /**
  * Where a card charge stands after the processor was asked (sent, or resumed by status or idempotency key),
- * with the charge record brought up to date. What to answer is the surface's choice: the pack credits and
- * answers 200; a single-call sale credits, funds and serves the call.
+ * with the charge record brought up to date and, once settled, its purchase credited (chargeGrant) with the same step
+ * of the store. What to answer is the surface's choice: the pack answers 200; a single-call sale funds and serves the
+ * call.
  */
 export type ChargeStep =
-  | { readonly kind: 'settled'; readonly record: ChargeRecord; readonly chargeId: string }
+  /** `credited` absent: the grant failed, the charge is settled (7.4 grant_failed: the same credential completes it). */
+  | { readonly kind: 'settled'; readonly record: ChargeRecord; readonly chargeId: string; readonly credited: GrantResult | undefined }
   /** A genuine decline or an intent cancelled unsettled: nothing captured (section 3 row 2). */
   | { readonly kind: 'failed'; readonly record: ChargeRecord }
   | { readonly kind: 'processing'; readonly record: ChargeRecord }
   /** No outcome: the processor said unknown or the call faulted. */
   | { readonly kind: 'unknown'; readonly record: ChargeRecord };
 
-/** Asks the processor (`send`) and records its word on the charge. */
+/** Asks the processor (`send`) and records its word on the charge; a settled one is credited at clock second `now`. */
 export async function chargeStep(
   record: ChargeRecord,
   send: () => ChargeReply | Promise<ChargeReply>,
   ports: Pick<PurchasePorts, 'store'>,
+  now: number,
 ): Promise<ChargeStep> {
   let reply: ChargeReply;
   try {
@@ -29,9 +33,11 @@ export async function chargeStep(
   const known = chargeId === undefined ? {} : { chargeId };
   switch (reply.outcome) {
     case 'settled': {
-      const settled = await ports.store.updateCharge(record.challengeId, { state: 'settled', ...known });
       // A charge whose id the processor never named is known by its idempotency key (settle.ts finds it the same way).
-      return { kind: 'settled', record: settled, chargeId: chargeId ?? record.idempotencyKey };
+      const reference = chargeId ?? record.idempotencyKey;
+      // The grant is of what the record says and no update changes (its buyer, pack, price and terms version).
+      const settled = await ports.store.settleAndGrant(record.challengeId, chargeId, chargeGrant(record, reference, now));
+      return { kind: 'settled', record: settled.record, chargeId: reference, credited: settled.credited };
     }
     case 'declined':
     case 'cancelled-unsettled':

@@ -3,16 +3,16 @@ import { codeAnswer } from '../ports/outcome.js';
 import { countAgainstWalletCap, walletPlacementRefusal } from '../transfer/wallet.js';
 import { sharedGuard } from './guard.js';
 import { serialisePurchase } from './lock.js';
-import { cardMarketRefusal, unreconciledRefusal } from './refusals.js';
+import { cardMarketRefusal, unreconciledAnswer } from './refusals.js';
 import { giveBack } from './run.js';
 
 export const UNRECONCILED = sharedGuard({
   name: 'unreconciled',
   codes: [PURCHASE_ERRORS.payment_unreconciled],
-  why: 'A card token whose payment matched nothing sold was refunded; it is refused with the refund state before its card is even looked at.',
-  needs: ['payment'],
+  why: "A card token whose payment matched nothing sold was refunded; it is refused with the refund state before its card is even looked at (the token's unreconciled payment as the same-credential guard read it).",
+  needs: ['payment', 'recorded'],
   gives: [],
-  run: async (ctx) => (ctx.payment.by === 'card' ? unreconciledRefusal(ctx.payment.token, ctx.ports, ctx.config) : undefined),
+  run: async (ctx) => (ctx.payment.by === 'card' ? unreconciledAnswer(ctx.recorded.unreconciled, ctx.config) : undefined),
 });
 
 export const MARKET = sharedGuard({

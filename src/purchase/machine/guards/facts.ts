@@ -1,5 +1,5 @@
 import type { CredentialParse, PaymentCredential } from '../../wire/credential.js';
-import type { Awaitable, ChargeRecord, IssuedChallenge, Stablecoin } from '../ports/purchase.js';
+import type { Awaitable, ChargeRecord, CredentialRecords, IssuedChallenge, Stablecoin } from '../ports/purchase.js';
 import type { TransferRecord } from '../ports/stablecoin.js';
 import type { AdmittedTransfer } from '../tempo/transaction-check.js';
 
@@ -30,6 +30,11 @@ export type Opened =
  * when they compile (order.ts) and a configured order is checked once before it runs.
  */
 export interface PurchaseFacts {
+  /**
+   * same-credential: what the store held for the credential presented, read once before any other guard asks (none
+   * without a credential). What this presentation opens later is seen by the record guard's atomic open.
+   */
+  readonly recorded: CredentialRecords;
   /** offer: the credential presented, parsed (the offer answers a request without one). */
   readonly parsed: CredentialParse;
   /** readable */

@@ -73,7 +73,7 @@ export const CHARGE = sharedGuard({
     const record = opened.charge;
     return ctx.surface.afterCharge(
       ctx,
-      await chargeStep(record, () => ctx.ports.processor.charge(record.token, record.price, record.idempotencyKey), ctx.ports),
+      await chargeStep(record, () => ctx.ports.processor.charge(record.token, record.price, record.idempotencyKey), ctx.ports, ctx.input.now),
     );
   },
 });

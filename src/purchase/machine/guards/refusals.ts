@@ -3,7 +3,7 @@ import { deployedHeader } from '../../../spec/naming.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { purchaseAnswer, type PurchaseAnswer } from '../answers.js';
 import { surfaceOf, trustedHeader, type PurchaseRequest } from '../ports/outcome.js';
-import type { IssuedChallenge, PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
+import type { IssuedChallenge, PurchaseConfig, PurchasePorts, UnreconciledPayment } from '../ports/purchase.js';
 
 /** What the guards before a payment look at: who pays, under which challenge. */
 export interface ChargeCandidate {
@@ -14,7 +14,11 @@ export interface ChargeCandidate {
 
 /** 7.4 payment_unreconciled: this token already paid and was refunded because the payment matched nothing sold. */
 export async function unreconciledRefusal(token: string, ports: Pick<PurchasePorts, 'store'>, config: PurchaseConfig): Promise<PurchaseAnswer | undefined> {
-  const unreconciled = await ports.store.unreconciledOf(token);
+  return unreconciledAnswer(await ports.store.unreconciledOf(token), config);
+}
+
+/** unreconciledRefusal of the token's unreconciled payment as already read (undefined when it has none). */
+export function unreconciledAnswer(unreconciled: UnreconciledPayment | undefined, config: PurchaseConfig): PurchaseAnswer | undefined {
   return unreconciled === undefined ? undefined : purchaseAnswer(PURCHASE_ERRORS.payment_unreconciled, surfaceOf(config), { refund: unreconciled.refund });
 }
 

@@ -1,12 +1,14 @@
 import { PAYMENT_PROBLEMS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
-import { chargeOfSameCredential } from '../charge/record.js';
+import { recordsOfPresented, sameCredentialCharge } from '../charge/record.js';
 import { transferOfSameCredential } from '../transfer/record.js';
+import { given } from './facts.js';
 import { sharedGuard } from './guard.js';
 
 /**
  * Section 3 row 1, asked before anything else: a credential whose charge was already sent (or whose transaction
- * was already recorded) under a challenge this surface sells resumes it.
+ * was already recorded) under a challenge this surface sells resumes it. What the store holds for the credential is
+ * read here once, for the guards after it too (the challenge's charge, the token's unreconciled payment).
  */
 export const SAME_CREDENTIAL = sharedGuard({
   name: 'same-credential',
@@ -28,13 +30,14 @@ export const SAME_CREDENTIAL = sharedGuard({
   ],
   why: 'A payment already sent must finish, so no switch, terms version, price, cap or market change made since can strand it (section 3 row 1); only who may resume it is asked, by the surface.',
   needs: [],
-  gives: [],
+  gives: ['recorded'],
   run: async (ctx) => {
     const { presented, ports, surface } = ctx;
-    const charge = await chargeOfSameCredential(presented, ports.store);
+    const recorded = await recordsOfPresented(presented, ports.store);
+    const charge = await sameCredentialCharge(presented, recorded.charge, ports.store);
     if (charge !== undefined && surface.sells(charge.issued)) return surface.resumeCharge(ctx, charge.record, charge.issued);
     const transfer = presented.credential === undefined ? undefined : await transferOfSameCredential(presented.credential, ports);
     if (transfer !== undefined && surface.sells(transfer.issued)) return surface.resumeTransfer(ctx, transfer.record, transfer.issued, transfer.stablecoin);
-    return undefined;
+    return given({ recorded });
   },
 });

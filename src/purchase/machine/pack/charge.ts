@@ -6,25 +6,32 @@ import { chargeStep, resumeSend, type ChargeStep } from '../charge/step.js';
 import { grantedAnswer, receiptOf } from '../granted.js';
 import { withFreshChallenge } from '../issue.js';
 import { surfaceOf, type PurchaseOutcome, type PurchaseRequest } from '../ports/outcome.js';
-import type { ChargeRecord, ChargeReply, PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
+import type { ChargeRecord, ChargeReply, GrantResult, PurchaseConfig, PurchasePorts } from '../ports/purchase.js';
 
 /** Credits the pack once for a settled charge; a store fault is 503 grant_failed (the same credential completes it). */
 async function grantSettled(record: ChargeRecord, chargeId: string, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> {
   try {
     const result = await ports.store.grant(chargeGrant(record, chargeId, now));
-    // Granted here, or by a settlement report that landed while this presentation was in flight: either way
-    // this presentation is the one that tells the buyer, so it answers 200 (409 is for a later presentation).
-    return grantedAnswer(result.grant, result.balanceNano, config);
+    return creditedAnswer(result, config);
   } catch {
     return purchaseAnswer(PURCHASE_ERRORS.grant_failed, surfaceOf(config));
   }
+}
+
+/**
+ * Granted here, or by a settlement report that landed while this presentation was in flight: either way this
+ * presentation is the one that tells the buyer, so it answers 200 (409 is for a later presentation).
+ */
+function creditedAnswer(result: GrantResult, config: PurchaseConfig): PurchaseOutcome {
+  return grantedAnswer(result.grant, result.balanceNano, config);
 }
 
 /** The pack's answer to the processor's word on a charge: settled credits the pack; failed a fresh challenge; the two 503s. */
 export function packChargeAnswer(step: ChargeStep, ports: PurchasePorts, config: PurchaseConfig, now: number): Promise<PurchaseOutcome> | PurchaseOutcome {
   switch (step.kind) {
     case 'settled':
-      return grantSettled(step.record, step.chargeId, ports, config, now);
+      // Credited with the settle (chargeStep); a failed grant is 503 grant_failed (the same credential completes it).
+      return step.credited === undefined ? purchaseAnswer(PURCHASE_ERRORS.grant_failed, surfaceOf(config)) : creditedAnswer(step.credited, config);
     case 'failed':
       return withFreshChallenge(PAYMENT_PROBLEMS.verificationFailed, ports, config, now);
     case 'processing':
@@ -42,7 +49,7 @@ async function runCharge(
   config: PurchaseConfig,
   now: number,
 ): Promise<PurchaseOutcome> {
-  return packChargeAnswer(await chargeStep(record, send, ports), ports, config, now);
+  return packChargeAnswer(await chargeStep(record, send, ports, now), ports, config, now);
 }
 
 /**

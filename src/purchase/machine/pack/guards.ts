@@ -1,7 +1,7 @@
 import { PAYMENT_PROBLEMS, PURCHASE_KINDS } from '../../../spec/payments.js';
 import { PURCHASE_ERRORS } from '../../../spec/purchase-errors.js';
 import { purchaseAnswer } from '../answers.js';
-import { sameEcho, tokenOf } from '../../wire/credential.js';
+import { sameEcho } from '../../wire/credential.js';
 import { METHOD, OFFER, READABLE, SWITCHES } from '../guards/before-challenge.js';
 import { LOCK, MARKET, UNRECONCILED, WALLET_CAP } from '../guards/before-payment.js';
 import { EXPIRY, PAYLOAD, TERMS, TRANSACTION } from '../guards/challenge.js';
@@ -35,7 +35,7 @@ const PACK_CHALLENGE = packGuard({
   name: 'pack-challenge',
   codes: [PAYMENT_PROBLEMS.invalidChallenge, PURCHASE_ERRORS.challenge_kind_mismatch],
   why: 'The credential must echo, byte for byte, a pack challenge issued here and not yet redeemed by a card charge (a transfer is judged by the transaction and record guards); a pack challenge is honoured whatever resource issued it, a single-call one never here (7.4).',
-  needs: ['credential'],
+  needs: ['credential', 'recorded'],
   gives: ['issued'],
   run: async (ctx) => {
     const { ports, surface, credential } = ctx;
@@ -43,12 +43,12 @@ const PACK_CHALLENGE = packGuard({
     const issued = await ports.store.challenge(echo.id);
     if (issued === undefined || !sameEcho(issued.echo, echo)) return surface.fresh(PAYMENT_PROBLEMS.invalidChallenge);
     if (issued.kind !== PURCHASE_KINDS.pack) return purchaseAnswer(PURCHASE_ERRORS.challenge_kind_mismatch, surfaceOf(ctx.config));
-    // A challenge a card charge redeemed (a stablecoin one has none: the transaction and record guards judge its transfer).
-    const redeemed = await ports.store.chargeOf(issued.id);
-    // The same credential racing its own first presentation: that presentation opened the charge since the same-credential guard.
-    if (redeemed !== undefined && redeemed.token === tokenOf(credential)) return surface.resumeCharge(ctx, redeemed, issued);
-    // Before the lock and the caps: a redeemed challenge is refused as such even while the buyer's lock is unavailable.
-    if (redeemed !== undefined) return surface.fresh(PAYMENT_PROBLEMS.invalidChallenge, { description: MESSAGES.redeemedByPayment });
+    // A challenge a card charge redeemed (a stablecoin one has none: the transaction and record guards judge its transfer),
+    // as the same-credential guard read it under this very id: a charge of this same credential was resumed there. One
+    // opened since (the same credential racing its own first presentation) is met by the record guard's atomic open,
+    // which resumes it. Before the lock and the caps: a redeemed challenge is refused as such even while the buyer's lock
+    // is unavailable.
+    if (ctx.recorded.charge !== undefined) return surface.fresh(PAYMENT_PROBLEMS.invalidChallenge, { description: MESSAGES.redeemedByPayment });
     return given({ issued });
   },
 });

@@ -136,6 +136,16 @@ export interface Grant {
   readonly grantedAt: number;
 }
 
+/**
+ * What the store holds for a credential presented, read at once before any other guard asks (section 3 row 1, 7.4
+ * payment_unreconciled): the charge opened under its challenge, whatever token opened it, and the unreconciled payment
+ * of its card token. Each is absent when there is none.
+ */
+export interface CredentialRecords {
+  readonly charge?: ChargeRecord;
+  readonly unreconciled?: UnreconciledPayment;
+}
+
 export type OpenCharge =
   | { readonly opened: true; readonly record: ChargeRecord }
   /** Not opened: the challenge already has a charge (`challenge`), or the token already paid under another challenge (`token`). */
@@ -145,12 +155,23 @@ export type GrantResult =
   | { readonly granted: true; readonly grant: Grant; readonly balanceNano: string }
   | { readonly granted: false; readonly grant: Grant; readonly balanceNano: string };
 
+/** A charge settled and its grant: `credited` as grant() answers it, absent when the grant failed (the charge stays settled). */
+export interface SettledCharge {
+  readonly record: ChargeRecord;
+  readonly credited?: GrantResult;
+}
+
 /** Challenges issued, credentials seen with their charge record, grants per buyer and the balance credited. */
 export interface PurchaseStore {
   issue(challenge: IssuedChallenge): Awaitable<void>;
   challenge(id: string): Awaitable<IssuedChallenge | undefined>;
   /** The charge record of a challenge, if a charge was ever opened under it. */
   chargeOf(challengeId: string): Awaitable<ChargeRecord | undefined>;
+  /**
+   * In one read, what chargeOf(challengeId) and unreconciledOf(token) answer (no unreconciled payment without a token):
+   * what a credential presented finds before the lock.
+   */
+  credentialRecords(challengeId: string, token: string | undefined): Awaitable<CredentialRecords>;
   chargeById(chargeId: string): Awaitable<ChargeRecord | undefined>;
   chargeByKey(idempotencyKey: string): Awaitable<ChargeRecord | undefined>;
   /** The charge a shared payment token opened (a token pays once, so at most one). */
@@ -161,6 +182,12 @@ export interface PurchaseStore {
   updateCharge(challengeId: string, update: { readonly state: ChargeState; readonly chargeId?: string }): Awaitable<ChargeRecord>;
   /** Atomically: credits the grant and the buyer's balance unless this challenge was already granted. */
   grant(grant: Grant): Awaitable<GrantResult>;
+  /**
+   * updateCharge(challengeId, { state: 'settled', chargeId }) and then grant(grant), one step of the port (a database may
+   * send both at once; the grant only for a charge found settled): throws as the update does, having granted nothing;
+   * a grant that throws leaves the charge settled and answers no `credited`.
+   */
+  settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): Awaitable<SettledCharge>;
   grantOf(challengeId: string): Awaitable<Grant | undefined>;
   balance(buyer: string): Awaitable<string>;
   /** Records the buyer's assent; may throw (then nothing is charged). */

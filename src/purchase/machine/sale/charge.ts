@@ -8,7 +8,7 @@ import type { SaleOutcome } from './answer.js';
 import { freshSaleChallenge } from './offer.js';
 import type { SaleConfig, SalePorts, SaleRequest } from './ports.js';
 import { declineSale, resumedSaleRefusal } from './record.js';
-import { creditAndServe } from './serve.js';
+import { creditAndServe, serveCredited } from './serve.js';
 
 /**
  * Section 3 row 1: the same credential resumes its sale; no switch, terms version, price, cap or market check
@@ -25,14 +25,14 @@ export async function resumeSale(
   if (refused !== undefined) return refused;
   if (record.state === 'failed') return freshSaleChallenge(PAYMENT_PROBLEMS.verificationFailed, input, ports, config);
   if (record.state === 'settled') return creditAndServe(chargeGrant(record, record.chargeId ?? record.idempotencyKey, input.now), input, ports, config);
-  return saleChargeAnswer(await chargeStep(record, resumeSend(record, ports), ports), input, ports, config);
+  return saleChargeAnswer(await chargeStep(record, resumeSend(record, ports), ports, input.now), input, ports, config);
 }
 
 /** The processor's word on the charge, turned into the call's answer; a charge that captured nothing gives its caps back once. */
 export async function saleChargeAnswer(step: ChargeStep, input: SaleRequest, ports: SalePorts, config: SaleConfig): Promise<SaleOutcome> {
   switch (step.kind) {
     case 'settled':
-      return creditAndServe(chargeGrant(step.record, step.chargeId, input.now), input, ports, config);
+      return serveCredited(step.record.challengeId, step.credited, input, ports, config);
     case 'failed':
       await declineSale(step.record.challengeId, ports);
       return freshSaleChallenge(PAYMENT_PROBLEMS.verificationFailed, input, ports, config);

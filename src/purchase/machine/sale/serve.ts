@@ -63,6 +63,18 @@ export async function creditAndServe(grant: Grant, input: SaleRequest, ports: Sa
   return fundAndServe(grant.challengeId, credited.grant, credited.balanceNano, input, ports, config);
 }
 
+/** creditAndServe once the grant under `challengeId` was asked: `credited` absent when it failed (503 grant_failed). */
+export function serveCredited(
+  challengeId: string,
+  credited: GrantResult | undefined,
+  input: SaleRequest,
+  ports: SalePorts,
+  config: SaleConfig,
+): Promise<SaleOutcome> | SaleOutcome {
+  if (credited === undefined) return codeAnswer(PURCHASE_ERRORS.grant_failed, config);
+  return fundAndServe(challengeId, credited.grant, credited.balanceNano, input, ports, config);
+}
+
 /**
  * Serve-once: the call is funded by a hold keyed by its sale (the same hold for every presentation), then
  * claimed by moving the sale from open to serving, atomically, before it runs. Only the presentation that
