@@ -16,7 +16,7 @@ export interface HttpContender extends Contender {
   close(): Promise<void>;
 }
 
-/** A serve process up and warm, whose `run(i)` sends the i-th of `calls` requests signed beforehand. */
+/** A serve process up and warm, whose `run(i)` sends the i-th of `calls` requests signed beforehand (its capacity). */
 export async function verificationsOverHttp(name: string, storeArgs: readonly string[], calls: number, concurrency: number): Promise<HttpContender> {
   const agent = await SigningAgent.start(`bench-${name.toLowerCase()}`);
   const serve = await startServe(['--port', '0', '--allow-insecure-fixtures', '--public-url', PUBLIC, ...storeArgs]);
@@ -42,7 +42,7 @@ export async function verificationsOverHttp(name: string, storeArgs: readonly st
         for (let i = next++; i < calls + SERVE_WARMUP; i = next++) await send(i);
       }),
     );
-    return { name, concurrency, run: send, close };
+    return { name, concurrency, capacity: calls, run: send, close };
   } catch (error) {
     await close();
     throw error;

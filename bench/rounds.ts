@@ -1,7 +1,8 @@
 /**
- * Contenders measured side by side in interleaved rounds: each makes its warm-up, then every round times each of them
- * in turn (the order rotated round by round), so a neighbour that takes the CPU for a while slows one round of every
- * contender rather than all of one. A contender's rate is its median round; p50 and p99 are of every timed call.
+ * Contenders measured side by side in interleaved rounds of equal time: after a round of warm-up each, every round
+ * times each contender in turn for `roundSeconds` (the order rotated round by round), so a neighbour that takes the
+ * CPU for a while slows one round of every contender rather than all of one, and a fast contender's round is as long
+ * as a slow one's. A contender's rate is its median round; p50 and p99 are of every timed call.
  */
 import type { Figures } from './ratios.js';
 
@@ -11,49 +12,47 @@ export interface Contender {
   readonly concurrency?: number;
   /** What one call counts for in the rate (two presentations per purchase). */
   readonly unitsPerCall?: number;
+  /** The most calls it can make over the run (requests signed beforehand); unbounded when absent. */
+  readonly capacity?: number;
   /** Call `i` (each index once over the whole run, warm-up first). */
   run(i: number): Promise<void>;
 }
 
 export interface RoundsPlan {
+  /** Timed rounds, after one untimed round of warm-up. */
   readonly rounds: number;
-  readonly callsPerRound: number;
-  /** Untimed calls each contender makes, one at a time, before the first round. */
-  readonly warmup: number;
+  readonly roundSeconds: number;
 }
 
-/** Calls each contender makes over the plan: what to sign or build before timing. */
-export const callsOf = (plan: RoundsPlan) => plan.warmup + plan.rounds * plan.callsPerRound;
+/** Calls a contender running at up to `perSecond` makes over the plan, warm-up round included: what to sign beforehand. */
+export const capacityFor = (plan: RoundsPlan, perSecond: number) => Math.ceil((plan.rounds + 1) * plan.roundSeconds * perSecond);
 
 export async function inRounds(contenders: readonly Contender[], plan: RoundsPlan): Promise<Figures[]> {
   const next = new Map<Contender, number>(contenders.map((c) => [c, 0]));
-  const take = (c: Contender) => {
-    const i = next.get(c)!;
-    next.set(c, i + 1);
-    return i;
-  };
-  for (const c of contenders) for (let i = 0; i < plan.warmup; i++) await c.run(take(c));
   const rates = new Map<Contender, number[]>(contenders.map((c) => [c, []]));
   const times = new Map<Contender, number[]>(contenders.map((c) => [c, []]));
-  for (let round = 0; round < plan.rounds; round++) {
-    const order = contenders.map((_, k) => contenders[(k + round) % contenders.length]!);
-    for (const c of order) {
-      let left = plan.callsPerRound;
-      const worker = async () => {
-        while (left > 0) {
-          left--;
-          const i = take(c);
-          const t = process.hrtime.bigint();
-          await c.run(i);
-          times.get(c)!.push(Number(process.hrtime.bigint() - t) / 1000);
-        }
-      };
-      const start = process.hrtime.bigint();
-      await Promise.all(Array.from({ length: c.concurrency ?? 1 }, worker));
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      rates.get(c)!.push((plan.callsPerRound * (c.unitsPerCall ?? 1)) / seconds);
-    }
-  }
+  const round = async (c: Contender, timed: boolean) => {
+    const until = process.hrtime.bigint() + BigInt(Math.round(plan.roundSeconds * 1e9));
+    let calls = 0;
+    const worker = async () => {
+      while (process.hrtime.bigint() < until) {
+        const i = next.get(c)!;
+        if (c.capacity !== undefined && i >= c.capacity)
+          throw new Error(`bench: ${c.name} made all ${c.capacity} calls it was given before its rounds ended: raise its capacity`);
+        next.set(c, i + 1);
+        const t = process.hrtime.bigint();
+        await c.run(i);
+        if (timed) times.get(c)!.push(Number(process.hrtime.bigint() - t) / 1000);
+        calls++;
+      }
+    };
+    const start = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: c.concurrency ?? 1 }, worker));
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (timed) rates.get(c)!.push((calls * (c.unitsPerCall ?? 1)) / seconds);
+  };
+  for (const c of contenders) await round(c, false);
+  for (let r = 0; r < plan.rounds; r++) for (let k = 0; k < contenders.length; k++) await round(contenders[(k + r) % contenders.length]!, true);
   return contenders.map((c) => {
     const sorted = [...times.get(c)!].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
