@@ -147,7 +147,7 @@ export class SqlPurchaseStore implements PurchaseStore {
   }
 
   async chargeOf(challengeId: string): Promise<ChargeRecord | undefined> {
-    return (await this.credentialRecords(challengeId, undefined)).charge;
+    return chargeOfRow((await this.db.all(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE challenge_id = ?`, [challengeId]))[0]);
   }
 
   /**
