@@ -1,7 +1,7 @@
 import { AUTH_SCHEMES, PLATFORM_ROUTES } from '../spec/wire.js';
 import { HEADERS } from '../spec/headers.js';
 import type { PlatformTokenIssuer } from './platform-token.js';
-import { renderAnswer } from './render.js';
+import { render } from './render.js';
 import type { VerifiedRoute } from './routes.js';
 
 /**
@@ -38,7 +38,7 @@ export function cliTokenRoute(tokens: PlatformTokenIssuer): VerifiedRoute {
           scope: minted.scope,
           agent_url: subject,
         };
-        return renderAnswer({ status: 200, headers: { [HEADERS.cacheControl]: 'no-store' }, body });
+        return render({ status: 200, headers: { [HEADERS.cacheControl]: 'no-store' }, body });
       },
     },
   };

@@ -3,7 +3,7 @@ import { jwkThumbprint, type Ed25519PublicJwkShape } from '../httpsig/index.js';
 import { HEADERS } from '../spec/headers.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
 import { ED25519_JWK, WELL_KNOWN } from '../spec/wire.js';
-import { renderAnswer } from './render.js';
+import { render } from './render.js';
 import type { PublicRoute } from './routes.js';
 
 /** A public JWK as an agent publishes it; members other than kty, crv and x are ignored here. */
@@ -49,9 +49,9 @@ export function keyDirectoryRoute(keys: HostedAgentKeys): PublicRoute {
       GET: async (ctx) => {
         if (isSignedRequest((await ctx.read()).request)) {
           const verdict = await ctx.verify();
-          if (!verdict.ok) return renderAnswer({ status: verdict.status, headers: verdict.headers, body: verdict.body });
+          if (!verdict.ok) return render({ status: verdict.status, headers: verdict.headers, body: verdict.body });
         }
-        return renderAnswer({
+        return render({
           status: 200,
           headers: { [HEADERS.contentType]: MEDIA_TYPES.keyDirectory },
           body: keyDirectoryDocument(typeof keys === 'function' ? keys() : keys),

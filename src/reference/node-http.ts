@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADERS } from '../spec/headers.js';
+import type { PlatformAnswer } from './render.js';
 
 /** A Host header the URL parser cannot misread: a name or IPv4 address, or a bracketed IPv6 literal, and a port. */
 const HOST_FIELD = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -94,6 +95,18 @@ export function toRequest(message: IncomingMessage, url: string): Request {
   // A WHATWG Request cannot carry a body on GET or HEAD; such a body is never read (and the connection closes).
   const body = method === 'GET' || method === 'HEAD' || !hasBody(message) ? null : bodyStream(message);
   return new Request(url, { method, headers, body, duplex: 'half' } as RequestInit & { duplex: 'half' });
+}
+
+/**
+ * A platform answer to node:http: an answer the platform rendered itself goes out with its head in one write; a
+ * Response is streamed (writeResponse).
+ */
+export async function writeAnswer(answer: PlatformAnswer, res: ServerResponse, options: { close: boolean }): Promise<void> {
+  if (answer instanceof Response) return writeResponse(answer, res, options);
+  res.statusCode = answer.status;
+  for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+  if (options.close) res.setHeader(HEADERS.connection, 'close');
+  res.end(answer.body ?? undefined);
 }
 
 /** WHATWG Response to node:http, streaming the body with backpressure; stops when the client goes away. */

@@ -23,7 +23,7 @@ import {
 } from './purchases.js';
 import { keyDirectoryRoute, type HostedAgentKey, type HostedAgentKeys } from './key-directory.js';
 import { createPlatformTokenIssuer, type PlatformTokenIssuer } from './platform-token.js';
-import { errorAnswer, renderAnswer } from './render.js';
+import { errorAnswer, type PlatformAnswer, render, renderAnswer, toResponse } from './render.js';
 import { decideUpgrade, type SocketRoute, type UpgradeDecision } from './upgrade.js';
 import { PLATFORM_ERROR_CODES, RouteTable, type Route } from './routes.js';
 
@@ -117,6 +117,8 @@ export interface RequestInfo {
 export interface ReferencePlatform<P extends VerifierPorts = MemoryPorts, T extends PurchaseStores = MemoryPurchaseStores> {
   /** The deployment as a WHATWG fetch handler. Never rejects. */
   fetch(request: Request, info: RequestInfo): Promise<Response>;
+  /** The same answer as `fetch`, left as the platform rendered it where it did (what `serve` writes). Never rejects. */
+  answer(request: Request, info: RequestInfo): Promise<PlatformAnswer>;
   readonly authority: string;
   readonly origin: string;
   readonly ports: P;
@@ -231,6 +233,32 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
     ...(widgets ? [widgets.agentRoute] : []),
   ]);
 
+  const answer = async (request: Request, info: RequestInfo): Promise<PlatformAnswer> => {
+    try {
+      const copy = answerFaults.length ? request.clone() : undefined;
+      if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();
+      const answered = await routes.dispatch(request, info.clientAddress, {
+        ports,
+        config,
+        ...(info.bodyConsumed ? { bodyConsumed: true } : {}),
+        ...(options.onError ? { onError: options.onError } : {}),
+      });
+      if (!copy) return answered;
+      const seen: FaultRequest = {
+        method: copy.method,
+        url: copy.url,
+        headers: copy.headers,
+        body: copy.body ? new Uint8Array(await copy.arrayBuffer()) : null,
+      };
+      let response = toResponse(answered);
+      for (const fault of answerFaults) response = await fault(seen, response);
+      return response;
+    } catch (error) {
+      reportError(options.onError, error, `${request.method} ${request.url}`);
+      return storeOutageAnswer(error) ?? render(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
+    }
+  };
+
   return {
     authority,
     origin,
@@ -253,29 +281,8 @@ export function createReferencePlatform<P extends VerifierPorts = MemoryPorts, T
       }
     },
     async fetch(request, info) {
-      try {
-        const copy = answerFaults.length ? request.clone() : undefined;
-        if (info.bodyConsumed && request.body && !request.bodyUsed) await request.arrayBuffer();
-        let response = await routes.dispatch(request, info.clientAddress, {
-          ports,
-          config,
-          ...(info.bodyConsumed ? { bodyConsumed: true } : {}),
-          ...(options.onError ? { onError: options.onError } : {}),
-        });
-        if (copy) {
-          const seen: FaultRequest = {
-            method: copy.method,
-            url: copy.url,
-            headers: copy.headers,
-            body: copy.body ? new Uint8Array(await copy.arrayBuffer()) : null,
-          };
-          for (const fault of answerFaults) response = await fault(seen, response);
-        }
-        return response;
-      } catch (error) {
-        reportError(options.onError, error, `${request.method} ${request.url}`);
-        return storeOutageAnswer(error) ?? renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, 'The platform failed while answering this request.'));
-      }
+      return toResponse(await answer(request, info));
     },
+    answer,
   };
 }

@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { HEADERS } from '../spec/headers.js';
 import { LIMITS } from '../spec/limits.js';
 import { MEDIA_TYPES } from '../spec/media-types.js';
@@ -19,18 +20,52 @@ export interface CoreAnswer {
 const encoder = new TextEncoder();
 
 /**
- * The one shared rendering of a core's answer as a WHATWG Response: the status and headers exactly as the
- * core gives them, the body as JSON (Content-Type application/json unless the core names another type, such
- * as application/problem+json) with its Content-Length.
+ * A core's answer as it goes on the wire: the status, every header (lower-case names, values as a WHATWG Headers
+ * object would hold them) and the body's bytes. `serve` writes one as it stands; a WHATWG Response is made of it
+ * only for a caller that asks for one (`toResponse`), since making one costs more than the rest of a small answer.
  */
+export interface RenderedAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Null for no body. */
+  readonly body: Uint8Array | null;
+}
+
+/** What a route answers: a Response, or an answer the platform rendered itself. */
+export type PlatformAnswer = Response | RenderedAnswer;
+
+/** Leading and trailing HTTP whitespace, which a WHATWG Headers object strips from every value. */
+const OUTER_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * The one shared rendering of a core's answer: the status and headers exactly as the core gives them (a name given
+ * twice in different cases keeps the last value, as Headers.set does), the body as JSON (Content-Type
+ * application/json unless the core names another type, such as application/problem+json) with its Content-Length.
+ * A header name or value no HTTP message can carry throws here, where the route that made it is still answering.
+ */
+export function render(answer: CoreAnswer): RenderedAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers ?? {})) {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    headers[name.toLowerCase()] = value.replace(OUTER_WHITESPACE, '');
+  }
+  if (answer.body === undefined) return { status: answer.status, headers, body: null };
+  const body = encoder.encode(JSON.stringify(answer.body));
+  headers[HEADERS.contentType] ??= MEDIA_TYPES.json;
+  headers[HEADERS.contentLength] = String(body.byteLength);
+  return { status: answer.status, headers, body };
+}
+
+/** A platform answer as a WHATWG Response (a Response as it is). */
+export function toResponse(answer: PlatformAnswer): Response {
+  if (answer instanceof Response) return answer;
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** A core's answer as a WHATWG Response. */
 export function renderAnswer(answer: CoreAnswer): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers ?? {})) headers.set(name, value);
-  if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
-  const bytes = encoder.encode(JSON.stringify(answer.body));
-  if (!headers.has(HEADERS.contentType)) headers.set(HEADERS.contentType, MEDIA_TYPES.json);
-  headers.set(HEADERS.contentLength, String(bytes.byteLength));
-  return new Response(bytes, { status: answer.status, headers });
+  return toResponse(render(answer));
 }
 
 /** The body of the platform's own non-authentication errors (2.6 shape): `{ "error": { "code", "message" } }`. */

@@ -4,7 +4,7 @@ import type { VerifierPorts } from '../verifier/ports.js';
 import type { BearerAcceptance, SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/types.js';
 import { HEADERS } from '../spec/headers.js';
 import { isSignedRequest, verifyRequest } from '../verifier/verify-request.js';
-import { errorAnswer, readVerifierRequest, renderAnswer, type ReadRequest } from './render.js';
+import { errorAnswer, type PlatformAnswer, readVerifierRequest, render, type ReadRequest } from './render.js';
 
 /** Codes of the platform's own answers outside the spec's tables, in the 2.6 `{ error: { code, message } }` shape. */
 export const PLATFORM_ERROR_CODES = Object.freeze({
@@ -51,13 +51,13 @@ interface RouteBase {
 export interface PublicRoute extends RouteBase {
   readonly access: 'public';
   /** Handlers by method (exact, upper case). A route with GET answers HEAD with the same headers and no body. */
-  readonly methods: Readonly<Record<string, (ctx: RouteContext) => Awaitable<Response>>>;
+  readonly methods: Readonly<Record<string, (ctx: RouteContext) => Awaitable<PlatformAnswer>>>;
 }
 
 /** Every request is verified first, whatever its method; a refusal is answered exactly as the verifier says. */
 export interface VerifiedRoute extends RouteBase {
   readonly access: 'verified';
-  readonly methods: Readonly<Record<string, (ctx: VerifiedContext) => Awaitable<Response>>>;
+  readonly methods: Readonly<Record<string, (ctx: VerifiedContext) => Awaitable<PlatformAnswer>>>;
 }
 
 export type Route = PublicRoute | VerifiedRoute;
@@ -71,9 +71,10 @@ function allowedMethods(route: Route): string[] {
   return [...methods].sort();
 }
 
-function withoutBody(response: Response): Response {
-  void response.body?.cancel().catch(() => undefined);
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+function withoutBody(answer: PlatformAnswer): PlatformAnswer {
+  if (!(answer instanceof Response)) return { ...answer, body: null };
+  void answer.body?.cancel().catch(() => undefined);
+  return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
 }
 
 function match(route: Route, pathname: string): Readonly<Record<string, string>> | null {
@@ -109,12 +110,12 @@ export class RouteTable {
     return [...this.routes];
   }
 
-  async dispatch(request: Request, clientAddress: string, env: DispatchEnvironment): Promise<Response> {
+  async dispatch(request: Request, clientAddress: string, env: DispatchEnvironment): Promise<PlatformAnswer> {
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request URL is not an absolute URL.'));
+      return render(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request URL is not an absolute URL.'));
     }
     let found: { route: Route; params: Readonly<Record<string, string>> } | undefined;
     for (const route of this.routes) {
@@ -146,16 +147,16 @@ export class RouteTable {
       const { route } = found;
       if (route.access === 'verified') {
         const verdict = await ctx.verify();
-        if (!verdict.ok) return renderAnswer(verdict);
+        if (!verdict.ok) return render(verdict);
         return await this.answer(route, request.method, { ...ctx, verdict });
       }
       return await this.answer(route, request.method, ctx);
     } catch (error) {
-      if (error instanceof BodyUnreadable) return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, error.message));
+      if (error instanceof BodyUnreadable) return render(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, error.message));
       reportError(env.onError, error, `${request.method} ${url.pathname} (route ${found?.route.name ?? 'none'})`);
       return (
         storeOutageAnswer(error) ??
-        renderAnswer(errorAnswer(500, PLATFORM_ERROR_CODES.internal, `The platform failed while answering ${found?.route.name ?? url.pathname}.`))
+        render(errorAnswer(500, PLATFORM_ERROR_CODES.internal, `The platform failed while answering ${found?.route.name ?? url.pathname}.`))
       );
     }
   }
@@ -165,23 +166,21 @@ export class RouteTable {
    * first, so a signed request that does not verify is refused 401 wherever it is sent (5.2, 7.3); anything
    * else is 404.
    */
-  private async notFound(ctx: RouteContext): Promise<Response> {
+  private async notFound(ctx: RouteContext): Promise<PlatformAnswer> {
     if (carriesCredential(ctx.request)) {
       const verdict = await ctx.verify();
-      if (!verdict.ok) return renderAnswer(verdict);
+      if (!verdict.ok) return render(verdict);
     }
-    return renderAnswer(errorAnswer(404, PLATFORM_ERROR_CODES.notFound, `Nothing is served at ${ctx.url.pathname} on this platform.`));
+    return render(errorAnswer(404, PLATFORM_ERROR_CODES.notFound, `Nothing is served at ${ctx.url.pathname} on this platform.`));
   }
 
-  private async answer<C extends RouteContext>(route: Route, method: string, ctx: C): Promise<Response> {
-    const methods = route.methods as Readonly<Record<string, (ctx: C) => Awaitable<Response>>>;
+  private async answer<C extends RouteContext>(route: Route, method: string, ctx: C): Promise<PlatformAnswer> {
+    const methods = route.methods as Readonly<Record<string, (ctx: C) => Awaitable<PlatformAnswer>>>;
     const own = (name: string) => (Object.hasOwn(methods, name) ? methods[name] : undefined);
     const handler = own(method) ?? (method === HEAD ? own(GET) : undefined);
     if (!handler) {
       const allow = allowedMethods(route).join(', ');
-      return renderAnswer(
-        errorAnswer(405, PLATFORM_ERROR_CODES.methodNotAllowed, `${route.name} answers ${allow}, not ${method}.`, { [HEADERS.allow]: allow }),
-      );
+      return render(errorAnswer(405, PLATFORM_ERROR_CODES.methodNotAllowed, `${route.name} answers ${allow}, not ${method}.`, { [HEADERS.allow]: allow }));
     }
     const response = await handler(ctx);
     return method === HEAD ? withoutBody(response) : response;

@@ -10,11 +10,11 @@ import { createUndiciFetcher, type UndiciFetcher } from '../fetch/undici-fetcher
 import type { MemoryPorts } from '../verifier/memory-ports.js';
 import type { Clock, DocumentFetcher, VerifierPorts } from '../verifier/ports.js';
 import type { MemoryPurchaseStores, PurchaseStores, PurchaseStoresFactory } from './purchases.js';
-import { normaliseClientAddress, requestUrl, toRequest, writeResponse } from './node-http.js';
+import { normaliseClientAddress, requestUrl, toRequest, writeAnswer } from './node-http.js';
 import { createReferencePlatform, type ReferencePlatform, type ReferencePlatformOptions } from './platform.js';
 import { agentRoute, createMountedAgent, type ServedAgentOptions } from './agent/mount.js';
 import type { StandardAgent } from './agent/standard-agent.js';
-import { errorAnswer, renderAnswer } from './render.js';
+import { errorAnswer, type PlatformAnswer, render, renderAnswer } from './render.js';
 import { hasSocketRoute } from './upgrade.js';
 import { PLATFORM_ERROR_CODES } from './routes.js';
 import { ReferenceTestControl } from './test-control.js';
@@ -135,22 +135,22 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
     socket.once('close', () => sockets.delete(socket));
   });
 
-  async function respond(message: http.IncomingMessage): Promise<Response> {
+  async function respond(message: http.IncomingMessage): Promise<PlatformAnswer> {
     const url = requestUrl(message, fallbackAuthority);
     if (url === undefined || !platform) {
-      return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request target or Host header is not one this platform can read.'));
+      return render(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request target or Host header is not one this platform can read.'));
     }
     let request: Request;
     try {
       request = toRequest(message, url);
     } catch {
-      return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request header fields are not ones this platform can read.'));
+      return render(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, 'The request header fields are not ones this platform can read.'));
     }
     if (control && url !== undefined && new URL(url).pathname === TEST_CONTROL_PATH) {
       // The peer itself, never a header a proxy sets: the control answers this machine only.
       return answerTestControl(request, normaliseClientAddress(message.socket.remoteAddress), control, platform.purchases);
     }
-    return platform.fetch(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
+    return platform.answer(request, { clientAddress: clientAddressOf(message, options.clientAddressHeader) });
   }
 
   /** WebSocket upgrades: decided by the platform before the handshake; a refusal is written as plain HTTP. */
@@ -179,7 +179,7 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
     try {
       const response = await respond(message);
       // A body not read to the end stays on the socket: answer, then close rather than read the rest.
-      await writeResponse(response, res, { close: !message.complete });
+      await writeAnswer(response, res, { close: !message.complete });
     } catch {
       res.destroy();
     }

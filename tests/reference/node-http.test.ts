@@ -1,7 +1,8 @@
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeResponse } from '../../src/reference/node-http.js';
+import { writeAnswer } from '../../src/reference/node-http.js';
+import { type PlatformAnswer, render } from '../../src/reference/render.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -10,14 +11,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Serves `response()` through writeResponse; resolves with the server's URL. */
-async function serving(response: () => Response): Promise<string> {
-  server = createServer((_req, res) => void writeResponse(response(), res, { close: false }));
+/** Serves `response()` through writeAnswer (writeResponse for a Response); resolves with the server's URL. */
+async function serving(response: () => PlatformAnswer, options = { close: false }): Promise<string> {
+  server = createServer((_req, res) => void writeAnswer(response(), res, options));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-describe('writeResponse', () => {
+describe('writeAnswer, a Response (writeResponse)', () => {
   it('sends a body of one chunk whole, with its status and header fields', async () => {
     const url = await serving(() => new Response('{"ok":true}', { status: 201, headers: { 'content-type': 'application/json' } }));
     const answer = await fetch(url);
@@ -58,5 +59,28 @@ describe('writeResponse', () => {
       }).on('error', reject);
     });
     expect(body).toBe('event: one\n\nevent: two\n\n');
+  });
+});
+
+describe('writeAnswer, an answer the platform rendered', () => {
+  const rendered = () => render({ status: 409, headers: { 'X-Thing': 'kept' }, body: { error: 'é' } });
+
+  it('writes an answer the platform rendered: its status, every header and its body, in one piece', async () => {
+    const url = await serving(rendered);
+    const answer = await fetch(url);
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get('x-thing')).toBe('kept');
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength('{"error":"é"}')));
+    expect(answer.headers.get('transfer-encoding')).toBeNull();
+    expect(await answer.text()).toBe('{"error":"é"}');
+  });
+
+  it('answers HEAD with the head alone, and closes the connection when asked to', async () => {
+    const url = await serving(rendered, { close: true });
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(409);
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength('{"error":"é"}')));
+    expect(head.headers.get('connection')).toBe('close');
+    expect(await head.text()).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readBodyUpTo } from '../../src/reference/body.js';
-import { readVerifierRequest, renderAnswer } from '../../src/reference/render.js';
+import { readVerifierRequest, render, renderAnswer, toResponse } from '../../src/reference/render.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { MEDIA_TYPES } from '../../src/spec/media-types.js';
 
@@ -68,5 +68,36 @@ describe('readVerifierRequest', () => {
     expect(new TextDecoder().decode(read.body!)).toBe('{"a":1}');
     expect(read.clientAddress).toBe('198.51.100.1');
     expect(read.bodyConsumed).toBeUndefined();
+  });
+});
+
+describe('render', () => {
+  it('lower-cases every name, keeps the last of a name given in two cases, and trims the values as Headers does', () => {
+    const rendered = render({ status: 200, headers: { 'X-Thing': 'first', 'x-thing': ' last\t', 'Cache-Control': 'no-store' }, body: [1] });
+    expect(rendered.headers).toEqual({
+      'x-thing': 'last',
+      [HEADERS.cacheControl]: 'no-store',
+      [HEADERS.contentType]: MEDIA_TYPES.json,
+      [HEADERS.contentLength]: '3',
+    });
+    expect(new TextDecoder().decode(rendered.body!)).toBe('[1]');
+    expect(render({ status: 204 })).toEqual({ status: 204, headers: {}, body: null });
+  });
+
+  it('throws for a header name or value no HTTP message can carry, as a WHATWG Headers object does', () => {
+    expect(() => render({ status: 200, headers: { 'bad name': 'x' } })).toThrow();
+    expect(() => render({ status: 200, headers: { 'x-ok': 'line\r\nx-injected: 1' } })).toThrow();
+    expect(() => new Headers({ 'x-ok': 'line\r\nx-injected: 1' })).toThrow();
+  });
+
+  it('makes the same Response renderAnswer makes, and leaves a Response as it is', async () => {
+    const answer = { status: 402, headers: { [HEADERS.contentType]: MEDIA_TYPES.problemJson, 'WWW-Authenticate': 'Payment id="x"' }, body: { type: 't' } };
+    const made = toResponse(render(answer));
+    const rendered = renderAnswer(answer);
+    expect(made.status).toBe(rendered.status);
+    expect([...made.headers]).toEqual([...rendered.headers]);
+    expect(await made.text()).toBe(await rendered.text());
+    const response = new Response('x');
+    expect(toResponse(response)).toBe(response);
   });
 });
