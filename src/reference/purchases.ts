@@ -51,7 +51,7 @@ import { DEFAULT_PROBLEM_BASES, type ProblemBases } from '../spec/problem-types.
 import { PLATFORM_ROUTES } from '../spec/wire.js';
 import type { SignatureAcceptance, Verdict, VerifierConfig } from '../verifier/types.js';
 import { verifyRequest } from '../verifier/verify-request.js';
-import { renderAnswer } from './render.js';
+import { render } from './render.js';
 import type { PublicRoute, RouteContext, VerifiedRoute } from './routes.js';
 import type { BalancePort } from './paid/balance-port.js';
 import {
@@ -434,7 +434,7 @@ export function mppCreditsRoute(purchases: ReferencePurchases<PurchaseStores>): 
     methods: {
       POST: async (ctx) => {
         const verdict = await paidVerdict(ctx, purchases);
-        if (!verdict.ok && verdict.code !== AUTH_CODES.missing_credential) return renderAnswer(verdict);
+        if (!verdict.ok && verdict.code !== AUTH_CODES.missing_credential) return render(verdict);
         const buyer = !verdict.ok ? null : verdict.kind === 'signature' ? verdict.agentUrl : verdict.subject;
         const scoped = scopedView(purchases, buyer, ctx.clientAddress);
         const outcome = await decidePurchase(
@@ -449,7 +449,7 @@ export function mppCreditsRoute(purchases: ReferencePurchases<PurchaseStores>): 
           scoped.config,
           purchases.guards.pack,
         );
-        return renderAnswer({ status: outcome.status, headers: outcome.headers, body: outcome.body });
+        return render({ status: outcome.status, headers: outcome.headers, body: outcome.body });
       },
     },
   };

@@ -4,7 +4,7 @@ import { HEADERS } from '../../spec/headers.js';
 import type { ServiceNaming } from '../../spec/naming.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { PLATFORM_ROUTES } from '../../spec/wire.js';
-import { errorAnswer, renderAnswer } from '../render.js';
+import { errorAnswer, render } from '../render.js';
 import { PLATFORM_ERROR_CODES, type VerifiedRoute } from '../routes.js';
 import type { BalancePort } from './balance-port.js';
 import { currentTerms, payerOf, type TermsSource } from './caller.js';
@@ -52,12 +52,12 @@ export function llmChatCompletionsRoute(options: LlmRailOptions): VerifiedRoute 
       POST: async (ctx) => {
         const { request } = await ctx.read();
         const chat = readChatRequest(request.body);
-        if (!chat.ok) return renderAnswer(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, chat.detail));
+        if (!chat.ok) return render(errorAnswer(400, PLATFORM_ERROR_CODES.badRequest, chat.detail));
         const payer = payerOf(ctx.verdict);
         const priceNano = priceOf(payer);
         const funded = payer !== null && (await options.balances.spend(payer, priceNano));
         if (!funded) {
-          return renderAnswer(
+          return render(
             purchasePointerAnswer({
               priceNano,
               purchaseUrl: typeof options.purchaseUrl === 'function' ? options.purchaseUrl(payer) : options.purchaseUrl,
@@ -66,7 +66,7 @@ export function llmChatCompletionsRoute(options: LlmRailOptions): VerifiedRoute 
           );
         }
         const terms = currentTerms(options.terms);
-        return renderAnswer({
+        return render({
           status: 200,
           headers: { [HEADERS.contentType]: MEDIA_TYPES.json, ...termsHeaders(terms.url, terms.version, options.naming) },
           body: echoCompletion(chat.request, request.body, ctx.ports.clock.now()),

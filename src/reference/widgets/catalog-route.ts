@@ -3,7 +3,7 @@ import { WIDGET_ROUTES, widgetRoutePath } from '../../spec/publish.js';
 import { WELL_KNOWN } from '../../spec/wire.js';
 import { isSignedRequest } from '../../verifier/verify-request.js';
 import type { CatalogRecord, PublishStore, WidgetReader } from '../../widgets/publish/index.js';
-import { renderAnswer } from '../render.js';
+import { render } from '../render.js';
 import type { PublicRoute } from '../routes.js';
 import { widgetResourceUri } from './mcp-app-meta.js';
 
@@ -48,7 +48,7 @@ export function catalogRoute(store: PublishStore & WidgetReader, shape: CatalogS
       GET: async (ctx) => {
         if (isSignedRequest((await ctx.read()).request)) {
           const verdict = await ctx.verify();
-          if (!verdict.ok) return renderAnswer(verdict);
+          if (!verdict.ok) return render(verdict);
         }
         const widgets: CatalogEntry[] = [];
         for (const record of await store.listCatalog()) {
@@ -70,7 +70,7 @@ export function catalogRoute(store: PublishStore & WidgetReader, shape: CatalogS
             updatedAt: record.updatedAt,
           });
         }
-        return renderAnswer({ status: 200, headers: { [HEADERS.cacheControl]: 'no-cache' }, body: shape(widgets) });
+        return render({ status: 200, headers: { [HEADERS.cacheControl]: 'no-cache' }, body: shape(widgets) });
       },
     },
   };

@@ -1,7 +1,7 @@
 import { HEADERS } from '../../spec/headers.js';
 import { PUBLISH_ERROR_CODES, WIDGET_ROUTES, widgetRoutePath } from '../../spec/publish.js';
 import { publishWidget, type PublishPorts, type PublishStepReport, type RefusedFunction } from '../../widgets/publish/index.js';
-import { renderAnswer } from '../render.js';
+import { render } from '../render.js';
 import type { VerifiedRoute } from '../routes.js';
 import { templateMatcher } from './path-template.js';
 import type { UserDirectory } from './users.js';
@@ -40,14 +40,14 @@ export function publishRoute(ports: PublishPorts, users: UserDirectory): Verifie
       POST: async ({ verdict, params, url }) => {
         const callerId = users.userIdOf(verdict);
         if (callerId === null) {
-          return renderAnswer({
+          return render({
             status: STATUS.forbidden,
             body: { error: { code: PUBLISH_ERROR_CODES.notFolderOwner, message: 'The credential names no user, so it owns no folder.', problems: [] } },
           });
         }
         const outcome = await publishWidget({ callerId, folderId: params.folderId! }, ports);
         if (!outcome.ok) {
-          return renderAnswer({ status: outcome.status, body: { error: { code: outcome.code, message: outcome.message, problems: outcome.problems } } });
+          return render({ status: outcome.status, body: { error: { code: outcome.code, message: outcome.message, problems: outcome.problems } } });
         }
         const body: PublishResponse = {
           postId: outcome.post.id,
@@ -58,7 +58,7 @@ export function publishRoute(ports: PublishPorts, users: UserDirectory): Verifie
           steps: outcome.steps,
           problems: outcome.catalog.snapshot.refusedFunctions,
         };
-        return renderAnswer({ status: outcome.created ? STATUS.created : STATUS.refreshed, headers: { [HEADERS.cacheControl]: 'no-store' }, body });
+        return render({ status: outcome.created ? STATUS.created : STATUS.refreshed, headers: { [HEADERS.cacheControl]: 'no-store' }, body });
       },
     },
   };

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { HEADERS } from '../../spec/headers.js';
 import { PUBLISH_ERROR_CODES, REFERENCE_ONLY_ROUTES } from '../../spec/publish.js';
 import type { IdSource } from '../../widgets/publish/index.js';
-import { errorAnswer, renderAnswer } from '../render.js';
+import { errorAnswer, render } from '../render.js';
 import { PLATFORM_ERROR_CODES, type VerifiedRoute } from '../routes.js';
 import type { UserDirectory } from './users.js';
 
@@ -52,23 +52,21 @@ export function uploadRoute(folders: FolderWriter, ids: IdSource, users: UserDir
       POST: async (ctx) => {
         const ownerId = users.userIdOf(ctx.verdict);
         if (ownerId === null)
-          return renderAnswer(errorAnswer(STATUS.forbidden, PUBLISH_ERROR_CODES.notFolderOwner, 'The credential names no user, so it cannot own a folder.'));
+          return render(errorAnswer(STATUS.forbidden, PUBLISH_ERROR_CODES.notFolderOwner, 'The credential names no user, so it cannot own a folder.'));
         const read = await ctx.read();
         if (read.truncated)
-          return renderAnswer(
-            errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The folder upload is larger than a signed request may be (section 8).'),
-          );
+          return render(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The folder upload is larger than a signed request may be (section 8).'));
         let upload: unknown;
         try {
           upload = JSON.parse(decoder.decode(read.request.body ?? new Uint8Array()));
         } catch {
-          return renderAnswer(
+          return render(
             errorAnswer(STATUS.badRequest, PLATFORM_ERROR_CODES.badRequest, 'The body is not UTF-8 JSON; send { "files": { "<path>": "<text>" } }.'),
           );
         }
         if (!validateUpload(upload)) {
           const detail = (validateUpload.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
-          return renderAnswer(
+          return render(
             errorAnswer(
               STATUS.badRequest,
               PLATFORM_ERROR_CODES.badRequest,
@@ -79,7 +77,7 @@ export function uploadRoute(folders: FolderWriter, ids: IdSource, users: UserDir
         const files = new Map(Object.entries(upload.files).map(([path, text]) => [path.replace(/^\.\//, ''), encoder.encode(text)] as const));
         const id = ids.next('folder');
         await folders.put({ id, ownerId, files, ...(upload.remixOf !== undefined ? { remixOf: upload.remixOf } : {}) });
-        return renderAnswer({ status: STATUS.created, headers: { [HEADERS.cacheControl]: 'no-store' }, body: { folderId: id } });
+        return render({ status: STATUS.created, headers: { [HEADERS.cacheControl]: 'no-store' }, body: { folderId: id } });
       },
     },
   };
