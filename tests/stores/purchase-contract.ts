@@ -18,6 +18,8 @@ export interface PurchaseStoresUnderTest {
   readonly caps: CapCounters;
   /** The paid rails' ledger over `store`'s balances. */
   readonly ledger: BalancePort;
+  /** Makes every grant fail where the adapter keeps it (a database refusing the write), or work again. */
+  grantsFail(failing: boolean): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -220,6 +222,20 @@ export function purchaseStoreContract(name: string, open: PurchaseStoresFactory,
       const racing = await Promise.all(Array.from({ length: 10 }, () => store.settleAndGrant('ch_2', 'pi_2', grantOf('ch_2'))));
       expect(racing.filter((r) => r.credited?.granted)).toHaveLength(1);
       expect(await store.balance('https://agents.example/a/alice')).toBe('10000000000');
+    });
+
+    test('settles a charge whose grant fails, keeps no part of that grant, and grants it once the store takes it again', async () => {
+      const stores = await fresh();
+      const { store } = stores;
+      await store.openCharge(charge('ch_1', 'spt_a'));
+      await stores.grantsFail(true);
+      const settled = { ...charge('ch_1', 'spt_a'), state: 'settled', chargeId: 'pi_1' };
+      expect(await store.settleAndGrant('ch_1', 'pi_1', grantOf('ch_1'))).toEqual({ record: settled });
+      expect(await store.chargeOf('ch_1')).toEqual(settled);
+      expect(await store.grantOf('ch_1'), 'a grant that failed is not half kept').toBeUndefined();
+      expect(await store.balance('https://agents.example/a/alice')).toBe('0');
+      await stores.grantsFail(false);
+      expect(await store.grant(grantOf('ch_1'))).toEqual({ granted: true, grant: grantOf('ch_1'), balanceNano: '5000000000' });
     });
 
     test('records assent and unreconciled payments', async () => {

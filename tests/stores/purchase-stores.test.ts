@@ -26,6 +26,13 @@ purchaseStoreContract('memory', async (options) => {
     walletCaps: new MemoryWalletCaps(),
     caps: new MemoryCapCounters(),
     ledger: new PurchasedBalanceLedger(store),
+    grantsFail: async (failing) => {
+      store.grant = failing
+        ? () => {
+            throw new Error('the grant store refuses writes');
+          }
+        : MemoryPurchaseStore.prototype.grant.bind(store);
+    },
   };
 });
 

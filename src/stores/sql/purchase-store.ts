@@ -57,6 +57,23 @@ function updatedCharge(challengeId: string, rows: SqlRow[]): ChargeRecord {
   return record;
 }
 
+/** SQLite, inside a transaction: the grant inserted and, only if it was, the balance credited; else the earlier grant. */
+async function grantIn(tx: SqlRunner, grant: Grant): Promise<GrantResult> {
+  const inserted = await tx.all(
+    'INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING challenge_id',
+    [grant.challengeId, grant.buyer, JSON.stringify(grant)],
+  );
+  if (inserted.length === 1) {
+    const [row] = await tx.all(
+      'INSERT INTO balances (buyer, nano) VALUES (?, ?) ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano',
+      [grant.buyer, grant.creditNano],
+    );
+    return { granted: true, grant, balanceNano: row!.nano as string };
+  }
+  const earlier = bodyOf<Grant>((await tx.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
+  return { granted: false, grant: earlier, balanceNano: await balanceIn(tx, earlier.buyer) };
+}
+
 /** Postgres: a grant inserted, `granted` its rows, and only if it was, the balance credited (one statement, atomic). */
 const CREDIT_GRANTED = `INSERT INTO balances (buyer, nano) SELECT buyer, CAST(? AS BIGINT) FROM granted
   ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano`;
@@ -205,10 +222,25 @@ export class SqlPurchaseStore implements PurchaseStore {
   /**
    * On Postgres two statements sent at once on one connection (one round trip), each committed on its own: the update,
    * then the grant, which credits only a charge it finds settled (so an update that failed to find its charge grants
-   * nothing). Elsewhere, and when the grant credited nothing (granted before), as updateCharge and grant answer.
+   * nothing); when the grant credited nothing (granted before), as grant answers. On SQLite one transaction (one
+   * commit, where each costs more than the statements): the update, then the grant under a savepoint, so a grant that
+   * fails is undone alone and the settle is still committed.
    */
   async settleAndGrant(challengeId: string, chargeId: string | undefined, grant: Grant): Promise<SettledCharge> {
-    if (this.db.dialect !== 'postgres') return this.grantSettled(await this.updateCharge(challengeId, { state: 'settled', chargeId }), grant);
+    if (this.db.dialect !== 'postgres')
+      return this.db.transaction(async (tx) => {
+        const record = updatedCharge(challengeId, await tx.all(UPDATE_CHARGE, ['settled', chargeId ?? null, challengeId]));
+        await tx.all('SAVEPOINT grant_settled');
+        try {
+          const credited = await grantIn(tx, grant);
+          await tx.all('RELEASE grant_settled');
+          return { record, credited };
+        } catch {
+          await tx.all('ROLLBACK TO grant_settled');
+          await tx.all('RELEASE grant_settled');
+          return { record };
+        }
+      });
     const [updated, granted] = await this.db.inOrder([
       [UPDATE_CHARGE, ['settled', chargeId ?? null, challengeId]],
       [GRANT_WHEN_SETTLED, [grant.challengeId, grant.buyer, JSON.stringify(grant), challengeId, grant.creditNano]],
@@ -238,21 +270,7 @@ export class SqlPurchaseStore implements PurchaseStore {
       const earlier = bodyOf<Grant>((await this.db.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
       return { granted: false, grant: earlier, balanceNano: await balanceIn(this.db, earlier.buyer) };
     }
-    return this.db.transaction(async (tx) => {
-      const inserted = await tx.all(
-        'INSERT INTO grants (challenge_id, buyer, body) VALUES (?, ?, ?) ON CONFLICT (challenge_id) DO NOTHING RETURNING challenge_id',
-        [grant.challengeId, grant.buyer, JSON.stringify(grant)],
-      );
-      if (inserted.length === 1) {
-        const [row] = await tx.all(
-          'INSERT INTO balances (buyer, nano) VALUES (?, ?) ON CONFLICT (buyer) DO UPDATE SET nano = balances.nano + excluded.nano RETURNING CAST(nano AS TEXT) AS nano',
-          [grant.buyer, grant.creditNano],
-        );
-        return { granted: true, grant, balanceNano: row!.nano as string };
-      }
-      const earlier = bodyOf<Grant>((await tx.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
-      return { granted: false, grant: earlier, balanceNano: await balanceIn(tx, earlier.buyer) };
-    });
+    return this.db.transaction((tx) => grantIn(tx, grant));
   }
 
   async grantOf(challengeId: string): Promise<Grant | undefined> {
