@@ -110,7 +110,7 @@ export async function writeAnswer(answer: PlatformAnswer, res: ServerResponse, o
 }
 
 /** WHATWG Response to node:http, streaming the body with backpressure; stops when the client goes away. */
-export async function writeResponse(response: Response, res: ServerResponse, options: { close: boolean }): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, options: { close: boolean }): Promise<void> {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [name, value] of response.headers) {
