@@ -1,36 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
-import { post, type ServeProcess, SigningAgent, startServe } from '../stores/serve-process.js';
-import { whyNoPostgres, whyNoRedis, startPostgres, startRedis, type TestPostgres, type TestServer } from '../stores/servers.js';
+import { post, type ServeProcess, SigningAgent } from '../stores/serve-process.js';
+import { type Fleet, startFleet, whyNoFleet } from './fleet.js';
 
 /** Two `serve` processes behind one public URL, sharing Redis and PostgreSQL, as a fleet behind a load balancer. */
-const missing = whyNoRedis() ?? whyNoPostgres();
+const missing = whyNoFleet();
 const PUBLIC = 'http://platform.test';
-let redis: TestServer | undefined;
-let pg: TestPostgres | undefined;
-let agent: SigningAgent | undefined;
-const fleet: ServeProcess[] = [];
+let fleet: Fleet | undefined;
 
 beforeAll(async () => {
-  if (missing) return;
-  [redis, pg, agent] = await Promise.all([startRedis(), startPostgres(), SigningAgent.start('fleet')]);
-  const args = ['--port', '0', '--allow-insecure-fixtures', '--public-url', PUBLIC, '--store', redis.url, '--db', await pg.createDatabase()];
-  // One after the other: the first creates the schema, the second finds it.
-  fleet.push(await startServe(args));
-  fleet.push(await startServe(args));
+  if (!missing) fleet = await startFleet({ publicUrl: PUBLIC, agent: 'fleet' });
 }, 120_000);
-afterAll(async () => {
-  for (const serve of fleet) await serve.kill('SIGTERM');
-  await agent?.close();
-  await redis?.stop();
-  await pg?.stop();
-}, 30_000);
+afterAll(() => fleet?.stop(), 30_000);
 
 describe('serve --public-url --store redis:// --db postgres:// (two instances)', () => {
   it('accepts a signed request once across the fleet: the other instance answers signature_replayed', async (ctx) => {
     if (missing) ctx.skip(missing);
-    const [a, b] = fleet as [ServeProcess, ServeProcess];
+    const [a, b] = fleet!.instances as [ServeProcess, ServeProcess];
+    const agent = fleet!.agent;
     const url = `${PUBLIC}${PLATFORM_ROUTES.cliToken}`;
     const signed = agent!.sign(url);
     expect((await post(a.url, url, signed)).status).toBe(200);
@@ -41,7 +29,8 @@ describe('serve --public-url --store redis:// --db postgres:// (two instances)',
 
   it('pays at one instance a challenge the other issued, and credits it once', async (ctx) => {
     if (missing) ctx.skip(missing);
-    const [a, b] = fleet as [ServeProcess, ServeProcess];
+    const [a, b] = fleet!.instances as [ServeProcess, ServeProcess];
+    const agent = fleet!.agent;
     const url = `${PUBLIC}${PLATFORM_ROUTES.mppCredits}`;
     const asked = await post(a.url, url, agent!.sign(url));
     expect(asked.status).toBe(402);

@@ -2,32 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_ERRORS } from '../../src/spec/bridge-errors.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
-import { post, type ServeProcess, SigningAgent, startServe } from '../stores/serve-process.js';
-import { startPostgres, startRedis, type TestPostgres, type TestServer, whyNoPostgres, whyNoRedis } from '../stores/servers.js';
+import { post } from '../stores/serve-process.js';
+import { type Fleet, startFleet, whyNoFleet } from './fleet.js';
 
 /**
  * A store that goes away while serve runs: the requests that need it are answered 503 with the spec's code for a store
  * that is down (7.1 service_unavailable, fail closed), never a 500, and serve stays up for the requests that need none.
  */
-const missing = whyNoRedis() ?? whyNoPostgres();
+const missing = whyNoFleet();
 const PUBLIC = 'http://platform.test';
 const UNAVAILABLE = BRIDGE_ERRORS.service_unavailable.code;
-let redis: TestServer | undefined;
-let pg: TestPostgres | undefined;
-let agent: SigningAgent | undefined;
-let serve: ServeProcess | undefined;
+let fleet: Fleet | undefined;
 
 beforeAll(async () => {
-  if (missing) return;
-  [redis, pg, agent] = await Promise.all([startRedis(), startPostgres(), SigningAgent.start('outage')]);
-  serve = await startServe(['--port', '0', '--allow-insecure-fixtures', '--public-url', PUBLIC, '--store', redis.url, '--db', await pg.createDatabase()]);
+  if (!missing) fleet = await startFleet({ instances: 1, publicUrl: PUBLIC, agent: 'outage' });
 }, 120_000);
-afterAll(async () => {
-  await serve?.kill('SIGTERM');
-  await agent?.close();
-  await redis?.stop();
-  await pg?.stop();
-}, 30_000);
+afterAll(() => fleet?.stop(), 30_000);
 
 function codeOf(body: string): unknown {
   return (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
@@ -36,6 +26,8 @@ function codeOf(body: string): unknown {
 describe('serve --store --db when a store stops mid-run', () => {
   it('answers 503 service_unavailable for what needs the stopped store, and keeps serving', async (ctx) => {
     if (missing) ctx.skip(missing);
+    const { instances, agent, redis, postgres: pg } = fleet!;
+    const serve = instances[0];
     const token = `${PUBLIC}${PLATFORM_ROUTES.cliToken}`;
     const credits = `${PUBLIC}${PLATFORM_ROUTES.mppCredits}`;
     expect((await post(serve!.url, token, agent!.sign(token))).status).toBe(200);

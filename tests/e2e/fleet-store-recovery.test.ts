@@ -5,8 +5,9 @@ import { BRIDGE_ERRORS } from '../../src/spec/bridge-errors.js';
 import { HEADERS } from '../../src/spec/headers.js';
 import { PURCHASE_ERRORS } from '../../src/spec/purchase-errors.js';
 import { PLATFORM_ROUTES } from '../../src/spec/wire.js';
-import { type Answer, type ServeProcess, SigningAgent, startServe } from '../stores/serve-process.js';
-import { startPostgres, startRedis, type TestPostgres, type TestServer, whyNoPostgres, whyNoRedis } from '../stores/servers.js';
+import { type Answer, type ServeProcess, SigningAgent } from '../stores/serve-process.js';
+import type { TestPostgres, TestServer } from '../stores/servers.js';
+import { type Fleet, startFleet, whyNoFleet } from './fleet.js';
 
 /**
  * Issue 27, the fleet finished: Redis and PostgreSQL stop and come back while two `serve` instances over them answer a
@@ -14,7 +15,7 @@ import { startPostgres, startRedis, type TestPostgres, type TestServer, whyNoPos
  * with the code it names, never a 500), none hangs, and the instances serve again once the store is back, without a
  * restart.
  */
-const missing = whyNoRedis() ?? whyNoPostgres();
+const missing = whyNoFleet();
 const PUBLIC = 'http://platform.test';
 const TOKEN = `${PUBLIC}${PLATFORM_ROUTES.cliToken}`;
 const CREDITS = `${PUBLIC}${PLATFORM_ROUTES.mppCredits}`;
@@ -31,24 +32,18 @@ const STORE_503_CODES: readonly string[] = [
   PURCHASE_ERRORS.terms_record_failed.code,
   PURCHASE_ERRORS.grant_failed.code,
 ];
+let started: Fleet | undefined;
+let fleet: readonly ServeProcess[] = [];
 let redis: TestServer | undefined;
 let pg: TestPostgres | undefined;
 let agent: SigningAgent | undefined;
-const fleet: ServeProcess[] = [];
 
 beforeAll(async () => {
   if (missing) return;
-  [redis, pg, agent] = await Promise.all([startRedis(), startPostgres(), SigningAgent.start('recovery')]);
-  const args = ['--port', '0', '--allow-insecure-fixtures', '--public-url', PUBLIC, '--store', redis.url, '--db', await pg.createDatabase()];
-  fleet.push(await startServe(args));
-  fleet.push(await startServe(args));
+  started = await startFleet({ publicUrl: PUBLIC, agent: 'recovery' });
+  ({ instances: fleet, redis, postgres: pg, agent } = started);
 }, 120_000);
-afterAll(async () => {
-  for (const serve of fleet) await serve.kill('SIGTERM');
-  await agent?.close();
-  await redis?.stop();
-  await pg?.stop();
-}, 60_000);
+afterAll(() => started?.stop(), 60_000);
 
 /** A POST to one instance for `url`, answered within HANG_MS or reported as hung. */
 function send(instance: string, url: string, headers: Record<string, string>): Promise<Answer | 'hung' | 'no connection'> {

@@ -6,9 +6,8 @@ import { THROTTLE_WAIT_MS } from '../../src/harness/failure-budget.js';
 import { runConformance } from '../../src/harness/run.js';
 import { type ServedReference, serveReference } from '../../src/reference/index.js';
 import { createMemoryPorts } from '../../src/verifier/memory-ports.js';
-import { freePort, type ServeProcess, startServe } from '../stores/serve-process.js';
-import { startRedis, type TestServer, whyNoRedis } from '../stores/servers.js';
-import { spawnCli } from './spawn-cli.js';
+import { freePort } from '../stores/serve-process.js';
+import { type Fleet, runAgainstFleet, startFleet, whyNoFleet } from './fleet.js';
 
 /**
  * Issue 27, the fleet finished: the run's fleet checks against two `serve` instances over one Redis (and one SQLite
@@ -17,7 +16,7 @@ import { spawnCli } from './spawn-cli.js';
  * within the pacing floor: the throttle check holds the run's address (the pacer's trip), trips the throttle over both
  * instances and waits its window out (one window, 62 s) before the run goes on.
  */
-const missing = whyNoRedis();
+const missing = whyNoFleet('sqlite');
 const FLEET_CHECKS = [
   'fleet.replay-across-instances',
   'fleet.throttle-counts-every-instance',
@@ -30,54 +29,27 @@ const RUN_MS = 300_000;
 /** What a run may take beyond its pacing floor (starting, buying, the loaded machine). */
 const OVER_FLOOR_MS = 120_000;
 const dir = mkdtempSync(join(tmpdir(), 'apc-fleet-throttled-'));
-let redis: TestServer | undefined;
-const fleet: ServeProcess[] = [];
+let fleet: Fleet | undefined;
 
 beforeAll(async () => {
-  if (missing) return;
-  redis = await startRedis();
-  const a = await freePort();
-  const shared = ['--allow-insecure-fixtures', '--public-url', `http://127.0.0.1:${a}`, '--store', redis.url, '--db', join(dir, 'purchases.sqlite')];
-  fleet.push(await startServe(['--port', String(a), ...shared]));
-  fleet.push(await startServe(['--port', '0', ...shared]));
+  if (!missing) fleet = await startFleet({ publicUrl: 'first-instance', purchases: { sqliteFile: join(dir, 'purchases.sqlite') } });
 }, 120_000);
 afterAll(async () => {
-  for (const serve of fleet) await serve.kill('SIGTERM');
-  await redis?.stop();
+  await fleet?.stop();
   rmSync(dir, { recursive: true, force: true });
 }, 30_000);
-
-interface Result {
-  readonly id: string;
-  readonly verdict: string;
-  readonly message?: string;
-}
 
 describe('the fleet checks over one Redis, the throttle on and no --client-address-header', () => {
   it(
     "pass within the pacing floor, the throttle check tripping the throttle from the run's one address",
     async (ctx) => {
       if (missing) ctx.skip(missing);
-      const [a, b] = fleet as [ServeProcess, ServeProcess];
-      const run = await spawnCli(
-        [
-          'run',
-          '--base-url',
-          a.url,
-          '--also-base-url',
-          b.url,
-          '--allow-spend',
-          '--spend-cap',
-          '100000',
-          '--allow-waits',
-          ...FLEET_CHECKS.flatMap((id) => ['--only', id]),
-        ].concat(['--out', 'reports/e2e-fleet-throttled', '--json']),
+      const { run, report } = await runAgainstFleet(
+        fleet!,
+        ['--allow-spend', '--spend-cap', '100000', '--allow-waits', ...FLEET_CHECKS.flatMap((id) => ['--only', id])],
+        'reports/e2e-fleet-throttled',
         RUN_MS,
       );
-      const report = JSON.parse(run.stdout) as {
-        results: Result[];
-        pacing?: { wallTimeMs: number; floorMs: number; failingRequests: number; throttled: boolean };
-      };
       const verdicts = Object.fromEntries(report.results.map((r) => [r.id, r.message ? `${r.verdict}: ${r.message}` : r.verdict]));
       expect(verdicts, run.stderr.slice(-2000)).toEqual(Object.fromEntries(FLEET_CHECKS.map((id) => [id, 'pass'])));
       expect(run.code).toBe(0);
@@ -88,7 +60,7 @@ describe('the fleet checks over one Redis, the throttle on and no --client-addre
       expect(report.pacing!.throttled).toBe(true);
       expect(report.pacing!.failingRequests).toBeGreaterThanOrEqual(30);
       expect(report.pacing!.wallTimeMs).toBeLessThan(report.pacing!.floorMs + OVER_FLOOR_MS);
-      for (const serve of fleet) expect(serve.output()).not.toMatch(/error while answering/);
+      for (const serve of fleet!.instances) expect(serve.output()).not.toMatch(/error while answering/);
     },
     RUN_MS,
   );

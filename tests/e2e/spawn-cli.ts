@@ -4,6 +4,13 @@ import { PROJECT_ROOT } from '../paths.js';
 
 const exec = promisify(execFile);
 
+/** One check's result as a run's --json report lists it. */
+export interface RunResult {
+  readonly id: string;
+  readonly verdict: string;
+  readonly message?: string;
+}
+
 export interface CliProcessResult {
   readonly code: number;
   readonly stdout: string;
