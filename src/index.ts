@@ -77,8 +77,10 @@ export type { RunReport, CheckResult } from './harness/results.js';
 export {
   createReferencePlatform,
   serveReference,
+  type PlatformAnswer,
   type ReferencePlatform,
   type ReferencePlatformOptions,
+  type RenderedAnswer,
   type ServeOptions,
   type ServedReference,
 } from './reference/index.js';
