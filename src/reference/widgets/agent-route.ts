@@ -4,7 +4,7 @@ import { HEADERS } from '../../spec/headers.js';
 import { MEDIA_TYPES } from '../../spec/media-types.js';
 import { isSignedRequest } from '../../verifier/verify-request.js';
 import { manifestView, type WidgetReader } from '../../widgets/publish/index.js';
-import { errorAnswer, renderAnswer } from '../render.js';
+import { errorAnswer, type PlatformAnswer, render } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute, type RouteContext } from '../routes.js';
 import type { ToolRunner } from './tool-runner.js';
 import type { UserDirectory } from './users.js';
@@ -15,8 +15,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const STATUS = Object.freeze({ ok: 200, badRequest: 400, notFound: 404, methodNotAllowed: 405, unsupported: 415, internal: 500, timeout: 504 });
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function notFound(ctx: RouteContext, what: string): Response {
-  return renderAnswer(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `Nothing is served at ${ctx.url.pathname}: ${what}.`));
+function notFound(ctx: RouteContext, what: string): PlatformAnswer {
+  return render(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `Nothing is served at ${ctx.url.pathname}: ${what}.`));
 }
 
 /** The JSON object a tool is called with: the request body, or no members when there is none. */
@@ -37,12 +37,12 @@ function argumentsOf(body: Uint8Array | null): { ok: true; args: unknown } | { o
  * its JSON value. Added after every other route, so a mounted agent of the same name keeps its own paths.
  */
 export function widgetAgentRoute(reader: WidgetReader, runner: ToolRunner, users: UserDirectory, calls: ToolCallRecorder): PublicRoute {
-  const handler = async (ctx: RouteContext): Promise<Response> => {
+  const handler = async (ctx: RouteContext): Promise<PlatformAnswer> => {
     const read = await ctx.read();
     let callerId: string | null = null;
     if (isSignedRequest(read.request) || ctx.request.headers.has(HEADERS.authorization)) {
       const verdict = await ctx.verify();
-      if (!verdict.ok) return renderAnswer(verdict);
+      if (!verdict.ok) return render(verdict);
       callerId = users.userIdOf(verdict);
     }
     const agent = await reader.findAgentBySlug(ctx.params.slug!);
@@ -52,30 +52,30 @@ export function widgetAgentRoute(reader: WidgetReader, runner: ToolRunner, users
     if (!endpoint) {
       if (endpoints.length === 0) return notFound(ctx, `agent ${agent.slug} declares no endpoint ${ctx.params.path}`);
       const allow = endpoints.map((e) => e.method).join(', ');
-      return renderAnswer(
+      return render(
         errorAnswer(STATUS.methodNotAllowed, PLATFORM_ERROR_CODES.methodNotAllowed, `${ctx.params.path} answers ${allow}.`, { [HEADERS.allow]: allow }),
       );
     }
     const body = read.request.body;
     const type = (ctx.request.headers.get(HEADERS.contentType) ?? '').split(';')[0]!.trim().toLowerCase();
     if (body?.length && type !== MEDIA_TYPES.json) {
-      return renderAnswer(
+      return render(
         errorAnswer(STATUS.unsupported, PLATFORM_ERROR_CODES.badRequest, `${ctx.params.path} takes ${MEDIA_TYPES.json}, not ${type || 'no Content-Type'}.`),
       );
     }
     const args = argumentsOf(body);
-    if (!args.ok) return renderAnswer(errorAnswer(STATUS.badRequest, BRIDGE_ERRORS.invalid_args.code, 'The body is not a JSON object of the tool arguments.'));
+    if (!args.ok) return render(errorAnswer(STATUS.badRequest, BRIDGE_ERRORS.invalid_args.code, 'The body is not a JSON object of the tool arguments.'));
     const source = (await reader.getFunctionSources(agent.id)).find((s) => s.tool === endpoint.function);
-    if (!source) return renderAnswer(errorAnswer(STATUS.notFound, BRIDGE_ERRORS.FN_NOT_FOUND.code, `${endpoint.function} has no published function.`));
+    if (!source) return render(errorAnswer(STATUS.notFound, BRIDGE_ERRORS.FN_NOT_FOUND.code, `${endpoint.function} has no published function.`));
     const result = await runner.run(source, args.args);
     if (!result.ok) {
       const status = result.code === BRIDGE_ERRORS.timeout.code ? STATUS.timeout : STATUS.internal;
-      return renderAnswer(errorAnswer(status, result.code, result.message));
+      return render(errorAnswer(status, result.code, result.message));
     }
     const catalog = (await reader.listCatalog()).find((c) => c.agentId === agent.id);
     const tool = catalog ? manifestView(catalog.snapshot.manifest).tools.find((t) => t.name === endpoint.function) : undefined;
     if (tool) await calls({ agentId: agent.id, authorId: agent.authorId, tool, callerId, via: 'http' });
-    return renderAnswer({ status: STATUS.ok, headers: { [HEADERS.cacheControl]: 'no-store' }, body: result.value ?? null });
+    return render({ status: STATUS.ok, headers: { [HEADERS.cacheControl]: 'no-store' }, body: result.value ?? null });
   };
   return {
     name: 'widget agent endpoints',

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { WIDGET_ROUTES } from '../../spec/publish.js';
 import { isSignedRequest } from '../../verifier/verify-request.js';
 import type { ToolView, WidgetReader } from '../../widgets/publish/index.js';
-import { errorAnswer, renderAnswer } from '../render.js';
+import { errorAnswer, type PlatformAnswer, render } from '../render.js';
 import { PLATFORM_ERROR_CODES, type PublicRoute, type RouteContext } from '../routes.js';
 import { widgetMcpServer } from './mcp-server.js';
 import { templateMatcher } from './path-template.js';
@@ -20,21 +20,21 @@ export interface McpCallers {
   readonly platformMeta?: boolean;
 }
 
-async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunner, callers: McpCallers): Promise<Response> {
+async function answer(ctx: RouteContext, reader: WidgetReader, runner: ToolRunner, callers: McpCallers): Promise<PlatformAnswer> {
   const read = await ctx.read();
   let callerId: string | null = null;
   if (isSignedRequest(read.request)) {
     const verdict = await ctx.verify();
-    if (!verdict.ok) return renderAnswer(verdict);
+    if (!verdict.ok) return render(verdict);
     callerId = callers.users.userIdOf(verdict);
   }
   if (read.truncated)
-    return renderAnswer(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The MCP message is larger than the platform reads (section 8).'));
+    return render(errorAnswer(STATUS.tooLarge, PLATFORM_ERROR_CODES.badRequest, 'The MCP message is larger than the platform reads (section 8).'));
   const postId = ctx.params.postId!;
   const post = await reader.getPost(postId);
   const catalog = post ? await reader.getCatalogRecord(post.metadata.catalogId) : undefined;
   if (!post || !catalog)
-    return renderAnswer(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
+    return render(errorAnswer(STATUS.notFound, PLATFORM_ERROR_CODES.notFound, `No widget is published as post ${JSON.stringify(postId)}.`));
   const sources = await reader.getFunctionSources(catalog.agentId);
 
   const answered = (tool: ToolView) => callers.calls({ agentId: catalog.agentId, authorId: catalog.authorId, tool, callerId, via: 'mcp' });
