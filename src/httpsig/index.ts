@@ -21,6 +21,7 @@ export {
   ED25519_SIGNATURE_BYTES,
   ed25519Sign,
   ed25519Verify,
+  ed25519VerifyOffThread,
   generateEd25519Jwk,
   type Ed25519PrivateJwk,
   type Ed25519PublicJwkShape,

@@ -7,7 +7,8 @@ import { isLoopbackAddress } from '../net/index.js';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createUndiciFetcher, type UndiciFetcher } from '../fetch/undici-fetcher.js';
-import type { MemoryPorts } from '../verifier/memory-ports.js';
+import { createMemoryPorts, type MemoryPorts } from '../verifier/memory-ports.js';
+import { ed25519VerifyOffThread } from '../httpsig/ed25519.js';
 import type { Clock, DocumentFetcher, VerifierPorts } from '../verifier/ports.js';
 import type { MemoryPurchaseStores, PurchaseStores, PurchaseStoresFactory } from './purchases.js';
 import { normaliseClientAddress, requestUrl, toRequest, writeAnswer } from './node-http.js';
@@ -94,6 +95,10 @@ export async function writeRawAnswer(socket: Duplex, response: Response): Promis
     'connection: close',
   ].join('\r\n');
   socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
+}
+
+function signaturesOffThread<P extends VerifierPorts>(ports: P): P {
+  return { ...ports, ed25519: ed25519VerifyOffThread };
 }
 
 function urlHost(host: string): string {
@@ -219,7 +224,10 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
       ...given,
       // The agents the test control blocks join any the deployment blocks itself.
       ...(control ? { blockedAgents: control.blocking(given.blockedAgents ?? []) } : {}),
-      ...(options.ports ? { ports: options.ports(clock, given.fetcher ?? fetcher!) } : {}),
+      // Signatures are checked off the event loop (libuv's thread pool): serve answers many requests at once.
+      ports: signaturesOffThread(
+        options.ports ? options.ports(clock, given.fetcher ?? fetcher!) : (createMemoryPorts(clock, given.fetcher ?? fetcher!) as VerifierPorts as P),
+      ),
       ...(options.purchaseStores ? { purchaseStores: options.purchaseStores } : {}),
       ...(served
         ? {

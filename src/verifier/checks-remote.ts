@@ -122,13 +122,18 @@ export function checkKeyKnown(input: In<'labels' | 'params' | 'keySet'>): Refuse
   return isRefused(keys) ? keys : { keys };
 }
 
-export function checkSignatures(input: In<'labels' | 'bases' | 'keys'>): Refused | undefined {
-  const { bases, keys } = input;
-  for (const [at, l] of input.labels.entries()) {
-    if (!ed25519Verify(ofLabel(keys, at).jwk.x, encoder.encode(ofLabel(bases, at)), l.signature))
-      return refused(AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label));
-  }
-  return undefined;
+export function checkSignatures(input: In<'labels' | 'bases' | 'keys'>): Awaitable<Refused | undefined> {
+  const { bases, keys, labels } = input;
+  const verify = input.ports.ed25519 ?? ed25519Verify;
+  // Label by label, in order: the first that does not verify is the refusal, and the ones after it are not checked.
+  const from = (at: number): Awaitable<Refused | undefined> => {
+    const l = labels[at];
+    if (l === undefined) return undefined;
+    return andThen(verify(ofLabel(keys, at).jwk.x, encoder.encode(ofLabel(bases, at)), l.signature), (ok) =>
+      ok ? from(at + 1) : refused(AUTH_CODES.signature_invalid, MESSAGES.signatureInvalid(l.label)),
+    );
+  };
+  return from(0);
 }
 
 /** 5.2 key continuity: a registered agent must also sign with a key it holds, or present the operator's platform key. */

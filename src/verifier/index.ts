@@ -22,6 +22,7 @@ export type {
   KeySetCacheEntry,
   PublishedKey,
   Ed25519PublicJwk,
+  Ed25519Verifier,
   CardRefusalMemory,
   CardRefusal,
   RegistrationStore,

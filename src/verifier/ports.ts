@@ -113,7 +113,12 @@ export interface Ed25519PublicJwk {
   readonly kid?: string;
 }
 
+/** Checks an Ed25519 signature over `data` by the key whose `x` is given (RFC 8032, no prehash). */
+export type Ed25519Verifier = (publicX: string, data: Uint8Array, signature: Uint8Array) => Awaitable<boolean>;
+
 export interface VerifierPorts {
+  /** Where signatures are checked: in the caller's thread (ed25519Verify) when absent; `serve` checks them off its event loop. */
+  readonly ed25519?: Ed25519Verifier;
   readonly clock: Clock;
   readonly fetcher: DocumentFetcher;
   readonly nonces: NonceStore;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ed25519Sign, ed25519Verify, generateEd25519Jwk, nobleEd25519, randomNonce } from '../../src/httpsig/index.js';
+import { ed25519Sign, ed25519Verify, ed25519VerifyOffThread, generateEd25519Jwk, nobleEd25519, randomNonce } from '../../src/httpsig/index.js';
 import { utf8 } from './fixtures.js';
 
 const B14 = {
@@ -42,9 +42,10 @@ describe('ed25519Sign / ed25519Verify', () => {
     ['an x with padding', `${B14.x}=`],
     ['an x in standard base64', 'JrQLj5P/89iXES9+vFgrIy29clF9CC/oPPsw3c5D0bs'],
     ['an empty x', ''],
-  ])('is false, never a throw, for %s', (_name, x) => {
+  ])('is false, never a throw, for %s', async (_name, x) => {
     expect(ed25519Verify(x, data, signature)).toBe(false);
     expect(nobleEd25519.verify(x, data, signature)).toBe(false);
+    expect(await ed25519VerifyOffThread(x, data, signature)).toBe(false);
   });
 
   it('is false for signatures of the wrong length and for another key', () => {
@@ -53,6 +54,22 @@ describe('ed25519Sign / ed25519Verify', () => {
     expect(ed25519Verify(privateJwk.x, data, new Uint8Array(64))).toBe(false);
     expect(ed25519Verify(B14.x, data, signature)).toBe(false);
     expect(nobleEd25519.verify(privateJwk.x, data, new Uint8Array(64))).toBe(false);
+  });
+
+  it('answers off the thread as it does in it: true for the signature, false for another key, byte or length', async () => {
+    const tampered = Uint8Array.from(data);
+    tampered[0]! ^= 1;
+    const cases: [string, Uint8Array, Uint8Array][] = [
+      [privateJwk.x, data, signature],
+      [privateJwk.x, tampered, signature],
+      [B14.x, data, signature],
+      [privateJwk.x, data, signature.subarray(0, 63)],
+      [privateJwk.x, data, new Uint8Array(64)],
+    ];
+    const offThread = await Promise.all(cases.map(([x, d, sig]) => ed25519VerifyOffThread(x, d, sig)));
+    expect(offThread).toEqual(cases.map(([x, d, sig]) => ed25519Verify(x, d, sig)));
+    expect(offThread).toEqual([true, false, false, false, false]);
+    for (let n = 0; n < 3; n++) expect(await ed25519VerifyOffThread(privateJwk.x, data, signature), 'from its key cache').toBe(true);
   });
 
   it('verifies again from the key cache', () => {

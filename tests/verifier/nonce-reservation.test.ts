@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryFetcher } from '../../src/fetch/index.js';
 import { Kit, VECTOR_ENV } from '../../src/scenarios/kit.js';
 import { AUTH_CODES } from '../../src/spec/auth-errors.js';
+import { ed25519VerifyOffThread } from '../../src/httpsig/index.js';
 import { MemoryNonceStore } from '../../src/verifier/memory-stores.js';
 import { createMemoryPorts } from '../../src/verifier/memory-ports.js';
 import type { NonceStore, VerifierPorts } from '../../src/verifier/ports.js';
@@ -60,11 +61,12 @@ function recordingNonces(ports: VerifierPorts, canForget: boolean, calls: Call[]
   };
 }
 
-function world(o: { canForget?: boolean; asPromises?: boolean; firstSightCardGone?: boolean } = {}) {
+function world(o: { canForget?: boolean; asPromises?: boolean; offThread?: boolean; firstSightCardGone?: boolean } = {}) {
   const documents = o.firstSightCardGone ? { ...kit.docs(), [kit.alice.cardUrl]: { status: 404, body: '' } } : { ...kit.docs(kit.alice, [kit.A, kit.A2]) };
   const base = createMemoryPorts({ now: () => kit.now }, createMemoryFetcher(documents), o.firstSightCardGone ? [] : [registered]);
   const calls: Call[] = [];
-  const ports: VerifierPorts = { ...base, nonces: recordingNonces(base, o.canForget ?? true, calls, o.asPromises) };
+  const nonces = recordingNonces(base, o.canForget ?? true, calls, o.asPromises);
+  const ports: VerifierPorts = { ...base, nonces, ...(o.offThread ? { ed25519: ed25519VerifyOffThread } : {}) };
   const verify = async (r: VerifierRequest) => {
     const verdict = await verifyRequest(r, ports, config);
     return verdict.ok ? 'accepted' : verdict.code;
@@ -73,10 +75,16 @@ function world(o: { canForget?: boolean; asPromises?: boolean; firstSightCardGon
 }
 
 describe('nonces spent while the signatures are checked', () => {
-  for (const asPromises of [false, true]) {
-    describe(asPromises ? 'a store answering with promises' : 'a store answering at once', () => {
+  for (const [asPromises, offThread] of [
+    [false, false],
+    [true, false],
+    [false, true],
+    [true, true],
+  ]) {
+    const where = offThread ? ', the signatures checked off the thread (as serve does)' : '';
+    describe(`${asPromises ? 'a store answering with promises' : 'a store answering at once'}${where}`, () => {
       it('a forged request is refused and leaves its nonce to the genuine one, which spends it', async () => {
-        const { calls, verify } = world({ asPromises });
+        const { calls, verify } = world({ asPromises, offThread });
         expect(await verify(request('n1', { forged: true }))).toBe(AUTH_CODES.signature_invalid);
         expect(calls).toEqual([
           ['spend', 'n1-sig1'],
@@ -87,7 +95,7 @@ describe('nonces spent while the signatures are checked', () => {
       });
 
       it('a forged copy of a spent nonce is refused for its signature and forgets nothing', async () => {
-        const { calls, verify } = world({ asPromises });
+        const { calls, verify } = world({ asPromises, offThread });
         expect(await verify(request('n2'))).toBe('accepted');
         calls.length = 0;
         expect(await verify(request('n2', { forged: true }))).toBe(AUTH_CODES.signature_invalid);
@@ -96,7 +104,7 @@ describe('nonces spent while the signatures are checked', () => {
       });
 
       it('a refusal for key continuity forgets the nonce too', async () => {
-        const { calls, verify } = world({ asPromises });
+        const { calls, verify } = world({ asPromises, offThread });
         expect(await verify(request('n3', { withA2: true }))).toBe(AUTH_CODES.key_continuity_required);
         expect(calls).toEqual([
           ['spend', 'n3-sig1'],
@@ -105,7 +113,7 @@ describe('nonces spent while the signatures are checked', () => {
       });
 
       it('two labels, the second forged: both nonces forgotten', async () => {
-        const { calls, verify } = world({ asPromises });
+        const { calls, verify } = world({ asPromises, offThread });
         expect(await verify(request('n4', { twoLabels: true, forged: true }))).toBe(AUTH_CODES.signature_invalid);
         expect(calls).toEqual([
           ['spend', 'n4-sig1'],
@@ -117,7 +125,7 @@ describe('nonces spent while the signatures are checked', () => {
       });
 
       it('two labels, the second nonce spent before: a replay, and only the first forgotten when the request is refused', async () => {
-        const { calls, verify } = world({ asPromises });
+        const { calls, verify } = world({ asPromises, offThread });
         expect(await verify(request('n5', { twoLabels: true }))).toBe('accepted');
         // Another request spends n6-sig2, then a forged request carries n6-sig1 and n6-sig2.
         expect(await verify(request('n6-sig2', { exact: true }))).toBe('accepted');
@@ -201,5 +209,31 @@ describe('a store out of reach while the signatures are checked', () => {
 
   it('a genuine request fails with the store', async () => {
     await expect(verifyRequest(request('o2'), unreachable(), config)).rejects.toThrow('the store is unreachable');
+  });
+});
+
+describe('the signatures checked through the ed25519 port', () => {
+  it('label by label in order: the first that does not verify refuses the request, and the labels after it are not checked', async () => {
+    let script: boolean[] = [];
+    let asked = 0;
+    const ports: VerifierPorts = {
+      ...createMemoryPorts({ now: () => kit.now }, createMemoryFetcher({ ...kit.docs() }), [registered]),
+      ed25519: async () => {
+        asked++;
+        return script.shift()!;
+      },
+    };
+    const run = async (nonce: string, answers: boolean[]) => {
+      [script, asked] = [answers, 0];
+      const verdict = await verifyRequest(request(nonce, { twoLabels: true }), ports, config);
+      return { verdict: verdict.ok ? 'accepted' : `${verdict.code} ${JSON.stringify(verdict.body)}`, asked };
+    };
+    expect(await run('p1', [true, true])).toEqual({ verdict: 'accepted', asked: 2 });
+    const first = await run('p2', [false, true]);
+    expect(first.asked).toBe(1);
+    expect(first.verdict).toMatch(new RegExp(`^${AUTH_CODES.signature_invalid} .*sig1`));
+    const second = await run('p3', [true, false]);
+    expect(second.asked).toBe(2);
+    expect(second.verdict).toMatch(new RegExp(`^${AUTH_CODES.signature_invalid} .*sig2`));
   });
 });
