@@ -144,6 +144,12 @@ describe('an interrupted run', () => {
   );
 });
 
+/**
+ * How long after `11 checks selected` the 4.6 run is mid-suite: its browser starts for some 8 s, then its 11 checks end
+ * over the next 8 to 10 ("9 of 11 checks done in 15 s"), so a run quicker than 15 s prints no progress line at all.
+ */
+const MIDWAY_MS = 12_000;
+
 describe('an interrupted run of one suite', () => {
   test('--only 4.6 stopped mid-suite counts each check once, in its suite line and in the total', async () => {
     const selected = readCheckIndex(PROJECT_ROOT)!.checks.filter((c) => c.file === 'suites/4.6-host-bridge.test.ts');
@@ -152,10 +158,17 @@ describe('an interrupted run of one suite', () => {
     started.push(child);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let stdout = '';
-    // Some checks have ended and some have not when the progress line comes (a browser check takes seconds).
+    let named = false;
+    // Some checks have ended and some have not when the progress line comes (a browser check takes seconds), or
+    // MIDWAY_MS after the run named its checks, whichever is first: a run quicker than the 15 s between progress lines
+    // prints none before it ends.
     const midway = new Promise<void>((resolve) =>
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
+        if (!named && new RegExp(`^${selected.length} checks selected`, 'm').test(stdout)) {
+          named = true;
+          setTimeout(resolve, MIDWAY_MS);
+        }
         if (new RegExp(`^ {2}\\.\\.\\. \\d+ of ${selected.length} checks done`, 'm').test(stdout)) resolve();
       }),
     );
