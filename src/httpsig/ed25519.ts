@@ -26,6 +26,13 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 const PUBLIC_KEY_CACHE_LIMIT = 1024;
 const publicKeys = new Map<string, KeyObject>();
 
+/** Keeps `value` under `x`, the oldest key going first once `cache` is full (a Map iterates in insertion order). */
+function keep<V>(cache: Map<string, V>, x: string, value: V): V {
+  if (cache.size >= PUBLIC_KEY_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(x, value);
+  return value;
+}
+
 function publicKeyFor(x: string): KeyObject | null {
   const cached = publicKeys.get(x);
   if (cached !== undefined) return cached;
@@ -36,10 +43,7 @@ function publicKeyFor(x: string): KeyObject | null {
   } catch {
     return null;
   }
-  // Oldest first out: a Map iterates in insertion order.
-  if (publicKeys.size >= PUBLIC_KEY_CACHE_LIMIT) publicKeys.delete(publicKeys.keys().next().value as string);
-  publicKeys.set(x, key);
-  return key;
+  return keep(publicKeys, x, key);
 }
 
 /** Ed25519 (RFC 8032) over the base bytes, no prehash (RFC 9421 §3.3.6). False on any bad input, never throws. */
@@ -57,16 +61,14 @@ export function ed25519Verify(publicX: string, data: Uint8Array, signature: Uint
 const threadKeys = new Map<string, Promise<webcrypto.CryptoKey | null>>();
 
 function threadKeyFor(x: string): Promise<webcrypto.CryptoKey | null> {
-  let key = threadKeys.get(x);
-  if (key !== undefined) return key;
-  key =
-    decodeBase64url(x, ED25519_KEY_BYTES) === null
-      ? Promise.resolve(null)
-      : webcrypto.subtle.importKey('jwk', { kty: KTY, crv: CRV, x }, { name: 'Ed25519' }, false, ['verify']).catch(() => null);
-  // Oldest first out, as publicKeys.
-  if (threadKeys.size >= PUBLIC_KEY_CACHE_LIMIT) threadKeys.delete(threadKeys.keys().next().value as string);
-  threadKeys.set(x, key);
-  return key;
+  const cached = threadKeys.get(x);
+  if (cached !== undefined) return cached;
+  if (decodeBase64url(x, ED25519_KEY_BYTES) === null) return Promise.resolve(null);
+  return keep(
+    threadKeys,
+    x,
+    webcrypto.subtle.importKey('jwk', { kty: KTY, crv: CRV, x }, { name: 'Ed25519' }, false, ['verify']).catch(() => null),
+  );
 }
 
 /**

@@ -205,6 +205,8 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
   try {
     const given = options.platform ?? {};
     if (!given.fetcher) fetcher = createUndiciFetcher({ allowInsecureLoopback: options.allowInsecureFixtures === true });
+    /** What fetches agents' documents: the one given, or this serve's own. */
+    const documents = given.fetcher ?? fetcher!;
     const origin = given.origin ?? `http://${options.authority ?? bound}`;
     if (options.agent)
       agent = await createMountedAgent(
@@ -216,7 +218,7 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
           // The agent beside the platform answers 401s under the deployment's name for Service, as the platform does.
           ...(given.serviceName === undefined ? {} : { realm: serviceNaming(given.serviceName).realm }),
         },
-        given.fetcher ?? fetcher!,
+        documents,
       );
     const served = agent;
     const clock = given.clock ?? systemClock;
@@ -225,9 +227,7 @@ export async function serveReference<P extends VerifierPorts = MemoryPorts, T ex
       // The agents the test control blocks join any the deployment blocks itself.
       ...(control ? { blockedAgents: control.blocking(given.blockedAgents ?? []) } : {}),
       // Signatures are checked off the event loop (libuv's thread pool): serve answers many requests at once.
-      ports: signaturesOffThread(
-        options.ports ? options.ports(clock, given.fetcher ?? fetcher!) : (createMemoryPorts(clock, given.fetcher ?? fetcher!) as VerifierPorts as P),
-      ),
+      ports: signaturesOffThread(options.ports ? options.ports(clock, documents) : (createMemoryPorts(clock, documents) as VerifierPorts as P)),
       ...(options.purchaseStores ? { purchaseStores: options.purchaseStores } : {}),
       ...(served
         ? {

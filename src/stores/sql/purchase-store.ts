@@ -70,8 +70,13 @@ async function grantIn(tx: SqlRunner, grant: Grant): Promise<GrantResult> {
     );
     return { granted: true, grant, balanceNano: row!.nano as string };
   }
-  const earlier = bodyOf<Grant>((await tx.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
-  return { granted: false, grant: earlier, balanceNano: await balanceIn(tx, earlier.buyer) };
+  return grantedBefore(tx, grant.challengeId);
+}
+
+/** A grant credited before: the one kept under its challenge, and its buyer's balance. */
+async function grantedBefore(db: SqlRunner, challengeId: string): Promise<GrantResult> {
+  const earlier = bodyOf<Grant>((await db.all('SELECT body FROM grants WHERE challenge_id = ?', [challengeId]))[0])!;
+  return { granted: false, grant: earlier, balanceNano: await balanceIn(db, earlier.buyer) };
 }
 
 /** Postgres: a grant inserted, `granted` its rows, and only if it was, the balance credited (one statement, atomic). */
@@ -267,8 +272,7 @@ export class SqlPurchaseStore implements PurchaseStore {
       // One statement (atomic on its own): the grant inserted and, only if it was, the balance credited.
       const [credited] = await this.db.all(GRANT, [grant.challengeId, grant.buyer, JSON.stringify(grant), grant.creditNano]);
       if (credited !== undefined) return { granted: true, grant, balanceNano: credited.nano as string };
-      const earlier = bodyOf<Grant>((await this.db.all('SELECT body FROM grants WHERE challenge_id = ?', [grant.challengeId]))[0])!;
-      return { granted: false, grant: earlier, balanceNano: await balanceIn(this.db, earlier.buyer) };
+      return grantedBefore(this.db, grant.challengeId);
     }
     return this.db.transaction((tx) => grantIn(tx, grant));
   }
