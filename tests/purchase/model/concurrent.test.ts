@@ -22,13 +22,25 @@ function scheduled<T extends object>(target: T, s: fc.Scheduler, names: readonly
 }
 
 /**
- * Ports whose processor, store and lock calls interleave as the scheduler picks. Each new charge the processor
- * receives is checked to be the buyer's only purchase in flight: no other charge of that buyer is still `sent`.
+ * Ports whose processor, store and lock calls interleave as the scheduler picks. Each new charge is checked as it
+ * reaches the processor, after the scheduler let it through, to be the buyer's only purchase in flight: no other
+ * charge of that buyer is still `sent`. (Checked before the scheduler, two calls under one key could each look new.)
  */
 function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[] } {
   const world = new ModelWorld();
   const overlaps: string[] = [];
-  const processor = scheduled(world.processor, s, ['charge', 'status']);
+  const watched: Pick<PurchasePorts['processor'], 'charge' | 'status'> = {
+    charge: (token, amount, key) => {
+      if (world.processor.chargeFor(key) === undefined) {
+        const record = world.store.chargeByKey(key)!;
+        const other = world.store.pendingChargeOf(record.buyer, record.challengeId);
+        if (other) overlaps.push(`${key} charged while ${other.idempotencyKey} was in flight`);
+      }
+      return world.processor.charge(token, amount, key);
+    },
+    status: (id) => world.processor.status(id),
+  };
+  const processor = scheduled(watched, s, ['charge', 'status']);
   const store = scheduled(world.store, s, [
     'chargeOf',
     'credentialRecords',
@@ -43,19 +55,10 @@ function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[
   ]);
   const lock = scheduled(world.lock, s, ['acquire']);
   const checkedProcessor: PurchasePorts['processor'] = {
-    charge: async (token, amount, key) => {
-      const isNew = world.processor.chargeFor(key) === undefined;
-      const reply = await processor.charge(token, amount, key);
-      if (isNew) {
-        const record = world.store.chargeByKey(key)!;
-        const other = world.store.pendingChargeOf(record.buyer, record.challengeId);
-        if (other) overlaps.push(`${key} charged while ${other.idempotencyKey} was in flight`);
-      }
-      return reply;
-    },
+    charge: (token, amount, key) => processor.charge(token, amount, key),
     status: (id) => processor.status(id),
-    instrumentCountry: (token) => processor.instrumentCountry(token),
-    refund: (id) => processor.refund(id),
+    instrumentCountry: (token) => world.processor.instrumentCountry(token),
+    refund: (id) => world.processor.refund(id),
   };
   const ports: PurchasePorts = { ...world.ports, processor: checkedProcessor, store, lock };
   const scheduledWorld = Object.assign(Object.create(Object.getPrototypeOf(world) as object) as ModelWorld, world, { ports });
