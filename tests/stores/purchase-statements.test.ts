@@ -105,7 +105,6 @@ const BEFORE_SETTLE = [
  */
 const FLEET_BEFORE_SETTLE = [`${BEFORE_SETTLE[0]} +challenge`, ...BEFORE_SETTLE.slice(1)];
 
-/** SQLite: settled, then the grant a transaction of two inserts (7 statements, was 4 and the same). */
 /**
  * SQLite: the settle and the grant in one transaction, the grant under a savepoint (a grant that fails is undone alone):
  * 7 statements and one commit, where they were 5 and two (the settle committed on its own, then the grant's transaction).
