@@ -30,6 +30,7 @@ export default defineConfig({
     environment: 'node',
     // Every temporary folder a test makes lives under one that is removed when the run ends (tests/temp-root.ts).
     globalSetup: ['tests/temp-root.ts'],
+    setupFiles: ['tests/mutation-setup.ts'],
     include: [...CORE_TESTS, 'tests/stores/purchase-stores.test.ts', 'suites/**/*.test.ts'],
     exclude: ['tests/widgets/browser-bundles.test.ts', ...BROWSER_SUITES],
     // One module graph per worker, as npm test runs them: importing the cores once is most of a run's cost.
