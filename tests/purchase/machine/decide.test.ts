@@ -342,6 +342,20 @@ describe('move 8: a settlement reported by the processor', () => {
     expect(world.balance()).toBe(PACK_NANO);
   });
 
+  it('a settlement the store cannot credit: grant-failed, the charge settled and nothing credited; the next report credits once', async () => {
+    const world = new World(['processing']);
+    const first = await world.challenge();
+    expectCode(await world.decide(paid(first)), PURCHASE_ERRORS.charge_processing);
+    world.processor.resolve('pi_1', 'settled');
+    world.store.failGrants = 1;
+    expect(await settleReported({ chargeId: 'pi_1' }, world.ports)).toEqual({ credited: false, reason: 'grant-failed' });
+    expect(world.store.allCharges().map((c) => [c.state, c.chargeId])).toEqual([['settled', 'pi_1']]);
+    expect(world.store.allGrants()).toEqual([]);
+    expect(world.balance()).toBe('0');
+    expect(await settleReported({ chargeId: 'pi_1' }, world.ports)).toMatchObject({ credited: true, balanceNano: PACK_NANO });
+    expect(world.store.allGrants()).toHaveLength(1);
+  });
+
   it('a settlement matching no record is left unmatched, nothing credited', async () => {
     const world = new World();
     expect(await settleReported({ chargeId: 'pi_404' }, world.ports)).toEqual({ credited: false, reason: 'unmatched' });
