@@ -29,7 +29,7 @@ function scheduled<T extends object>(target: T, s: fc.Scheduler, names: readonly
 function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[] } {
   const world = new ModelWorld();
   const overlaps: string[] = [];
-  const watched: Pick<PurchasePorts['processor'], 'charge' | 'status'> = {
+  const watched: PurchasePorts['processor'] = {
     charge: (token, amount, key) => {
       if (world.processor.chargeFor(key) === undefined) {
         const record = world.store.chargeByKey(key)!;
@@ -39,6 +39,8 @@ function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[
       return world.processor.charge(token, amount, key);
     },
     status: (id) => world.processor.status(id),
+    instrumentCountry: (token) => world.processor.instrumentCountry(token),
+    refund: (id) => world.processor.refund(id),
   };
   const processor = scheduled(watched, s, ['charge', 'status']);
   const store = scheduled(world.store, s, [
@@ -54,13 +56,7 @@ function scheduledWorld(s: fc.Scheduler): { world: ModelWorld; overlaps: string[
     'challenge',
   ]);
   const lock = scheduled(world.lock, s, ['acquire']);
-  const checkedProcessor: PurchasePorts['processor'] = {
-    charge: (token, amount, key) => processor.charge(token, amount, key),
-    status: (id) => processor.status(id),
-    instrumentCountry: (token) => world.processor.instrumentCountry(token),
-    refund: (id) => world.processor.refund(id),
-  };
-  const ports: PurchasePorts = { ...world.ports, processor: checkedProcessor, store, lock };
+  const ports: PurchasePorts = { ...world.ports, processor, store, lock };
   const scheduledWorld = Object.assign(Object.create(Object.getPrototypeOf(world) as object) as ModelWorld, world, { ports });
   return { world: scheduledWorld, overlaps };
 }
